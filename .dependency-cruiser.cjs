@@ -1,0 +1,103 @@
+/**
+ * The layering rules of ../shared/ARCHITECTURE.md, checked by `npm run layers` (and in CI).
+ * Inside src/main the layers form one list; a folder may import only folders below it:
+ *   cli, electron -> api -> agent -> context, search -> llm, operators -> perception -> storage -> shared
+ * A config.ts of a layer (src/main/config) sits with storage: it only reads files and the environment.
+ */
+const MAIN_LAYERS = [
+  ['cli', 'electron'],
+  ['api'],
+  ['agent'],
+  ['context', 'search'],
+  ['llm', 'operators'],
+  ['perception'],
+  ['storage', 'config'],
+];
+
+function layerPath(folder) {
+  return `^src/main/${folder}/`;
+}
+
+// For each layer: it must not import any layer above it, nor a sibling in the same rank (siblings are
+// independent by design: context does not know search, llm does not know operators).
+const upwardRules = MAIN_LAYERS.flatMap((rank, index) =>
+  rank.map((folder) => {
+    const forbidden = [...MAIN_LAYERS.slice(0, index).flat(), ...rank.filter((other) => other !== folder)];
+    return {
+      name: `main-${folder}-imports-only-downward`,
+      comment: `src/main/${folder} may only import the layers below it: ${MAIN_LAYERS.slice(index + 1).flat().join(', ')}, and src/shared`,
+      severity: 'error',
+      from: { path: layerPath(folder) },
+      to: { path: `^src/main/(${forbidden.join('|')})/` },
+    };
+  }),
+).filter((rule) => !rule.to.path.endsWith('()/'));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'only-electron-folder-imports-electron',
+      comment: 'Only src/main/electron and src/preload may import electron; everything else runs under plain Node.',
+      severity: 'error',
+      from: { pathNot: '^src/(main/electron|preload)/' },
+      to: { path: '^electron$', dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+    },
+    {
+      name: 'shared-depends-on-nothing-of-ours',
+      comment: 'src/shared holds types and schemas only; it runs everywhere and imports nothing else of ours.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/(main|preload|renderer)/' },
+    },
+    {
+      name: 'shared-has-no-node-builtins',
+      comment: 'src/shared also runs in the sandboxed renderer: no Node built-ins.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'renderer-imports-only-shared',
+      severity: 'error',
+      from: { path: '^src/renderer/' },
+      to: { path: '^src/(main|preload)/' },
+    },
+    {
+      name: 'preload-imports-only-shared',
+      severity: 'error',
+      from: { path: '^src/preload/' },
+      to: { path: '^src/(main|renderer)/' },
+    },
+    {
+      name: 'only-llm-imports-openai',
+      severity: 'error',
+      from: { pathNot: '^src/main/llm/' },
+      to: { path: '^openai($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+    },
+    {
+      name: 'only-search-imports-tavily',
+      severity: 'error',
+      from: { pathNot: '^src/main/search/' },
+      to: { path: '^@tavily/core', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+    },
+    {
+      name: 'src-never-imports-tests',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+    ...upwardRules,
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.node.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js'] },
+  },
+};
