@@ -1,0 +1,88 @@
+/**
+ * The layering check must fail on every kind of violation ARCHITECTURE.md forbids; a check that never
+ * fails proves nothing. Each case builds a tiny tree in a temp folder and runs the real depcruise CLI with
+ * the project's own rules, exactly as `npm run layers` does.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const repositoryRoot = resolve(import.meta.dirname, '../..');
+const depcruise = join(repositoryRoot, 'node_modules/.bin/depcruise');
+const temporaryTrees: string[] = [];
+
+function treeWith(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'sightline-layers-'));
+  temporaryTrees.push(root);
+  for (const name of ['.dependency-cruiser.cjs', 'tsconfig.base.json', 'tsconfig.node.json']) {
+    copyFileSync(join(repositoryRoot, name), join(root, name));
+  }
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+function runLayerCheck(root: string): { exitCode: number | null; output: string } {
+  const result = spawnSync(depcruise, ['src', '--config', '.dependency-cruiser.cjs'], { cwd: root, encoding: 'utf8' });
+  return { exitCode: result.status, output: result.stdout + result.stderr };
+}
+
+afterEach(() => {
+  for (const root of temporaryTrees.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+describe('the layering check', () => {
+  it('accepts imports that point down the layer list', () => {
+    const root = treeWith({
+      'src/shared/types.ts': 'export type Id = string;\n',
+      'src/main/storage/store.ts': "import type { Id } from '../../shared/types.js';\nexport const store = (id: Id) => id;\n",
+      'src/main/perception/look.ts': "import { store } from '../storage/store.js';\nexport const look = () => store('x');\n",
+      'src/main/agent/loop.ts': "import { look } from '../perception/look.js';\nexport const loop = () => look();\n",
+      'src/main/cli/main.ts': "import { loop } from '../agent/loop.js';\nloop();\n",
+      'src/renderer/app.ts': "import type { Id } from '../shared/types.js';\nexport const id: Id = 'a';\n",
+    });
+    const { exitCode, output } = runLayerCheck(root);
+    expect(output).toContain('no dependency violations');
+    expect(exitCode).toBe(0);
+  });
+
+  it('fails on every kind of forbidden import, naming the rule', () => {
+    const root = treeWith({
+      'src/shared/types.ts': "import { loop } from '../main/agent/loop.js';\nexport const x = loop;\n",
+      'src/main/agent/loop.ts': "export const loop = () => 1;\n",
+      'src/main/storage/store.ts': "import { loop } from '../agent/loop.js';\nexport const store = loop;\n",
+      'src/main/context/build.ts': "import OpenAI from 'openai';\nexport const client = OpenAI;\n",
+      'src/main/api/serve.ts': "import { app } from 'electron';\nexport const a = app;\n",
+      'src/renderer/app.ts': "import { loop } from '../main/agent/loop.js';\nexport const r = loop;\n",
+      'src/main/llm/model.ts': "import { tavily } from '@tavily/core';\nexport const t = tavily;\n",
+      'src/shared/paths.ts': "import { join } from 'node:path';\nexport const p = join;\n",
+    });
+    const { exitCode, output } = runLayerCheck(root);
+    expect(exitCode).not.toBe(0);
+    for (const rule of [
+      'shared-depends-on-nothing-of-ours',
+      'main-storage-imports-only-downward',
+      'only-llm-imports-openai',
+      'only-electron-folder-imports-electron',
+      'renderer-imports-only-shared',
+      'only-search-imports-tavily',
+      'shared-has-no-node-builtins',
+    ]) {
+      expect(output, `rule ${rule} should fire`).toContain(rule);
+    }
+  });
+
+  it('forbids imports between siblings of one layer', () => {
+    const root = treeWith({
+      'src/main/llm/model.ts': "export const model = 1;\n",
+      'src/main/operators/desktop.ts': "import { model } from '../llm/model.js';\nexport const d = model;\n",
+    });
+    const { exitCode, output } = runLayerCheck(root);
+    expect(exitCode).not.toBe(0);
+    expect(output).toContain('main-operators-imports-only-downward');
+  });
+});
