@@ -1,0 +1,78 @@
+/**
+ * The actions of the `computer` tool, as the model writes them. One schema serves the agent (validating a
+ * tool call), the operators (executing it), the MCP server (its input schema) and the timeline (drawing it).
+ *
+ * Coordinates are in the space of the screenshot the model was shown (see the model profile's coordinate
+ * space); operators map them to screen coordinates. Field names follow the tool's public contract
+ * (snake_case), since models are prompted with them.
+ */
+import { z } from 'zod';
+
+export const COMPUTER_ACTION_TYPES = [
+  'click',
+  'double_click',
+  'right_click',
+  'move',
+  'drag',
+  'scroll',
+  'type',
+  'key',
+  'wait',
+  'screenshot',
+] as const;
+export type ComputerActionType = (typeof COMPUTER_ACTION_TYPES)[number];
+
+const coordinate = z.number().finite();
+const point = { x: coordinate, y: coordinate };
+
+/** Longest text one `type` action may carry; a model that emits more is almost certainly looping. */
+export const MAX_TYPED_TEXT_LENGTH = 10_000;
+/** Longest pause one `wait` action may ask for. */
+export const MAX_WAIT_SECONDS = 60;
+
+export const ComputerActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('click'), ...point }).strict(),
+  z.object({ action: z.literal('double_click'), ...point }).strict(),
+  z.object({ action: z.literal('right_click'), ...point }).strict(),
+  z.object({ action: z.literal('move'), ...point }).strict(),
+  z.object({ action: z.literal('drag'), ...point, to_x: coordinate, to_y: coordinate }).strict(),
+  z
+    .object({
+      action: z.literal('scroll'),
+      ...point,
+      scroll_x: z.number().int().min(-100).max(100).default(0),
+      scroll_y: z.number().int().min(-100).max(100).default(0),
+    })
+    .strict(),
+  z.object({ action: z.literal('type'), text: z.string().min(1).max(MAX_TYPED_TEXT_LENGTH) }).strict(),
+  z
+    .object({
+      action: z.literal('key'),
+      /** A combination such as `ctrl+s`, `alt+F4`, `Return`; several combos separated by spaces run in order. */
+      keys: z.string().min(1).max(200),
+    })
+    .strict(),
+  z.object({ action: z.literal('wait'), seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(1) }).strict(),
+  z.object({ action: z.literal('screenshot') }).strict(),
+]);
+
+export type ComputerAction = z.infer<typeof ComputerActionSchema>;
+
+/** Actions that carry a point on the screen (drawn on the screenshot in the timeline). */
+export function actionPoints(action: ComputerAction): { x: number; y: number }[] {
+  switch (action.action) {
+    case 'click':
+    case 'double_click':
+    case 'right_click':
+    case 'move':
+    case 'scroll':
+      return [{ x: action.x, y: action.y }];
+    case 'drag':
+      return [
+        { x: action.x, y: action.y },
+        { x: action.to_x, y: action.to_y },
+      ];
+    default:
+      return [];
+  }
+}
