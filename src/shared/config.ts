@@ -89,17 +89,20 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 
 export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});
 
-const SECRET_PATHS = [
-  ['model', 'apiKey'],
-  ['search', 'tavilyApiKey'],
-] as const;
+/** Fields whose values are never printed, logged, put in an error message or sent to the renderer. */
+export const SECRET_FIELD_PATHS = ['model.apiKey', 'search.tavilyApiKey'] as const;
+export type SecretFieldPath = (typeof SECRET_FIELD_PATHS)[number];
 
-/** A copy of the config that is safe to print, log or send to the renderer: secrets become "set". */
+/** What a redacted secret shows instead of its value. */
+export const REDACTED_SECRET = '(set)';
+
+/** A copy of the config that is safe to print, log or send to the renderer: secrets become "(set)". */
 export function redactConfig(config: Config): Config {
   const copy = structuredClone(config);
-  for (const [section, key] of SECRET_PATHS) {
+  for (const path of SECRET_FIELD_PATHS) {
+    const [section, key] = path.split('.') as [keyof Config, string];
     const holder = copy[section] as Record<string, unknown>;
-    if (holder[key] !== undefined) holder[key] = '(set)';
+    if (holder[key] !== undefined) holder[key] = REDACTED_SECRET;
   }
   return copy;
 }

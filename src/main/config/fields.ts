@@ -1,0 +1,115 @@
+/**
+ * The leaves of ConfigSchema, read from the schema itself: their dotted paths, value kinds and
+ * environment variable names. Environment and flag values are strings; knowing each leaf's kind lets
+ * them be converted exactly as the schema expects instead of guessed from how the text looks.
+ */
+import type { z } from 'zod';
+import { ConfigSchema, SECRET_FIELD_PATHS } from '../../shared/config.js';
+
+export type ConfigFieldKind = 'string' | 'number' | 'boolean' | 'enum';
+
+export interface ConfigField {
+  /** Dotted path, e.g. `perception.dedup.threshold`. */
+  path: string;
+  segments: readonly string[];
+  kind: ConfigFieldKind;
+  /** The allowed values of an enum field. */
+  options: readonly string[];
+  secret: boolean;
+  /** The generic variable, e.g. `SIGHTLINE_PERCEPTION_DEDUP_THRESHOLD`. */
+  environmentVariable: string;
+}
+
+/** Well-known variables other tools already use, accepted as a lower-priority alternative. */
+export const ENVIRONMENT_ALIASES: Readonly<Record<string, string>> = {
+  OPENAI_API_KEY: 'model.apiKey',
+  OPENAI_BASE_URL: 'model.baseUrl',
+  SIGHTLINE_MODEL: 'model.name',
+  TAVILY_API_KEY: 'search.tavilyApiKey',
+};
+
+interface SchemaDefinition {
+  type: string;
+  innerType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  entries?: Record<string, string | number>;
+}
+
+function definitionOf(schema: z.ZodType): SchemaDefinition {
+  return (schema as unknown as { def: SchemaDefinition }).def;
+}
+
+/** Removes `.default()`, `.optional()` and `.nullable()` wrappers. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (;;) {
+    const definition = definitionOf(current);
+    if (definition.innerType === undefined) return current;
+    current = definition.innerType;
+  }
+}
+
+/** The object schema's children, or undefined for a leaf. */
+export function childrenOf(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  const definition = definitionOf(unwrap(schema));
+  return definition.type === 'object' ? definition.shape : undefined;
+}
+
+function describeLeaf(path: readonly string[], schema: z.ZodType): ConfigField {
+  const definition = definitionOf(unwrap(schema));
+  const dotted = path.join('.');
+  const kind = leafKind(definition.type, dotted);
+  return {
+    path: dotted,
+    segments: path,
+    kind,
+    options: kind === 'enum' ? Object.values(definition.entries ?? {}).map(String) : [],
+    secret: (SECRET_FIELD_PATHS as readonly string[]).includes(dotted),
+    environmentVariable: ['SIGHTLINE', ...path.map(screamingSnakeCase)].join('_'),
+  };
+}
+
+function leafKind(type: string, path: string): ConfigFieldKind {
+  if (type === 'string' || type === 'number' || type === 'boolean' || type === 'enum') return type;
+  throw new Error(`config field ${path} has a schema type (${type}) the loader cannot convert from text`);
+}
+
+function collectFields(path: readonly string[], schema: z.ZodType): ConfigField[] {
+  const children = childrenOf(schema);
+  if (children === undefined) return [describeLeaf(path, schema)];
+  return Object.entries(children).flatMap(([key, child]) => collectFields([...path, key], child));
+}
+
+export const CONFIG_FIELDS: readonly ConfigField[] = collectFields([], ConfigSchema);
+
+const FIELDS_BY_PATH = new Map(CONFIG_FIELDS.map((field) => [field.path, field]));
+
+export function configField(path: string): ConfigField | undefined {
+  return FIELDS_BY_PATH.get(path);
+}
+
+/** The names allowed under a section path ('' for the top level), for unknown-key suggestions. */
+export function keysUnder(segments: readonly string[]): string[] {
+  let schema: z.ZodType = ConfigSchema;
+  for (const segment of segments) {
+    const child = childrenOf(schema)?.[segment];
+    if (child === undefined) return [];
+    schema = child;
+  }
+  return Object.keys(childrenOf(schema) ?? {});
+}
+
+/** Whether a dotted path names a section (an object), not a leaf. */
+export function isSection(segments: readonly string[]): boolean {
+  let schema: z.ZodType = ConfigSchema;
+  for (const segment of segments) {
+    const child = childrenOf(schema)?.[segment];
+    if (child === undefined) return false;
+    schema = child;
+  }
+  return childrenOf(schema) !== undefined;
+}
+
+function screamingSnakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+}

@@ -1,0 +1,66 @@
+/**
+ * Validates the merged configuration with ConfigSchema once, and words each zod issue for a person:
+ * `expected …, got …`, with the value as it was found (a secret only as "(secret)") and its source.
+ */
+import type { z } from 'zod';
+import { ConfigSchema, type Config } from '../../shared/config.js';
+import type { ConfigIssue } from './errors.js';
+import { describeValue, type ConfigEntry } from './entries.js';
+import { configField } from './fields.js';
+
+export type ValidationResult = { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] };
+
+export function validateConfig(merged: Record<string, unknown>, entries: ReadonlyMap<string, ConfigEntry>): ValidationResult {
+  const parsed = ConfigSchema.safeParse(merged);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  return { ok: false, issues: parsed.error.issues.map((issue) => describeIssue(issue, entries)) };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, entries: ReadonlyMap<string, ConfigEntry>): ConfigIssue {
+  const path = issue.path.map(String).join('.');
+  const entry = entryAtOrAbove(path, entries);
+  const secret = configField(path)?.secret ?? false;
+  const got = describeValue(entry?.value, secret);
+  return {
+    path,
+    problem: `expected ${expectation(issue)}, got ${got}`,
+    source: entry?.source ?? { kind: 'default' },
+  };
+}
+
+/** The entry that set this path, or the section entry that put a non-object above it. */
+function entryAtOrAbove(path: string, entries: ReadonlyMap<string, ConfigEntry>): ConfigEntry | undefined {
+  const segments = path.split('.');
+  for (let length = segments.length; length > 0; length--) {
+    const entry = entries.get(segments.slice(0, length).join('.'));
+    if (entry !== undefined) return entry;
+  }
+  return undefined;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  int: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  string: 'a string',
+  object: 'an object',
+};
+
+function expectation(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return TYPE_WORDS[issue.expected] ?? issue.expected;
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'a non-empty string' : `at least ${issue.minimum} characters`;
+      return `${issue.inclusive ? 'at least' : 'more than'} ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `at most ${issue.maximum} characters`;
+      return `${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}`;
+    case 'invalid_value':
+      return `one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'url' ? 'a URL (like https://api.example.com/v1)' : `a ${issue.format}`;
+    default:
+      return issue.message.toLowerCase();
+  }
+}

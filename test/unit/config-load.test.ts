@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { ConfigError } from '../../src/main/config/errors.js';
+import { homeAt, type SightlineHome } from '../../src/main/config/home.js';
+import { loadConfig } from '../../src/main/config/load.js';
+
+let home: SightlineHome;
+
+beforeEach(() => {
+  home = homeAt(mkdtempSync(join(tmpdir(), 'sightline-config-')));
+});
+
+afterEach(() => {
+  rmSync(home.root, { recursive: true, force: true });
+});
+
+function writeConfig(value: unknown): void {
+  writeFileSync(home.configFile, JSON.stringify(value, null, 2));
+}
+
+function loadError(options: { env?: Record<string, string>; flags?: Record<string, unknown> } = {}): ConfigError {
+  try {
+    loadConfig({ home, env: options.env ?? {}, flags: options.flags ?? {} });
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected loadConfig to throw a ConfigError');
+}
+
+describe('loadConfig sources and precedence', () => {
+  it('uses the defaults when there is no config.json, and says so', () => {
+    const { config, sources } = loadConfig({ home, env: {} });
+    expect(config).toEqual(DEFAULT_CONFIG);
+    expect(sources['agent.maxSteps']).toEqual({ kind: 'default' });
+    // Optional fields without a value have no source.
+    expect(sources['model.apiKey']).toBeUndefined();
+  });
+
+  it('lets the environment override the file and flags override both', () => {
+    writeConfig({ model: { name: 'from-file' }, agent: { maxSteps: 7, confirm: 'always' }, storage: { retentionDays: 9 } });
+    const { config, sources } = loadConfig({
+      home,
+      env: { SIGHTLINE_MODEL: 'from-env', SIGHTLINE_AGENT_MAX_STEPS: '8' },
+      flags: { 'agent.maxSteps': 5 },
+      flagNames: { 'agent.maxSteps': '--max-steps' },
+    });
+    expect(config.model.name).toBe('from-env');
+    expect(config.agent.maxSteps).toBe(5);
+    expect(config.agent.confirm).toBe('always');
+    expect(config.storage.retentionDays).toBe(9);
+    expect(sources['model.name']).toEqual({ kind: 'env', variable: 'SIGHTLINE_MODEL' });
+    expect(sources['agent.maxSteps']).toEqual({ kind: 'flag', flag: '--max-steps' });
+    expect(sources['agent.confirm']).toEqual({ kind: 'file', file: home.configFile });
+    expect(sources['agent.operator']).toEqual({ kind: 'default' });
+  });
+
+  it('merges sections deeply, keeping file values the other sources do not set', () => {
+    writeConfig({ perception: { dedup: { threshold: 4, algorithm: 'dhash' } } });
+    const { config } = loadConfig({ home, env: { SIGHTLINE_PERCEPTION_DEDUP_THRESHOLD: '8' } });
+    expect(config.perception.dedup).toEqual({ enabled: true, threshold: 8, algorithm: 'dhash' });
+    expect(config.perception.maxImageEdge).toBe(1280);
+  });
+
+  it('reads the well-known provider variables', () => {
+    const { config, sources } = loadConfig({
+      home,
+      env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://localhost:11434/v1', TAVILY_API_KEY: 'tvly-test' },
+    });
+    expect(config.model.apiKey).toBe('sk-test');
+    expect(config.model.baseUrl).toBe('http://localhost:11434/v1');
+    expect(config.search.tavilyApiKey).toBe('tvly-test');
+    expect(sources['model.apiKey']).toEqual({ kind: 'env', variable: 'OPENAI_API_KEY' });
+  });
+
+  it('prefers the SIGHTLINE_ form of a field over its well-known alias', () => {
+    const { config, sources } = loadConfig({ home, env: { SIGHTLINE_MODEL: 'alias', SIGHTLINE_MODEL_NAME: 'specific' } });
+    expect(config.model.name).toBe('specific');
+    expect(sources['model.name']).toEqual({ kind: 'env', variable: 'SIGHTLINE_MODEL_NAME' });
+  });
+
+  it('treats empty environment variables as unset', () => {
+    writeConfig({ model: { baseUrl: 'https://example.com/v1' } });
+    const { config } = loadConfig({ home, env: { OPENAI_BASE_URL: '', SIGHTLINE_AGENT_MAX_STEPS: '' } });
+    expect(config.model.baseUrl).toBe('https://example.com/v1');
+    expect(config.agent.maxSteps).toBe(50);
+  });
+
+  it('ignores flags whose value is undefined (options not given)', () => {
+    const { config } = loadConfig({ home, env: {}, flags: { 'model.name': undefined } });
+    expect(config.model.name).toBe(DEFAULT_CONFIG.model.name);
+  });
+});
+
+describe('loadConfig coercion of text values, driven by the schema', () => {
+  it('turns numbers, booleans and enums from the environment into their kinds', () => {
+    const { config } = loadConfig({
+      home,
+      env: {
+        SIGHTLINE_PERCEPTION_DEDUP_THRESHOLD: '8',
+        SIGHTLINE_SEARCH_CONFIDENCE_THRESHOLD: '0.5',
+        SIGHTLINE_PERCEPTION_DEDUP_ENABLED: 'false',
+        SIGHTLINE_AGENT_OPERATOR: 'Browser',
+        SIGHTLINE_MODEL_API: 'responses',
+      },
+    });
+    expect(config.perception.dedup.threshold).toBe(8);
+    expect(config.search.confidenceThreshold).toBe(0.5);
+    expect(config.perception.dedup.enabled).toBe(false);
+    expect(config.agent.operator).toBe('browser');
+    expect(config.model.api).toBe('responses');
+  });
+
+  it('keeps a numeric-looking string a string when the field is a string', () => {
+    const { config } = loadConfig({ home, env: { SIGHTLINE_MODEL_NAME: '4' } });
+    expect(config.model.name).toBe('4');
+  });
+
+  it('coerces string flags the same way and passes typed flags through', () => {
+    const { config } = loadConfig({ home, env: {}, flags: { 'agent.maxSteps': '12', 'perception.dedup.enabled': false } });
+    expect(config.agent.maxSteps).toBe(12);
+    expect(config.perception.dedup.enabled).toBe(false);
+  });
+
+  it('does not coerce values in config.json: JSON already has types', () => {
+    writeConfig({ agent: { maxSteps: '12' } });
+    expect(loadError().message).toContain('agent.maxSteps: expected a number, got "12" (from config.json)');
+  });
+});
