@@ -1,15 +1,19 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { contentSecurityPolicy } from './src/main/electron/security-policy.js';
 
 // Three builds: the main process (plus the CLI, which shares every module of src/main), the preload
-// script, and the renderer. Dependencies stay external in main and preload: better-sqlite3 and sharp are
-// native and must be loaded from node_modules, never bundled.
+// script, and the renderer. electron-vite 6 keeps package.json's `dependencies` external in main and preload
+// by default (build.externalizeDeps): better-sqlite3 and sharp are native and must load from node_modules.
+// Main is an ES module (package.json has "type": "module"), so its entries come out as out/main/<name>.js
+// and package.json's `main` points at out/main/index.js.
 export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: {
+      rolldownOptions: {
         input: {
           index: resolve('src/main/electron/main.ts'),
           cli: resolve('src/main/cli/main.ts'),
@@ -20,7 +24,9 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      rollupOptions: {
+      // A sandboxed preload can require only `electron` and a few Node built-ins: nothing may stay external.
+      externalizeDeps: false,
+      rolldownOptions: {
         input: { index: resolve('src/preload/index.ts') },
         // A sandboxed preload cannot load ES modules: it must be one CommonJS file.
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
@@ -31,8 +37,32 @@ export default defineConfig({
     root: resolve('src/renderer'),
     build: {
       outDir: 'out/renderer',
-      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+      // electron-vite leaves the renderer unminified; it is a web bundle like any other, so minify it.
+      minify: true,
+      rolldownOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
-    plugins: [react()],
+    plugins: [react(), contentSecurityPolicyMeta()],
   },
 });
+
+const CSP_PLACEHOLDER = '__SIGHTLINE_CONTENT_SECURITY_POLICY__';
+
+/**
+ * Fills index.html's CSP meta tag from the same function that builds the response header, so the two cannot
+ * drift apart. Under the dev server the policy admits the server and Vite's inline React refresh preamble.
+ */
+function contentSecurityPolicyMeta(): Plugin {
+  return {
+    name: 'sightline:content-security-policy-meta',
+    transformIndexHtml: {
+      order: 'pre',
+      handler(html, context) {
+        if (!html.includes(CSP_PLACEHOLDER)) {
+          throw new Error(`src/renderer/index.html must carry the CSP meta tag with content="${CSP_PLACEHOLDER}".`);
+        }
+        const devServerUrl = context.server?.resolvedUrls?.local[0] ?? null;
+        return html.replace(CSP_PLACEHOLDER, contentSecurityPolicy({ delivery: 'meta', devServerUrl }));
+      },
+    },
+  };
+}

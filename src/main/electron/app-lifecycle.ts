@@ -1,0 +1,64 @@
+/**
+ * The Electron app's lifecycle: one instance at a time, a sandbox for every renderer, the session hardened
+ * and the app API served before the first window opens, quit when the last window closes (except on macOS,
+ * where apps stay in the dock and reopen a window on activate).
+ */
+import { app, BrowserWindow, session } from 'electron';
+import { registerAppApiHandlers } from './ipc.js';
+import { isAppUrl, preloadScriptPath, resolveRendererLocation } from './security-policy.js';
+import { hardenSession } from './session.js';
+import { createMainWindow, lockWebContents } from './window.js';
+import type { AppInfo } from '../../shared/app-api.js';
+
+export function startApp(): void {
+  // Must run before `ready`: it sandboxes every renderer, including any created without our options.
+  app.enableSandbox();
+  if (!app.requestSingleInstanceLock()) {
+    // Another Sightline is running; it receives `second-instance` and comes to the front.
+    app.quit();
+    return;
+  }
+
+  let mainWindow: BrowserWindow | null = null;
+  const location = resolveRendererLocation({
+    appPath: app.getAppPath(),
+    isPackaged: app.isPackaged,
+    devServerUrl: process.env['ELECTRON_RENDERER_URL'],
+  });
+  const openMainWindow = (): void => {
+    mainWindow = createMainWindow({ location, preloadPath: preloadScriptPath(app.getAppPath()) });
+    mainWindow.on('closed', () => {
+      mainWindow = null;
+    });
+  };
+
+  // Any web contents, not only our window's, gets the same lock, so no stray page escapes the policy.
+  // (createMainWindow locks its own too, to be safe wherever it is called; the listeners are idempotent.)
+  app.on('web-contents-created', (_event, contents) => lockWebContents(contents, location.entryUrl));
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (app.isReady() && BrowserWindow.getAllWindows().length === 0) openMainWindow();
+  });
+
+  app
+    .whenReady()
+    .then(() => {
+      hardenSession(session.defaultSession, location);
+      registerAppApiHandlers({
+        implementation: { appInfo: (): AppInfo => ({ version: app.getVersion(), platform: process.platform }) },
+        isTrustedFrameUrl: (frameUrl) => isAppUrl(frameUrl, location.entryUrl),
+      });
+      openMainWindow();
+    })
+    .catch((error: unknown) => {
+      console.error(`Sightline could not start: ${error instanceof Error ? error.message : String(error)}`);
+      app.exit(1);
+    });
+}
