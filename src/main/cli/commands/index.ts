@@ -1,8 +1,12 @@
 /** Every CLI command, registered in the order `--help` lists them. Each lives in a file of its own. */
 import type { Command } from 'commander';
 import type { CliContext } from '../io.js';
+import { registerConfigCommand } from './config.js';
+import { registerDoctorCommand } from './doctor.js';
+import { registerSessionsCommand } from './sessions.js';
 
 export function registerCommands(program: Command, context: CliContext): void {
-  void program;
-  void context;
+  registerSessionsCommand(program, context);
+  registerDoctorCommand(program, context);
+  registerConfigCommand(program, context);
 }

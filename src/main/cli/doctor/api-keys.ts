@@ -1,0 +1,30 @@
+/**
+ * Whether the model and Tavily keys are present: never their values, only where they come from, or
+ * where they would come from when absent.
+ */
+import { describeSource } from '../../config/sources.js';
+import type { DoctorCheckResult, DoctorEnvironment } from './check.js';
+
+export function checkModelKey(environment: DoctorEnvironment): DoctorCheckResult {
+  const { model } = environment.config;
+  const name = 'model key';
+  const endpoint = model.baseUrl ?? 'the OpenAI API';
+  const source = environment.sources['model.apiKey'];
+  if (model.apiKey !== undefined && source !== undefined) {
+    return { name, status: 'ok', detail: `set (from ${describeSource(source)}) for ${model.name} at ${endpoint}` };
+  }
+  const whereFrom = 'set OPENAI_API_KEY, or model.apiKey in config.json';
+  if (model.baseUrl !== undefined) {
+    // Local servers (Ollama, LM Studio, vLLM) usually need no key, so this alone is not a problem.
+    return { name, status: 'warning', detail: `not set; fine if ${model.baseUrl} needs none`, fix: `if it does, ${whereFrom}` };
+  }
+  return { name, status: 'problem', detail: `not set: ${model.name} at the OpenAI API needs one`, fix: `${whereFrom} (or point OPENAI_BASE_URL at a local server)` };
+}
+
+export function checkTavilyKey(environment: DoctorEnvironment): DoctorCheckResult {
+  const source = environment.sources['search.tavilyApiKey'];
+  if (environment.config.search.tavilyApiKey !== undefined && source !== undefined) {
+    return { name: 'tavily key', status: 'ok', detail: `set (from ${describeSource(source)}); web_search enabled` };
+  }
+  return { name: 'tavily key', status: 'warning', detail: 'web_search disabled; set TAVILY_API_KEY' };
+}
