@@ -3,10 +3,8 @@ import type { Command } from 'commander';
 import type { CliContext } from '../io.js';
 import { registerConfigCommand } from './config.js';
 import { registerDoctorCommand } from './doctor.js';
-import { registerSessionsCommand } from './sessions.js';
 
 export function registerCommands(program: Command, context: CliContext): void {
-  registerSessionsCommand(program, context);
   registerDoctorCommand(program, context);
   registerConfigCommand(program, context);
 }
