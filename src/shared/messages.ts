@@ -1,0 +1,142 @@
+/**
+ * Provider-neutral conversation messages. A message's content is a list of parts (text, image, audio,
+ * file), and tool results use the same parts, so a tool can return a screenshot. The model adapters in
+ * src/main/llm translate these to each provider's wire format; nothing else knows provider shapes.
+ *
+ * Image parts have two lives. In storage they hold only an `imageId` (pixels live in the blob store or
+ * cold storage, never base64 in the database); when a request is built, the context layer resolves the id
+ * and fills in `data` (or `url`). The same type says both, and `imageHasPixels` tells them apart.
+ *
+ * Only the outermost entry points (CLI, app API) accept a plain string; they convert it with `userText`.
+ */
+import { z } from 'zod';
+
+export const TextPartSchema = z.object({
+  type: z.literal('text'),
+  text: z.string(),
+});
+
+export const ImagePartSchema = z
+  .object({
+    type: z.literal('image'),
+    /** Our id (`img_…`) when the image is in the store; what placeholders and recall tools refer to. */
+    imageId: z.string().min(1).optional(),
+    /** e.g. `image/png`. Needed whenever `data` is present. */
+    mime: z.string().min(1).optional(),
+    /** Base64 pixels, without a `data:` prefix. */
+    data: z.string().min(1).optional(),
+    /** An http(s) or data URL the provider can fetch itself. */
+    url: z.string().min(1).optional(),
+    width: z.number().int().positive().optional(),
+    height: z.number().int().positive().optional(),
+  })
+  .refine((part) => part.imageId !== undefined || part.data !== undefined || part.url !== undefined, {
+    message: 'An image part needs an imageId, base64 data or a URL',
+  })
+  .refine((part) => part.data === undefined || part.mime !== undefined, {
+    message: 'An image part with base64 data needs its mime type',
+  });
+
+export const AudioPartSchema = z.object({
+  type: z.literal('audio'),
+  /** e.g. `audio/wav`, `audio/mpeg`. */
+  mime: z.string().min(1),
+  /** Base64 bytes. */
+  data: z.string().min(1),
+});
+
+export const FilePartSchema = z.object({
+  type: z.literal('file'),
+  name: z.string().min(1),
+  mime: z.string().min(1),
+  /** Base64 bytes. */
+  data: z.string().min(1),
+});
+
+export const MessagePartSchema = z.discriminatedUnion('type', [
+  TextPartSchema,
+  ImagePartSchema,
+  AudioPartSchema,
+  FilePartSchema,
+]);
+
+export type TextPart = z.infer<typeof TextPartSchema>;
+export type ImagePart = z.infer<typeof ImagePartSchema>;
+export type AudioPart = z.infer<typeof AudioPartSchema>;
+export type FilePart = z.infer<typeof FilePartSchema>;
+export type MessagePart = z.infer<typeof MessagePartSchema>;
+
+export const ToolCallSchema = z.object({
+  /** The provider's call id; the tool message that answers it carries the same id. */
+  id: z.string().min(1),
+  name: z.string().min(1),
+  /**
+   * The arguments exactly as the model wrote them. Kept raw (not parsed) so that malformed JSON can be
+   * reported back to the model, which then corrects itself.
+   */
+  argumentsText: z.string(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+export const SystemMessageSchema = z.object({
+  role: z.literal('system'),
+  parts: z.array(TextPartSchema),
+});
+
+export const UserMessageSchema = z.object({
+  role: z.literal('user'),
+  parts: z.array(MessagePartSchema),
+});
+
+export const AssistantMessageSchema = z.object({
+  role: z.literal('assistant'),
+  /** Text, and media the model generated (image or audio out, where its profile allows). */
+  parts: z.array(MessagePartSchema),
+  toolCalls: z.array(ToolCallSchema),
+});
+
+export const ToolMessageSchema = z.object({
+  role: z.literal('tool'),
+  toolCallId: z.string().min(1),
+  /** The tool's name, repeated here so a history can be read (and rendered) without its assistant message. */
+  name: z.string().min(1),
+  parts: z.array(MessagePartSchema),
+  /** The tool failed; its parts explain why. */
+  isError: z.boolean().optional(),
+});
+
+export const MessageSchema = z.discriminatedUnion('role', [
+  SystemMessageSchema,
+  UserMessageSchema,
+  AssistantMessageSchema,
+  ToolMessageSchema,
+]);
+
+export type SystemMessage = z.infer<typeof SystemMessageSchema>;
+export type UserMessage = z.infer<typeof UserMessageSchema>;
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+export type Message = z.infer<typeof MessageSchema>;
+export type MessageRole = Message['role'];
+
+/** The one place a plain string becomes a message: for the CLI and app API entry points. */
+export function userText(text: string): UserMessage {
+  return { role: 'user', parts: [{ type: 'text', text }] };
+}
+
+export function systemText(text: string): SystemMessage {
+  return { role: 'system', parts: [{ type: 'text', text }] };
+}
+
+/** Whether an image part carries pixels (data or URL) rather than only a stored id. */
+export function imageHasPixels(part: ImagePart): boolean {
+  return part.data !== undefined || part.url !== undefined;
+}
+
+/** All the text parts of a list, joined with blank lines: what a text-only view of the parts says. */
+export function textOfParts(parts: readonly MessagePart[]): string {
+  return parts
+    .filter((part): part is TextPart => part.type === 'text')
+    .map((part) => part.text)
+    .join('\n\n');
+}
