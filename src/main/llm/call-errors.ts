@@ -1,0 +1,88 @@
+/**
+ * Translating what the `openai` client throws into Sightline's model errors. The client has already
+ * retried what is worth retrying (429, 5xx, timeouts, dropped connections) by the time an error reaches
+ * here, so this only names what happened, for a person, without the API key.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ModelCallCancelledError, ModelCallError, ModelError } from './model-errors.js';
+
+export interface CallContext {
+  model: string;
+  baseUrl: string;
+  /** Attempts the client made in all (1 + its retries), for the message. */
+  attempts: number;
+  /** Secrets that must never appear in a message (the API key). */
+  secrets: readonly string[];
+  signal: AbortSignal | undefined;
+}
+
+export function translateCallError(error: unknown, context: CallContext): ModelError {
+  if (context.signal?.aborted === true || error instanceof APIUserAbortError) {
+    return new ModelCallCancelledError(context.model);
+  }
+  if (error instanceof ModelError) return redactError(error, context.secrets);
+  const endpoint = `${context.baseUrl} (model "${context.model}")`;
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ModelCallError(
+      `The model endpoint ${endpoint} did not answer in time (${describeAttempts(context.attempts)}).`,
+      { retryable: true },
+    );
+  }
+  if (error instanceof APIConnectionError) {
+    return new ModelCallError(
+      `Could not reach the model endpoint ${endpoint} (${describeAttempts(context.attempts)}): ${redact(causeText(error), context.secrets)}`,
+      { retryable: true },
+    );
+  }
+  if (error instanceof APIError && error.status !== undefined) {
+    const status = error.status;
+    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    const providerMessage = redact(providerErrorMessage(error), context.secrets);
+    const attempts = retryable ? ` after ${describeAttempts(context.attempts)}` : '';
+    return new ModelCallError(
+      `The model endpoint ${endpoint} answered HTTP ${status}${attempts}: ${providerMessage}${hintFor(status)}`,
+      { status, retryable },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelCallError(`The call to ${endpoint} failed: ${redact(message, context.secrets)}`, {
+    retryable: false,
+  });
+}
+
+/** Removes the given secrets, and anything shaped like an OpenAI-style key, from a text. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret.length > 0) result = result.split(secret).join('[redacted]');
+  }
+  return result.replace(/\bsk-[A-Za-z0-9_*-]{6,}/g, '[redacted]');
+}
+
+function redactError(error: ModelError, secrets: readonly string[]): ModelError {
+  error.message = redact(error.message, secrets);
+  return error;
+}
+
+function providerErrorMessage(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  if (body !== undefined && typeof body.message === 'string' && body.message.trim() !== '') return body.message;
+  // The client's own message starts with the status, which we already state.
+  return error.message.replace(/^\d{3}\s*/, '') || 'no details given';
+}
+
+function hintFor(status: number): string {
+  if (status === 401 || status === 403) return ' (check the API key: OPENAI_API_KEY or model.apiKey in config.json)';
+  if (status === 404) return ' (check the model name and the base URL)';
+  return '';
+}
+
+function causeText(error: APIConnectionError): string {
+  const cause = (error as { cause?: unknown }).cause;
+  const causeMessage = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : '';
+  return causeMessage || error.message;
+}
+
+function describeAttempts(attempts: number): string {
+  return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+}

@@ -1,0 +1,31 @@
+/**
+ * Turning media parts into the forms the OpenAI-style APIs accept: data URLs for images and files,
+ * a format name for audio.
+ */
+import type { AudioPart, FilePart, ImagePart } from '../../shared/messages.js';
+import { ModelRequestError } from './model-errors.js';
+
+export function dataUrl(mime: string, base64: string): string {
+  return `data:${mime};base64,${base64}`;
+}
+
+/** The URL an image part is sent as: its own URL, or its pixels inlined as a data URL. */
+export function imagePartUrl(part: ImagePart): string {
+  if (part.url !== undefined) return part.url;
+  if (part.data !== undefined && part.mime !== undefined) return dataUrl(part.mime, part.data);
+  throw new ModelRequestError(
+    `Image ${part.imageId ?? '(no id)'} has no pixels: resolve stored images before sending a request.`,
+  );
+}
+
+export function fileDataUrl(part: FilePart): string {
+  return dataUrl(part.mime, part.data);
+}
+
+/** The two audio formats the OpenAI APIs take as input. */
+export function audioInputFormat(part: AudioPart): 'wav' | 'mp3' {
+  const mime = part.mime.toLowerCase().split(';')[0]?.trim();
+  if (mime === 'audio/wav' || mime === 'audio/x-wav' || mime === 'audio/wave') return 'wav';
+  if (mime === 'audio/mpeg' || mime === 'audio/mp3') return 'mp3';
+  throw new ModelRequestError(`Audio of type ${part.mime} cannot be sent to the model: use WAV or MP3.`);
+}

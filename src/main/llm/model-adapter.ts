@@ -1,0 +1,54 @@
+/**
+ * The contract between the agent and a model provider. The agent speaks provider-neutral messages
+ * (src/shared/messages.ts); an adapter turns them into one provider API's requests and its streamed
+ * answer back into an assistant message. Adapters differ only in wire format; everything they share
+ * (capability checks, error translation, the client) lives beside them in this folder.
+ */
+import type { AssistantMessage, ImagePart, AudioPart, Message } from '../../shared/messages.js';
+import type { FinishReason, TokenUsage } from '../../shared/token-usage.js';
+import type { ModelProfile } from './model-profiles.js';
+
+/** A function the model may call. `parameters` is a JSON Schema object, as MCP tools declare theirs. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  messages: readonly Message[];
+  tools?: readonly ToolDefinition[];
+  /** `required` makes the model call some tool; `none` forbids tool calls this time. */
+  toolChoice?: 'auto' | 'required' | 'none';
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+/** What the live timeline sees while a call is under way. */
+export type ModelStreamEvent =
+  | { type: 'text-delta'; text: string }
+  /** Media the model generated (image or audio out), delivered whole once it is complete. */
+  | { type: 'media'; part: ImagePart | AudioPart };
+
+export interface CompleteOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: ModelStreamEvent) => void;
+}
+
+/** The model's answer: a message ready to append to the history, plus what it cost and why it ended. */
+export interface CompletedAssistantMessage extends AssistantMessage {
+  usage: TokenUsage;
+  finishReason: FinishReason;
+  /** The model that answered, as the endpoint reports it. */
+  model: string;
+}
+
+export interface ModelAdapter {
+  readonly profile: ModelProfile;
+  /**
+   * One model call. Rejects with ModelCallCancelledError when `signal` aborts, ModelCapabilityError
+   * (before any network call) when the request holds media the model cannot read, ModelCallError when
+   * the endpoint fails after retries.
+   */
+  complete(request: ModelRequest, options?: CompleteOptions): Promise<CompletedAssistantMessage>;
+}

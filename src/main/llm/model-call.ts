@@ -1,0 +1,84 @@
+/**
+ * What both adapters do around one streamed call: check the request against the profile, stream with
+ * cancellation and an idle watchdog, and turn every failure into a model error without the API key.
+ */
+import type OpenAI from 'openai';
+import type { CompleteOptions, ModelRequest } from './model-adapter.js';
+import { translateCallError } from './call-errors.js';
+import { ModelCallCancelledError, ModelCallError } from './model-errors.js';
+import type { ModelProfile } from './model-profiles.js';
+import { assertRequestFitsProfile } from './request-capabilities.js';
+import { StreamIdleWatchdog } from './stream-idle-watchdog.js';
+
+export interface AdapterSettings {
+  client: OpenAI;
+  profile: ModelProfile;
+  /** The endpoint, for messages (never holds the key). */
+  baseUrl: string;
+  maxRetries: number;
+  /** Longest silence tolerated, before the first byte (the client's timeout) and mid-stream (the watchdog). */
+  timeoutMs: number;
+  /** Removed from every error message. */
+  secrets: readonly string[];
+}
+
+interface StreamLike<Chunk> extends AsyncIterable<Chunk> {
+  controller: AbortController;
+}
+
+/**
+ * Runs one streamed call. `prepare` converts the request (and may reject it) before anything is sent;
+ * `open` starts the stream; every chunk goes to `consume`; `finish` builds the result.
+ */
+export async function runStreamedCall<Body, Chunk, Result>(
+  settings: AdapterSettings,
+  request: ModelRequest,
+  options: CompleteOptions,
+  steps: {
+    prepare: () => Body;
+    open: (body: Body, signal: AbortSignal | undefined) => Promise<StreamLike<Chunk>>;
+    consume: (chunk: Chunk) => void;
+    finish: () => Result;
+  },
+): Promise<Result> {
+  const { signal } = options;
+  const model = settings.profile.model;
+  const context = {
+    model,
+    baseUrl: settings.baseUrl,
+    attempts: settings.maxRetries + 1,
+    secrets: settings.secrets,
+    signal,
+  };
+  try {
+    assertRequestFitsProfile(request, settings.profile);
+    const body = steps.prepare();
+    if (isAborted(signal)) throw new ModelCallCancelledError(model);
+    const stream = await steps.open(body, signal);
+    const watchdog = new StreamIdleWatchdog(() => stream.controller.abort(), settings.timeoutMs);
+    try {
+      for await (const chunk of stream) {
+        watchdog.reset();
+        steps.consume(chunk);
+      }
+    } finally {
+      watchdog.stop();
+    }
+    // An aborted stream ends quietly in the client, so the reason is checked here.
+    if (isAborted(signal)) throw new ModelCallCancelledError(model);
+    if (watchdog.fired) {
+      throw new ModelCallError(
+        `The model endpoint ${settings.baseUrl} (model "${model}") stopped sending mid-answer for ${settings.timeoutMs} ms.`,
+        { retryable: true },
+      );
+    }
+    return steps.finish();
+  } catch (error) {
+    throw translateCallError(error, context);
+  }
+}
+
+/** A function, not an inline check: the signal changes while we await, which narrowing cannot see. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}

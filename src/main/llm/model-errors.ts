@@ -1,0 +1,47 @@
+/**
+ * The failures a model call can end in, as classes the callers can tell apart (the agent stops quietly
+ * on a cancellation, reports a capability error before it spends anything, shows a call error in the
+ * timeline). Messages are written for people and never contain an API key.
+ */
+
+/** The base of every model failure, so callers can catch them as one kind. */
+export class ModelError extends Error {
+  override name = 'ModelError';
+}
+
+/** The caller aborted the call (its AbortSignal fired). Not a failure of the model or the endpoint. */
+export class ModelCallCancelledError extends ModelError {
+  override name = 'ModelCallCancelledError';
+  constructor(model: string) {
+    super(`The call to model "${model}" was cancelled.`);
+  }
+}
+
+/** The request asks for something the model's profile says it cannot do; raised before any network call. */
+export class ModelCapabilityError extends ModelError {
+  override name = 'ModelCapabilityError';
+}
+
+/** The adapter cannot be built from the configuration (missing key, unusable URL). */
+export class ModelConfigurationError extends ModelError {
+  override name = 'ModelConfigurationError';
+}
+
+/** The request is malformed for reasons of ours (an image without pixels, say): a bug upstream, not the user's. */
+export class ModelRequestError extends ModelError {
+  override name = 'ModelRequestError';
+}
+
+/** The endpoint failed or refused the call, after the client's retries. */
+export class ModelCallError extends ModelError {
+  override name = 'ModelCallError';
+  /** HTTP status, when the endpoint answered at all. */
+  readonly status: number | undefined;
+  /** Whether waiting and calling again might succeed (rate limit, server error, timeout). */
+  readonly retryable: boolean;
+  constructor(message: string, options: { status?: number | undefined; retryable: boolean }) {
+    super(message);
+    this.status = options.status;
+    this.retryable = options.retryable;
+  }
+}

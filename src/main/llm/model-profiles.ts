@@ -1,0 +1,278 @@
+/**
+ * What Sightline knows about a model without asking it: how much context it holds, what an image costs,
+ * how large an image is worth sending, which coordinate space its clicks use, and what it can read and
+ * produce. Known models are matched by name (provider prefixes such as `openai/` or `Qwen/` are ignored);
+ * anything else gets a default profile, and every field can be overridden.
+ */
+import type { ImageTokenFormula } from './image-token-estimates.js';
+
+export type InputModality = 'text' | 'image' | 'audio' | 'file';
+export type OutputModality = 'text' | 'image' | 'audio';
+
+/** Where a model's coordinates live: screen pixels of the image it saw, or 0–1000 on both axes. */
+export type CoordinateSpace = 'pixels' | 'normalized-1000';
+
+export interface ModelProfile {
+  /** The model name the profile was resolved for. */
+  model: string;
+  /** The table entry that matched, or `default`. */
+  family: string;
+  contextWindow: number;
+  imageTokens: ImageTokenFormula;
+  /** Longest image edge worth sending; the provider shrinks anything larger anyway. */
+  maxImageEdge: number;
+  coordinateSpace: CoordinateSpace;
+  modalities: { input: readonly InputModality[]; output: readonly OutputModality[] };
+}
+
+export type ModelProfileOverrides = Partial<Omit<ModelProfile, 'model' | 'modalities'>> & {
+  modalities?: Partial<ModelProfile['modalities']>;
+};
+
+type ProfileEntry = Omit<ModelProfile, 'model'> & { pattern: RegExp };
+
+const OPENAI_VISION = { input: ['text', 'image', 'file'], output: ['text'] } as const;
+const TEXT_ONLY = { input: ['text'], output: ['text'] } as const;
+const AUDIO_CHAT = { input: ['text', 'audio'], output: ['text', 'audio'] } as const;
+
+const openAiTiles = (baseTokens: number, tileTokens: number): ImageTokenFormula => ({
+  kind: 'openai-tiles',
+  baseTokens,
+  tileTokens,
+});
+const openAiPatches = (multiplier: number): ImageTokenFormula => ({ kind: 'openai-patches', multiplier });
+const DEFAULT_TILES = openAiTiles(85, 170);
+/** Qwen-VL: 14 px patches merged 2×2, so 28 px per token; Qwen's default pixel range (4 to 16384 tokens). */
+const QWEN_28_PATCHES: ImageTokenFormula = {
+  kind: 'patches',
+  patchSize: 28,
+  tokensPerPatch: 1,
+  rounding: 'nearest',
+  minPatches: 4,
+  maxPatches: 16384,
+};
+
+// First match wins, so specific names come before the families that contain them.
+const KNOWN_MODELS: readonly ProfileEntry[] = [
+  {
+    family: 'openai-audio',
+    pattern: /^(gpt-4o(-mini)?-(audio|realtime)|gpt-audio|gpt-realtime)/,
+    contextWindow: 128_000,
+    imageTokens: DEFAULT_TILES,
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: AUDIO_CHAT,
+  },
+  {
+    family: 'gpt-4o-mini',
+    pattern: /^gpt-4o-mini/,
+    contextWindow: 128_000,
+    imageTokens: openAiTiles(2833, 5667),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'gpt-4o',
+    pattern: /^(chatgpt-)?gpt-4o|^chatgpt-4o/,
+    contextWindow: 128_000,
+    imageTokens: DEFAULT_TILES,
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'gpt-4.1-mini',
+    pattern: /^gpt-4\.1-mini/,
+    contextWindow: 1_047_576,
+    imageTokens: openAiPatches(1.62),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'gpt-4.1-nano',
+    pattern: /^gpt-4\.1-nano/,
+    contextWindow: 1_047_576,
+    imageTokens: openAiPatches(2.46),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'gpt-4.1',
+    pattern: /^gpt-4\.1/,
+    contextWindow: 1_047_576,
+    imageTokens: DEFAULT_TILES,
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'gpt-5-mini',
+    pattern: /^gpt-5(\.\d+)?-mini/,
+    contextWindow: 400_000,
+    imageTokens: openAiPatches(1.62),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'gpt-5-nano',
+    pattern: /^gpt-5(\.\d+)?-nano/,
+    contextWindow: 400_000,
+    imageTokens: openAiPatches(2.46),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'gpt-5',
+    pattern: /^gpt-5/,
+    contextWindow: 400_000,
+    imageTokens: openAiTiles(70, 140),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'o4-mini',
+    pattern: /^o4-mini/,
+    contextWindow: 200_000,
+    imageTokens: openAiPatches(1.72),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'openai-text-reasoning',
+    pattern: /^o[13]-mini/,
+    contextWindow: 200_000,
+    imageTokens: DEFAULT_TILES,
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: TEXT_ONLY,
+  },
+  {
+    family: 'o1-o3',
+    pattern: /^o[13](-pro)?($|-\d)/,
+    contextWindow: 200_000,
+    imageTokens: openAiTiles(75, 150),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'computer-use-preview',
+    pattern: /^computer-use-preview/,
+    contextWindow: 8_192,
+    imageTokens: openAiTiles(65, 129),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: { input: ['text', 'image'], output: ['text'] },
+  },
+  {
+    family: 'claude',
+    pattern: /claude/,
+    contextWindow: 200_000,
+    imageTokens: { kind: 'anthropic-pixels' },
+    maxImageEdge: 1568,
+    coordinateSpace: 'pixels',
+    modalities: { input: ['text', 'image', 'file'], output: ['text'] },
+  },
+  {
+    family: 'gemini',
+    pattern: /gemini/,
+    contextWindow: 1_048_576,
+    imageTokens: {
+      kind: 'patches',
+      patchSize: 768,
+      tokensPerPatch: 258,
+      rounding: 'up',
+      minPatches: 1,
+      maxPatches: 64,
+    },
+    maxImageEdge: 3072,
+    coordinateSpace: 'normalized-1000',
+    modalities: { input: ['text', 'image', 'audio', 'file'], output: ['text'] },
+  },
+  {
+    family: 'qwen3-vl',
+    pattern: /qwen3-?vl/,
+    contextWindow: 262_144,
+    // Qwen3-VL: 16 px patches merged 2×2.
+    imageTokens: { ...QWEN_28_PATCHES, patchSize: 32 },
+    maxImageEdge: 2048,
+    coordinateSpace: 'normalized-1000',
+    modalities: { input: ['text', 'image'], output: ['text'] },
+  },
+  {
+    family: 'ui-tars-1.5',
+    pattern: /ui-tars-1\.5/,
+    contextWindow: 128_000,
+    imageTokens: QWEN_28_PATCHES,
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: { input: ['text', 'image'], output: ['text'] },
+  },
+  {
+    family: 'ui-tars',
+    pattern: /ui-tars/,
+    contextWindow: 32_768,
+    imageTokens: QWEN_28_PATCHES,
+    maxImageEdge: 2048,
+    coordinateSpace: 'normalized-1000',
+    modalities: { input: ['text', 'image'], output: ['text'] },
+  },
+  {
+    family: 'qwen-vl',
+    pattern: /qwen2(\.5)?-?vl|qwen-vl/,
+    contextWindow: 128_000,
+    imageTokens: QWEN_28_PATCHES,
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: { input: ['text', 'image'], output: ['text'] },
+  },
+  {
+    family: 'text-only',
+    pattern: /^(gpt-3\.5|deepseek-(chat|reasoner|r1|v3)|qwq|mixtral|qwen2\.5(?!-?vl)|qwen3(?!-?vl)|llama-?3(\.1)?(?![.\d]|-?vision))/,
+    contextWindow: 32_768,
+    imageTokens: DEFAULT_TILES,
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    modalities: TEXT_ONLY,
+  },
+];
+
+/** Unknown models are assumed to see images (Sightline is useless to one that cannot): override if not. */
+const DEFAULT_PROFILE: Omit<ModelProfile, 'model'> = {
+  family: 'default',
+  contextWindow: 128_000,
+  imageTokens: DEFAULT_TILES,
+  maxImageEdge: 2048,
+  coordinateSpace: 'pixels',
+  modalities: { input: ['text', 'image'], output: ['text'] },
+};
+
+export function resolveModelProfile(model: string, overrides: ModelProfileOverrides = {}): ModelProfile {
+  const name = normalizeModelName(model);
+  const entry = KNOWN_MODELS.find((candidate) => candidate.pattern.test(name));
+  const base = entry === undefined ? DEFAULT_PROFILE : withoutPattern(entry);
+  return {
+    ...base,
+    ...overrides,
+    model,
+    modalities: { ...base.modalities, ...overrides.modalities },
+  };
+}
+
+/** `openai/gpt-4.1` and `Qwen/Qwen2.5-VL-7B-Instruct` name the same models as `gpt-4.1` and `qwen2.5-vl-7b-instruct`. */
+function normalizeModelName(model: string): string {
+  const lower = model.trim().toLowerCase();
+  return lower.slice(lower.lastIndexOf('/') + 1);
+}
+
+function withoutPattern(entry: ProfileEntry): Omit<ModelProfile, 'model'> {
+  const { pattern: _pattern, ...profile } = entry;
+  return profile;
+}
