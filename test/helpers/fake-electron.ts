@@ -1,0 +1,288 @@
+/**
+ * A fake of the part of the `electron` module Sightline's shell uses, for tests under plain Node where the
+ * Electron binary is absent. Use it with
+ *
+ *   vi.mock('electron', async () => (await import('../helpers/fake-electron.js')).fakeElectronModule);
+ *
+ * The fakes record what the code under test did (constructor options, handlers, listeners) and let a test
+ * play Electron's side: emit app events, invoke an IPC channel from a given frame URL, fire navigations.
+ * Objects are singletons mutated in place by `resetFakeElectron()`, because the modules under test keep the
+ * references they imported.
+ */
+import { EventEmitter } from 'node:events';
+import { vi } from 'vitest';
+
+/** Every notable call, in order, so tests can assert sequencing (the sandbox is enabled before ready). */
+export const electronCalls: string[] = [];
+
+type WindowOpenHandler = (details: { url: string }) => { action: 'allow' | 'deny' };
+
+/** What a preventable Electron event looks like to a listener (will-navigate, will-redirect, …). */
+export interface FakePreventableEvent {
+  url: string;
+  defaultPrevented: boolean;
+  preventDefault: () => void;
+}
+
+export class FakeWebContents extends EventEmitter {
+  windowOpenHandler: WindowOpenHandler | null = null;
+
+  setWindowOpenHandler(handler: WindowOpenHandler): void {
+    this.windowOpenHandler = handler;
+  }
+
+  /** Fires an event as Electron does for a navigation; returns whether some listener prevented it. */
+  emitPreventable(eventName: 'will-navigate' | 'will-redirect' | 'will-attach-webview', url: string): boolean {
+    const event: FakePreventableEvent = {
+      url,
+      defaultPrevented: false,
+      preventDefault() {
+        event.defaultPrevented = true;
+      },
+    };
+    this.emit(eventName, event, url);
+    return event.defaultPrevented;
+  }
+}
+
+export class FakeBrowserWindow extends EventEmitter {
+  static readonly instances: FakeBrowserWindow[] = [];
+
+  static getAllWindows(): FakeBrowserWindow[] {
+    return FakeBrowserWindow.instances.filter((window) => !window.closed);
+  }
+
+  readonly webContents = new FakeWebContents();
+  contentProtection = false;
+  visible = false;
+  closed = false;
+  loadedUrl: string | null = null;
+
+  constructor(readonly options: Record<string, unknown>) {
+    super();
+    FakeBrowserWindow.instances.push(this);
+    electronCalls.push('new BrowserWindow');
+    // Electron announces a window's web contents while the window is being constructed.
+    fakeApp.emit('web-contents-created', {}, this.webContents);
+  }
+
+  setContentProtection(enable: boolean): void {
+    this.contentProtection = enable;
+  }
+
+  show(): void {
+    this.visible = true;
+  }
+
+  loadURL(url: string): Promise<void> {
+    this.loadedUrl = url;
+    return Promise.resolve();
+  }
+
+  isMinimized(): boolean {
+    return false;
+  }
+
+  restore(): void {}
+
+  focus(): void {}
+
+  close(): void {
+    this.closed = true;
+    this.emit('closed');
+  }
+}
+
+class FakeApp extends EventEmitter {
+  isPackaged = true;
+  singleInstanceLockAvailable = true;
+  private ready = false;
+  private resolveReady: () => void = () => {};
+  private readyPromise = this.newReadyPromise();
+
+  readonly enableSandbox = vi.fn(() => {
+    electronCalls.push('app.enableSandbox');
+  });
+  readonly requestSingleInstanceLock = vi.fn(() => {
+    electronCalls.push('app.requestSingleInstanceLock');
+    return this.singleInstanceLockAvailable;
+  });
+  readonly quit = vi.fn(() => {
+    electronCalls.push('app.quit');
+  });
+  readonly exit = vi.fn((code?: number) => {
+    electronCalls.push(`app.exit(${code ?? 0})`);
+  });
+
+  getAppPath(): string {
+    return '/opt/sightline';
+  }
+
+  getVersion(): string {
+    return '0.1.0';
+  }
+
+  isReady(): boolean {
+    return this.ready;
+  }
+
+  whenReady(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  /** Plays Electron's `ready`: resolves whenReady() and waits for the code chained on it to run. */
+  async becomeReady(): Promise<void> {
+    electronCalls.push('app ready');
+    this.ready = true;
+    this.resolveReady();
+    this.emit('ready');
+    await this.readyPromise;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  reset(): void {
+    this.removeAllListeners();
+    this.isPackaged = true;
+    this.singleInstanceLockAvailable = true;
+    this.ready = false;
+    this.readyPromise = this.newReadyPromise();
+    this.enableSandbox.mockClear();
+    this.requestSingleInstanceLock.mockClear();
+    this.quit.mockClear();
+    this.exit.mockClear();
+  }
+
+  private newReadyPromise(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.resolveReady = resolve;
+    });
+  }
+}
+
+type InvokeHandler = (event: unknown, ...callArguments: unknown[]) => unknown;
+
+class FakeIpcMain {
+  readonly handlers = new Map<string, InvokeHandler>();
+
+  handle(channel: string, handler: InvokeHandler): void {
+    // Electron refuses a second handler for the same channel; so does the fake.
+    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    this.handlers.set(channel, handler);
+  }
+
+  /** Plays a renderer's ipcRenderer.invoke from a frame at `frameUrl` (null: the frame is gone). */
+  async invoke(channel: string, frameUrl: string | null, ...callArguments: unknown[]): Promise<unknown> {
+    const handler = this.handlers.get(channel);
+    if (!handler) throw new Error(`No handler registered for '${channel}'`);
+    const event = { senderFrame: frameUrl === null ? null : { url: frameUrl }, sender: {} };
+    return handler(event, ...callArguments);
+  }
+}
+
+type HeadersListener = (
+  details: { url: string; resourceType: string; responseHeaders?: Record<string, string[]> },
+  callback: (response: { responseHeaders?: Record<string, string | string[]> }) => void,
+) => void;
+type PermissionRequestHandler = (
+  webContents: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+  details: { requestingUrl: string },
+) => void;
+type PermissionCheckHandler = (webContents: unknown, permission: string, requestingOrigin: string, details: { requestingUrl?: string }) => boolean;
+
+class FakeSession {
+  headersListener: HeadersListener | null = null;
+  permissionRequestHandler: PermissionRequestHandler | null = null;
+  permissionCheckHandler: PermissionCheckHandler | null = null;
+  devicePermissionHandler: ((details: unknown) => boolean) | null = null;
+
+  readonly webRequest = {
+    onHeadersReceived: (listener: HeadersListener): void => {
+      this.headersListener = listener;
+    },
+  };
+
+  setPermissionRequestHandler(handler: PermissionRequestHandler): void {
+    this.permissionRequestHandler = handler;
+  }
+
+  setPermissionCheckHandler(handler: PermissionCheckHandler): void {
+    this.permissionCheckHandler = handler;
+  }
+
+  setDevicePermissionHandler(handler: (details: unknown) => boolean): void {
+    this.devicePermissionHandler = handler;
+  }
+
+  /** Runs a response through the installed header listener and returns the headers it answered with. */
+  respond(url: string, responseHeaders: Record<string, string[]> = {}): Record<string, string | string[]> | undefined {
+    if (!this.headersListener) throw new Error('No onHeadersReceived listener installed');
+    let answered: Record<string, string | string[]> | undefined;
+    this.headersListener({ url, resourceType: 'mainFrame', responseHeaders }, (response) => {
+      answered = response.responseHeaders;
+    });
+    return answered;
+  }
+
+  /** Asks the permission request handler, as a page at `requestingUrl` would; resolves to its answer. */
+  requestPermission(permission: string, requestingUrl: string): Promise<boolean> {
+    const handler = this.permissionRequestHandler;
+    if (!handler) throw new Error('No permission request handler installed');
+    return new Promise((resolve) => handler({}, permission, resolve, { requestingUrl }));
+  }
+
+  reset(): void {
+    this.headersListener = null;
+    this.permissionRequestHandler = null;
+    this.permissionCheckHandler = null;
+    this.devicePermissionHandler = null;
+  }
+}
+
+const fakeApp = new FakeApp();
+const fakeIpcMain = new FakeIpcMain();
+const fakeDefaultSession = new FakeSession();
+const fakeShell = { openExternal: vi.fn((_url: string) => Promise.resolve()) };
+const exposedInMainWorld = new Map<string, unknown>();
+const fakeContextBridge = {
+  exposeInMainWorld: vi.fn((key: string, api: unknown) => {
+    exposedInMainWorld.set(key, api);
+  }),
+};
+const fakeIpcRenderer = { invoke: vi.fn((_channel: string, ..._callArguments: unknown[]) => Promise.resolve<unknown>(undefined)) };
+
+/** The handles a test uses to drive and inspect the fake. */
+export const fakeElectron = {
+  app: fakeApp,
+  ipcMain: fakeIpcMain,
+  session: fakeDefaultSession,
+  shell: fakeShell,
+  windows: FakeBrowserWindow.instances,
+  exposedInMainWorld,
+  contextBridge: fakeContextBridge,
+  ipcRenderer: fakeIpcRenderer,
+};
+
+/** What `vi.mock('electron', …)` should return. */
+export const fakeElectronModule = {
+  app: fakeApp,
+  BrowserWindow: FakeBrowserWindow,
+  ipcMain: fakeIpcMain,
+  session: { defaultSession: fakeDefaultSession },
+  shell: fakeShell,
+  contextBridge: fakeContextBridge,
+  ipcRenderer: fakeIpcRenderer,
+};
+
+export function resetFakeElectron(): void {
+  electronCalls.length = 0;
+  fakeApp.reset();
+  fakeIpcMain.handlers.clear();
+  fakeDefaultSession.reset();
+  FakeBrowserWindow.instances.length = 0;
+  fakeShell.openExternal.mockClear();
+  exposedInMainWorld.clear();
+  fakeContextBridge.exposeInMainWorld.mockClear();
+  fakeIpcRenderer.invoke.mockClear();
+}
