@@ -10,7 +10,8 @@ export function readConfigFile(file: string): unknown {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
+    // ENOTDIR: the home path is a file; there is no config in it, and doctor reports the home itself.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new ConfigError(`cannot read ${file}: ${readFailure(code, error)}`, { file });
   }
   // Editors on Windows may save a byte-order mark, which JSON.parse rejects.

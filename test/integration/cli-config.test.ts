@@ -1,0 +1,159 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/main/cli/program.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { captureIo, runSightline } from '../helpers/cli-io.js';
+import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
+
+let home: TemporaryHome;
+
+beforeEach(() => {
+  home = createTemporaryHome('sightline-cli-config');
+});
+
+afterEach(() => {
+  home.remove();
+});
+
+function writeConfig(text: string): void {
+  mkdirSync(home.root, { recursive: true });
+  writeFileSync(home.configFile, text);
+}
+
+interface ShowJson {
+  home: string;
+  configFile: string;
+  configFileExists: boolean;
+  config: typeof DEFAULT_CONFIG;
+  sources: Record<string, { kind: string; variable?: string; flag?: string; file?: string }>;
+}
+
+describe('sightline config path', () => {
+  it('prints where config.json is for --home, without creating anything', async () => {
+    const missingHome = join(home.root, 'elsewhere');
+    const run = await runSightline(['--home', missingHome, 'config', 'path']);
+    expect(run).toEqual({ exitCode: 0, stdout: `${join(missingHome, 'config.json')}\n`, stderr: '' });
+    expect(existsSync(missingHome)).toBe(false);
+  });
+
+  it('follows SIGHTLINE_HOME when there is no --home', async () => {
+    const run = await runSightline(['config', 'path'], { SIGHTLINE_HOME: home.root });
+    expect(run.stdout).toBe(`${home.configFile}\n`);
+  });
+
+  it('accepts --home after the subcommand', async () => {
+    const run = await runSightline(['config', 'path', '--home', home.root]);
+    expect(run.stdout).toBe(`${home.configFile}\n`);
+  });
+});
+
+describe('sightline config show', () => {
+  it('shows every value with its source, secrets redacted', async () => {
+    writeConfig(JSON.stringify({ agent: { maxSteps: 9 } }));
+    const run = await runSightline(['--home', home.root, 'config', 'show'], {
+      OPENAI_API_KEY: 'sk-do-not-print-me',
+      SIGHTLINE_PERCEPTION_DEDUP_THRESHOLD: '8',
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain(`config file: ${home.configFile}\n`);
+    expect(run.stdout).toMatch(/^agent\.maxSteps\s+9\s+config\.json$/m);
+    expect(run.stdout).toMatch(/^perception\.dedup\.threshold\s+8\s+env SIGHTLINE_PERCEPTION_DEDUP_THRESHOLD$/m);
+    expect(run.stdout).toMatch(/^model\.apiKey\s+\(set\)\s+env OPENAI_API_KEY$/m);
+    expect(run.stdout).toMatch(/^model\.name\s+gpt-4\.1\s+default$/m);
+    expect(run.stdout).toMatch(/^search\.tavilyApiKey\s+\(not set\)\s+set with TAVILY_API_KEY$/m);
+    expect(run.stdout).not.toContain('sk-do-not-print-me');
+  });
+
+  it('says when config.json does not exist', async () => {
+    const run = await runSightline(['--home', home.root, 'config', 'show']);
+    expect(run.stdout).toContain(`config file: ${home.configFile} (not found: defaults apply)`);
+  });
+
+  it('prints JSON with the redacted config and the sources', async () => {
+    writeConfig(JSON.stringify({ search: { tavilyApiKey: 'tvly-secret-value' } }));
+    const run = await runSightline(['--home', home.root, 'config', 'show', '--json'], { SIGHTLINE_AGENT_OPERATOR: 'browser' });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).not.toContain('tvly-secret-value');
+    const shown = JSON.parse(run.stdout) as ShowJson;
+    expect(shown).toMatchObject({ home: home.root, configFile: home.configFile, configFileExists: true });
+    expect(shown.config.search.tavilyApiKey).toBe('(set)');
+    expect(shown.config.agent.operator).toBe('browser');
+    expect(shown.config.model).toEqual(DEFAULT_CONFIG.model);
+    expect(shown.sources['agent.operator']).toEqual({ kind: 'env', variable: 'SIGHTLINE_AGENT_OPERATOR' });
+    expect(shown.sources['search.tavilyApiKey']).toEqual({ kind: 'file', file: home.configFile });
+    expect(shown.sources['model.name']).toEqual({ kind: 'default' });
+  });
+});
+
+describe('configuration errors in the CLI', () => {
+  it('exit 2 and name the bad field and its source', async () => {
+    writeConfig(JSON.stringify({ perception: { dedup: { threshold: -1 } } }));
+    const run = await runSightline(['--home', home.root, 'config', 'show']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('perception.dedup.threshold: expected at least 0, got -1 (from config.json)');
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('name an unknown key with a suggestion', async () => {
+    writeConfig(JSON.stringify({ perception: { dedupe: {} } }));
+    const run = await runSightline(['--home', home.root, 'config', 'show', '--json']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('perception.dedupe: unknown field; did you mean perception.dedup? (from config.json)');
+  });
+
+  it('give the line and column of invalid JSON', async () => {
+    writeConfig('{\n  "agent": { "maxSteps": 5, }\n}\n');
+    const run = await runSightline(['--home', home.root, 'config', 'show']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toBe(`sightline: invalid JSON in ${home.configFile} at line 2, column 29: expected double-quoted property name\n`);
+  });
+
+  it('do not stop `config path`, which is how a user finds the file to fix', async () => {
+    writeConfig('not json');
+    const run = await runSightline(['--home', home.root, 'config', 'path']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe(`${home.configFile}\n`);
+  });
+});
+
+/** Every command path in the program, e.g. ['config', 'show']. */
+function commandPaths(command: Command, prefix: string[] = []): string[][] {
+  return command.commands.flatMap((child) => {
+    const path = [...prefix, child.name()];
+    return [path, ...commandPaths(child, path)];
+  });
+}
+
+function words(commandLine: string): string[] {
+  return commandLine === '' ? [] : commandLine.split(' ');
+}
+
+describe('usage', () => {
+  const paths = commandPaths(buildProgram({ io: captureIo(), exitCode: 0 }));
+
+  it('has the doctor and config commands', () => {
+    expect(paths).toEqual(expect.arrayContaining([['doctor'], ['config'], ['config', 'show'], ['config', 'path']]));
+  });
+
+  const commandLines = ['', ...paths.map((path) => path.join(' '))];
+
+  it.each(commandLines)('--help works for `sightline %s`', async (commandLine) => {
+    const run = await runSightline([...words(commandLine), '--help']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain(`Usage: ${['sightline', ...words(commandLine)].join(' ')}`);
+  });
+
+  it.each(['doctor --bogus', 'config show --bogus', 'config path --bogus'])('an unknown option exits 2: `sightline %s`', async (commandLine) => {
+    const run = await runSightline(words(commandLine));
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("unknown option '--bogus'");
+  });
+
+  it('an unknown subcommand or extra argument exits 2', async () => {
+    expect((await runSightline(['config', 'frobnicate'])).exitCode).toBe(2);
+    expect((await runSightline(['doctor', 'now'])).exitCode).toBe(2);
+  });
+});

@@ -1,0 +1,139 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/main/storage/index.js';
+import { runSightline } from '../helpers/cli-io.js';
+import { createTemporaryHome, openHomeStorage, seedStorage, type TemporaryHome } from '../helpers/seed.js';
+
+let home: TemporaryHome;
+
+beforeEach(() => {
+  home = createTemporaryHome('sightline-doctor');
+});
+
+afterEach(() => {
+  home.remove();
+});
+
+/** The text line of one check, e.g. `ok       database  schema version 3 …`. */
+function lineOf(stdout: string, name: string): string {
+  const line = stdout.split('\n').find((candidate) => new RegExp(`^(ok|warning|problem)\\s+${name}\\s{2}`).test(candidate));
+  if (line === undefined) throw new Error(`no "${name}" line in:\n${stdout}`);
+  return line;
+}
+
+function fixAfter(stdout: string, name: string): string | undefined {
+  const lines = stdout.split('\n');
+  const next = lines[lines.indexOf(lineOf(stdout, name)) + 1];
+  return next?.trim().startsWith('fix: ') ? next.trim() : undefined;
+}
+
+interface DoctorJson {
+  ok: boolean;
+  checks: { name: string; status: string; detail: string; fix?: string }[];
+}
+
+describe('sightline doctor', () => {
+  it('without DISPLAY on Linux reports the display problem with its fix and exits 1', async () => {
+    const run = await runSightline(['--home', home.root, 'doctor'], { OPENAI_API_KEY: 'sk-doctor-test' });
+    expect(run.exitCode).toBe(1);
+    if (process.platform === 'linux') {
+      expect(lineOf(run.stdout, 'display')).toMatch(/^problem\s+display\s+DISPLAY is not set/);
+      expect(fixAfter(run.stdout, 'display')).toBe('fix: run under a desktop session, or start Xvfb: Xvfb :99 & export DISPLAY=:99');
+      expect(lineOf(run.stdout, 'input')).toMatch(/^problem/);
+    }
+    expect(run.stdout).toMatch(/problems?[,.]/);
+    expect(run.stderr).toBe('');
+  });
+
+  it('aligns the detail column of every check', async () => {
+    const run = await runSightline(['--home', home.root, 'doctor']);
+    const checkLines = run.stdout.split('\n').filter((line) => /^(ok|warning|problem) /.test(line));
+    expect(checkLines.length).toBe(7);
+    const detailColumns = checkLines.map((line) => /^(\S+\s+)(\S+(?: \S+)?\s+)/.exec(line)![0].length);
+    expect(new Set(detailColumns).size).toBe(1);
+  });
+
+  it('shows the schema version of a seeded database as ok', async () => {
+    const storage = openHomeStorage(home);
+    await seedStorage(storage, { sessions: 1, turnsPerSession: 1, stepsPerTurn: 2 });
+    storage.close();
+    const run = await runSightline(['--home', home.root, 'doctor']);
+    expect(lineOf(run.stdout, 'database')).toMatch(
+      new RegExp(`^ok\\s+database\\s+schema version ${SCHEMA_VERSION} \\(current: ${SCHEMA_VERSION}\\), quick_check ok`),
+    );
+  });
+
+  it('reports a file that is not a database as a problem, with a fix', async () => {
+    writeFileSync(home.databaseFile, 'this is not a SQLite database, just some text that happens to be long enough.'.repeat(20));
+    const run = await runSightline(['--home', home.root, 'doctor']);
+    expect(run.exitCode).toBe(1);
+    expect(lineOf(run.stdout, 'database')).toMatch(/^problem\s+database\s+.*not a SQLite database/);
+    expect(fixAfter(run.stdout, 'database')).toContain(`mv ${home.databaseFile} ${home.databaseFile}.broken`);
+  });
+
+  it('reports a database written by a newer Sightline as a problem', async () => {
+    const database = new BetterSqlite3(home.databaseFile);
+    database.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    database.close();
+    const run = await runSightline(['--home', home.root, 'doctor']);
+    expect(lineOf(run.stdout, 'database')).toContain(`schema version ${SCHEMA_VERSION + 1} is newer than this Sightline supports`);
+    expect(fixAfter(run.stdout, 'database')).toBe('fix: upgrade Sightline, or use another home folder with --home');
+  });
+
+  it('creates neither the home folder nor the database', async () => {
+    const missingHome = join(home.root, 'not-yet');
+    const run = await runSightline(['--home', missingHome, 'doctor', '--json']);
+    const report = JSON.parse(run.stdout) as DoctorJson;
+    expect(report.checks.find((check) => check.name === 'home')).toMatchObject({ status: 'ok', detail: `${missingHome} does not exist yet; will be created` });
+    expect(report.checks.find((check) => check.name === 'database')).toMatchObject({ status: 'ok' });
+    expect(report.checks.find((check) => check.name === 'database')?.detail).toContain('will be created');
+    expect(existsSync(missingHome)).toBe(false);
+  });
+
+  it('reports a home path that is a file', async () => {
+    const file = join(home.root, 'a-file');
+    writeFileSync(file, '');
+    const report = JSON.parse((await runSightline(['--home', file, 'doctor', '--json'])).stdout) as DoctorJson;
+    expect(report.checks.find((check) => check.name === 'home')).toMatchObject({ status: 'problem', detail: `${file} exists but is not a folder` });
+  });
+
+  it('prints JSON for scripts, with the same exit code', async () => {
+    const run = await runSightline(['--home', home.root, 'doctor', '--json'], { TAVILY_API_KEY: 'tvly-doctor' });
+    const report = JSON.parse(run.stdout) as DoctorJson;
+    expect(report.checks.map((check) => check.name)).toEqual(['home', 'disk', 'database', 'display', 'input', 'model key', 'tavily key']);
+    expect(report.ok).toBe(run.exitCode === 0);
+    for (const check of report.checks) expect(['ok', 'warning', 'problem']).toContain(check.status);
+    expect(report.checks.find((check) => check.name === 'disk')?.detail).toMatch(/(GiB|MiB) free at /);
+    expect(report.checks.find((check) => check.name === 'tavily key')).toMatchObject({ status: 'ok', detail: 'set (from env TAVILY_API_KEY); web_search enabled' });
+  });
+
+  it('says where the model key comes from and never prints it', async () => {
+    mkdirSync(home.root, { recursive: true });
+    writeFileSync(home.configFile, JSON.stringify({ model: { apiKey: 'sk-from-the-file-123' } }));
+    const run = await runSightline(['--home', home.root, 'doctor']);
+    expect(lineOf(run.stdout, 'model key')).toMatch(/^ok\s+model key\s+set \(from config\.json\) for gpt-4\.1/);
+    expect(run.stdout).not.toContain('sk-from-the-file-123');
+  });
+
+  it('reports a missing model key as a problem, and a missing Tavily key as a warning', async () => {
+    const run = await runSightline(['--home', home.root, 'doctor']);
+    expect(run.exitCode).toBe(1);
+    expect(lineOf(run.stdout, 'model key')).toMatch(/^problem/);
+    expect(fixAfter(run.stdout, 'model key')).toContain('set OPENAI_API_KEY');
+    expect(lineOf(run.stdout, 'tavily key')).toMatch(/^warning\s+tavily key\s+web_search disabled; set TAVILY_API_KEY$/);
+  });
+
+  it('only warns about a missing key for a custom endpoint', async () => {
+    const run = await runSightline(['--home', home.root, 'doctor'], { OPENAI_BASE_URL: 'http://localhost:11434/v1' });
+    expect(lineOf(run.stdout, 'model key')).toMatch(/^warning\s+model key\s+not set; fine if http:\/\/localhost:11434\/v1 needs none/);
+  });
+
+  it('exits 2 with the field named when the configuration is invalid', async () => {
+    const run = await runSightline(['--home', home.root, 'doctor'], { SIGHTLINE_AGENT_MAX_STEPS: 'many' });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('agent.maxSteps: expected a number, got "many" (from env SIGHTLINE_AGENT_MAX_STEPS)');
+    expect(run.stdout).toBe('');
+  });
+});
