@@ -51,9 +51,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 function exitCodeFor(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) {
-    // Help and version are "errors" to commander's override but successes to the user.
+    // Asked-for help and version are "errors" to commander's override but successes to the user.
+    // ('commander.help' is different: help shown because a subcommand was missing, a usage error.)
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
-    if (error.code === 'commander.help') return EXIT.ok;
     return EXIT.usage; // commander already printed the message
   }
   if (error instanceof UserError) {
