@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { ChatCompletionsAdapter } from '../../src/main/llm/chat-completions-adapter.js';
+import { createModelAdapter, isLocalEndpoint } from '../../src/main/llm/create-model-adapter.js';
+import { ModelConfigurationError } from '../../src/main/llm/model-errors.js';
+import { ResponsesAdapter } from '../../src/main/llm/responses-adapter.js';
+
+describe('createModelAdapter', () => {
+  it('refuses a remote endpoint without a key, naming OPENAI_API_KEY and the config field', () => {
+    expect(() => createModelAdapter(DEFAULT_CONFIG.model)).toThrow(ModelConfigurationError);
+    expect(() => createModelAdapter(DEFAULT_CONFIG.model)).toThrow(/OPENAI_API_KEY.*model\.apiKey/s);
+    expect(() => createModelAdapter({ ...DEFAULT_CONFIG.model, baseUrl: 'https://openrouter.ai/api/v1' })).toThrow(
+      /openrouter\.ai/,
+    );
+  });
+
+  it('needs no key for a local endpoint such as Ollama or LM Studio', () => {
+    const adapter = createModelAdapter({ ...DEFAULT_CONFIG.model, name: 'qwen2.5vl:7b', baseUrl: 'http://localhost:11434/v1' });
+    expect(adapter).toBeInstanceOf(ChatCompletionsAdapter);
+    expect(adapter.profile.family).toBe('qwen-vl');
+  });
+
+  it('builds the adapter for the configured API, with profile overrides applied', () => {
+    const adapter = createModelAdapter(
+      { ...DEFAULT_CONFIG.model, apiKey: 'sk-test-key-000000', api: 'responses' },
+      { contextWindow: 50_000 },
+    );
+    expect(adapter).toBeInstanceOf(ResponsesAdapter);
+    expect(adapter.profile.contextWindow).toBe(50_000);
+    expect(adapter.profile.model).toBe(DEFAULT_CONFIG.model.name);
+  });
+
+  it('knows loopback, private-network and .local hosts as local', () => {
+    for (const url of ['http://localhost:1234/v1', 'http://127.0.0.1:8000/v1', 'http://[::1]:8000/v1', 'http://192.168.1.20:11434/v1', 'http://10.0.0.5/v1', 'http://gpu-box.local:8000/v1']) {
+      expect(isLocalEndpoint(url), url).toBe(true);
+    }
+    for (const url of ['https://api.openai.com/v1', 'https://openrouter.ai/api/v1', 'http://172.32.0.1/v1', 'http://8.8.8.8/v1']) {
+      expect(isLocalEndpoint(url), url).toBe(false);
+    }
+  });
+});
