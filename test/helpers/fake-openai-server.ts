@@ -77,8 +77,11 @@ export interface FakeOpenAiServer {
   baseUrl: string;
   /** Every request received, in order. */
   requests: RecordedRequest[];
-  /** Adds replies to the queue; each request takes the next one. */
-  script(replies: FakeReply[]): void;
+  /**
+   * Adds replies to the queue; each request takes the next one. A function entry decides from the
+   * request it answers (for replies that depend on what the agent sent).
+   */
+  script(replies: Array<FakeReply | ((request: RecordedRequest) => FakeReply)>): void;
   /** Replies not yet used. */
   remainingReplies(): number;
   close(): Promise<void>;
@@ -91,7 +94,7 @@ export interface FakeOpenAiServer {
 const FAST_RETRY_HEADERS = { 'retry-after-ms': '10' };
 
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
-  const queue: FakeReply[] = [];
+  const queue: Array<FakeReply | ((request: RecordedRequest) => FakeReply)> = [];
   const requests: RecordedRequest[] = [];
   const openResponses = new Set<ServerResponse>();
 
@@ -105,8 +108,10 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     });
     void readBody(request).then((rawBody) => {
       const body = parseJson(rawBody);
-      requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, rawBody, closed });
-      const reply = queue.shift();
+      const recorded: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, rawBody, closed };
+      requests.push(recorded);
+      const next = queue.shift();
+      const reply = typeof next === 'function' ? next(recorded) : next;
       if (reply === undefined) {
         sendError(response, 400, `The fake model server has no scripted reply left for request ${requests.length}.`, {
           'x-should-retry': 'false',

@@ -37,6 +37,20 @@ describe('fake OpenAI server', () => {
     expect(response.usage?.output_tokens).toBe(5);
   });
 
+  it('lets a scripted function answer from the request it receives', async () => {
+    server.script([
+      (request) => ({ type: 'answer', text: `You sent ${(request.body as { messages: unknown[] }).messages.length} messages.` }),
+    ]);
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+      ],
+    });
+    expect(completion.choices[0]?.message.content).toBe('You sent 2 messages.');
+  });
+
   it('fails a request that has no scripted reply, without inviting a retry', async () => {
     const failure = await client.chat.completions
       .create({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hi' }] })
