@@ -1,0 +1,82 @@
+/**
+ * The contract between the agent and whatever it acts on. An operator is a frame source plus an input
+ * driver: the desktop (node-screenshots + nut-js) or a browser page (playwright-core). The agent shows the
+ * model a scaled copy of `capture()`'s frame, and hands the model's action back to `execute()` together
+ * with a `ModelView` that says how that copy relates to the frame, so the operator can map the model's
+ * coordinates to the screen (see coordinates.ts).
+ */
+import type { ComputerAction } from '../../shared/actions.js';
+import type { OperatorKind } from '../../shared/config.js';
+import type { Frame } from '../perception/frame.js';
+import type { FrameSource } from '../perception/frame-source.js';
+
+/** How the model names a point: pixels of the image it was shown, or 0–1000 on both axes (Qwen, UI-TARS). */
+export type CoordinateSpace = 'pixels' | 'normalized-1000';
+
+/** How the screenshot the model saw relates to the frame it was made from. */
+export interface ModelView {
+  /** Size of the captured frame (what `capture()` returned). */
+  frameWidth: number;
+  frameHeight: number;
+  /** Size of the image the model was shown (what encodeForModel produced). */
+  imageWidth: number;
+  imageHeight: number;
+  coordinateSpace: CoordinateSpace;
+}
+
+/**
+ * What an action came to. A failure's `error` is written for the model (it is sent back as the tool
+ * result), e.g. "x=2100 is outside the screenshot (0–1279)"; nothing was done when `ok` is false.
+ */
+export type ActionResult = { ok: true; detail?: string } | { ok: false; error: string };
+
+export type FocusedFieldKind = 'password' | 'text' | 'other' | 'unknown';
+
+export interface OperatorDescription {
+  kind: OperatorKind;
+  /** One line for logs and the timeline: "display 0 (Xvfb screen, 1280x800 @1x)" or the page's URL. */
+  target: string;
+  /** The display acted on (desktop), as node-screenshots names it; null for a browser. */
+  displayId: number | null;
+  /** The page's URL (browser); null for the desktop. */
+  url: string | null;
+  /** The area acted on, in screen units (the desktop's logical pixels, the browser's CSS pixels). */
+  screen: { width: number; height: number };
+  /** Frame pixels per screen unit (2 on a Retina display or a page with devicePixelRatio 2). */
+  scaleFactor: number;
+}
+
+export interface Operator extends FrameSource {
+  capture(): Promise<Frame>;
+  /** Performs one action. Never throws for the model's mistakes (a point off the screen, an unknown key). */
+  execute(action: ComputerAction, view: ModelView): Promise<ActionResult>;
+  describe(): OperatorDescription;
+  /**
+   * What kind of field has the keyboard focus, for the safety policy (typing into a password field needs
+   * a person's confirmation). Only operators that can tell implement it; absent means "unknown".
+   */
+  focusedFieldKind?(): Promise<FocusedFieldKind>;
+  /** Releases what the operator holds (the browser process; pressed keys). Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * The Electron app's window must never be in the screenshot it acts on, nor under the pointer when the
+ * operator clicks. The app passes this hook; the CLI has no window and passes nothing. `show` must not
+ * take the keyboard focus (Electron: `showInactive()`), or keys typed next would go to the app.
+ */
+export interface OwnWindowHook {
+  hide(): Promise<void>;
+  show(): Promise<void>;
+}
+
+/** Runs `work` with the app's window hidden (when there is a hook), and shows it again whatever happens. */
+export async function withOwnWindowHidden<T>(hook: OwnWindowHook | undefined, work: () => Promise<T>): Promise<T> {
+  if (!hook) return work();
+  await hook.hide();
+  try {
+    return await work();
+  } finally {
+    await hook.show();
+  }
+}
