@@ -3,8 +3,10 @@ import type { Command } from 'commander';
 import type { CliContext } from '../io.js';
 import { registerConfigCommand } from './config.js';
 import { registerDoctorCommand } from './doctor.js';
+import { registerFramesCommand } from './frames.js';
 
 export function registerCommands(program: Command, context: CliContext): void {
   registerDoctorCommand(program, context);
   registerConfigCommand(program, context);
+  registerFramesCommand(program, context);
 }
