@@ -1,0 +1,287 @@
+/**
+ * Content-addressed image files. A file is named by the sha256 of its bytes (`ab/abcdef….png`) and lives
+ * either in `blobs/` (hot: what the next request may send) or in `cold-storage/` (folded out of the
+ * context, kept until the retention sweep). Writes go temp file → fsync → rename → fsync of the folder,
+ * so a crash leaves either the whole file or none at the final path; every read re-checks the hash, so
+ * a damaged file is reported as unavailable instead of being shown or sent to a model.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFile, mkdir, open, readFile, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { extensionForMime } from './mime-types.js';
+
+export type BlobLocation = 'blobs' | 'cold';
+
+export interface BlobStoreDirectories {
+  blobsDirectory: string;
+  coldStorageDirectory: string;
+}
+
+/**
+ * Test seams to prove crash safety for real: `beforeRename` runs after the temp file is written and
+ * fsynced and before it is renamed into place. A child process can be killed there, or the hook can throw.
+ */
+export interface BlobStoreFaults {
+  beforeRename?: (temporaryPath: string, finalPath: string) => void | Promise<void>;
+}
+
+export interface BlobWriteResult {
+  sha256: string;
+  byteSize: number;
+}
+
+export type BlobReadResult =
+  | { status: 'ok'; bytes: Buffer; location: BlobLocation }
+  | { status: 'unavailable'; reason: 'missing' | 'corrupt'; message: string };
+
+export type BlobArchiveOutcome = 'archived' | 'already-archived' | 'missing';
+
+export interface ReconcileResult {
+  temporaryFilesRemoved: number;
+}
+
+/** A blob could not be stored; the message says why in words (disk full, permission denied). */
+export class BlobWriteError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.name = 'BlobWriteError';
+  }
+}
+
+const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+const TEMPORARY_SUFFIX = '.tmp';
+/** A temp file younger than this may belong to a write in progress in another process. */
+const DEFAULT_TEMPORARY_FILE_GRACE_MS = 60_000;
+
+export class BlobStore {
+  readonly blobsDirectory: string;
+  readonly coldStorageDirectory: string;
+  private readonly faults: BlobStoreFaults;
+
+  constructor(directories: BlobStoreDirectories, faults: BlobStoreFaults = {}) {
+    this.blobsDirectory = directories.blobsDirectory;
+    this.coldStorageDirectory = directories.coldStorageDirectory;
+    this.faults = faults;
+  }
+
+  /** The path a blob has (or would have) in the given place. */
+  pathFor(location: BlobLocation, sha256: string, mime: string): string {
+    assertSha256(sha256);
+    const root = location === 'blobs' ? this.blobsDirectory : this.coldStorageDirectory;
+    return join(root, sha256.slice(0, 2), `${sha256}.${extensionForMime(mime)}`);
+  }
+
+  /** Stores bytes in blobs/ and returns their address. An intact identical file is reused as is. */
+  async write(bytes: Uint8Array, mime: string): Promise<BlobWriteResult> {
+    const sha256 = sha256Of(bytes);
+    const result = { sha256, byteSize: bytes.byteLength };
+    const finalPath = this.pathFor('blobs', sha256, mime);
+    if ((await hashOfFile(finalPath)) === sha256) return result;
+
+    const folder = join(this.blobsDirectory, sha256.slice(0, 2));
+    const temporaryPath = `${finalPath}.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`;
+    try {
+      await mkdir(folder, { recursive: true });
+      await writeDurably(temporaryPath, bytes);
+      await this.faults.beforeRename?.(temporaryPath, finalPath);
+      await rename(temporaryPath, finalPath);
+      await syncFolder(folder);
+    } catch (error) {
+      await unlinkIfPresent(temporaryPath);
+      throw new BlobWriteError(`Could not store an image in ${this.blobsDirectory}: ${describeFsError(error)}`, errorCode(error));
+    }
+    return result;
+  }
+
+  /** Reads a blob from blobs/ or, failing that, cold-storage/, checking its hash. Never throws for a bad file. */
+  async read(sha256: string, mime: string): Promise<BlobReadResult> {
+    let corruptPath: string | undefined;
+    for (const location of ['blobs', 'cold'] as const) {
+      const path = this.pathFor(location, sha256, mime);
+      const bytes = await readIfPresent(path);
+      if (bytes === undefined) continue;
+      if (sha256Of(bytes) === sha256) return { status: 'ok', bytes, location };
+      corruptPath ??= path;
+    }
+    if (corruptPath !== undefined) {
+      return {
+        status: 'unavailable',
+        reason: 'corrupt',
+        message: `The image file ${corruptPath} is damaged: its contents no longer match their sha256.`,
+      };
+    }
+    return {
+      status: 'unavailable',
+      reason: 'missing',
+      message: `The image file ${sha256.slice(0, 12)}… is in neither ${this.blobsDirectory} nor ${this.coldStorageDirectory}.`,
+    };
+  }
+
+  /** Where a blob's file currently is (blobs/ first), without checking its contents. */
+  async locate(sha256: string, mime: string): Promise<BlobLocation | undefined> {
+    for (const location of ['blobs', 'cold'] as const) {
+      if (await fileExists(this.pathFor(location, sha256, mime))) return location;
+    }
+    return undefined;
+  }
+
+  /** Moves a blob from blobs/ to cold-storage/ by rename (atomic on one filesystem). Idempotent. */
+  async archive(sha256: string, mime: string): Promise<BlobArchiveOutcome> {
+    const hotPath = this.pathFor('blobs', sha256, mime);
+    const coldPath = this.pathFor('cold', sha256, mime);
+    if (!(await fileExists(hotPath))) return (await fileExists(coldPath)) ? 'already-archived' : 'missing';
+    const coldFolder = join(this.coldStorageDirectory, sha256.slice(0, 2));
+    await mkdir(coldFolder, { recursive: true });
+    try {
+      await rename(hotPath, coldPath);
+    } catch (error) {
+      if (errorCode(error) !== 'EXDEV') throw error;
+      await this.moveAcrossDevices(hotPath, coldPath);
+    }
+    await syncFolder(coldFolder);
+    await syncFolder(join(this.blobsDirectory, sha256.slice(0, 2)));
+    return 'archived';
+  }
+
+  /** Deletes a blob's cold copy. Returns whether a file was removed. */
+  async removeCold(sha256: string, mime: string): Promise<boolean> {
+    return unlinkIfPresent(this.pathFor('cold', sha256, mime));
+  }
+
+  /**
+   * Removes temp files left by writes that crashed before their rename. Files younger than the grace
+   * period are kept, because they may belong to a write still running in another process.
+   */
+  async reconcile(options: { graceMs?: number; now?: Date } = {}): Promise<ReconcileResult> {
+    const graceMs = options.graceMs ?? DEFAULT_TEMPORARY_FILE_GRACE_MS;
+    const now = (options.now ?? new Date()).getTime();
+    let temporaryFilesRemoved = 0;
+    for (const root of [this.blobsDirectory, this.coldStorageDirectory]) {
+      for (const path of await temporaryFilesUnder(root)) {
+        const info = await stat(path).catch(() => undefined);
+        if (info === undefined || now - info.mtimeMs < graceMs) continue;
+        if (await unlinkIfPresent(path)) temporaryFilesRemoved += 1;
+      }
+    }
+    return { temporaryFilesRemoved };
+  }
+
+  /** rename() cannot cross filesystems: copy to a temp file beside the target, fsync, rename, then unlink. */
+  private async moveAcrossDevices(fromPath: string, toPath: string): Promise<void> {
+    const temporaryPath = `${toPath}.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`;
+    try {
+      await copyFile(fromPath, temporaryPath);
+      const handle = await open(temporaryPath, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporaryPath, toPath);
+    } catch (error) {
+      await unlinkIfPresent(temporaryPath);
+      throw error;
+    }
+    await unlink(fromPath);
+  }
+}
+
+export function sha256Of(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function assertSha256(sha256: string): void {
+  // Also keeps a crafted "hash" from naming a path outside the store.
+  if (!SHA256_PATTERN.test(sha256)) throw new Error(`Not a sha256 hex digest: ${JSON.stringify(sha256)}`);
+}
+
+async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes a rename durable by syncing the folder entry. Windows cannot open folders for this; NTFS journals it. */
+async function syncFolder(folder: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function hashOfFile(path: string): Promise<string | undefined> {
+  const bytes = await readIfPresent(path);
+  return bytes === undefined ? undefined : sha256Of(bytes);
+}
+
+async function readIfPresent(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'EISDIR') return undefined;
+    throw error;
+  }
+}
+
+async function fileExists(path: string): Promise<boolean> {
+  const info = await stat(path).catch((error: unknown) => {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  });
+  return info?.isFile() ?? false;
+}
+
+async function unlinkIfPresent(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+async function temporaryFilesUnder(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const folders = await readdir(root, { withFileTypes: true }).catch(() => []);
+  for (const folder of folders) {
+    if (!folder.isDirectory()) continue;
+    const entries = await readdir(join(root, folder.name), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (entry.isFile() && entry.name.endsWith(TEMPORARY_SUFFIX)) found.push(join(root, folder.name, entry.name));
+    }
+  }
+  return found;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function describeFsError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  switch (errorCode(error)) {
+    case 'ENOSPC':
+      return `the disk is full (ENOSPC). Free some space and retry. (${message})`;
+    case 'EDQUOT':
+      return `the disk quota is exhausted (EDQUOT). (${message})`;
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${errorCode(error)}). Check that the folder is writable. (${message})`;
+    case 'EROFS':
+      return `the filesystem is read-only (EROFS). (${message})`;
+    default:
+      return message;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Opens Sightline's SQLite database and brings its schema up to date. One connection per process; WAL
+ * lets the timeline read while the agent writes, and the busy timeout absorbs short lock waits between
+ * the CLI, the app and an MCP server sharing one home folder.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
+
+export type Database = BetterSqlite3.Database;
+
+/** The schema version this build writes: the number of the last migration. */
+export const SCHEMA_VERSION: number = lastVersion(MIGRATIONS);
+
+/** The database was written by a newer Sightline; opening it here could corrupt data we do not know. */
+export class DatabaseVersionError extends Error {
+  constructor(
+    readonly filePath: string,
+    readonly foundVersion: number,
+    readonly supportedVersion: number,
+  ) {
+    super(
+      `The database ${filePath} has schema version ${foundVersion}, but this Sightline only knows versions up to ` +
+        `${supportedVersion}. It was written by a newer Sightline: upgrade Sightline, or point SIGHTLINE_HOME ` +
+        `(or --home) at another folder.`,
+    );
+    this.name = 'DatabaseVersionError';
+  }
+}
+
+/** The file exists but cannot be used as Sightline's database (not SQLite, unreadable, locked). */
+export class DatabaseOpenError extends Error {
+  constructor(
+    readonly filePath: string,
+    reason: string,
+  ) {
+    super(`Cannot open the database ${filePath}: ${reason}`);
+    this.name = 'DatabaseOpenError';
+  }
+}
+
+export function openDatabase(filePath: string): Database {
+  try {
+    mkdirSync(dirname(filePath), { recursive: true });
+  } catch (error) {
+    throw new DatabaseOpenError(filePath, `its folder cannot be created (${describeOpenFailure(error)}).`);
+  }
+  let database: Database;
+  try {
+    database = new BetterSqlite3(filePath);
+  } catch (error) {
+    throw new DatabaseOpenError(filePath, describeOpenFailure(error));
+  }
+  try {
+    database.pragma('busy_timeout = 5000');
+    // Read the version before anything writes: a foreign file or a newer schema must be left untouched.
+    const foundVersion = userVersion(database, filePath);
+    if (foundVersion > SCHEMA_VERSION) throw new DatabaseVersionError(filePath, foundVersion, SCHEMA_VERSION);
+    database.pragma('journal_mode = WAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('synchronous = NORMAL');
+    migrate(database, MIGRATIONS, filePath);
+    return database;
+  } catch (error) {
+    database.close();
+    if (error instanceof DatabaseVersionError || error instanceof DatabaseOpenError) throw error;
+    throw new DatabaseOpenError(filePath, describeOpenFailure(error));
+  }
+}
+
+/**
+ * Applies, in order, every migration above the database's current version. Each runs in an IMMEDIATE
+ * transaction that re-reads the version first, so two processes opening a fresh home at once apply each
+ * migration exactly once. Exported for tests, which build databases at every earlier version.
+ */
+export function migrate(database: Database, migrations: readonly Migration[], filePath = database.name): void {
+  checkNumbering(migrations);
+  for (const migration of migrations) {
+    const apply = database.transaction(() => {
+      const current = userVersion(database, filePath);
+      if (current >= migration.version) return;
+      migration.up(database);
+      database.pragma(`user_version = ${migration.version}`);
+    });
+    apply.immediate();
+  }
+}
+
+/** The database's `PRAGMA user_version`: 0 for a new file. */
+export function userVersion(database: Database, filePath = database.name): number {
+  const version: unknown = database.pragma('user_version', { simple: true });
+  if (typeof version !== 'number') throw new DatabaseOpenError(filePath, 'its schema version is unreadable.');
+  return version;
+}
+
+function checkNumbering(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(`Migration ${migration.name} has version ${migration.version}; expected ${index + 1}.`);
+    }
+  });
+}
+
+function lastVersion(migrations: readonly Migration[]): number {
+  checkNumbering(migrations);
+  return migrations.length;
+}
+
+function describeOpenFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case 'SQLITE_NOTADB':
+      return 'the file is not a SQLite database. Move it aside, or point SIGHTLINE_HOME (or --home) at another folder.';
+    case 'SQLITE_CORRUPT':
+      return 'the database file is corrupt. Restore it from a backup, or point SIGHTLINE_HOME at another folder.';
+    case 'SQLITE_CANTOPEN':
+      return `the file cannot be opened (${message}). Check that the folder exists and is writable.`;
+    case 'SQLITE_READONLY':
+      return 'the file is read-only. Check its permissions.';
+    case 'SQLITE_BUSY':
+      return 'another process holds a lock on it for too long. Close other Sightline instances and retry.';
+    default:
+      return message;
+  }
+}

@@ -1,0 +1,26 @@
+/** The storage layer's public surface: what the layers above import. */
+export { openStorage, type Storage, type StorageOptions, type StoragePaths } from './storage.js';
+export {
+  openDatabase,
+  SCHEMA_VERSION,
+  DatabaseOpenError,
+  DatabaseVersionError,
+  type Database,
+} from './database.js';
+export {
+  BlobStore,
+  BlobWriteError,
+  sha256Of,
+  type BlobLocation,
+  type BlobReadResult,
+  type BlobStoreFaults,
+  type BlobWriteResult,
+} from './blob-store.js';
+export type { Clock } from './time.js';
+export * from './repositories/sessions.js';
+export * from './repositories/turns.js';
+export * from './repositories/messages.js';
+export * from './repositories/images.js';
+export * from './repositories/steps.js';
+export * from './repositories/search-reports.js';
+export * from './repositories/injections.js';

@@ -1,0 +1,9 @@
+/** Every migration, in order. A new schema change is a new numbered file added at the end of this list. */
+import type { Migration } from './migration.js';
+import { sessionsTurnsMessages } from './0001-sessions-turns-messages.js';
+import { imagesAndSteps } from './0002-images-and-steps.js';
+import { searchReportsAndInjections } from './0003-search-reports-and-injections.js';
+
+export type { Migration } from './migration.js';
+
+export const MIGRATIONS: readonly Migration[] = [sessionsTurnsMessages, imagesAndSteps, searchReportsAndInjections];

@@ -1,0 +1,183 @@
+/**
+ * Messages of the conversation, in order: one src/shared `Message` per row. Image parts are stored with
+ * their image id only, never pixels, so the database stays small and a request is rebuilt from ids when
+ * it is sent (the context layer fills the pixels in).
+ */
+import { z } from 'zod';
+import { newId } from '../../../shared/ids.js';
+import {
+  MessagePartSchema,
+  MessageSchema,
+  ToolCallSchema,
+  type Message,
+  type MessagePart,
+  type MessageRole,
+} from '../../../shared/messages.js';
+import type { Database } from '../database.js';
+import { isoTime, type Clock } from '../time.js';
+import { booleanColumn, booleanToColumn, jsonColumn, parseRow, parseRows, toJson } from './columns.js';
+
+export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const satisfies readonly MessageRole[];
+
+export interface MessageRecord {
+  id: string;
+  sessionId: string;
+  /** NULL for rows written before turns existed; such rows are never compacted. */
+  turnId: string | null;
+  /** 1, 2, 3… within the session. */
+  sequence: number;
+  message: Message;
+  isCompressed: boolean;
+  createdAt: string;
+}
+
+export interface NewMessage {
+  sessionId: string;
+  turnId: string | null;
+  message: Message;
+  isCompressed?: boolean;
+}
+
+const MessageRow = z
+  .object({
+    id: z.string(),
+    session_id: z.string(),
+    turn_id: z.string().nullable(),
+    sequence: z.number().int(),
+    role: z.enum(MESSAGE_ROLES),
+    parts: jsonColumn,
+    tool_calls: jsonColumn.pipe(z.array(ToolCallSchema)).nullable(),
+    tool_call_id: z.string().nullable(),
+    tool_name: z.string().nullable(),
+    is_error: booleanColumn,
+    is_compressed: booleanColumn,
+    created_at: z.string(),
+  })
+  .transform(
+    (row): MessageRecord => ({
+      id: row.id,
+      sessionId: row.session_id,
+      turnId: row.turn_id,
+      sequence: row.sequence,
+      message: MessageSchema.parse(messageFields(row)),
+      isCompressed: row.is_compressed,
+      createdAt: row.created_at,
+    }),
+  );
+
+function messageFields(row: {
+  role: MessageRole;
+  parts: unknown;
+  tool_calls: z.infer<typeof ToolCallSchema>[] | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  is_error: boolean;
+}): unknown {
+  switch (row.role) {
+    case 'assistant':
+      return { role: row.role, parts: row.parts, toolCalls: row.tool_calls ?? [] };
+    case 'tool':
+      return {
+        role: row.role,
+        parts: row.parts,
+        toolCallId: row.tool_call_id,
+        name: row.tool_name,
+        ...(row.is_error ? { isError: true } : {}),
+      };
+    default:
+      return { role: row.role, parts: row.parts };
+  }
+}
+
+export class MessagesRepository {
+  private readonly insertStatement;
+  private readonly getStatement;
+  private readonly listBySessionStatement;
+  private readonly listByTurnStatement;
+  private readonly compressStatement;
+
+  constructor(
+    database: Database,
+    private readonly clock: Clock,
+  ) {
+    // The sequence is computed inside the INSERT, so concurrent writers can never take the same number.
+    this.insertStatement = database.prepare(
+      `INSERT INTO messages (id, session_id, turn_id, sequence, role, parts, tool_calls, tool_call_id, tool_name,
+                             is_error, is_compressed, created_at)
+       VALUES (@id, @sessionId, @turnId,
+               (SELECT COALESCE(MAX(sequence), 0) + 1 FROM messages WHERE session_id = @sessionId),
+               @role, @parts, @toolCalls, @toolCallId, @toolName, @isError, @isCompressed, @createdAt)
+       RETURNING *`,
+    );
+    this.getStatement = database.prepare('SELECT * FROM messages WHERE id = ?');
+    this.listBySessionStatement = database.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY sequence');
+    this.listByTurnStatement = database.prepare('SELECT * FROM messages WHERE turn_id = ? ORDER BY sequence');
+    this.compressStatement = database.prepare(
+      'UPDATE messages SET parts = @parts, is_compressed = 1 WHERE id = @id AND turn_id IS NOT NULL RETURNING *',
+    );
+  }
+
+  append(entry: NewMessage): MessageRecord {
+    const message = MessageSchema.parse(entry.message);
+    assertNoPixels(message.parts);
+    const row: unknown = this.insertStatement.get({
+      id: newId('message'),
+      sessionId: entry.sessionId,
+      turnId: entry.turnId,
+      role: message.role,
+      parts: toJson(message.parts),
+      toolCalls: message.role === 'assistant' ? toJson(message.toolCalls) : null,
+      toolCallId: message.role === 'tool' ? message.toolCallId : null,
+      toolName: message.role === 'tool' ? message.name : null,
+      isError: booleanToColumn(message.role === 'tool' && message.isError === true),
+      isCompressed: booleanToColumn(entry.isCompressed),
+      createdAt: isoTime(this.clock),
+    });
+    return parseRow(MessageRow, row, 'messages');
+  }
+
+  get(id: string): MessageRecord | undefined {
+    const row: unknown = this.getStatement.get(id);
+    return row === undefined ? undefined : parseRow(MessageRow, row, 'messages');
+  }
+
+  listBySession(sessionId: string): MessageRecord[] {
+    return parseRows(MessageRow, this.listBySessionStatement.all(sessionId), 'messages');
+  }
+
+  listByTurn(turnId: string): MessageRecord[] {
+    return parseRows(MessageRow, this.listByTurnStatement.all(turnId), 'messages');
+  }
+
+  /**
+   * Replaces a message's parts with their compacted form (placeholders for folded images) and marks it
+   * compressed. Messages without a turn (older data) are refused: compaction never touches them.
+   */
+  compress(id: string, parts: MessagePart[]): MessageRecord {
+    const checked = z.array(MessagePartSchema).parse(parts);
+    assertNoPixels(checked);
+    const row: unknown = this.compressStatement.get({ id, parts: toJson(checked) });
+    if (row === undefined) {
+      const existing = this.get(id);
+      throw new Error(
+        existing === undefined
+          ? `There is no message ${id}.`
+          : `Message ${id} has no turn (older data) and is never compacted.`,
+      );
+    }
+    return parseRow(MessageRow, row, 'messages');
+  }
+}
+
+/** Stored image parts name an image by id; pixels (base64 data or a data URL) belong in the blob store. */
+function assertNoPixels(parts: readonly MessagePart[]): void {
+  for (const part of parts) {
+    if (part.type !== 'image') continue;
+    if (part.data !== undefined || part.url?.startsWith('data:') === true) {
+      throw new Error('An image part to store holds pixels; store the image and keep only its imageId.');
+    }
+    if (part.imageId === undefined && part.url === undefined) {
+      throw new Error('An image part to store needs an imageId.');
+    }
+  }
+}

@@ -1,0 +1,148 @@
+/** Sessions: one conversation with the agent, made of turns. */
+import { z } from 'zod';
+import { newId } from '../../../shared/ids.js';
+import type { Database } from '../database.js';
+import { isoTime, type Clock } from '../time.js';
+import { parseRow, parseRows } from './columns.js';
+
+/** idle: waiting for the next request; running: a turn is in progress; closed: not to be continued. */
+export const SESSION_STATUSES = ['idle', 'running', 'closed'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export interface SessionRecord {
+  id: string;
+  title: string;
+  status: SessionStatus;
+  operator: string | null;
+  model: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionSummary extends SessionRecord {
+  turnCount: number;
+  stepCount: number;
+}
+
+export interface NewSession {
+  title: string;
+  operator?: string | null;
+  model?: string | null;
+  status?: SessionStatus;
+}
+
+export interface SessionChanges {
+  title?: string;
+  status?: SessionStatus;
+  operator?: string | null;
+  model?: string | null;
+}
+
+const sessionRowFields = {
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(SESSION_STATUSES),
+  operator: z.string().nullable(),
+  model: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+function toSessionRecord(row: z.output<z.ZodObject<typeof sessionRowFields>>): SessionRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    operator: row.operator,
+    model: row.model,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const SessionRow = z.object(sessionRowFields).transform(toSessionRecord);
+
+const SessionSummaryRow = z
+  .object({ ...sessionRowFields, turn_count: z.number().int(), step_count: z.number().int() })
+  .transform((row): SessionSummary => ({ ...toSessionRecord(row), turnCount: row.turn_count, stepCount: row.step_count }));
+
+export class SessionsRepository {
+  private readonly insertStatement;
+  private readonly getStatement;
+  private readonly listStatement;
+  private readonly countStatement;
+  private readonly updateStatement;
+
+  constructor(
+    database: Database,
+    private readonly clock: Clock,
+  ) {
+    this.insertStatement = database.prepare(
+      `INSERT INTO sessions (id, title, status, operator, model, created_at, updated_at)
+       VALUES (@id, @title, @status, @operator, @model, @createdAt, @createdAt) RETURNING *`,
+    );
+    this.getStatement = database.prepare('SELECT * FROM sessions WHERE id = ?');
+    this.listStatement = database.prepare(
+      `SELECT sessions.*,
+              (SELECT COUNT(*) FROM turns WHERE turns.session_id = sessions.id) AS turn_count,
+              (SELECT COUNT(*) FROM steps WHERE steps.session_id = sessions.id) AS step_count
+       FROM sessions ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+    );
+    this.countStatement = database.prepare('SELECT COUNT(*) FROM sessions').pluck();
+    this.updateStatement = database.prepare(
+      `UPDATE sessions SET title = @title, status = @status, operator = @operator, model = @model,
+              updated_at = @updatedAt
+       WHERE id = @id RETURNING *`,
+    );
+  }
+
+  create(session: NewSession): SessionRecord {
+    const row: unknown = this.insertStatement.get({
+      id: newId('session'),
+      title: session.title,
+      status: session.status ?? 'idle',
+      operator: session.operator ?? null,
+      model: session.model ?? null,
+      createdAt: isoTime(this.clock),
+    });
+    return parseRow(SessionRow, row, 'sessions');
+  }
+
+  get(id: string): SessionRecord | undefined {
+    const row: unknown = this.getStatement.get(id);
+    return row === undefined ? undefined : parseRow(SessionRow, row, 'sessions');
+  }
+
+  /** Newest first, with how many turns and steps each holds (for listings). */
+  list(options: { limit?: number; offset?: number } = {}): SessionSummary[] {
+    const rows = this.listStatement.all(options.limit ?? -1, options.offset ?? 0);
+    return parseRows(SessionSummaryRow, rows, 'sessions');
+  }
+
+  count(): number {
+    return z.number().parse(this.countStatement.get());
+  }
+
+  update(id: string, changes: SessionChanges): SessionRecord {
+    const current = this.require(id);
+    const row: unknown = this.updateStatement.get({
+      id,
+      title: changes.title ?? current.title,
+      status: changes.status ?? current.status,
+      operator: changes.operator === undefined ? current.operator : changes.operator,
+      model: changes.model === undefined ? current.model : changes.model,
+      updatedAt: isoTime(this.clock),
+    });
+    return parseRow(SessionRow, row, 'sessions');
+  }
+
+  setStatus(id: string, status: SessionStatus): SessionRecord {
+    return this.update(id, { status });
+  }
+
+  require(id: string): SessionRecord {
+    const session = this.get(id);
+    if (session === undefined) throw new Error(`No session ${id}.`);
+    return session;
+  }
+}

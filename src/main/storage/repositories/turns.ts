@@ -1,0 +1,123 @@
+/** Turns: one user request and everything the agent did for it. Compaction happens at turn boundaries. */
+import { z } from 'zod';
+import { newId } from '../../../shared/ids.js';
+import type { Database } from '../database.js';
+import { isoTime, type Clock } from '../time.js';
+import { parseRow, parseRows } from './columns.js';
+
+export const TURN_STATUSES = ['running', 'finished', 'failed', 'stopped'] as const;
+export type TurnStatus = (typeof TURN_STATUSES)[number];
+export type TurnEndStatus = Exclude<TurnStatus, 'running'>;
+
+export interface TurnRecord {
+  id: string;
+  sessionId: string;
+  /** 1, 2, 3… within the session. */
+  sequence: number;
+  userRequest: string;
+  status: TurnStatus;
+  startedAt: string;
+  endedAt: string | null;
+  compactedAt: string | null;
+  summary: string | null;
+}
+
+const TurnRow = z
+  .object({
+    id: z.string(),
+    session_id: z.string(),
+    sequence: z.number().int(),
+    user_request: z.string(),
+    status: z.enum(TURN_STATUSES),
+    started_at: z.string(),
+    ended_at: z.string().nullable(),
+    compacted_at: z.string().nullable(),
+    summary: z.string().nullable(),
+  })
+  .transform(
+    (row): TurnRecord => ({
+      id: row.id,
+      sessionId: row.session_id,
+      sequence: row.sequence,
+      userRequest: row.user_request,
+      status: row.status,
+      startedAt: row.started_at,
+      endedAt: row.ended_at,
+      compactedAt: row.compacted_at,
+      summary: row.summary,
+    }),
+  );
+
+export class TurnsRepository {
+  private readonly insertStatement;
+  private readonly getStatement;
+  private readonly listStatement;
+  private readonly latestStatement;
+  private readonly endStatement;
+  private readonly compactedStatement;
+
+  constructor(
+    database: Database,
+    private readonly clock: Clock,
+  ) {
+    // The sequence is computed inside the INSERT, so concurrent writers can never take the same number.
+    this.insertStatement = database.prepare(
+      `INSERT INTO turns (id, session_id, sequence, user_request, status, started_at)
+       VALUES (@id, @sessionId,
+               (SELECT COALESCE(MAX(sequence), 0) + 1 FROM turns WHERE session_id = @sessionId),
+               @userRequest, 'running', @startedAt)
+       RETURNING *`,
+    );
+    this.getStatement = database.prepare('SELECT * FROM turns WHERE id = ?');
+    this.listStatement = database.prepare('SELECT * FROM turns WHERE session_id = ? ORDER BY sequence');
+    this.latestStatement = database.prepare(
+      'SELECT * FROM turns WHERE session_id = ? ORDER BY sequence DESC LIMIT 1',
+    );
+    this.endStatement = database.prepare(
+      `UPDATE turns SET status = @status, ended_at = @endedAt WHERE id = @id AND status = 'running' RETURNING *`,
+    );
+    this.compactedStatement = database.prepare(
+      'UPDATE turns SET compacted_at = @compactedAt, summary = @summary WHERE id = @id RETURNING *',
+    );
+  }
+
+  start(turn: { sessionId: string; userRequest: string }): TurnRecord {
+    const row: unknown = this.insertStatement.get({
+      id: newId('turn'),
+      sessionId: turn.sessionId,
+      userRequest: turn.userRequest,
+      startedAt: isoTime(this.clock),
+    });
+    return parseRow(TurnRow, row, 'turns');
+  }
+
+  get(id: string): TurnRecord | undefined {
+    const row: unknown = this.getStatement.get(id);
+    return row === undefined ? undefined : parseRow(TurnRow, row, 'turns');
+  }
+
+  listBySession(sessionId: string): TurnRecord[] {
+    return parseRows(TurnRow, this.listStatement.all(sessionId), 'turns');
+  }
+
+  latest(sessionId: string): TurnRecord | undefined {
+    const row: unknown = this.latestStatement.get(sessionId);
+    return row === undefined ? undefined : parseRow(TurnRow, row, 'turns');
+  }
+
+  /** Ends a running turn. Ending a turn twice is an error: its first ending is the one that counts. */
+  end(id: string, status: TurnEndStatus): TurnRecord {
+    const row: unknown = this.endStatement.get({ id, status, endedAt: isoTime(this.clock) });
+    if (row === undefined) {
+      const turn = this.get(id);
+      throw new Error(turn === undefined ? `No turn ${id}.` : `Turn ${id} has already ended (${turn.status}).`);
+    }
+    return parseRow(TurnRow, row, 'turns');
+  }
+
+  markCompacted(id: string, summary: string | null): TurnRecord {
+    const row: unknown = this.compactedStatement.get({ id, summary, compactedAt: isoTime(this.clock) });
+    if (row === undefined) throw new Error(`No turn ${id}.`);
+    return parseRow(TurnRow, row, 'turns');
+  }
+}
