@@ -4,8 +4,10 @@ import type { CliContext } from '../io.js';
 import { registerConfigCommand } from './config.js';
 import { registerDoctorCommand } from './doctor.js';
 import { registerFramesCommand } from './frames.js';
+import { registerSessionsCommand } from './sessions.js';
 
 export function registerCommands(program: Command, context: CliContext): void {
+  registerSessionsCommand(program, context);
   registerDoctorCommand(program, context);
   registerConfigCommand(program, context);
   registerFramesCommand(program, context);

@@ -1,0 +1,108 @@
+/** How `sightline sessions` prints: a table for `ls`, a readable outline for `show`, and the JSON shapes. */
+import type {
+  SearchReportRecord,
+  SessionRecord,
+  SessionSummary,
+  StepRecord,
+  Storage,
+  TurnRecord,
+} from '../../storage/index.js';
+
+export interface SessionDetail {
+  session: SessionRecord;
+  turns: (TurnRecord & { steps: StepRecord[] })[];
+  searchReports: SearchReportRecord[];
+}
+
+export function sessionDetail(storage: Storage, sessionId: string): SessionDetail | undefined {
+  const session = storage.sessions.get(sessionId);
+  if (session === undefined) return undefined;
+  const turns = storage.turns
+    .listBySession(sessionId)
+    .map((turn) => ({ ...turn, steps: storage.steps.listByTurn(turn.id) }));
+  return { session, turns, searchReports: storage.searchReports.listBySession(sessionId) };
+}
+
+const TITLE_WIDTH = 40;
+const ACTION_WIDTH = 60;
+
+export function renderSessionTable(summaries: readonly SessionSummary[]): string {
+  const header = ['ID', 'TITLE', 'STATUS', 'TURNS', 'STEPS', 'CREATED'];
+  const rows = summaries.map((summary) => [
+    summary.id,
+    truncate(summary.title, TITLE_WIDTH),
+    summary.status,
+    String(summary.turnCount),
+    String(summary.stepCount),
+    shortTime(summary.createdAt),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const numeric = new Set([3, 4]);
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, column) => {
+        const width = widths[column] ?? cell.length;
+        return numeric.has(column) ? cell.padStart(width) : cell.padEnd(width);
+      })
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+export function renderSessionDetail(detail: SessionDetail): string {
+  const { session } = detail;
+  const lines = [
+    `Session ${session.id}: ${session.title}`,
+    `  status ${session.status}, operator ${session.operator ?? '-'}, model ${session.model ?? '-'}`,
+    `  created ${shortTime(session.createdAt)}, updated ${shortTime(session.updatedAt)}`,
+  ];
+  if (detail.turns.length === 0) lines.push('', 'No turns yet.');
+  for (const turn of detail.turns) {
+    lines.push('', `Turn ${turn.sequence} (${turn.id}): ${turn.status}`);
+    lines.push(`  request: ${turn.userRequest}`);
+    lines.push(`  started ${shortTime(turn.startedAt)}${turn.endedAt === null ? '' : `, ended ${shortTime(turn.endedAt)}`}`);
+    if (turn.summary !== null) lines.push(`  summary: ${turn.summary}`);
+    if (turn.steps.length === 0) lines.push('  no steps');
+    for (const step of turn.steps) lines.push(...renderStep(step));
+  }
+  if (detail.searchReports.length > 0) {
+    lines.push('', 'Search reports:');
+    for (const report of detail.searchReports) {
+      lines.push(`  ${report.id}: ${report.question}`);
+      lines.push(`    ${report.queries.length} queries, ${report.sources.length} sources; answer: ${truncate(report.answer, 100)}`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+function renderStep(step: StepRecord): string[] {
+  const screenshot =
+    step.screenshotImageId === null
+      ? 'no screenshot'
+      : `screenshot ${step.screenshotImageId}${step.dedupOfImageId === null ? '' : ` (same as ${step.dedupOfImageId})`}`;
+  const lines = [`  ${step.sequence}. ${describeAction(step.action)}  [${screenshot}]`];
+  if (step.error !== null) lines.push(`     error: ${step.error}`);
+  return lines;
+}
+
+/** `click {"x":10,"y":20}` for computer actions, compact JSON for anything else. */
+export function describeAction(action: unknown): string {
+  if (typeof action === 'object' && action !== null && !Array.isArray(action)) {
+    const { action: name, ...rest } = action as Record<string, unknown>;
+    if (typeof name === 'string') {
+      const details = Object.keys(rest).length === 0 ? '' : ` ${JSON.stringify(rest)}`;
+      return truncate(`${name}${details}`, ACTION_WIDTH);
+    }
+  }
+  return truncate(JSON.stringify(action) ?? String(action), ACTION_WIDTH);
+}
+
+/** `2026-01-02 03:04` (UTC) from a stored ISO time. */
+function shortTime(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}
+
+function truncate(text: string, width: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length <= width ? oneLine : `${oneLine.slice(0, width - 1)}…`;
+}

@@ -1,0 +1,115 @@
+/**
+ * `sightline sessions ls` and `sightline sessions show ID`: what is stored, read straight from the
+ * database of the chosen home folder. Read-only: listing a home that has no database creates nothing.
+ */
+import { existsSync } from 'node:fs';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { z } from 'zod';
+import { parseId } from '../../../shared/ids.js';
+import { resolveHome, type SightlineHome } from '../../config/home.js';
+import { DatabaseOpenError, DatabaseVersionError, openStorage, type Storage } from '../../storage/index.js';
+import { EXIT, UserError, type CliContext } from '../io.js';
+import { renderSessionDetail, renderSessionTable, sessionDetail } from './sessions-output.js';
+
+const DEFAULT_LIST_LIMIT = 20;
+
+const ListOptionsSchema = z.object({ json: z.boolean().optional(), limit: z.number().int().positive() });
+const ShowOptionsSchema = z.object({ json: z.boolean().optional() });
+const GlobalOptionsSchema = z.looseObject({ home: z.string().optional() });
+
+export function registerSessionsCommand(program: Command, context: CliContext): void {
+  const sessions = program.command('sessions').description('list and inspect stored sessions');
+
+  sessions
+    .command('ls')
+    .description('list sessions, newest first')
+    .option('--json', 'print JSON instead of a table')
+    .addOption(
+      new Option('--limit <count>', 'show at most this many sessions')
+        .argParser(parsePositiveInteger)
+        .default(DEFAULT_LIST_LIMIT),
+    )
+    .action((rawOptions: unknown, command: Command) => {
+      const options = ListOptionsSchema.parse(rawOptions);
+      listSessions(context, homeOf(command, context), options);
+    });
+
+  sessions
+    .command('show')
+    .description('show one session: its turns, their steps and screenshots, and search reports')
+    .argument('<id>', 'session id, with or without its ses_ prefix')
+    .option('--json', 'print JSON instead of text')
+    .action((id: string, rawOptions: unknown, command: Command) => {
+      const options = ShowOptionsSchema.parse(rawOptions);
+      showSession(context, homeOf(command, context), id, options);
+    });
+}
+
+function listSessions(context: CliContext, home: SightlineHome, options: z.infer<typeof ListOptionsSchema>): void {
+  const { io } = context;
+  if (!existsSync(home.databaseFile)) {
+    io.stdout(options.json === true ? '[]\n' : `no sessions yet (in ${home.root})\n`);
+    return;
+  }
+  withStorage(home, (storage) => {
+    const summaries = storage.sessions.list({ limit: options.limit });
+    if (options.json === true) {
+      io.stdout(`${JSON.stringify(summaries, null, 2)}\n`);
+    } else if (summaries.length === 0) {
+      io.stdout(`no sessions yet (in ${home.root})\n`);
+    } else {
+      io.stdout(renderSessionTable(summaries));
+      const total = storage.sessions.count();
+      if (total > summaries.length) io.stdout(`(${summaries.length} of ${total}; use --limit to see more)\n`);
+    }
+  });
+}
+
+function showSession(
+  context: CliContext,
+  home: SightlineHome,
+  idText: string,
+  options: z.infer<typeof ShowOptionsSchema>,
+): void {
+  const id = parseId('session', idText);
+  if (id === undefined) {
+    throw new UserError(`"${idText}" is not a session id (expected ses_ followed by 12 hex digits).`, EXIT.usage);
+  }
+  const unknown = new UserError(`no session ${id} in ${home.root} (see \`sightline sessions ls\`).`, EXIT.usage);
+  if (!existsSync(home.databaseFile)) throw unknown;
+  withStorage(home, (storage) => {
+    const detail = sessionDetail(storage, id);
+    if (detail === undefined) throw unknown;
+    context.io.stdout(options.json === true ? `${JSON.stringify(detail, null, 2)}\n` : renderSessionDetail(detail));
+  });
+}
+
+function withStorage(home: SightlineHome, use: (storage: Storage) => void): void {
+  let storage: Storage;
+  try {
+    storage = openStorage(home);
+  } catch (error) {
+    if (error instanceof DatabaseVersionError || error instanceof DatabaseOpenError) {
+      throw new UserError(error.message, EXIT.failed);
+    }
+    throw error;
+  }
+  try {
+    use(storage);
+  } finally {
+    storage.close();
+  }
+}
+
+function homeOf(command: Command, context: CliContext): SightlineHome {
+  const globals = GlobalOptionsSchema.parse(command.optsWithGlobals());
+  return resolveHome({ flag: globals.home, env: context.io.env, cwd: context.io.cwd });
+}
+
+function parsePositiveInteger(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidArgumentError('expected a whole number of 1 or more.');
+  }
+  return value;
+}

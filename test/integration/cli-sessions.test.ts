@@ -1,0 +1,188 @@
+import { existsSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/main/cli/io.js';
+import { runCli } from '../../src/main/cli/program.js';
+import { SCHEMA_VERSION } from '../../src/main/storage/index.js';
+import { createTemporaryHome, openHomeStorage, seedStorage, type SeededSession, type TemporaryHome } from '../helpers/seed.js';
+
+let home: TemporaryHome;
+beforeEach(() => {
+  home = createTemporaryHome('sightline-cli-sessions');
+});
+afterEach(() => home.remove());
+
+async function sightline(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env: { SIGHTLINE_HOME: home.root },
+    cwd: home.root,
+    isInteractive: false,
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+async function seedHome(): Promise<SeededSession[]> {
+  const storage = openHomeStorage(home);
+  try {
+    const seeded = await seedStorage(storage, {
+      sessions: 2,
+      turnsPerSession: 2,
+      stepsPerTurn: 2,
+      turnStatus: (_session, turn) => (turn === 0 ? 'finished' : 'failed'),
+    });
+    const first = seeded[0];
+    if (first === undefined) throw new Error('seed failed');
+    storage.searchReports.add({
+      sessionId: first.session.id,
+      turnId: first.turns[0]?.turn.id ?? null,
+      question: 'where is the gear icon?',
+      queries: ['gear icon'],
+      sources: [{ url: 'https://example.com' }],
+      answer: 'top right',
+    });
+    return seeded;
+  } finally {
+    storage.close();
+  }
+}
+
+describe('sightline sessions ls', () => {
+  it('says there are no sessions yet, and creates nothing, in an empty home', async () => {
+    const result = await sightline('sessions', 'ls');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^no sessions yet/);
+    expect(existsSync(home.databaseFile)).toBe(false);
+    expect((await sightline('sessions', 'ls', '--json')).stdout).toBe('[]\n');
+  });
+
+  it('lists the seeded sessions newest first, with their turn and step counts', async () => {
+    const seeded = await seedHome();
+    const result = await sightline('sessions', 'ls');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+TITLE\s+STATUS\s+TURNS\s+STEPS\s+CREATED$/);
+    expect(lines).toHaveLength(3);
+    const [newest, oldest] = [seeded[1], seeded[0]];
+    expect(lines[1]).toMatch(new RegExp(`^${newest?.session.id}\\s+Session 2\\s+idle\\s+2\\s+4\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`));
+    expect(lines[2]).toMatch(new RegExp(`^${oldest?.session.id}\\s+Session 1\\s+idle\\s+2\\s+4\\s`));
+  });
+
+  it('prints JSON and honours --limit', async () => {
+    const seeded = await seedHome();
+    const json = await sightline('sessions', 'ls', '--json', '--limit', '1');
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.stdout) as { id: string; turnCount: number; stepCount: number }[];
+    expect(parsed).toEqual([expect.objectContaining({ id: seeded[1]?.session.id, turnCount: 2, stepCount: 4 })]);
+
+    const table = await sightline('sessions', 'ls', '--limit', '1');
+    expect(table.stdout).toContain('(1 of 2; use --limit to see more)');
+  });
+
+  it('rejects a bad --limit with exit code 2 and a message', async () => {
+    for (const bad of ['0', '-3', 'many', '1.5']) {
+      const result = await sightline('sessions', 'ls', '--limit', bad);
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr).toMatch(/whole number of 1 or more/);
+    }
+    const unknownOption = await sightline('sessions', 'ls', '--colour');
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toMatch(/unknown option/);
+  });
+});
+
+describe('sightline sessions show', () => {
+  it('shows the session, its turns in order and each step with its action and screenshot id', async () => {
+    const seeded = await seedHome();
+    const target = seeded[0];
+    if (target === undefined) throw new Error('seed failed');
+    const result = await sightline('sessions', 'show', target.session.id);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const text = result.stdout;
+    expect(text).toContain(`Session ${target.session.id}: Session 1`);
+    expect(text).toContain('operator browser, model test-model');
+    const firstTurn = text.indexOf('Turn 1 (');
+    const secondTurn = text.indexOf('Turn 2 (');
+    expect(firstTurn).toBeGreaterThan(0);
+    expect(secondTurn).toBeGreaterThan(firstTurn);
+    expect(text).toContain(`Turn 1 (${target.turns[0]?.turn.id}): finished`);
+    expect(text).toContain(`Turn 2 (${target.turns[1]?.turn.id}): failed`);
+    expect(text).toContain('request: Request 1.1');
+    for (const turn of target.turns) {
+      for (const [index, step] of turn.steps.entries()) {
+        expect(text).toContain(`${index + 1}. click {"x":${10 + index},"y":${20 + index}}  [screenshot ${step.screenshotImageId}]`);
+      }
+    }
+    expect(text).toContain('Search reports:');
+    expect(text).toContain('where is the gear icon?');
+
+    const other = await sightline('sessions', 'show', seeded[1]?.session.id ?? '');
+    expect(other.stdout).not.toContain('Search reports:');
+  });
+
+  it('accepts the id without its prefix, and prints JSON', async () => {
+    const seeded = await seedHome();
+    const id = seeded[1]?.session.id ?? '';
+    const bare = await sightline('sessions', 'show', id.replace(/^ses_/, '').toUpperCase(), '--json');
+    expect(bare.code).toBe(0);
+    const detail = JSON.parse(bare.stdout) as {
+      session: { id: string };
+      turns: { sequence: number; steps: { screenshotImageId: string }[] }[];
+      searchReports: unknown[];
+    };
+    expect(detail.session.id).toBe(id);
+    expect(detail.turns.map((turn) => turn.sequence)).toEqual([1, 2]);
+    expect(detail.turns[0]?.steps.map((step) => step.screenshotImageId)).toEqual(
+      seeded[1]?.turns[0]?.steps.map((step) => step.screenshotImageId),
+    );
+    expect(detail.searchReports).toEqual([]);
+  });
+
+  it('names an unknown or malformed id clearly and exits 2', async () => {
+    await seedHome();
+    const unknown = await sightline('sessions', 'show', 'ses_000000000000');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no session ses_000000000000');
+    const malformed = await sightline('sessions', 'show', 'yesterday');
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('"yesterday" is not a session id');
+    const missingArgument = await sightline('sessions', 'show');
+    expect(missingArgument.code).toBe(2);
+    expect(missingArgument.stderr).toMatch(/missing required argument/);
+  });
+});
+
+describe('sightline sessions, everywhere else', () => {
+  it('has --help on every command', async () => {
+    for (const argv of [['sessions'], ['sessions', 'ls'], ['sessions', 'show']]) {
+      const result = await sightline(...argv, '--help');
+      expect(result.code, argv.join(' ')).toBe(0);
+      expect(result.stdout).toMatch(/Usage: sightline sessions/);
+    }
+  });
+
+  it('uses the --home flag over SIGHTLINE_HOME', async () => {
+    await seedHome();
+    const elsewhere = createTemporaryHome('sightline-cli-elsewhere');
+    try {
+      const result = await sightline('--home', elsewhere.root, 'sessions', 'ls');
+      expect(result.stdout).toMatch(/^no sessions yet/);
+    } finally {
+      elsewhere.remove();
+    }
+  });
+
+  it('refuses a database from a newer Sightline with a clear message and exit code 1', async () => {
+    const database = new BetterSqlite3(home.databaseFile);
+    database.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    database.close();
+    const result = await sightline('sessions', 'ls');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/upgrade Sightline/);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
