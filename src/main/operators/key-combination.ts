@@ -1,0 +1,153 @@
+/**
+ * The `keys` of a `key` action: one or more combinations separated by spaces, keys within a combination
+ * joined by `+` (`ctrl+s`, `alt+F4`, `Return`, `ctrl+shift+t`, `cmd+q`, `ctrl+a BackSpace`). Names are
+ * matched without regard to case and accept the spellings models use: xdotool keysyms (`Return`,
+ * `Page_Down`, `BackSpace`, `super`), DOM key names (`Enter`, `ArrowLeft`, `Meta`) and plain characters.
+ *
+ * Each key maps to a nut-js `Key` (by name: this module must not load nut-js, which needs a display) and to
+ * a Playwright key name. The operators press a combination's keys in the order written and release them
+ * in reverse, so `ctrl+shift+t` is Ctrl down, Shift down, T down, T up, Shift up, Ctrl up.
+ */
+import type { Key } from '@nut-tree-fork/nut-js';
+
+export type NutKeyName = keyof typeof Key;
+
+export interface KeySpec {
+  /** The name as the model wrote it, for messages. */
+  written: string;
+  nut: NutKeyName;
+  playwright: string;
+}
+
+/** One combination: its keys in the order they are pressed. */
+export type KeyChord = KeySpec[];
+
+export type KeyCombinationParse = { ok: true; chords: KeyChord[] } | { ok: false; error: string };
+
+type KeyTarget = Pick<KeySpec, 'nut' | 'playwright'>;
+
+// cmd, super, meta and win are one key: Command on macOS, the Windows key, Super on Linux. nut-js's
+// LeftCmd is that key on each system (its LeftMeta is X11's rarely bound Meta keysym).
+const MODIFIERS: Record<string, KeyTarget> = {
+  ctrl: { nut: 'LeftControl', playwright: 'Control' },
+  control: { nut: 'LeftControl', playwright: 'Control' },
+  shift: { nut: 'LeftShift', playwright: 'Shift' },
+  alt: { nut: 'LeftAlt', playwright: 'Alt' },
+  option: { nut: 'LeftAlt', playwright: 'Alt' },
+  cmd: { nut: 'LeftCmd', playwright: 'Meta' },
+  command: { nut: 'LeftCmd', playwright: 'Meta' },
+  super: { nut: 'LeftCmd', playwright: 'Meta' },
+  meta: { nut: 'LeftCmd', playwright: 'Meta' },
+  win: { nut: 'LeftCmd', playwright: 'Meta' },
+};
+
+const NAMED_KEYS: Record<string, KeyTarget> = {
+  return: { nut: 'Return', playwright: 'Enter' },
+  enter: { nut: 'Return', playwright: 'Enter' },
+  kp_enter: { nut: 'Enter', playwright: 'NumpadEnter' },
+  tab: { nut: 'Tab', playwright: 'Tab' },
+  escape: { nut: 'Escape', playwright: 'Escape' },
+  esc: { nut: 'Escape', playwright: 'Escape' },
+  backspace: { nut: 'Backspace', playwright: 'Backspace' },
+  back_space: { nut: 'Backspace', playwright: 'Backspace' },
+  delete: { nut: 'Delete', playwright: 'Delete' },
+  del: { nut: 'Delete', playwright: 'Delete' },
+  insert: { nut: 'Insert', playwright: 'Insert' },
+  home: { nut: 'Home', playwright: 'Home' },
+  end: { nut: 'End', playwright: 'End' },
+  pageup: { nut: 'PageUp', playwright: 'PageUp' },
+  page_up: { nut: 'PageUp', playwright: 'PageUp' },
+  prior: { nut: 'PageUp', playwright: 'PageUp' },
+  pagedown: { nut: 'PageDown', playwright: 'PageDown' },
+  page_down: { nut: 'PageDown', playwright: 'PageDown' },
+  next: { nut: 'PageDown', playwright: 'PageDown' },
+  up: { nut: 'Up', playwright: 'ArrowUp' },
+  arrowup: { nut: 'Up', playwright: 'ArrowUp' },
+  down: { nut: 'Down', playwright: 'ArrowDown' },
+  arrowdown: { nut: 'Down', playwright: 'ArrowDown' },
+  left: { nut: 'Left', playwright: 'ArrowLeft' },
+  arrowleft: { nut: 'Left', playwright: 'ArrowLeft' },
+  right: { nut: 'Right', playwright: 'ArrowRight' },
+  arrowright: { nut: 'Right', playwright: 'ArrowRight' },
+  space: { nut: 'Space', playwright: 'Space' },
+  capslock: { nut: 'CapsLock', playwright: 'CapsLock' },
+  caps_lock: { nut: 'CapsLock', playwright: 'CapsLock' },
+  numlock: { nut: 'NumLock', playwright: 'NumLock' },
+  num_lock: { nut: 'NumLock', playwright: 'NumLock' },
+  scrolllock: { nut: 'ScrollLock', playwright: 'ScrollLock' },
+  scroll_lock: { nut: 'ScrollLock', playwright: 'ScrollLock' },
+  print: { nut: 'Print', playwright: 'PrintScreen' },
+  printscreen: { nut: 'Print', playwright: 'PrintScreen' },
+  menu: { nut: 'Menu', playwright: 'ContextMenu' },
+  // Punctuation by keysym name (xdotool) as well as by character (below).
+  minus: { nut: 'Minus', playwright: '-' },
+  equal: { nut: 'Equal', playwright: '=' },
+  plus: { nut: 'Add', playwright: '+' },
+  comma: { nut: 'Comma', playwright: ',' },
+  period: { nut: 'Period', playwright: '.' },
+  slash: { nut: 'Slash', playwright: '/' },
+  backslash: { nut: 'Backslash', playwright: '\\' },
+  semicolon: { nut: 'Semicolon', playwright: ';' },
+  apostrophe: { nut: 'Quote', playwright: "'" },
+  grave: { nut: 'Grave', playwright: '`' },
+  bracketleft: { nut: 'LeftBracket', playwright: '[' },
+  bracketright: { nut: 'RightBracket', playwright: ']' },
+};
+
+const CHARACTER_KEYS: Record<string, KeyTarget> = {
+  '-': NAMED_KEYS.minus!,
+  '=': NAMED_KEYS.equal!,
+  // `+` is Shift+= on a US layout; nut-js has no such key, so it presses the keypad's plus, which
+  // applications treat the same (ctrl++ zooms in).
+  '+': NAMED_KEYS.plus!,
+  ',': NAMED_KEYS.comma!,
+  '.': NAMED_KEYS.period!,
+  '/': NAMED_KEYS.slash!,
+  '\\': NAMED_KEYS.backslash!,
+  ';': NAMED_KEYS.semicolon!,
+  "'": NAMED_KEYS.apostrophe!,
+  '`': NAMED_KEYS.grave!,
+  '[': NAMED_KEYS.bracketleft!,
+  ']': NAMED_KEYS.bracketright!,
+};
+
+const KNOWN_NAMES_HINT =
+  'known keys: ctrl, shift, alt, cmd (super/meta/win), Return, Tab, Escape, BackSpace, Delete, Home, End, ' +
+  'Page_Up, Page_Down, Up, Down, Left, Right, space, F1–F24, a–z, 0–9 and punctuation';
+
+/** Parses a `keys` string into combinations, or names the first key it does not know. */
+export function parseKeyCombinations(text: string): KeyCombinationParse {
+  const combinations = text.trim().split(/\s+/).filter((part) => part.length > 0);
+  if (combinations.length === 0) return { ok: false, error: 'keys is empty: name a key such as Return or ctrl+s' };
+  const chords: KeyChord[] = [];
+  for (const combination of combinations) {
+    const names = splitCombination(combination);
+    const chord: KeyChord = [];
+    for (const name of names) {
+      if (name === '') return { ok: false, error: `"${combination}" has an empty key name around a "+"` };
+      const target = lookUpKey(name);
+      if (!target) return { ok: false, error: `unknown key "${name}" in "${combination}" (${KNOWN_NAMES_HINT})` };
+      chord.push({ written: name, ...target });
+    }
+    chords.push(chord);
+  }
+  return { ok: true, chords };
+}
+
+/** `ctrl+s` → [ctrl, s]; a `+` key is written last and doubled (`ctrl++`) or alone (`+`). */
+function splitCombination(combination: string): string[] {
+  if (combination === '+') return ['+'];
+  if (combination.endsWith('++')) return [...combination.slice(0, -2).split('+'), '+'];
+  return combination.split('+');
+}
+
+function lookUpKey(name: string): KeyTarget | undefined {
+  const lower = name.toLowerCase();
+  const known = MODIFIERS[lower] ?? NAMED_KEYS[lower] ?? CHARACTER_KEYS[name];
+  if (known) return known;
+  if (/^[a-z]$/.test(lower)) return { nut: lower.toUpperCase() as NutKeyName, playwright: lower };
+  if (/^[0-9]$/.test(name)) return { nut: `Num${name}` as NutKeyName, playwright: name };
+  const functionKey = /^f([1-9]|1[0-9]|2[0-4])$/.exec(lower);
+  if (functionKey) return { nut: `F${functionKey[1]}` as NutKeyName, playwright: `F${functionKey[1]}` };
+  return undefined;
+}
