@@ -1,0 +1,71 @@
+/**
+ * The agent's public face: what the CLI (`sightline run`), the app API and the MCP server call. The loop
+ * itself lives beside this file; everything a caller needs to know is here.
+ */
+import type { ComputerAction } from '../../shared/actions.js';
+import type { Config } from '../../shared/config.js';
+import type { AgentEvent, TurnEndReason, TurnStatus } from '../../shared/events.js';
+import type { UserMessage } from '../../shared/messages.js';
+import type { TokenUsage } from '../../shared/token-usage.js';
+import type { ModelAdapter } from '../llm/model-adapter.js';
+import type { Operator } from '../operators/operator.js';
+import type { Storage } from '../storage/storage.js';
+import type { ToolDefinition } from './tools/tool-definition.js';
+
+export interface TurnRequest {
+  /** The session to continue; a new session is created when absent. */
+  sessionId?: string;
+  /** What the user asked, as parts (the CLI converts its string argument with `userText`). */
+  request: UserMessage;
+  /** Stops the turn cleanly: the current action finishes or is abandoned, the turn ends as stopped. */
+  signal?: AbortSignal;
+}
+
+export interface TurnOutcome {
+  sessionId: string;
+  turnId: string;
+  status: TurnStatus;
+  reason: TurnEndReason;
+  /** The model's `finish` summary, or what went wrong. */
+  summary?: string;
+  steps: number;
+  usage: TokenUsage;
+}
+
+export interface ConfirmationRequest {
+  sessionId: string;
+  turnId: string;
+  action: ComputerAction;
+  /** Why the policy asks, in a sentence a person understands ("key combination alt+F4 may close a window"). */
+  reason: string;
+}
+
+/** Asks a person to approve a risky action before it runs. Resolves false to refuse it. */
+export type ConfirmationHandler = (request: ConfirmationRequest, signal: AbortSignal) => Promise<boolean>;
+
+/** Asks a person the model's question; undefined when nobody can answer (headless without a terminal). */
+export type AskUserHandler = (
+  question: string,
+  context: { sessionId: string; turnId: string },
+  signal: AbortSignal,
+) => Promise<string | undefined>;
+
+/** Runs once when a turn ends (finish, failure, step limit or stop); compaction registers here. */
+export type TurnEndHook = (turn: { sessionId: string; turnId: string; status: TurnStatus }) => Promise<void> | void;
+
+export interface AgentDependencies {
+  storage: Storage;
+  config: Config;
+  model: ModelAdapter;
+  operator: Operator;
+  confirm: ConfirmationHandler;
+  askUser: AskUserHandler;
+  onEvent?: (event: AgentEvent) => void;
+  turnEndHooks?: TurnEndHook[];
+  /** Tools beyond the built-in ones (web_search, MCP servers' tools), merged into the registry. */
+  extraTools?: ToolDefinition[];
+}
+
+export interface Agent {
+  runTurn(request: TurnRequest): Promise<TurnOutcome>;
+}

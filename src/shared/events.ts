@@ -1,0 +1,102 @@
+/**
+ * The event stream of a run: what `sightline run --json` prints one per line, what the timeline receives
+ * live (IPC or server-sent events), and what the MCP server records. Events carry ids, text and numbers,
+ * never pixels: an image is named by its id and fetched on demand (ARCHITECTURE.md: keep images out of
+ * reports and events). Secrets never appear in events.
+ */
+import { z } from 'zod';
+import { ComputerActionSchema } from './actions.js';
+import { TokenUsageSchema } from './token-usage.js';
+
+export const TURN_STATUSES = ['running', 'finished', 'failed', 'stopped'] as const;
+export type TurnStatus = (typeof TURN_STATUSES)[number];
+
+/** Why a turn ended, finer than its status: a step limit or a refused action ends a turn as failed. */
+export const TURN_END_REASONS = ['finished', 'failed', 'step-limit', 'stopped', 'error'] as const;
+export type TurnEndReason = (typeof TURN_END_REASONS)[number];
+
+/** What a request cost, against what it would have cost to keep every image whole. */
+export const TokenReportSchema = z.object({
+  sentTokens: z.number().int().min(0),
+  keepEverythingTokens: z.number().int().min(0),
+  imagesSent: z.number().int().min(0),
+  imagesFolded: z.number().int().min(0),
+});
+export type TokenReport = z.infer<typeof TokenReportSchema>;
+
+const base = {
+  sessionId: z.string(),
+  /** Milliseconds since the epoch. */
+  at: z.number(),
+};
+const inTurn = { ...base, turnId: z.string() };
+
+export const AgentEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('turn-started'), ...inTurn, request: z.string(), sequence: z.number().int() }),
+  /** A piece of the model's text as it streams (the live timeline shows it; `--json` omits it unless asked). */
+  z.object({ type: z.literal('model-text-delta'), ...inTurn, text: z.string() }),
+  z.object({
+    type: z.literal('screenshot'),
+    ...inTurn,
+    /** The stored image, or, when the screen had not changed, the earlier image it equals. */
+    imageId: z.string(),
+    unchangedFrom: z.string().optional(),
+    width: z.number().int(),
+    height: z.number().int(),
+  }),
+  z.object({
+    type: z.literal('step'),
+    ...inTurn,
+    stepId: z.string(),
+    sequence: z.number().int(),
+    tool: z.string(),
+    action: ComputerActionSchema.optional(),
+    thought: z.string().optional(),
+    /** The screenshot the model was looking at when it chose this step. */
+    screenshotImageId: z.string().optional(),
+    ok: z.boolean(),
+    error: z.string().optional(),
+    latencyMs: z.number().int().min(0),
+    usage: TokenUsageSchema.optional(),
+    tokenReport: TokenReportSchema.optional(),
+  }),
+  z.object({
+    type: z.literal('confirmation-requested'),
+    ...inTurn,
+    requestId: z.string(),
+    action: ComputerActionSchema,
+    reason: z.string(),
+  }),
+  z.object({
+    type: z.literal('confirmation-answered'),
+    ...inTurn,
+    requestId: z.string(),
+    approved: z.boolean(),
+    by: z.enum(['user', 'policy', 'flag']),
+  }),
+  z.object({ type: z.literal('ask-user'), ...inTurn, requestId: z.string(), question: z.string() }),
+  z.object({ type: z.literal('ask-user-answered'), ...inTurn, requestId: z.string(), answer: z.string() }),
+  z.object({
+    type: z.literal('search-report'),
+    ...inTurn,
+    reportId: z.string(),
+    question: z.string(),
+    answer: z.string(),
+    confidence: z.number(),
+    sources: z.array(z.object({ title: z.string(), url: z.string() })),
+  }),
+  z.object({
+    type: z.literal('turn-ended'),
+    ...inTurn,
+    status: z.enum(TURN_STATUSES),
+    reason: z.enum(TURN_END_REASONS),
+    summary: z.string().optional(),
+    steps: z.number().int().min(0),
+    usage: TokenUsageSchema,
+  }),
+  /** A problem worth showing that did not end the turn by itself (a retried model call, a tool error). */
+  z.object({ type: z.literal('warning'), ...base, turnId: z.string().optional(), message: z.string() }),
+]);
+
+export type AgentEvent = z.infer<typeof AgentEventSchema>;
+export type AgentEventType = AgentEvent['type'];
