@@ -185,15 +185,23 @@ function changedBoxInTile(
         greenWindow >= sharpWindowSum || greenWindow <= -sharpWindowSum ||
         blueWindow >= sharpWindowSum || blueWindow <= -sharpWindowSum;
       if (windowIsSharp) {
-        minColumn = Math.min(minColumn, column);
-        minRow = Math.min(minRow, row);
-        maxColumn = Math.max(maxColumn, column + 1);
-        maxRow = Math.max(maxRow, row + 1);
+        // The box covers the pixels of the window that changed at all, not the whole window.
+        for (let corner = 0; corner < 4; corner++) {
+          const cornerColumn = column + (corner & 1);
+          const cornerRow = row + (corner >> 1);
+          const cornerIndex = (cornerRow * span + cornerColumn) * COLOR_CHANNELS;
+          if (scratch[cornerIndex] !== 0 || scratch[cornerIndex + 1] !== 0 || scratch[cornerIndex + 2] !== 0) {
+            minColumn = Math.min(minColumn, cornerColumn);
+            minRow = Math.min(minRow, cornerRow);
+            maxColumn = Math.max(maxColumn, cornerColumn);
+            maxRow = Math.max(maxRow, cornerRow);
+          }
+        }
       }
     }
   }
   if (minColumn !== Infinity) {
-    // The window reaches one pixel right and down; the box must stay inside the frame.
+    // Windows reach one pixel right and down, clamped at the frame's edge: the box must stay inside it.
     const right = Math.min(left + maxColumn, width - 1);
     const bottom = Math.min(top + maxRow, height - 1);
     return { x: left + minColumn, y: top + minRow, width: right - left - minColumn + 1, height: bottom - top - minRow + 1 };

@@ -23,7 +23,7 @@ const cosines = (() => {
 })();
 
 export function perceptualHash(image: RawImage): string {
-  const coefficients = lowFrequencyDct(luminanceGrid(image, GRID_SIDE, GRID_SIDE));
+  const coefficients = withoutRoundingNoise(lowFrequencyDct(luminanceGrid(image, GRID_SIDE, GRID_SIDE)));
   const median = medianOf(coefficients);
   return bitsToHex(Array.from(coefficients, (value) => value > median));
 }
@@ -56,6 +56,15 @@ function lowFrequencyDct(grid: Float64Array): Float64Array {
     }
   }
   return coefficients;
+}
+
+/**
+ * Zeroes coefficients that are floating-point residue (a flat area's AC terms come out as ±1e-13, not 0).
+ * Left alone, such residue decides the bits of a blank or flat screen at random.
+ */
+function withoutRoundingNoise(coefficients: Float64Array): Float64Array {
+  const scale = Math.max(1, ...Array.from(coefficients, Math.abs));
+  return coefficients.map((value) => (Math.abs(value) < scale * 1e-9 ? 0 : value));
 }
 
 function medianOf(values: Float64Array): number {
