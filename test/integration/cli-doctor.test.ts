@@ -61,8 +61,22 @@ describe('sightline doctor', () => {
     storage.close();
     const run = await runSightline(['--home', home.root, 'doctor']);
     expect(lineOf(run.stdout, 'database')).toMatch(
-      new RegExp(`^ok\\s+database\\s+schema version ${SCHEMA_VERSION} \\(current: ${SCHEMA_VERSION}\\), quick_check ok`),
+      new RegExp(`^ok\\s+database\\s+schema version ${SCHEMA_VERSION}, quick_check ok`),
     );
+  });
+
+  it('reports an older schema without upgrading it', async () => {
+    const database = new BetterSqlite3(home.databaseFile);
+    database.exec('CREATE TABLE placeholder (id INTEGER)');
+    database.pragma('user_version = 1');
+    database.close();
+    const run = await runSightline(['--home', home.root, 'doctor']);
+    expect(lineOf(run.stdout, 'database')).toMatch(
+      new RegExp(`^ok\\s+database\\s+schema version 1; will be upgraded to ${SCHEMA_VERSION} on the next run`),
+    );
+    const after = new BetterSqlite3(home.databaseFile, { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(1);
+    after.close();
   });
 
   it('reports a file that is not a database as a problem, with a fix', async () => {

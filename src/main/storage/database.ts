@@ -69,6 +69,38 @@ export function openDatabase(filePath: string): Database {
   }
 }
 
+export interface DatabaseInspection {
+  /** The file's schema version: below SCHEMA_VERSION means the next open upgrades it. */
+  version: number;
+  /** What `PRAGMA quick_check` found: `['ok']` for a healthy file. */
+  quickCheck: string[];
+}
+
+/**
+ * Looks at an existing database without changing it: read-only, no migration, no WAL switch. For
+ * diagnosis (`sightline doctor`), which must not upgrade or create what it examines.
+ * Throws DatabaseOpenError when the file cannot be read as SQLite.
+ */
+export function inspectDatabase(filePath: string): DatabaseInspection {
+  let database: Database;
+  try {
+    database = new BetterSqlite3(filePath, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new DatabaseOpenError(filePath, describeOpenFailure(error));
+  }
+  try {
+    database.pragma('busy_timeout = 5000');
+    const version = userVersion(database, filePath);
+    const quickCheck = (database.pragma('quick_check') as { quick_check: string }[]).map((row) => row.quick_check);
+    return { version, quickCheck };
+  } catch (error) {
+    if (error instanceof DatabaseOpenError) throw error;
+    throw new DatabaseOpenError(filePath, describeOpenFailure(error));
+  } finally {
+    database.close();
+  }
+}
+
 /**
  * Applies, in order, every migration above the database's current version. Each runs in an IMMEDIATE
  * transaction that re-reads the version first, so two processes opening a fresh home at once apply each

@@ -2,6 +2,8 @@
 export { openStorage, type Storage, type StorageOptions, type StoragePaths } from './storage.js';
 export {
   openDatabase,
+  inspectDatabase,
+  type DatabaseInspection,
   SCHEMA_VERSION,
   DatabaseOpenError,
   DatabaseVersionError,
