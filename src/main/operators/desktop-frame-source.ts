@@ -51,6 +51,11 @@ export class DesktopFrameSource implements FrameSource {
     return this.monitors().map(describeMonitor);
   }
 
+  /** The display `capture()` reads: the configured one, else the primary. Throws like `capture()`. */
+  chosenDisplay(): DisplayInfo {
+    return describeMonitor(this.chosenMonitor());
+  }
+
   async capture(): Promise<Frame> {
     const monitor = this.chosenMonitor();
     const display = describeMonitor(monitor);

@@ -1,0 +1,93 @@
+/**
+ * One `computer` action, from the model's words to input events, the same way for every operator: points
+ * are mapped (and refused when off the screenshot) before anything moves, keys are parsed before any is
+ * pressed, so an action the model got wrong does nothing at all. The operator supplies the input driver
+ * (nut-js for the desktop, Playwright for a page), which works in screen points.
+ */
+import type { ComputerAction } from '../../shared/actions.js';
+import { mapModelPoint, mapModelPoints, type FrameGeometry, type Point } from './coordinates.js';
+import { parseKeyCombinations, type KeyChord } from './key-combination.js';
+import type { ActionResult, ModelView } from './operator.js';
+
+export type MouseButton = 'left' | 'right';
+
+/** Input in screen points (desktop: logical screen units; browser: CSS pixels of the viewport). */
+export interface InputDriver {
+  move(to: Point): Promise<void>;
+  /** Moves to the point, then clicks `count` times. */
+  click(at: Point, button: MouseButton, count: 1 | 2): Promise<void>;
+  /** Left button down at `from`, a move to `to`, button up (released even when the move fails). */
+  drag(from: Point, to: Point): Promise<void>;
+  /** Moves to the point, then turns the wheel: `notches` > 0 scroll right / down. */
+  scroll(at: Point, notches: Point): Promise<void>;
+  type(text: string): Promise<void>;
+  /** Presses the chord's keys in order and releases them in reverse (all of them, even on failure). */
+  pressChord(chord: KeyChord): Promise<void>;
+}
+
+export interface ActionContext {
+  view: ModelView;
+  /** The frame the model's screenshot was made from (the operator's last capture). */
+  frame: FrameGeometry;
+  input: InputDriver;
+  sleep: (milliseconds: number) => Promise<void>;
+}
+
+export async function performAction(action: ComputerAction, context: ActionContext): Promise<ActionResult> {
+  const { view, frame, input } = context;
+  switch (action.action) {
+    case 'click':
+    case 'double_click':
+    case 'right_click':
+    case 'move': {
+      const mapping = mapModelPoint(action, view, frame);
+      if (!mapping.ok) return refused(mapping.error);
+      const at = mapping.screen;
+      if (action.action === 'move') await input.move(at);
+      else if (action.action === 'right_click') await input.click(at, 'right', 1);
+      else await input.click(at, 'left', action.action === 'double_click' ? 2 : 1);
+      return { ok: true, detail: `${action.action} at screen (${at.x}, ${at.y})` };
+    }
+    case 'drag': {
+      const mapping = mapModelPoints(
+        [
+          { point: action, names: { x: 'x', y: 'y' } },
+          { point: { x: action.to_x, y: action.to_y }, names: { x: 'to_x', y: 'to_y' } },
+        ],
+        view,
+        frame,
+      );
+      if (!mapping.ok) return refused(mapping.error);
+      const [from, to] = mapping.screens as [Point, Point];
+      await input.drag(from, to);
+      return { ok: true, detail: `drag from screen (${from.x}, ${from.y}) to (${to.x}, ${to.y})` };
+    }
+    case 'scroll': {
+      if (action.scroll_x === 0 && action.scroll_y === 0) return refused('scroll_x and scroll_y are both 0: nothing to scroll');
+      const mapping = mapModelPoint(action, view, frame);
+      if (!mapping.ok) return refused(mapping.error);
+      await input.scroll(mapping.screen, { x: action.scroll_x, y: action.scroll_y });
+      return { ok: true, detail: `scroll (${action.scroll_x}, ${action.scroll_y}) at screen (${mapping.screen.x}, ${mapping.screen.y})` };
+    }
+    case 'type':
+      await input.type(action.text);
+      return { ok: true, detail: `typed ${action.text.length} characters` };
+    case 'key': {
+      const parse = parseKeyCombinations(action.keys);
+      if (!parse.ok) return refused(parse.error);
+      for (const chord of parse.chords) await input.pressChord(chord);
+      return { ok: true, detail: `pressed ${action.keys}` };
+    }
+    case 'wait':
+      await context.sleep(action.seconds * 1000);
+      return { ok: true, detail: `waited ${action.seconds} s` };
+    case 'screenshot':
+      // Nothing to do: the agent captures a new frame after every action.
+      return { ok: true };
+  }
+}
+
+/** The model's error, with the reassurance it needs to retry safely. */
+function refused(reason: string): ActionResult {
+  return { ok: false, error: `${reason}. Nothing was done.` };
+}

@@ -1,0 +1,212 @@
+/**
+ * A browser page as an operator, for automation that must not touch the real desktop: playwright-core
+ * drives the system's Chromium or Chrome (headless by default), frames are the viewport's screenshots
+ * (BrowserFrameSource) and input is Playwright's mouse and keyboard, in CSS pixels.
+ *
+ * Links that open a new tab or a popup are followed: the operator acts on the newest open page.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { z } from 'zod';
+import type { ComputerAction } from '../../shared/actions.js';
+import type { Frame } from '../perception/frame.js';
+import { performAction } from './action-performer.js';
+import { findBrowserExecutable } from './browser-executable.js';
+import { BrowserFrameSource } from './browser-frame-source.js';
+import type { FrameGeometry } from './coordinates.js';
+import type { ActionResult, FocusedFieldKind, ModelView, Operator, OperatorDescription } from './operator.js';
+import { PlaywrightInput } from './playwright-input.js';
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+export interface BrowserOperatorOptions {
+  /** Page to open at launch; about:blank when absent. */
+  url?: string | undefined;
+  /** Without a window (default). A headed browser opens a window on the desktop, which is rarely wanted. */
+  headless?: boolean | undefined;
+  /** CSS pixels; 1280x800 by default. */
+  viewport?: Viewport | undefined;
+  /** The page's devicePixelRatio; 1 by default, 2 to see the page as a Retina screen shows it. */
+  deviceScaleFactor?: number | undefined;
+  /** The browser executable; otherwise SIGHTLINE_BROWSER_PATH, then the usual install locations. */
+  executablePath?: string | undefined;
+  env?: Record<string, string | undefined>;
+  sleep?: (milliseconds: number) => Promise<void>;
+}
+
+export const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
+
+/** The browser could not be started or a page could not be opened; the message is fit to show a user. */
+export class BrowserOperatorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BrowserOperatorError';
+  }
+}
+
+const BrowserOperatorOptionsSchema = z.object({
+  url: z.url().optional(),
+  viewport: z.object({ width: z.number().int().min(100).max(7680), height: z.number().int().min(100).max(4320) }).optional(),
+  deviceScaleFactor: z.number().min(0.5).max(4).optional(),
+});
+
+// Quiet and reproducible: no background traffic, updates, sync or first-run dialogs; no GPU (headless and
+// Xvfb have none, and software rendering gives the same pixels every time).
+const LAUNCH_ARGUMENTS = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
+export class BrowserOperator implements Operator {
+  private page: Page;
+  private closed = false;
+  private lastFrame: FrameGeometry | undefined;
+  private readonly input: PlaywrightInput;
+  private readonly sleep: (milliseconds: number) => Promise<void>;
+
+  private constructor(
+    private readonly browser: Browser,
+    private readonly context: BrowserContext,
+    page: Page,
+    private readonly deviceScaleFactor: number,
+    options: BrowserOperatorOptions,
+  ) {
+    this.page = page;
+    this.input = new PlaywrightInput(() => this.page);
+    this.sleep = options.sleep ?? ((milliseconds) => sleep(milliseconds));
+    context.on('page', (opened) => this.follow(opened));
+  }
+
+  /** Starts the browser, opens a page with the viewport asked for, and goes to `url` when given. */
+  static async launch(options: BrowserOperatorOptions = {}): Promise<BrowserOperator> {
+    const checked = BrowserOperatorOptionsSchema.safeParse(options);
+    if (!checked.success) throw new BrowserOperatorError(`invalid browser options: ${z.prettifyError(checked.error)}`);
+    const executablePath = findBrowserExecutable({ env: options.env ?? process.env, platform: process.platform }, options.executablePath);
+    const deviceScaleFactor = options.deviceScaleFactor ?? 1;
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({
+        executablePath,
+        headless: options.headless ?? true,
+        args: LAUNCH_ARGUMENTS,
+        // Chromium's sandbox cannot run as root; Playwright adds --no-sandbox exactly when this is false.
+        chromiumSandbox: !runsAsRootOnLinux(),
+      });
+    } catch (error) {
+      throw new BrowserOperatorError(`cannot start the browser at ${executablePath}: ${firstLine(error)}`);
+    }
+    try {
+      const context = await browser.newContext({ viewport: options.viewport ?? DEFAULT_VIEWPORT, deviceScaleFactor });
+      const operator = new BrowserOperator(browser, context, await context.newPage(), deviceScaleFactor, options);
+      if (options.url) await operator.start(options.url);
+      return operator;
+    } catch (error) {
+      await browser.close();
+      throw error;
+    }
+  }
+
+  /** Navigates the current page to `url` and waits for it to load. */
+  async start(url: string): Promise<void> {
+    if (!z.url().safeParse(url).success) throw new BrowserOperatorError(`not a URL: ${url}`);
+    try {
+      await this.page.goto(url, { waitUntil: 'load' });
+    } catch (error) {
+      throw new BrowserOperatorError(`cannot open ${url}: ${firstLine(error)}`);
+    }
+  }
+
+  async capture(): Promise<Frame> {
+    const frame = await new BrowserFrameSource(this.page).capture();
+    this.lastFrame = { width: frame.width, height: frame.height, scaleFactor: frame.scaleFactor, bounds: frame.bounds };
+    return frame;
+  }
+
+  async execute(action: ComputerAction, view: ModelView): Promise<ActionResult> {
+    const frame = this.lastFrame ?? (await this.capture());
+    return performAction(action, { view, frame, input: this.input, sleep: this.sleep });
+  }
+
+  describe(): OperatorDescription {
+    const viewport = this.page.viewportSize() ?? DEFAULT_VIEWPORT;
+    const url = this.page.url();
+    return {
+      kind: 'browser',
+      target: url,
+      displayId: null,
+      url,
+      screen: { width: viewport.width, height: viewport.height },
+      scaleFactor: this.deviceScaleFactor,
+    };
+  }
+
+  /** What has the keyboard focus in the page, looking into frames (a login form is often in an iframe). */
+  async focusedFieldKind(): Promise<FocusedFieldKind> {
+    let kinds: FocusKindAnswer[];
+    try {
+      kinds = await Promise.all(
+        this.page.frames().map(async (frame) => FocusKindAnswerSchema.parse(await frame.evaluate(CLASSIFY_ACTIVE_ELEMENT))),
+      );
+    } catch {
+      return 'unknown';
+    }
+    // A password field focused in any frame decides it; otherwise the innermost focused element does:
+    // the main document's active element is the iframe that holds the focus.
+    if (kinds.includes('password')) return 'password';
+    const main = kinds[0];
+    if (main !== 'frame') return main ?? 'unknown';
+    return kinds.includes('text') ? 'text' : 'other';
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.browser.close();
+  }
+
+  /** A new tab or popup becomes the page acted on; when it closes, the newest page left takes over. */
+  private follow(opened: Page): void {
+    this.page = opened;
+    this.lastFrame = undefined;
+    opened.once('close', () => {
+      if (this.page !== opened) return;
+      const remaining = this.context.pages();
+      const newest = remaining[remaining.length - 1];
+      if (newest) {
+        this.page = newest;
+        this.lastFrame = undefined;
+      }
+    });
+  }
+}
+
+const FocusKindAnswerSchema = z.enum(['password', 'text', 'other', 'frame']);
+type FocusKindAnswer = z.infer<typeof FocusKindAnswerSchema>;
+
+// Runs in the page, as a string because this code is compiled without the DOM library.
+const CLASSIFY_ACTIVE_ELEMENT = `(() => {
+  let element = document.activeElement;
+  while (element && element.shadowRoot && element.shadowRoot.activeElement) element = element.shadowRoot.activeElement;
+  if (!element) return 'other';
+  const tag = element.tagName;
+  if (tag === 'IFRAME' || tag === 'FRAME') return 'frame';
+  if (tag === 'INPUT') {
+    const type = element.type; // normalized by the browser: an unknown type reads as 'text'
+    const autocomplete = (element.getAttribute('autocomplete') || '').toLowerCase();
+    if (type === 'password' || autocomplete.includes('password')) return 'password';
+    const textTypes = ['text', 'email', 'search', 'url', 'tel', 'number'];
+    return textTypes.includes(type) ? 'text' : 'other';
+  }
+  if (tag === 'TEXTAREA' || element.isContentEditable) return 'text';
+  return 'other';
+})()`;
+
+function runsAsRootOnLinux(): boolean {
+  return process.platform === 'linux' && process.getuid?.() === 0;
+}
+
+/** Playwright's errors carry a call log after the first line; the first line is the reason. */
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]!.trim();
+}

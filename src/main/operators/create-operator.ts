@@ -1,0 +1,44 @@
+/**
+ * The one place that turns configuration into an operator: the desktop (agent.operator = desktop, the
+ * default) or a browser page (`--url`, agent.operator = browser).
+ */
+import type { OperatorKind } from '../../shared/config.js';
+import { BrowserOperator, type Viewport } from './browser-operator.js';
+import { DesktopOperator } from './desktop-operator.js';
+import type { Operator, OwnWindowHook } from './operator.js';
+
+export interface CreateOperatorOptions {
+  kind: OperatorKind;
+  /** Desktop: the display to act on (perception.displayId); the primary one when absent. */
+  displayId?: number | undefined;
+  /** Desktop: hides the Electron app's window around captures and actions. */
+  ownWindow?: OwnWindowHook | undefined;
+  /** Browser: the page to open first. */
+  url?: string | undefined;
+  /** Browser: without a window (default true). */
+  headless?: boolean | undefined;
+  /** Browser: viewport in CSS pixels (default 1280x800). */
+  viewport?: Viewport | undefined;
+  /** Browser: the page's devicePixelRatio (default 1). */
+  deviceScaleFactor?: number | undefined;
+  /** Browser: the Chromium or Chrome to drive; else SIGHTLINE_BROWSER_PATH, else the usual places. */
+  browserPath?: string | undefined;
+  /** Browser: where SIGHTLINE_BROWSER_PATH and the Windows install folders are read (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+export async function createOperator(options: CreateOperatorOptions): Promise<Operator> {
+  switch (options.kind) {
+    case 'desktop':
+      return new DesktopOperator({ displayId: options.displayId, ownWindow: options.ownWindow });
+    case 'browser':
+      return BrowserOperator.launch({
+        url: options.url,
+        headless: options.headless,
+        viewport: options.viewport,
+        deviceScaleFactor: options.deviceScaleFactor,
+        executablePath: options.browserPath,
+        ...(options.env ? { env: options.env } : {}),
+      });
+  }
+}

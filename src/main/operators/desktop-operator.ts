@@ -1,0 +1,74 @@
+/**
+ * The desktop as an operator: frames from node-screenshots (DesktopFrameSource), input through nut-js.
+ * Points the model names are mapped onto the display that was captured, offset and HiDPI included.
+ * Nothing here touches a display until the first capture or action.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ComputerAction } from '../../shared/actions.js';
+import type { Frame } from '../perception/frame.js';
+import { performAction, type InputDriver } from './action-performer.js';
+import type { FrameGeometry } from './coordinates.js';
+import { DesktopFrameSource } from './desktop-frame-source.js';
+import { NutJsInput } from './nut-js-input.js';
+import { withOwnWindowHidden, type ActionResult, type ModelView, type Operator, type OperatorDescription, type OwnWindowHook } from './operator.js';
+
+export interface DesktopOperatorOptions {
+  /** The display to capture and act on (config: perception.displayId); the primary display when absent. */
+  displayId?: number | undefined;
+  /** Hides the Electron app's window around captures and actions; the CLI has no window. */
+  ownWindow?: OwnWindowHook | undefined;
+  /** Where frames come from; node-screenshots by default. */
+  frameSource?: DesktopFrameSource;
+  /** Where input goes; nut-js by default. */
+  input?: InputDriver;
+  sleep?: (milliseconds: number) => Promise<void>;
+}
+
+export class DesktopOperator implements Operator {
+  private readonly frameSource: DesktopFrameSource;
+  private readonly input: InputDriver;
+  private readonly ownWindow: OwnWindowHook | undefined;
+  private readonly sleep: (milliseconds: number) => Promise<void>;
+  /** The geometry of the last frame captured: the model's screenshots are made from it. */
+  private lastFrame: FrameGeometry | undefined;
+
+  constructor(options: DesktopOperatorOptions = {}) {
+    this.frameSource = options.frameSource ?? new DesktopFrameSource({ displayId: options.displayId });
+    this.input = options.input ?? new NutJsInput();
+    this.ownWindow = options.ownWindow;
+    this.sleep = options.sleep ?? ((milliseconds) => sleep(milliseconds));
+  }
+
+  async capture(): Promise<Frame> {
+    const frame = await withOwnWindowHidden(this.ownWindow, () => this.frameSource.capture());
+    this.lastFrame = { width: frame.width, height: frame.height, scaleFactor: frame.scaleFactor, bounds: frame.bounds };
+    return frame;
+  }
+
+  async execute(action: ComputerAction, view: ModelView): Promise<ActionResult> {
+    // A model cannot have seen the screen before the first capture, but an MCP client may act first:
+    // the geometry is then read from a capture, so a point is still checked against the real screen.
+    const frame = this.lastFrame ?? (await this.capture());
+    const context = { view, frame, input: this.input, sleep: this.sleep };
+    // Waiting with the window hidden would hide it for nothing; everything else must not hit it.
+    if (action.action === 'wait' || action.action === 'screenshot') return performAction(action, context);
+    return withOwnWindowHidden(this.ownWindow, () => performAction(action, context));
+  }
+
+  describe(): OperatorDescription {
+    const display = this.frameSource.chosenDisplay();
+    const { width, height } = display.bounds;
+    return {
+      kind: 'desktop',
+      target: `display ${display.id} (${display.name}, ${width}x${height} @${display.scaleFactor}x)`,
+      displayId: display.id,
+      url: null,
+      screen: { width, height },
+      scaleFactor: display.scaleFactor,
+    };
+  }
+
+  async close(): Promise<void> {
+    // Keys and buttons are released at the end of each action; nut-js holds nothing else worth closing.
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The desktop's input driver: nut-js (libnut: XTest on Linux, CGEvent on macOS, SendInput on Windows).
+ *
+ * nut-js is loaded on first use, never on import: on Linux libnut opens its X connection at its first call
+ * and keeps it for the life of the process (DISPLAY is read then; changing it later has no effect), and a
+ * process without a display (`sightline --help`, the MCP server on a headless box) must not need one.
+ */
+import type * as NutJs from '@nut-tree-fork/nut-js';
+import type { InputDriver, MouseButton } from './action-performer.js';
+import type { Point } from './coordinates.js';
+import type { KeyChord } from './key-combination.js';
+
+/**
+ * Pointer speed in pixels per second. nut-js moves through every pixel of a straight line (so hover and
+ * drag handlers see real motion) and waits between them; at this speed crossing a 1920-pixel screen takes
+ * about 0.1 s.
+ */
+const MOUSE_SPEED = 20_000;
+/** Pause before each click or scroll, so the application has handled the move that preceded it. */
+const MOUSE_DELAY_MS = 20;
+/** Pause before each typed character or key press; some applications drop keys that come faster. */
+const KEYBOARD_DELAY_MS = 8;
+
+let loading: Promise<typeof NutJs> | undefined;
+
+/** nut-js, configured for quick, repeatable actions; loaded once per process. */
+function loadNutJs(): Promise<typeof NutJs> {
+  loading ??= import('@nut-tree-fork/nut-js').then((nut) => {
+    nut.mouse.config.mouseSpeed = MOUSE_SPEED;
+    nut.mouse.config.autoDelayMs = MOUSE_DELAY_MS;
+    nut.keyboard.config.autoDelayMs = KEYBOARD_DELAY_MS;
+    return nut;
+  });
+  return loading;
+}
+
+export class NutJsInput implements InputDriver {
+  async move(to: Point): Promise<void> {
+    const nut = await loadNutJs();
+    await nut.mouse.move(nut.straightTo(new nut.Point(to.x, to.y)));
+  }
+
+  async click(at: Point, button: MouseButton, count: 1 | 2): Promise<void> {
+    const nut = await loadNutJs();
+    await this.move(at);
+    const nutButton = button === 'left' ? nut.Button.LEFT : nut.Button.RIGHT;
+    if (count === 2) await nut.mouse.doubleClick(nutButton);
+    else await nut.mouse.click(nutButton);
+  }
+
+  async drag(from: Point, to: Point): Promise<void> {
+    const nut = await loadNutJs();
+    await this.move(from);
+    await nut.mouse.pressButton(nut.Button.LEFT);
+    try {
+      await this.move(to);
+    } finally {
+      await nut.mouse.releaseButton(nut.Button.LEFT);
+    }
+  }
+
+  async scroll(at: Point, notches: Point): Promise<void> {
+    const nut = await loadNutJs();
+    await this.move(at);
+    if (notches.y > 0) await nut.mouse.scrollDown(notches.y);
+    if (notches.y < 0) await nut.mouse.scrollUp(-notches.y);
+    if (notches.x > 0) await nut.mouse.scrollRight(notches.x);
+    if (notches.x < 0) await nut.mouse.scrollLeft(-notches.x);
+  }
+
+  async type(text: string): Promise<void> {
+    const nut = await loadNutJs();
+    await nut.keyboard.type(text);
+  }
+
+  async pressChord(chord: KeyChord): Promise<void> {
+    const nut = await loadNutJs();
+    const pressed: NutJs.Key[] = [];
+    try {
+      for (const key of chord) {
+        const nutKey = nut.Key[key.nut];
+        await nut.keyboard.pressKey(nutKey);
+        pressed.push(nutKey);
+      }
+    } finally {
+      // Reverse order, and every key that went down, so no modifier stays stuck after a failure.
+      for (const nutKey of pressed.reverse()) await nut.keyboard.releaseKey(nutKey);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * A browser page's input driver: Playwright's mouse and keyboard, which dispatch real input events through
+ * the DevTools protocol (trusted events, as a person's would be), in the viewport's CSS pixels.
+ */
+import type { Page } from 'playwright-core';
+import type { InputDriver, MouseButton } from './action-performer.js';
+import type { Point } from './coordinates.js';
+import type { KeyChord } from './key-combination.js';
+
+/** Wheel distance of one notch, in CSS pixels: what Chrome scrolls for one notch of a mouse wheel. */
+export const PIXELS_PER_SCROLL_NOTCH = 100;
+/** Intermediate mouse moves, so that hover and drag handlers see motion rather than a jump. */
+const MOVE_STEPS = 5;
+const DRAG_STEPS = 10;
+
+export class PlaywrightInput implements InputDriver {
+  /** The page is read on every call: the operator follows popups and new tabs. */
+  constructor(private readonly currentPage: () => Page) {}
+
+  async move(to: Point): Promise<void> {
+    await this.currentPage().mouse.move(to.x, to.y, { steps: MOVE_STEPS });
+  }
+
+  async click(at: Point, button: MouseButton, count: 1 | 2): Promise<void> {
+    await this.move(at);
+    await this.currentPage().mouse.click(at.x, at.y, { button, clickCount: count });
+  }
+
+  async drag(from: Point, to: Point): Promise<void> {
+    const mouse = this.currentPage().mouse;
+    await mouse.move(from.x, from.y, { steps: MOVE_STEPS });
+    await mouse.down();
+    try {
+      await mouse.move(to.x, to.y, { steps: DRAG_STEPS });
+    } finally {
+      await mouse.up();
+    }
+  }
+
+  async scroll(at: Point, notches: Point): Promise<void> {
+    const mouse = this.currentPage().mouse;
+    await this.move(at);
+    await mouse.wheel(notches.x * PIXELS_PER_SCROLL_NOTCH, notches.y * PIXELS_PER_SCROLL_NOTCH);
+  }
+
+  async type(text: string): Promise<void> {
+    await this.currentPage().keyboard.type(text);
+  }
+
+  async pressChord(chord: KeyChord): Promise<void> {
+    const keyboard = this.currentPage().keyboard;
+    const pressed: string[] = [];
+    try {
+      for (const key of chord) {
+        await keyboard.down(key.playwright);
+        pressed.push(key.playwright);
+      }
+    } finally {
+      for (const key of pressed.reverse()) await keyboard.up(key);
+    }
+  }
+}

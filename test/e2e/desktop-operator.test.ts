@@ -1,0 +1,194 @@
+/**
+ * The desktop operator on a private Xvfb: a real Chromium window (app mode, no window manager) shows a page
+ * with a red button and a blue text field whose state is mirrored in the window's title. The operator
+ * captures the display, the test finds the button and the field in the frame by colour, names them in the
+ * coordinates of the downscaled image a model would see, and the operator clicks and types through nut-js.
+ * The X server's own record of the window title (xdotool getwindowname) shows what happened.
+ *
+ * node-screenshots and nut-js each open their X connection at their first call and keep it for the life of
+ * the process, so DISPLAY is set before either is first used; this file runs in its own forked process.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
+import { DesktopOperator } from '../../src/main/operators/desktop-operator.js';
+import type { ModelView } from '../../src/main/operators/operator.js';
+import type { RawImage } from '../../src/main/perception/frame.js';
+import { encodeForModel } from '../../src/main/perception/image-encoding.js';
+import { startXvfb, type Xvfb } from '../helpers/xvfb.js';
+
+const SCREEN = { width: 1280, height: 800 };
+const TITLE_PREFIX = 'sightline-desktop';
+
+const browserPath = (() => {
+  try {
+    return findBrowserExecutable({ env: process.env, platform: process.platform });
+  } catch {
+    return undefined;
+  }
+})();
+const canRun =
+  process.platform === 'linux' && browserPath !== undefined && ['Xvfb', 'xdotool'].every((tool) => spawnSync('which', [tool]).status === 0);
+
+const PAGE = `<!doctype html>
+<html><head><title>${TITLE_PREFIX} clicks=0 name=</title><style>
+  body { margin: 0; background: #fff; }
+  button { position: absolute; left: 600px; top: 250px; width: 240px; height: 90px; background: #ff0000; border: 0; }
+  input { position: absolute; left: 300px; top: 400px; width: 400px; height: 60px; background: #0000ff; color: #fff;
+          border: 0; outline: none; font-size: 24px; }
+</style></head><body>
+  <button id="press"></button>
+  <input id="name" type="text">
+<script>
+  let clicks = 0;
+  const show = () => { document.title = '${TITLE_PREFIX} clicks=' + clicks + ' name=' + document.getElementById('name').value; };
+  document.getElementById('press').addEventListener('click', () => { clicks += 1; show(); });
+  document.getElementById('name').addEventListener('input', show);
+</script></body></html>`;
+
+let xvfb: Xvfb;
+let chromium: ChildProcess | undefined;
+let folder: string;
+let operator: DesktopOperator;
+
+beforeAll(async () => {
+  if (!canRun) return;
+  xvfb = await startXvfb(SCREEN);
+  process.env.DISPLAY = xvfb.display;
+  folder = mkdtempSync(join(tmpdir(), 'sightline-desktop-operator-'));
+  const page = join(folder, 'page.html');
+  writeFileSync(page, PAGE);
+  chromium = spawn(
+    browserPath!,
+    [
+      `--app=${pathToFileURL(page).href}`,
+      `--user-data-dir=${join(folder, 'profile')}`,
+      '--window-position=0,0',
+      `--window-size=${SCREEN.width},${SCREEN.height}`,
+      '--force-device-scale-factor=1',
+      '--disable-gpu',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--password-store=basic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    ],
+    { env: xvfb.env, stdio: 'ignore' },
+  );
+  operator = new DesktopOperator();
+});
+
+afterAll(async () => {
+  if (chromium?.pid !== undefined && chromium.exitCode === null) {
+    const exited = new Promise((resolve) => chromium!.once('exit', resolve));
+    chromium.kill('SIGTERM');
+    await exited;
+  }
+  await operator?.close();
+  await xvfb?.stop();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+/** The bounding box of the pixels of one exact colour. */
+function boxOfColour(frame: RawImage, [red, green, blue]: [number, number, number]): { x: number; y: number; width: number; height: number } | undefined {
+  let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1;
+  for (let y = 0; y < frame.height; y++) {
+    for (let x = 0; x < frame.width; x++) {
+      const index = (y * frame.width + x) * 4;
+      if (frame.rgba[index] === red && frame.rgba[index + 1] === green && frame.rgba[index + 2] === blue) {
+        minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
+      }
+    }
+  }
+  return maxX < 0 ? undefined : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+}
+
+function windowTitle(): string {
+  const found = spawnSync('xdotool', ['search', '--name', `^${TITLE_PREFIX}`], { env: xvfb.env, encoding: 'utf8' });
+  const windowId = found.stdout.trim().split('\n')[0];
+  if (!windowId) return '';
+  return spawnSync('xdotool', ['getwindowname', windowId], { env: xvfb.env, encoding: 'utf8' }).stdout.trim();
+}
+
+async function titleBecomes(expected: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (windowTitle() !== expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(windowTitle()).toBe(expected);
+}
+
+function mouseLocation(): string {
+  return spawnSync('xdotool', ['getmouselocation'], { env: xvfb.env, encoding: 'utf8' }).stdout.trim();
+}
+
+describe.skipIf(!canRun)('desktop operator under Xvfb', () => {
+  let view: ModelView;
+  /** The centre of a box in the frame, named in the model's image. */
+  let inModelImage: (box: { x: number; y: number; width: number; height: number }) => { x: number; y: number };
+  let button: { x: number; y: number; width: number; height: number };
+  let field: { x: number; y: number; width: number; height: number };
+
+  beforeAll(async () => {
+    // Wait for the window to be drawn: the red button and the blue field appear in a capture.
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const frame = await operator.capture();
+      const red = boxOfColour(frame, [255, 0, 0]);
+      const blue = boxOfColour(frame, [0, 0, 255]);
+      if (red && blue) {
+        button = red;
+        field = blue;
+        // The model is shown the 1280x800 frame as 960x600 (longest edge 960): a 4/3 downscale.
+        const image = await encodeForModel(frame, 960);
+        view = { frameWidth: frame.width, frameHeight: frame.height, imageWidth: image.width, imageHeight: image.height, coordinateSpace: 'pixels' };
+        inModelImage = (box) => ({
+          x: Math.round(((box.x + box.width / 2) * image.width) / frame.width),
+          y: Math.round(((box.y + box.height / 2) * image.height) / frame.height),
+        });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error('the Chromium window did not appear on the virtual display');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
+  it('describes the display it acts on', () => {
+    expect(operator.describe()).toMatchObject({ kind: 'desktop', url: null, screen: SCREEN, scaleFactor: 1 });
+    expect(view).toMatchObject({ frameWidth: 1280, frameHeight: 800, imageWidth: 960, imageHeight: 600 });
+    expect(button).toMatchObject({ width: 240, height: 90 });
+  });
+
+  it('clicks a real button and types into a real field', async () => {
+    await titleBecomes(`${TITLE_PREFIX} clicks=0 name=`);
+    expect(await operator.execute({ action: 'click', ...inModelImage(button) }, view)).toMatchObject({ ok: true });
+    await titleBecomes(`${TITLE_PREFIX} clicks=1 name=`);
+
+    expect(await operator.execute({ action: 'click', ...inModelImage(field) }, view)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'type', text: 'hello' }, view)).toMatchObject({ ok: true });
+    await titleBecomes(`${TITLE_PREFIX} clicks=1 name=hello`);
+  });
+
+  it('presses key combinations', async () => {
+    expect(await operator.execute({ action: 'key', keys: 'ctrl+a BackSpace' }, view)).toMatchObject({ ok: true });
+    await titleBecomes(`${TITLE_PREFIX} clicks=1 name=`);
+    expect(await operator.execute({ action: 'type', text: 'hi' }, view)).toMatchObject({ ok: true });
+    await titleBecomes(`${TITLE_PREFIX} clicks=1 name=hi`);
+  });
+
+  it('refuses a click outside the screenshot, and neither clicks nor moves the pointer', async () => {
+    const before = mouseLocation();
+    const result = await operator.execute({ action: 'click', x: view.imageWidth + 40, y: inModelImage(button).y }, view);
+    expect(result).toEqual({ ok: false, error: `x=${view.imageWidth + 40} is outside the screenshot (0–${view.imageWidth - 1}). Nothing was done.` });
+    const drag = await operator.execute({ action: 'drag', ...inModelImage(button), to_x: 10, to_y: -5 }, view);
+    expect(drag).toEqual({ ok: false, error: 'to_y=-5 is outside the screenshot (0–599). Nothing was done.' });
+    expect(mouseLocation()).toBe(before);
+    // A click that lands still counts: the title would have shown a stray one before this one.
+    expect(await operator.execute({ action: 'click', ...inModelImage(button) }, view)).toMatchObject({ ok: true });
+    await titleBecomes(`${TITLE_PREFIX} clicks=2 name=hi`);
+  });
+});

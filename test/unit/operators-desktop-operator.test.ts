@@ -1,0 +1,134 @@
+/**
+ * The desktop operator's logic with a fake display and a recording input driver: which screen points it
+ * sends input to (offset and HiDPI included), that a refused action sends nothing, and that the app's own
+ * window is hidden around captures and actions.
+ */
+import { describe, expect, it } from 'vitest';
+import type { InputDriver } from '../../src/main/operators/action-performer.js';
+import { DesktopFrameSource, type MonitorLike } from '../../src/main/operators/desktop-frame-source.js';
+import { DesktopOperator } from '../../src/main/operators/desktop-operator.js';
+import type { ModelView, OwnWindowHook } from '../../src/main/operators/operator.js';
+
+/** A Retina monitor of 1440x900 points to the left of the primary one. */
+function leftRetinaMonitor(): MonitorLike {
+  return {
+    id: () => 7,
+    name: () => 'left',
+    x: () => -1440,
+    y: () => 0,
+    width: () => 1440,
+    height: () => 900,
+    scaleFactor: () => 2,
+    isPrimary: () => false,
+    captureImage: async () => ({ width: 2880, height: 1800, toRaw: async () => Buffer.alloc(2880 * 1800 * 4) }),
+  } as unknown as MonitorLike;
+}
+
+function recordingInput(log: string[]): InputDriver {
+  return {
+    move: async (to) => void log.push(`move ${to.x},${to.y}`),
+    click: async (at, button, count) => void log.push(`click ${button}x${count} ${at.x},${at.y}`),
+    drag: async (from, to) => void log.push(`drag ${from.x},${from.y} -> ${to.x},${to.y}`),
+    scroll: async (at, notches) => void log.push(`scroll ${notches.x},${notches.y} at ${at.x},${at.y}`),
+    type: async (text) => void log.push(`type ${text}`),
+    pressChord: async (chord) => void log.push(`chord ${chord.map((key) => key.nut).join('+')}`),
+  };
+}
+
+function setUp(ownWindow?: OwnWindowHook) {
+  const log: string[] = [];
+  const slept: number[] = [];
+  const operator = new DesktopOperator({
+    frameSource: new DesktopFrameSource({ displayId: 7, listMonitors: () => [leftRetinaMonitor()] }),
+    input: recordingInput(log),
+    sleep: async (milliseconds) => void slept.push(milliseconds),
+    ownWindow,
+  });
+  return { operator, log, slept };
+}
+
+// The 2880x1800 frame shown to the model as 1280x800.
+const VIEW: ModelView = { frameWidth: 2880, frameHeight: 1800, imageWidth: 1280, imageHeight: 800, coordinateSpace: 'pixels' };
+
+describe('DesktopOperator', () => {
+  it('maps model points onto the captured display, left of the primary and HiDPI', async () => {
+    const { operator, log } = setUp();
+    await operator.capture();
+    expect(await operator.execute({ action: 'click', x: 640, y: 400 }, VIEW)).toEqual({ ok: true, detail: 'click at screen (-720, 450)' });
+    await operator.execute({ action: 'double_click', x: 0, y: 0 }, VIEW);
+    await operator.execute({ action: 'right_click', x: 1279, y: 799 }, VIEW);
+    await operator.execute({ action: 'move', x: 320, y: 200 }, VIEW);
+    await operator.execute({ action: 'drag', x: 0, y: 0, to_x: 1279, to_y: 799 }, VIEW);
+    await operator.execute({ action: 'scroll', x: 640, y: 400, scroll_x: 0, scroll_y: -3 }, VIEW);
+    expect(log).toEqual([
+      'click leftx1 -720,450',
+      'click leftx2 -1440,0',
+      'click rightx1 -1,899',
+      'move -1080,225',
+      'drag -1440,0 -> -1,899',
+      'scroll 0,-3 at -720,450',
+    ]);
+  });
+
+  it('types text, presses each combination in order, and waits', async () => {
+    const { operator, log, slept } = setUp();
+    await operator.execute({ action: 'type', text: 'hello' }, VIEW);
+    expect(await operator.execute({ action: 'key', keys: 'ctrl+shift+t Return' }, VIEW)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'wait', seconds: 1.5 }, VIEW)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'screenshot' }, VIEW)).toEqual({ ok: true });
+    expect(log).toEqual(['type hello', 'chord LeftControl+LeftShift+T', 'chord Return']);
+    expect(slept).toEqual([1500]);
+  });
+
+  it('sends no input at all for an action it refuses', async () => {
+    const { operator, log } = setUp();
+    await operator.capture();
+    const refusals = await Promise.all([
+      operator.execute({ action: 'click', x: 1280, y: 10 }, VIEW),
+      operator.execute({ action: 'drag', x: 10, y: 10, to_x: 10, to_y: 800 }, VIEW),
+      operator.execute({ action: 'scroll', x: -1, y: 10, scroll_x: 0, scroll_y: 2 }, VIEW),
+      operator.execute({ action: 'scroll', x: 10, y: 10, scroll_x: 0, scroll_y: 0 }, VIEW),
+      operator.execute({ action: 'key', keys: 'ctrl+s ctrl+bogus' }, VIEW),
+      operator.execute({ action: 'click', x: 10, y: 10 }, { ...VIEW, frameWidth: 1920, frameHeight: 1080 }),
+    ]);
+    expect(refusals.map((result) => (result.ok ? 'ok' : result.error))).toEqual([
+      'x=1280 is outside the screenshot (0–1279). Nothing was done.',
+      'to_y=800 is outside the screenshot (0–799). Nothing was done.',
+      'x=-1 is outside the screenshot (0–1279). Nothing was done.',
+      'scroll_x and scroll_y are both 0: nothing to scroll. Nothing was done.',
+      expect.stringMatching(/^unknown key "bogus" in "ctrl\+bogus"/),
+      expect.stringMatching(/^the screen changed since that screenshot/),
+    ]);
+    expect(log).toEqual([]);
+  });
+
+  it('reads the screen geometry from a capture when asked to act before any', async () => {
+    const { operator, log } = setUp();
+    await operator.execute({ action: 'click', x: 640, y: 400 }, VIEW);
+    expect(log).toEqual(['click leftx1 -720,450']);
+  });
+
+  it('describes the display it acts on', () => {
+    const { operator } = setUp();
+    expect(operator.describe()).toEqual({
+      kind: 'desktop',
+      target: 'display 7 (left, 1440x900 @2x)',
+      displayId: 7,
+      url: null,
+      screen: { width: 1440, height: 900 },
+      scaleFactor: 2,
+    });
+  });
+
+  it('hides the app window around captures and input, not around waits', async () => {
+    const events: string[] = [];
+    const hook: OwnWindowHook = { hide: async () => void events.push('hide'), show: async () => void events.push('show') };
+    const { operator } = setUp(hook);
+    await operator.capture();
+    events.push('captured');
+    await operator.execute({ action: 'click', x: 1, y: 1 }, VIEW);
+    events.push('clicked');
+    await operator.execute({ action: 'wait', seconds: 0 }, VIEW);
+    expect(events).toEqual(['hide', 'show', 'captured', 'hide', 'show', 'clicked']);
+  });
+});
