@@ -132,3 +132,18 @@ describe('DesktopOperator', () => {
     expect(events).toEqual(['hide', 'show', 'captured', 'hide', 'show', 'clicked']);
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('NutJsInput without a display', () => {
+  it('fails with a clear error instead of loading libnut, which would crash the process', async () => {
+    const { NutJsInput } = await import('../../src/main/operators/nut-js-input.js');
+    const { DisplayUnavailableError } = await import('../../src/main/operators/display-errors.js');
+    const previous = process.env.DISPLAY;
+    delete process.env.DISPLAY;
+    try {
+      await expect(new NutJsInput().type('x')).rejects.toThrow(DisplayUnavailableError);
+      await expect(new NutJsInput().click({ x: 1, y: 1 }, 'left', 1)).rejects.toThrow(/DISPLAY is not set/);
+    } finally {
+      if (previous !== undefined) process.env.DISPLAY = previous;
+    }
+  });
+});

@@ -8,6 +8,7 @@
 import type * as NutJs from '@nut-tree-fork/nut-js';
 import type { InputDriver, MouseButton } from './action-performer.js';
 import type { Point } from './coordinates.js';
+import { DisplayUnavailableError } from './display-errors.js';
 import type { KeyChord } from './key-combination.js';
 
 /**
@@ -23,8 +24,16 @@ const KEYBOARD_DELAY_MS = 8;
 
 let loading: Promise<typeof NutJs> | undefined;
 
-/** nut-js, configured for quick, repeatable actions; loaded once per process. */
+/**
+ * nut-js, configured for quick, repeatable actions; loaded once per process. On Linux libnut kills the
+ * process (a segmentation fault, no exception) when it cannot open the X display, so it is not even loaded
+ * without DISPLAY; DesktopOperator also captures through node-screenshots, which fails cleanly, before the
+ * first action, so a DISPLAY naming a dead server is caught there.
+ */
 function loadNutJs(): Promise<typeof NutJs> {
+  if (process.platform === 'linux' && !process.env.DISPLAY) {
+    return Promise.reject(new DisplayUnavailableError('DISPLAY is not set, so there is no X display to send input to'));
+  }
   loading ??= import('@nut-tree-fork/nut-js').then((nut) => {
     nut.mouse.config.mouseSpeed = MOUSE_SPEED;
     nut.mouse.config.autoDelayMs = MOUSE_DELAY_MS;
