@@ -1,0 +1,51 @@
+/**
+ * How every front end starts Sightline's core: the CLI, the Electron app and the MCP server open the
+ * home's storage through `openRuntime`, so the work that must happen once at start happens in one place,
+ * whichever way the app was launched. Startup repairs what an earlier process may have left behind:
+ * temp files of blob writes that crashed before their rename, and cold files past their retention.
+ * (Later: compactions interrupted mid-turn are finished here too.)
+ */
+import type { Config } from '../../shared/config.js';
+import type { SightlineHome } from '../config/home.js';
+import { openStorage, type RetentionSweepResult, type Storage } from '../storage/index.js';
+
+export interface RuntimeOptions {
+  home: SightlineHome;
+  config: Config;
+  /** The moment the retention sweep measures ages from; now by default (tests age data with it). */
+  now?: Date;
+}
+
+/** What startup repaired, for doctor-style reporting and tests. */
+export interface StartupReport {
+  temporaryFilesRemoved: number;
+  retention: RetentionSweepResult;
+}
+
+export interface Runtime {
+  storage: Storage;
+  startup: StartupReport;
+  /** Closes the database. Safe to call twice. */
+  close(): void;
+}
+
+export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const storage = openStorage({
+    databaseFile: options.home.databaseFile,
+    blobsDirectory: options.home.blobsDirectory,
+    coldStorageDirectory: options.home.coldStorageDirectory,
+  });
+  try {
+    const startup = await repairAtStartup(storage, options.config, options.now ?? new Date());
+    return { storage, startup, close: () => storage.close() };
+  } catch (error) {
+    storage.close();
+    throw error;
+  }
+}
+
+async function repairAtStartup(storage: Storage, config: Config, now: Date): Promise<StartupReport> {
+  const { temporaryFilesRemoved } = await storage.blobs.reconcile({ now });
+  const retention = await storage.images.sweepRetention({ olderThanDays: config.storage.retentionDays, now });
+  return { temporaryFilesRemoved, retention };
+}
