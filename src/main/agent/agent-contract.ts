@@ -40,8 +40,20 @@ export interface ConfirmationRequest {
   reason: string;
 }
 
-/** Asks a person to approve a risky action before it runs. Resolves false to refuse it. */
-export type ConfirmationHandler = (request: ConfirmationRequest, signal: AbortSignal) => Promise<boolean>;
+/** A handler's answer with who gave it: a person, a rule (headless without a terminal), or a flag (`--yes`). */
+export interface ConfirmationAnswer {
+  approved: boolean;
+  by: 'user' | 'policy' | 'flag';
+}
+
+/**
+ * Asks a person to approve a risky action before it runs. Resolves false to refuse it; a plain boolean
+ * counts as the user's answer, a ConfirmationAnswer says who answered.
+ */
+export type ConfirmationHandler = (
+  request: ConfirmationRequest,
+  signal: AbortSignal,
+) => Promise<boolean | ConfirmationAnswer>;
 
 /** Asks a person the model's question; undefined when nobody can answer (headless without a terminal). */
 export type AskUserHandler = (
@@ -64,6 +76,11 @@ export interface AgentDependencies {
   turnEndHooks?: TurnEndHook[];
   /** Tools beyond the built-in ones (web_search, MCP servers' tools), merged into the registry. */
   extraTools?: ToolDefinition[];
+  /**
+   * How long to let the screen settle after an action before the next screenshot (default 500 ms), so
+   * the model sees what its click did rather than the frame before the redraw. Tests pass 0.
+   */
+  settleDelayMs?: number;
 }
 
 export interface Agent {

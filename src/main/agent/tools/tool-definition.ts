@@ -3,6 +3,7 @@
  * (web_search, MCP servers' tools) share this shape, so the registry treats them alike.
  */
 import type { z } from 'zod';
+import type { ComputerAction } from '../../../shared/actions.js';
 import type { AgentEvent } from '../../../shared/events.js';
 import type { MessagePart } from '../../../shared/messages.js';
 import type { Storage } from '../../storage/storage.js';
@@ -23,6 +24,18 @@ export interface ToolResult {
   parts: MessagePart[];
   isError?: boolean;
   endTurn?: { status: 'finished' | 'failed'; summary: string };
+  /** What the step row records beyond the parts; the agent derives it from the parts when absent. */
+  record?: ToolStepRecord;
+}
+
+/** A tool's own account of its step, for the timeline (the computer tool's action and new screenshot). */
+export interface ToolStepRecord {
+  /** The computer action the step performed (or tried to). */
+  action?: ComputerAction;
+  /** JSON for the step's result column. */
+  result?: unknown;
+  /** When the screen had not changed after the action: the earlier image it equals. */
+  dedupOfImageId?: string;
 }
 
 export interface ToolDefinition<Arguments = unknown> {

@@ -1,0 +1,135 @@
+/**
+ * The agent: `createAgent(dependencies)` wires the tools, the screen recorder and the turn loop together
+ * and returns an Agent whose `runTurn` takes one user request to its end. A turn always ends exactly once
+ * and leaves the session ready for the next request, whether it finished, failed or was stopped.
+ *
+ * One agent drives one operator, so it runs one turn at a time.
+ */
+import type { Agent, AgentDependencies, TurnOutcome, TurnRequest } from './agent-contract.js';
+import { EncodedImageCache, effectiveMaxImageEdge, modelImageSize } from '../context/index.js';
+import { createEventEmitter, createSecretRedactor } from './event-emitter.js';
+import { ScreenRecorder } from './screen-recorder.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { createAskUserTool } from './tools/ask-user-tool.js';
+import { createComputerTool } from './tools/computer-tool.js';
+import { createFinishTool } from './tools/finish-tool.js';
+import { createToolRegistry } from './tools/registry.js';
+import { emptyUsage } from './token-usage-totals.js';
+import { TurnLifecycle, type TurnEnding } from './turn-lifecycle.js';
+import { runTurnLoop } from './turn-loop.js';
+
+const DEFAULT_SETTLE_DELAY_MS = 500;
+
+/** runTurn was called while a turn was still running on this agent. */
+export class AgentBusyError extends Error {
+  override name = 'AgentBusyError';
+  constructor() {
+    super('The agent is already running a turn; wait for it to end (or stop it) before starting another.');
+  }
+}
+
+export function createAgent(dependencies: AgentDependencies): Agent {
+  const { storage, config, model, operator } = dependencies;
+  const redact = createSecretRedactor([config.model.apiKey, config.search.tavilyApiKey]);
+  const emit = createEventEmitter(dependencies.onEvent, redact);
+  const screen = new ScreenRecorder({
+    operator,
+    storage,
+    dedup: config.perception.dedup,
+    emit,
+    settleDelayMs: dependencies.settleDelayMs ?? DEFAULT_SETTLE_DELAY_MS,
+  });
+  // Built now, so a name collision is found when the agent is made, not in the middle of a turn.
+  const registry = createToolRegistry(
+    [
+      createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: dependencies.confirm }),
+      createFinishTool(),
+      createAskUserTool(dependencies.askUser),
+    ],
+    dependencies.extraTools,
+  );
+  const maxImageEdge = effectiveMaxImageEdge(model.profile.maxImageEdge, config.perception.maxImageEdge);
+  const hooks = dependencies.turnEndHooks ?? [];
+  let running = false;
+
+  async function runTurn(request: TurnRequest): Promise<TurnOutcome> {
+    if (running) throw new AgentBusyError();
+    running = true;
+    // The loop always has a signal; the caller's, when given, stops it.
+    const controller = new AbortController();
+    const forwardAbort = () => controller.abort();
+    request.signal?.addEventListener('abort', forwardAbort, { once: true });
+    if (request.signal?.aborted === true) controller.abort();
+    try {
+      const turn = TurnLifecycle.begin(storage, emit, {
+        request: request.request,
+        sessionId: request.sessionId,
+        operatorKind: operator.describe().kind,
+        modelName: model.profile.model,
+      });
+      const usage = { total: emptyUsage() };
+      let ending: TurnEnding;
+      try {
+        ending = await playTurn(turn, request, controller.signal, usage);
+      } catch (error) {
+        ending = controller.signal.aborted
+          ? { status: 'stopped', reason: 'stopped', summary: 'Stopped by the user.' }
+          : { status: 'failed', reason: 'error', summary: `The turn failed: ${redact(errorMessage(error))}` };
+      }
+      return await turn.end(ending, usage.total, hooks);
+    } finally {
+      request.signal?.removeEventListener('abort', forwardAbort);
+      running = false;
+    }
+  }
+
+  async function playTurn(
+    turn: TurnLifecycle,
+    request: TurnRequest,
+    signal: AbortSignal,
+    usage: { total: ReturnType<typeof emptyUsage> },
+  ): Promise<TurnEnding> {
+    await turn.storeRequest(request.request);
+    screen.beginTurn({ sessionId: turn.sessionId, turnId: turn.turnId });
+    const first = await screen.capture(false);
+    if (first.kind !== 'new') throw new Error('The first screenshot of a turn must be a stored image.');
+    storage.messages.append({
+      sessionId: turn.sessionId,
+      turnId: turn.turnId,
+      message: {
+        role: 'user',
+        parts: [{ type: 'text', text: 'The screen now:' }, { type: 'image', imageId: first.imageId }],
+      },
+    });
+    const shown = modelImageSize(first.width, first.height, maxImageEdge);
+    const systemPrompt = buildSystemPrompt({
+      operatorKind: operator.describe().kind,
+      screenshotWidth: shown.width,
+      screenshotHeight: shown.height,
+      coordinateSpace: model.profile.coordinateSpace,
+      tools: registry.list(),
+    });
+    return runTurnLoop({
+      storage,
+      model,
+      registry,
+      screen,
+      emit,
+      redact,
+      signal,
+      sessionId: turn.sessionId,
+      turnId: turn.turnId,
+      systemPrompt,
+      maxImageEdge,
+      maxSteps: config.agent.maxSteps,
+      imageCache: new EncodedImageCache(),
+      usage,
+    });
+  }
+
+  return { runTurn };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

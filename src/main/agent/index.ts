@@ -1,0 +1,19 @@
+/** The agent layer's public surface: what the CLI, the app API and the MCP server import. */
+export { createAgent, AgentBusyError } from './agent.js';
+export type {
+  Agent,
+  AgentDependencies,
+  AskUserHandler,
+  ConfirmationAnswer,
+  ConfirmationHandler,
+  ConfirmationRequest,
+  TurnEndHook,
+  TurnOutcome,
+  TurnRequest,
+} from './agent-contract.js';
+export { SessionUnavailableError } from './turn-lifecycle.js';
+export { ToolRegistryError } from './tools/registry.js';
+export type { ToolContext, ToolDefinition, ToolResult, ToolStepRecord } from './tools/tool-definition.js';
+export { assessRisk, needsConfirmation, type RiskAssessment, type RiskContext } from './safety-policy.js';
+export { NO_USER_AVAILABLE } from './tools/ask-user-tool.js';
+export { MAX_CONSECUTIVE_MALFORMED_REPLIES } from './malformed-output.js';

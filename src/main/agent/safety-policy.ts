@@ -1,0 +1,105 @@
+/**
+ * Which actions need a person's approval before they run. Pure: it looks at the action and at what kind
+ * of field has the focus (which the operator reads from the page or the accessibility tree), never at
+ * text on the screen, so nothing shown on the screen (a prompt injection) can talk its way past it.
+ *
+ * Risky: key combinations that close, quit or delete (alt+F4, ctrl+w, cmd+q, Delete, cmd+Backspace,
+ * ctrl+alt+Delete…), and typing while a password field has the focus.
+ */
+import type { ComputerAction } from '../../shared/actions.js';
+import type { ConfirmationPolicy } from '../../shared/config.js';
+import type { FocusedFieldKind } from '../operators/operator.js';
+import { parseKeyCombinations, type KeyChord, type NutKeyName } from '../operators/key-combination.js';
+
+export interface RiskContext {
+  focusedFieldKind: FocusedFieldKind;
+}
+
+export type RiskAssessment = { risky: true; reason: string } | { risky: false; reason?: undefined };
+
+type Modifier = 'ctrl' | 'alt' | 'shift' | 'cmd';
+
+const MODIFIER_OF_KEY: Partial<Record<NutKeyName, Modifier>> = {
+  LeftControl: 'ctrl',
+  RightControl: 'ctrl',
+  LeftAlt: 'alt',
+  RightAlt: 'alt',
+  LeftShift: 'shift',
+  RightShift: 'shift',
+  LeftCmd: 'cmd',
+  RightCmd: 'cmd',
+  LeftSuper: 'cmd',
+  RightSuper: 'cmd',
+};
+
+interface ChordShape {
+  modifiers: Set<Modifier>;
+  /** The non-modifier keys, by nut-js name. */
+  keys: Set<NutKeyName>;
+}
+
+/** Rules over one chord's shape; the first that matches names the risk. */
+const RISKY_CHORDS: Array<{ matches: (chord: ChordShape) => boolean; effect: string }> = [
+  { matches: (c) => has(c, 'ctrl', 'alt') && (c.keys.has('Delete') || c.keys.has('Backspace')), effect: 'may log out, restart or kill the session' },
+  { matches: (c) => c.keys.has('Delete'), effect: 'may delete something' },
+  { matches: (c) => has(c, 'cmd') && c.keys.has('Backspace'), effect: 'may move files to the trash' },
+  { matches: (c) => c.keys.has('F4') && (has(c, 'alt') || has(c, 'ctrl')), effect: 'may close a window or tab' },
+  { matches: (c) => c.keys.has('Q') && (has(c, 'ctrl') || has(c, 'cmd')), effect: 'may quit an application' },
+  { matches: (c) => c.keys.has('W') && (has(c, 'ctrl') || has(c, 'cmd')), effect: 'may close a window or tab' },
+  { matches: (c) => has(c, 'cmd', 'alt') && c.keys.has('Escape'), effect: 'opens Force Quit' },
+];
+
+export function assessRisk(action: ComputerAction, context: RiskContext): RiskAssessment {
+  if (action.action === 'type' && context.focusedFieldKind === 'password') {
+    return { risky: true, reason: 'typing into a password field' };
+  }
+  if (action.action === 'key') {
+    const parse = parseKeyCombinations(action.keys);
+    // Keys the operator cannot press are refused by the operator; nothing runs, so nothing to confirm.
+    if (!parse.ok) return { risky: false };
+    for (const [index, chord] of parse.chords.entries()) {
+      const shape = chordShape(chord);
+      const rule = RISKY_CHORDS.find((candidate) => candidate.matches(shape));
+      if (rule !== undefined) {
+        const written = action.keys.trim().split(/\s+/)[index] ?? action.keys;
+        return { risky: true, reason: `key combination ${written} ${rule.effect}` };
+      }
+    }
+  }
+  return { risky: false };
+}
+
+/** Actions that change nothing on the screen or in applications; `always` still lets them run unasked. */
+const PASSIVE_ACTIONS = new Set<ComputerAction['action']>(['screenshot', 'wait', 'move']);
+
+export function needsConfirmation(policy: ConfirmationPolicy, risk: RiskAssessment, action: ComputerAction): boolean {
+  switch (policy) {
+    case 'never':
+      return false;
+    case 'risky':
+      return risk.risky;
+    case 'always':
+      return risk.risky || !PASSIVE_ACTIONS.has(action.action);
+  }
+}
+
+/** Why a person is asked: the risk when there is one, else the policy that asks for everything. */
+export function confirmationReason(policy: ConfirmationPolicy, risk: RiskAssessment, action: ComputerAction): string {
+  if (risk.risky) return risk.reason;
+  return `the confirmation policy is "${policy}": every ${action.action} needs approval`;
+}
+
+function chordShape(chord: KeyChord): ChordShape {
+  const modifiers = new Set<Modifier>();
+  const keys = new Set<NutKeyName>();
+  for (const key of chord) {
+    const modifier = MODIFIER_OF_KEY[key.nut];
+    if (modifier !== undefined) modifiers.add(modifier);
+    else keys.add(key.nut);
+  }
+  return { modifiers, keys };
+}
+
+function has(chord: ChordShape, ...modifiers: Modifier[]): boolean {
+  return modifiers.every((modifier) => chord.modifiers.has(modifier));
+}

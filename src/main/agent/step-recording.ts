@@ -1,0 +1,89 @@
+/**
+ * Writing down one tool call: its tool message (what the model reads next) and its step row (what the
+ * timeline shows) in one transaction, so a crash leaves both or neither. Then the step event.
+ */
+import type { TokenReport } from '../../shared/events.js';
+import { ComputerActionSchema } from '../../shared/actions.js';
+import { textOfParts, type ToolCall } from '../../shared/messages.js';
+import type { TokenUsage } from '../../shared/token-usage.js';
+import type { StepRecord, Storage } from '../storage/index.js';
+import type { Emit } from './event-emitter.js';
+import type { ToolResult } from './tools/tool-definition.js';
+
+export interface ToolStep {
+  sessionId: string;
+  turnId: string;
+  call: ToolCall;
+  result: ToolResult;
+  /** Validated arguments, when the call was well formed. */
+  arguments?: unknown;
+  /** The assistant's text of the reply that made the call. */
+  thought: string | undefined;
+  /** The screenshot the model was looking at when it chose this call. */
+  screenshotImageId: string | undefined;
+  latencyMs: number;
+  /** The model call's cost: on the first step of a reply only, so a turn's steps add up to its calls. */
+  usage?: TokenUsage;
+  tokenReport?: TokenReport;
+}
+
+export function recordToolStep(storage: Storage, emit: Emit, redact: (text: string) => string, step: ToolStep): StepRecord {
+  const { result } = step;
+  const resultText = redact(textOfParts(result.parts));
+  const action = stepAction(step);
+  const record = storage.database.transaction(() => {
+    storage.messages.append({
+      sessionId: step.sessionId,
+      turnId: step.turnId,
+      message: {
+        role: 'tool',
+        toolCallId: step.call.id,
+        name: step.call.name,
+        parts: result.parts.map((part) => (part.type === 'text' ? { ...part, text: redact(part.text) } : part)),
+        ...(result.isError === true ? { isError: true } : {}),
+      },
+    });
+    return storage.steps.append({
+      sessionId: step.sessionId,
+      turnId: step.turnId,
+      action,
+      thought: step.thought ?? null,
+      screenshotImageId: step.screenshotImageId ?? null,
+      dedupOfImageId: result.record?.dedupOfImageId ?? null,
+      result: result.record?.result ?? { ok: result.isError !== true, text: resultText },
+      error: result.isError === true ? resultText : null,
+      latencyMs: step.latencyMs,
+      inputTokens: step.usage?.inputTokens ?? null,
+      outputTokens: step.usage?.outputTokens ?? null,
+      tokenReport: step.tokenReport ?? null,
+    });
+  })();
+  const computerAction = ComputerActionSchema.safeParse(action);
+  emit({
+    type: 'step',
+    sessionId: step.sessionId,
+    turnId: step.turnId,
+    at: Date.now(),
+    stepId: record.id,
+    sequence: record.sequence,
+    tool: step.call.name,
+    ...(computerAction.success ? { action: computerAction.data } : {}),
+    ...(step.thought === undefined ? {} : { thought: step.thought }),
+    ...(step.screenshotImageId === undefined ? {} : { screenshotImageId: step.screenshotImageId }),
+    ok: result.isError !== true,
+    ...(result.isError === true ? { error: resultText } : {}),
+    latencyMs: step.latencyMs,
+    ...(step.usage === undefined ? {} : { usage: step.usage }),
+    ...(step.tokenReport === undefined ? {} : { tokenReport: step.tokenReport }),
+  });
+  return record;
+}
+
+/**
+ * The step's action column: a computer action as itself (what the timeline draws); any other call as
+ * `{ tool, arguments }`, with the raw text when the arguments were malformed.
+ */
+function stepAction(step: ToolStep): unknown {
+  if (step.result.record?.action !== undefined) return step.result.record.action;
+  return { tool: step.call.name, arguments: step.arguments ?? step.call.argumentsText };
+}

@@ -1,0 +1,126 @@
+/**
+ * `computer`: one mouse or keyboard action on the screen the model sees. Before anything moves, the
+ * safety policy decides whether a person must approve; a refused action does nothing. After an action,
+ * a new screenshot goes back in the result (or, when nothing changed, "unchanged: same as img_…").
+ *
+ * The model's coordinates are in the screenshot it last saw; the operator maps them to the screen with
+ * that screenshot's ModelView, and refuses a point outside it (nothing is done).
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { COMPUTER_ACTION_TYPES, ComputerActionSchema, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
+import type { ConfirmationPolicy } from '../../../shared/config.js';
+import type { MessagePart } from '../../../shared/messages.js';
+import type { Operator } from '../../operators/operator.js';
+import { unchangedNotice } from '../../perception/capture-with-dedup.js';
+import { untilAborted } from '../abortable.js';
+import type { ConfirmationAnswer, ConfirmationHandler } from '../agent-contract.js';
+import { assessRisk, confirmationReason, needsConfirmation } from '../safety-policy.js';
+import type { ScreenRecorder } from '../screen-recorder.js';
+import type { ToolContext, ToolDefinition, ToolResult } from './tool-definition.js';
+
+export const COMPUTER_TOOL_NAME = 'computer';
+
+export interface ComputerToolOptions {
+  operator: Operator;
+  screen: ScreenRecorder;
+  policy: ConfirmationPolicy;
+  confirm: ConfirmationHandler;
+}
+
+/**
+ * Models prompted with one flat schema often send the fields an action does not use as null; those are
+ * dropped before the strict per-action schema checks the rest.
+ */
+const ComputerArgumentsSchema = z.preprocess(withoutNullFields, ComputerActionSchema) as unknown as z.ZodType<ComputerAction>;
+
+/**
+ * One flat object (OpenAI requires `type: object` at the top of a function's parameters, so the
+ * per-action union cannot be shown as is); the schema above checks which fields each action needs.
+ */
+const COMPUTER_PARAMETERS: Record<string, unknown> = {
+  type: 'object',
+  properties: {
+    action: { type: 'string', enum: [...COMPUTER_ACTION_TYPES], description: 'What to do.' },
+    x: { type: 'number', description: 'click, double_click, right_click, move, drag (start), scroll: x in the screenshot.' },
+    y: { type: 'number', description: 'The same actions: y in the screenshot.' },
+    to_x: { type: 'number', description: 'drag: where to release, x.' },
+    to_y: { type: 'number', description: 'drag: where to release, y.' },
+    scroll_x: { type: 'integer', description: 'scroll: notches right (positive) or left (negative), -100 to 100.' },
+    scroll_y: { type: 'integer', description: 'scroll: notches down (positive) or up (negative), -100 to 100.' },
+    text: { type: 'string', description: 'type: the text to type.' },
+    keys: { type: 'string', description: 'key: a combination such as ctrl+s, alt+Tab or Return; several separated by spaces.' },
+    seconds: { type: 'number', description: `wait: how long, 0 to ${MAX_WAIT_SECONDS} seconds.` },
+  },
+  required: ['action'],
+  additionalProperties: false,
+};
+
+export function createComputerTool(options: ComputerToolOptions): ToolDefinition<ComputerAction> {
+  return {
+    name: COMPUTER_TOOL_NAME,
+    description:
+      'Act on the screen with the mouse or keyboard, one action per call. Coordinates are in the latest ' +
+      'screenshot. The result holds the screenshot after the action.',
+    arguments: ComputerArgumentsSchema,
+    parametersJsonSchema: COMPUTER_PARAMETERS,
+    execute: (action, context) => runComputerAction(action, context, options),
+  };
+}
+
+async function runComputerAction(action: ComputerAction, context: ToolContext, options: ComputerToolOptions): Promise<ToolResult> {
+  const refusal = await confirmIfNeeded(action, context, options);
+  if (refusal !== undefined) {
+    return { parts: [{ type: 'text', text: refusal }], isError: true, record: { action, result: { ok: false, refused: true } } };
+  }
+  const view = options.screen.modelView;
+  if (view === undefined) {
+    return {
+      parts: [{ type: 'text', text: 'There is no screenshot to act on yet; call computer with action "screenshot" first.' }],
+      isError: true,
+      record: { action, result: { ok: false } },
+    };
+  }
+  const outcome = await options.operator.execute(action, view);
+  if (!outcome.ok) {
+    return { parts: [{ type: 'text', text: outcome.error }], isError: true, record: { action, result: { ok: false } } };
+  }
+  const detail = outcome.detail ?? `${action.action} done`;
+  const capture = await options.screen.capture(action.action !== 'screenshot');
+  const parts: MessagePart[] = [{ type: 'text', text: detail }];
+  if (capture.kind === 'new') {
+    parts.push({ type: 'image', imageId: capture.imageId });
+    return { parts, record: { action, result: { ok: true, detail, screenshotImageId: capture.imageId } } };
+  }
+  parts.push({ type: 'text', text: unchangedNotice(capture.sameAs) });
+  return {
+    parts,
+    record: { action, result: { ok: true, detail, unchanged: true }, dedupOfImageId: capture.sameAs },
+  };
+}
+
+/** Undefined when the action may run; otherwise what the model is told. */
+async function confirmIfNeeded(action: ComputerAction, context: ToolContext, options: ComputerToolOptions): Promise<string | undefined> {
+  const focusedFieldKind =
+    action.action === 'type' && options.operator.focusedFieldKind !== undefined
+      ? await options.operator.focusedFieldKind()
+      : 'unknown';
+  const risk = assessRisk(action, { focusedFieldKind });
+  if (!needsConfirmation(options.policy, risk, action)) return undefined;
+  const reason = confirmationReason(options.policy, risk, action);
+  const requestId = randomUUID();
+  const scope = { sessionId: context.sessionId, turnId: context.turnId };
+  context.emit({ type: 'confirmation-requested', ...scope, at: Date.now(), requestId, action, reason });
+  const answer = normalizeAnswer(await untilAborted(options.confirm({ ...scope, action, reason }, context.signal), context.signal));
+  context.emit({ type: 'confirmation-answered', ...scope, at: Date.now(), requestId, approved: answer.approved, by: answer.by });
+  return answer.approved ? undefined : `the user refused this action: ${reason}. Nothing was done; do not try to get around the refusal.`;
+}
+
+function normalizeAnswer(answer: boolean | ConfirmationAnswer): ConfirmationAnswer {
+  return typeof answer === 'boolean' ? { approved: answer, by: 'user' } : answer;
+}
+
+function withoutNullFields(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null));
+}
