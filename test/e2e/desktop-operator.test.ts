@@ -180,6 +180,15 @@ describe.skipIf(!canRun)('desktop operator under Xvfb', () => {
     await titleBecomes(`${TITLE_PREFIX} clicks=1 name=hi`);
   });
 
+  it('types shifted symbols as themselves, and refuses what a US keyboard cannot type', async () => {
+    expect(await operator.execute({ action: 'type', text: ' A:b_c?~"x"' }, view)).toMatchObject({ ok: true });
+    await titleBecomes(`${TITLE_PREFIX} clicks=1 name=hi A:b_c?~"x"`);
+    const refused = await operator.execute({ action: 'type', text: 'café' }, view);
+    expect(refused).toMatchObject({ ok: false, error: expect.stringContaining('cannot type "é"') });
+    // Nothing of it was typed: the field still holds what it held.
+    await titleBecomes(`${TITLE_PREFIX} clicks=1 name=hi A:b_c?~"x"`);
+  });
+
   it('refuses a click outside the screenshot, and neither clicks nor moves the pointer', async () => {
     const before = mouseLocation();
     const result = await operator.execute({ action: 'click', x: view.imageWidth + 40, y: inModelImage(button).y }, view);
@@ -189,6 +198,6 @@ describe.skipIf(!canRun)('desktop operator under Xvfb', () => {
     expect(mouseLocation()).toBe(before);
     // A click that lands still counts: the title would have shown a stray one before this one.
     expect(await operator.execute({ action: 'click', ...inModelImage(button) }, view)).toMatchObject({ ok: true });
-    await titleBecomes(`${TITLE_PREFIX} clicks=2 name=hi`);
+    await titleBecomes(`${TITLE_PREFIX} clicks=2 name=hi A:b_c?~"x"`);
   });
 });

@@ -30,6 +30,7 @@ function recordingInput(log: string[]): InputDriver {
     click: async (at, button, count) => void log.push(`click ${button}x${count} ${at.x},${at.y}`),
     drag: async (from, to) => void log.push(`drag ${from.x},${from.y} -> ${to.x},${to.y}`),
     scroll: async (at, notches) => void log.push(`scroll ${notches.x},${notches.y} at ${at.x},${at.y}`),
+    cannotType: (text) => (text.includes('é') ? 'cannot type "é"' : undefined),
     type: async (text) => void log.push(`type ${text}`),
     pressChord: async (chord) => void log.push(`chord ${chord.map((key) => key.nut).join('+')}`),
   };
@@ -89,6 +90,7 @@ describe('DesktopOperator', () => {
       operator.execute({ action: 'scroll', x: -1, y: 10, scroll_x: 0, scroll_y: 2 }, VIEW),
       operator.execute({ action: 'scroll', x: 10, y: 10, scroll_x: 0, scroll_y: 0 }, VIEW),
       operator.execute({ action: 'key', keys: 'ctrl+s ctrl+bogus' }, VIEW),
+      operator.execute({ action: 'type', text: 'café' }, VIEW),
       operator.execute({ action: 'click', x: 10, y: 10 }, { ...VIEW, frameWidth: 1920, frameHeight: 1080 }),
     ]);
     expect(refusals.map((result) => (result.ok ? 'ok' : result.error))).toEqual([
@@ -97,6 +99,7 @@ describe('DesktopOperator', () => {
       'x=-1 is outside the screenshot (0–1279). Nothing was done.',
       'scroll_x and scroll_y are both 0: nothing to scroll. Nothing was done.',
       expect.stringMatching(/^unknown key "bogus" in "ctrl\+bogus"/),
+      'cannot type "é". Nothing was done.',
       expect.stringMatching(/^the screen changed since that screenshot/),
     ]);
     expect(log).toEqual([]);

@@ -23,12 +23,12 @@ describe('parseKeyCombinations', () => {
     expect(playwrightKeys(parseKeyCombinations('Return'))).toEqual([['Enter']]);
     expect(nutKeys(parseKeyCombinations('ctrl+shift+t'))).toEqual([['LeftControl', 'LeftShift', 'T']]);
     expect(playwrightKeys(parseKeyCombinations('ctrl+shift+t'))).toEqual([['Control', 'Shift', 't']]);
-    expect(playwrightKeys(parseKeyCombinations('f24'))).toEqual([['F24']]);
+    expect(playwrightKeys(parseKeyCombinations('f12'))).toEqual([['F12']]);
   });
 
   it('treats cmd, super, meta and win as one key', () => {
     for (const name of ['cmd', 'super', 'meta', 'win', 'Command']) {
-      expect(nutKeys(parseKeyCombinations(`${name}+q`))).toEqual([['LeftCmd', 'Q']]);
+      expect(nutKeys(parseKeyCombinations(`${name}+q`))).toEqual([['LeftSuper', 'Q']]);
       expect(playwrightKeys(parseKeyCombinations(`${name}+q`))).toEqual([['Meta', 'q']]);
     }
   });
@@ -53,7 +53,8 @@ describe('parseKeyCombinations', () => {
     const result = parseKeyCombinations('ctrl+s ctrl+frobnicate');
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error).toMatch(/^unknown key "frobnicate" in "ctrl\+frobnicate" \(known keys: /);
-    expect(parseKeyCombinations('F25')).toMatchObject({ ok: false, error: expect.stringContaining('unknown key "F25"') });
+    // F13 and up are missing from most X keymaps, where pressing one would end the process.
+    expect(parseKeyCombinations('F13')).toMatchObject({ ok: false, error: expect.stringContaining('unknown key "F13"') });
   });
 
   it('refuses empty key names and empty input', () => {
@@ -68,9 +69,9 @@ describe('nut-js key names', () => {
     const { Key } = await import('@nut-tree-fork/shared');
     const everyKey =
       'ctrl control shift alt option cmd command super meta win Return enter KP_Enter Tab Escape esc BackSpace Delete del Insert ' +
-      'Home End Page_Up Prior Page_Down Next Up ArrowUp Down Left Right space CapsLock NumLock ScrollLock Print Menu minus equal ' +
+      'Home End Page_Up Prior Page_Down Next Up ArrowUp Down Left Right space CapsLock NumLock ScrollLock Print minus equal ' +
       'plus comma period slash backslash semicolon apostrophe grave bracketleft bracketright - = + , . / \\ ; \' ` [ ] ' +
-      'a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 4 5 6 7 8 9 F1 F12 F13 F24';
+      'a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 4 5 6 7 8 9 F1 F9 F10 F12';
     const parse = parseKeyCombinations(everyKey);
     for (const name of nutKeys(parse).flat()) expect(Object.keys(Key), name).toContain(name);
   });

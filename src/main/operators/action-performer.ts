@@ -20,6 +20,8 @@ export interface InputDriver {
   drag(from: Point, to: Point): Promise<void>;
   /** Moves to the point, then turns the wheel: `notches` > 0 scroll right / down. */
   scroll(at: Point, notches: Point): Promise<void>;
+  /** Why this driver cannot type the text (so nothing is typed), or undefined when it can. */
+  cannotType(text: string): string | undefined;
   type(text: string): Promise<void>;
   /** Presses the chord's keys in order and releases them in reverse (all of them, even on failure). */
   pressChord(chord: KeyChord): Promise<void>;
@@ -69,9 +71,12 @@ export async function performAction(action: ComputerAction, context: ActionConte
       await input.scroll(mapping.screen, { x: action.scroll_x, y: action.scroll_y });
       return { ok: true, detail: `scroll (${action.scroll_x}, ${action.scroll_y}) at screen (${mapping.screen.x}, ${mapping.screen.y})` };
     }
-    case 'type':
+    case 'type': {
+      const reason = input.cannotType(action.text);
+      if (reason) return refused(reason);
       await input.type(action.text);
       return { ok: true, detail: `typed ${action.text.length} characters` };
+    }
     case 'key': {
       const parse = parseKeyCombinations(action.keys);
       if (!parse.ok) return refused(parse.error);

@@ -27,18 +27,19 @@ export type KeyCombinationParse = { ok: true; chords: KeyChord[] } | { ok: false
 type KeyTarget = Pick<KeySpec, 'nut' | 'playwright'>;
 
 // cmd, super, meta and win are one key: Command on macOS, the Windows key, Super on Linux. nut-js's
-// LeftCmd is that key on each system (its LeftMeta is X11's rarely bound Meta keysym).
+// LeftSuper is libnut's "meta", which every platform knows (Super_L under X11, checked with xev); its
+// LeftCmd is unknown to libnut on Linux.
 const MODIFIERS: Record<string, KeyTarget> = {
   ctrl: { nut: 'LeftControl', playwright: 'Control' },
   control: { nut: 'LeftControl', playwright: 'Control' },
   shift: { nut: 'LeftShift', playwright: 'Shift' },
   alt: { nut: 'LeftAlt', playwright: 'Alt' },
   option: { nut: 'LeftAlt', playwright: 'Alt' },
-  cmd: { nut: 'LeftCmd', playwright: 'Meta' },
-  command: { nut: 'LeftCmd', playwright: 'Meta' },
-  super: { nut: 'LeftCmd', playwright: 'Meta' },
-  meta: { nut: 'LeftCmd', playwright: 'Meta' },
-  win: { nut: 'LeftCmd', playwright: 'Meta' },
+  cmd: { nut: 'LeftSuper', playwright: 'Meta' },
+  command: { nut: 'LeftSuper', playwright: 'Meta' },
+  super: { nut: 'LeftSuper', playwright: 'Meta' },
+  meta: { nut: 'LeftSuper', playwright: 'Meta' },
+  win: { nut: 'LeftSuper', playwright: 'Meta' },
 };
 
 const NAMED_KEYS: Record<string, KeyTarget> = {
@@ -78,7 +79,6 @@ const NAMED_KEYS: Record<string, KeyTarget> = {
   scroll_lock: { nut: 'ScrollLock', playwright: 'ScrollLock' },
   print: { nut: 'Print', playwright: 'PrintScreen' },
   printscreen: { nut: 'Print', playwright: 'PrintScreen' },
-  menu: { nut: 'Menu', playwright: 'ContextMenu' },
   // Punctuation by keysym name (xdotool) as well as by character (below).
   minus: { nut: 'Minus', playwright: '-' },
   equal: { nut: 'Equal', playwright: '=' },
@@ -113,7 +113,7 @@ const CHARACTER_KEYS: Record<string, KeyTarget> = {
 
 const KNOWN_NAMES_HINT =
   'known keys: ctrl, shift, alt, cmd (super/meta/win), Return, Tab, Escape, BackSpace, Delete, Home, End, ' +
-  'Page_Up, Page_Down, Up, Down, Left, Right, space, F1–F24, a–z, 0–9 and punctuation';
+  'Page_Up, Page_Down, Up, Down, Left, Right, space, F1–F12, a–z, 0–9 and punctuation';
 
 /** Parses a `keys` string into combinations, or names the first key it does not know. */
 export function parseKeyCombinations(text: string): KeyCombinationParse {
@@ -147,7 +147,9 @@ function lookUpKey(name: string): KeyTarget | undefined {
   if (known) return known;
   if (/^[a-z]$/.test(lower)) return { nut: lower.toUpperCase() as NutKeyName, playwright: lower };
   if (/^[0-9]$/.test(name)) return { nut: `Num${name}` as NutKeyName, playwright: name };
-  const functionKey = /^f([1-9]|1[0-9]|2[0-4])$/.exec(lower);
+  // F1–F12 only: a key missing from the X keymap (F13–F24 under Xvfb and many layouts) makes libnut's
+  // X error handler end the whole process.
+  const functionKey = /^f([1-9]|1[0-2])$/.exec(lower);
   if (functionKey) return { nut: `F${functionKey[1]}` as NutKeyName, playwright: `F${functionKey[1]}` };
   return undefined;
 }

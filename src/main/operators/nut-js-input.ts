@@ -9,7 +9,8 @@ import type * as NutJs from '@nut-tree-fork/nut-js';
 import type { InputDriver, MouseButton } from './action-performer.js';
 import type { Point } from './coordinates.js';
 import { DisplayUnavailableError } from './display-errors.js';
-import type { KeyChord } from './key-combination.js';
+import type { KeyChord, NutKeyName } from './key-combination.js';
+import { planUsKeyboardTyping } from './us-keyboard-typing.js';
 
 /**
  * Pointer speed in pixels per second. nut-js moves through every pixel of a straight line (so hover and
@@ -77,17 +78,35 @@ export class NutJsInput implements InputDriver {
     if (notches.x < 0) await nut.mouse.scrollLeft(-notches.x);
   }
 
+  /** On Linux only what a US keyboard has (see us-keyboard-typing.ts); libnut types Unicode elsewhere. */
+  cannotType(text: string): string | undefined {
+    if (process.platform !== 'linux') return undefined;
+    const plan = planUsKeyboardTyping(text);
+    return plan.ok ? undefined : plan.error;
+  }
+
   async type(text: string): Promise<void> {
     const nut = await loadNutJs();
-    await nut.keyboard.type(text);
+    if (process.platform !== 'linux') {
+      await nut.keyboard.type(text);
+      return;
+    }
+    const plan = planUsKeyboardTyping(text);
+    if (!plan.ok) throw new Error(plan.error);
+    for (const stroke of plan.strokes) await this.pressKeys(stroke.shift ? ['LeftShift', stroke.key] : [stroke.key]);
   }
 
   async pressChord(chord: KeyChord): Promise<void> {
+    await this.pressKeys(chord.map((key) => key.nut));
+  }
+
+  /** Presses the keys in order and releases them in reverse. */
+  private async pressKeys(keys: NutKeyName[]): Promise<void> {
     const nut = await loadNutJs();
     const pressed: NutJs.Key[] = [];
     try {
-      for (const key of chord) {
-        const nutKey = nut.Key[key.nut];
+      for (const key of keys) {
+        const nutKey = nut.Key[key];
         await nut.keyboard.pressKey(nutKey);
         pressed.push(nutKey);
       }

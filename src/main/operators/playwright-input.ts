@@ -43,6 +43,11 @@ export class PlaywrightInput implements InputDriver {
     await mouse.wheel(notches.x * PIXELS_PER_SCROLL_NOTCH, notches.y * PIXELS_PER_SCROLL_NOTCH);
   }
 
+  /** Playwright inserts any Unicode text. */
+  cannotType(): string | undefined {
+    return undefined;
+  }
+
   async type(text: string): Promise<void> {
     await this.currentPage().keyboard.type(text);
   }
