@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/main/storage/index.js';
@@ -149,5 +150,26 @@ describe('sightline doctor', () => {
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('agent.maxSteps: expected a number, got "many" (from env SIGHTLINE_AGENT_MAX_STEPS)');
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('sightline doctor with a dead X display', () => {
+  it('reports the display and input problems instead of crashing in the input library', () => {
+    // A child process: the native capture and input libraries read DISPLAY from the real environment,
+    // and libnut kills its process (SIGSEGV) when the X server is gone.
+    const scratch = createTemporaryHome('sightline-doctor-dead-display');
+    try {
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', resolve(import.meta.dirname, '../../src/main/cli/main.ts'), '--home', scratch.root, 'doctor'],
+        { encoding: 'utf8', env: { ...process.env, DISPLAY: ':77', OPENAI_API_KEY: 'sk-dead-display' }, timeout: 60_000 },
+      );
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(1);
+      expect(lineOf(result.stdout, 'input')).toMatch(/^problem\s+input\s+cannot connect to the X display :77/);
+      expect(lineOf(result.stdout, 'display')).toMatch(/^problem/);
+    } finally {
+      scratch.remove();
+    }
   });
 });
