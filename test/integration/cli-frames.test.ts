@@ -23,7 +23,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), env: {}, cwd: folder, isInteractive: false };
+  const io: CliIo = { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), env: { SIGHTLINE_HOME: folder }, cwd: folder, isInteractive: false };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };
 }
@@ -47,6 +47,18 @@ describe('sightline frames compare', () => {
     const result = await run('frames', 'compare', JPEG_A, JPEG_B, '--algorithm', 'dhash');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^duplicate \(dhash distance \d+, threshold 10; no changed region\)\n$/);
+  });
+
+  it('decides with the configured algorithm and threshold when no flag is given', async () => {
+    writeFileSync(join(folder, 'config.json'), JSON.stringify({ perception: { dedup: { algorithm: 'ahash', threshold: 3 } } }));
+    try {
+      const result = await run('frames', 'compare', JPEG_A, JPEG_B, '--json');
+      expect(JSON.parse(result.stdout)).toMatchObject({ algorithm: 'ahash' });
+      const text = await run('frames', 'compare', JPEG_A, JPEG_B);
+      expect(text.stdout).toContain('threshold 3');
+    } finally {
+      rmSync(join(folder, 'config.json'));
+    }
   });
 
   it('says which file is missing, and exits with 2', async () => {

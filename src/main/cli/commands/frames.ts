@@ -5,25 +5,24 @@
  * A missing file, a file that is not an image, or two images of different sizes exit with 2.
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_CONFIG } from '../../../shared/config.js';
 import { compareFrames, FrameSizeMismatchError, type FrameComparison } from '../../perception/compare-frames.js';
 import type { RawImage } from '../../perception/frame.js';
 import { computeHash, HASH_ALGORITHMS, type HashAlgorithm } from '../../perception/hashes.js';
 import { decodeImageFile, ImageFileError } from '../../perception/image-encoding.js';
+import { loadCliConfig } from '../context-config.js';
 import { EXIT, UserError, type CliContext } from '../io.js';
 
-const DEFAULTS = DEFAULT_CONFIG.perception.dedup;
 const MAX_THRESHOLD = 64;
 
 interface CompareFlags {
   json?: boolean;
-  algorithm: HashAlgorithm;
-  threshold: string;
+  algorithm?: HashAlgorithm;
+  threshold?: string;
 }
 
 interface HashFlags {
   json?: boolean;
-  algorithm: HashAlgorithm;
+  algorithm?: HashAlgorithm;
 }
 
 export function registerFramesCommand(program: Command, context: CliContext): void {
@@ -36,11 +35,14 @@ export function registerFramesCommand(program: Command, context: CliContext): vo
     .argument('<second>', 'image file of the same size')
     .option('--json', 'print {"duplicate", "distance", "algorithm", "regions"} as JSON')
     .addOption(algorithmOption())
-    .option('--threshold <bits>', `largest hash distance still counted as duplicate (0-${MAX_THRESHOLD})`, String(DEFAULTS.threshold))
-    .action(async (first: string, second: string, flags: CompareFlags) => {
-      const threshold = parseThreshold(flags.threshold);
+    .option('--threshold <bits>', `largest hash distance still counted as duplicate (0-${MAX_THRESHOLD}; default: config)`)
+    .action(async (first: string, second: string, flags: CompareFlags, command: Command) => {
+      // Without flags, decide exactly as the agent would with this user's configuration.
+      const dedup = loadCliConfig(command, context.io).config.perception.dedup;
+      const threshold = flags.threshold === undefined ? dedup.threshold : parseThreshold(flags.threshold);
+      const algorithm = flags.algorithm ?? dedup.algorithm;
       const [before, after] = await Promise.all([readImage(first), readImage(second)]);
-      const comparison = compareImages(before, after, first, second, flags.algorithm, threshold);
+      const comparison = compareImages(before, after, first, second, algorithm, threshold);
       context.io.stdout(flags.json ? `${JSON.stringify(comparison)}\n` : describeComparison(comparison, threshold));
     });
 
@@ -50,20 +52,21 @@ export function registerFramesCommand(program: Command, context: CliContext): vo
     .argument('<file>', 'image file (PNG, JPEG, WebP)')
     .option('--json', 'print {"hash", "algorithm", "width", "height"} as JSON')
     .addOption(algorithmOption())
-    .action(async (file: string, flags: HashFlags) => {
+    .action(async (file: string, flags: HashFlags, command: Command) => {
+      const algorithm = flags.algorithm ?? loadCliConfig(command, context.io).config.perception.dedup.algorithm;
       const image = await readImage(file);
-      const hash = computeHash(image, flags.algorithm);
+      const hash = computeHash(image, algorithm);
       const output = flags.json
-        ? JSON.stringify({ hash, algorithm: flags.algorithm, width: image.width, height: image.height })
+        ? JSON.stringify({ hash, algorithm, width: image.width, height: image.height })
         : hash;
       context.io.stdout(`${output}\n`);
     });
 }
 
 function algorithmOption(): Option {
-  return new Option('--algorithm <name>', 'hash algorithm (blockhash: image-hash, for comparison)')
-    .choices(HASH_ALGORITHMS)
-    .default(DEFAULTS.algorithm);
+  return new Option('--algorithm <name>', 'hash algorithm (default: config; blockhash: image-hash, for comparison)').choices(
+    HASH_ALGORITHMS,
+  );
 }
 
 function parseThreshold(text: string): number {
