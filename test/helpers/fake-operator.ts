@@ -1,0 +1,151 @@
+/**
+ * An in-memory Operator for agent tests. Its "screen" is a synthetic frame: a grey background with a dark
+ * block that moves each time an action changes the screen, so perception sees every change and nothing
+ * else. Points are mapped with the real coordinate mapping (off-screen points are refused, nothing runs)
+ * and keys with the real key parser; every executed action is recorded with its screen points.
+ *
+ *   const operator = new FakeOperator({ screen: { width: 800, height: 500 }, scaleFactor: 2 });
+ *   … run the agent …
+ *   expect(operator.executed.map((entry) => entry.screen)).toEqual([[{ x: 400, y: 250 }]]);
+ */
+import type { ComputerAction } from '../../src/shared/actions.js';
+import { mapModelPoint, mapModelPoints, type FrameGeometry, type Point } from '../../src/main/operators/coordinates.js';
+import { parseKeyCombinations } from '../../src/main/operators/key-combination.js';
+import type {
+  ActionResult,
+  FocusedFieldKind,
+  ModelView,
+  Operator,
+  OperatorDescription,
+} from '../../src/main/operators/operator.js';
+import type { Frame } from '../../src/main/perception/frame.js';
+
+export interface FakeOperatorOptions {
+  /** Screen size in screen units (default 640x400). */
+  screen?: { width: number; height: number };
+  /** Frame pixels per screen unit (default 1). */
+  scaleFactor?: number;
+  kind?: 'desktop' | 'browser';
+  /** What kind of field has the focus (default: the operator cannot tell, so the method is absent). */
+  focusedFieldKind?: FocusedFieldKind;
+  /** Whether an executed action changes the screen (default: all but screenshot, wait and move). */
+  changesScreen?: (action: ComputerAction) => boolean;
+  /** Runs inside each executed action, after it is recorded (a test can stop the turn here). */
+  onExecute?: (action: ComputerAction) => Promise<void> | void;
+}
+
+export interface ExecutedAction {
+  action: ComputerAction;
+  /** Where the action landed, in screen units (empty for keyboard actions). */
+  screen: Point[];
+  /** The view the agent passed, as the operator received it. */
+  view: ModelView;
+}
+
+const PASSIVE = new Set<ComputerAction['action']>(['screenshot', 'wait', 'move']);
+
+export class FakeOperator implements Operator {
+  readonly executed: ExecutedAction[] = [];
+  /** Every ModelView passed to execute, refused actions included. */
+  readonly views: ModelView[] = [];
+  captures = 0;
+  /** How many times the screen has changed; the block's position follows it. */
+  private version = 0;
+  private readonly screen: { width: number; height: number };
+  private readonly scaleFactor: number;
+  private readonly kind: 'desktop' | 'browser';
+  private lastFrame: FrameGeometry | undefined;
+  focusedField: FocusedFieldKind | undefined;
+
+  constructor(private readonly options: FakeOperatorOptions = {}) {
+    this.screen = options.screen ?? { width: 640, height: 400 };
+    this.scaleFactor = options.scaleFactor ?? 1;
+    this.kind = options.kind ?? 'desktop';
+    this.focusedField = options.focusedFieldKind;
+    if (this.focusedField !== undefined) {
+      this.focusedFieldKind = async () => this.focusedField ?? 'unknown';
+    }
+  }
+
+  focusedFieldKind?: () => Promise<FocusedFieldKind>;
+
+  async capture(): Promise<Frame> {
+    this.captures += 1;
+    const width = this.screen.width * this.scaleFactor;
+    const height = this.screen.height * this.scaleFactor;
+    const rgba = Buffer.alloc(width * height * 4, 210);
+    // A block an eighth of the screen wide, stepping across it as the version grows.
+    const blockWidth = Math.max(4, Math.floor(width / 8));
+    const blockHeight = Math.max(4, Math.floor(height / 8));
+    const left = ((this.version * blockWidth) % (width - blockWidth + 1));
+    const top = (Math.floor((this.version * blockWidth) / (width - blockWidth + 1)) * blockHeight) % (height - blockHeight + 1);
+    for (let y = top; y < top + blockHeight; y += 1) {
+      rgba.fill(30, (y * width + left) * 4, (y * width + left + blockWidth) * 4);
+    }
+    for (let offset = 3; offset < rgba.length; offset += 4) rgba[offset] = 255;
+    const frame: Frame = {
+      rgba,
+      width,
+      height,
+      scaleFactor: this.scaleFactor,
+      displayId: this.kind === 'desktop' ? 1 : null,
+      bounds: { x: 0, y: 0, width: this.screen.width, height: this.screen.height },
+      capturedAt: Date.now(),
+    };
+    this.lastFrame = { width, height, scaleFactor: this.scaleFactor, bounds: frame.bounds };
+    return frame;
+  }
+
+  async execute(action: ComputerAction, view: ModelView): Promise<ActionResult> {
+    this.views.push(view);
+    const frame = this.lastFrame ?? (await this.capture(), this.lastFrame!);
+    const points = this.mapPoints(action, view, frame);
+    if (!points.ok) return { ok: false, error: `${points.error}. Nothing was done.` };
+    if (action.action === 'key') {
+      const parse = parseKeyCombinations(action.keys);
+      if (!parse.ok) return { ok: false, error: `${parse.error}. Nothing was done.` };
+    }
+    this.executed.push({ action, screen: points.screens, view });
+    const changes = this.options.changesScreen?.(action) ?? !PASSIVE.has(action.action);
+    if (changes) this.version += 1;
+    await this.options.onExecute?.(action);
+    return { ok: true, detail: `${action.action} done${points.screens.length > 0 ? ` at ${points.screens.map((p) => `(${p.x}, ${p.y})`).join(' → ')}` : ''}` };
+  }
+
+  describe(): OperatorDescription {
+    return {
+      kind: this.kind,
+      target: `fake ${this.kind} ${this.screen.width}x${this.screen.height} @${this.scaleFactor}x`,
+      displayId: this.kind === 'desktop' ? 1 : null,
+      url: this.kind === 'browser' ? 'http://fake.test/' : null,
+      screen: this.screen,
+      scaleFactor: this.scaleFactor,
+    };
+  }
+
+  async close(): Promise<void> {}
+
+  private mapPoints(action: ComputerAction, view: ModelView, frame: FrameGeometry): { ok: true; screens: Point[] } | { ok: false; error: string } {
+    switch (action.action) {
+      case 'click':
+      case 'double_click':
+      case 'right_click':
+      case 'move':
+      case 'scroll': {
+        const mapping = mapModelPoint(action, view, frame);
+        return mapping.ok ? { ok: true, screens: [mapping.screen] } : mapping;
+      }
+      case 'drag':
+        return mapModelPoints(
+          [
+            { point: action, names: { x: 'x', y: 'y' } },
+            { point: { x: action.to_x, y: action.to_y }, names: { x: 'to_x', y: 'to_y' } },
+          ],
+          view,
+          frame,
+        );
+      default:
+        return { ok: true, screens: [] };
+    }
+  }
+}
