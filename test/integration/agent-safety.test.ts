@@ -1,0 +1,131 @@
+/**
+ * The confirmation gate holds before the action: a refused action never reaches the operator, the model
+ * is told why, and the events say who answered.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { userText } from '../../src/shared/messages.js';
+import { chatMessages, computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
+
+let harness: AgentHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+function toolResults(index: number): string[] {
+  return chatMessages(harness!.server, index)
+    .filter((message) => message.role === 'tool')
+    .map((message) => message.content as string);
+}
+
+describe('the confirmation policy', () => {
+  it('refuses a risky key combination when the user says no: nothing runs, the model is told why', async () => {
+    harness = await startAgentHarness({ config: { agent: { confirm: 'risky' } }, confirm: async () => false });
+    harness.server.script([computerCall({ action: 'key', keys: 'alt+F4' }), finishCall('Could not close.', false)]);
+    const outcome = await harness.agent.runTurn({ request: userText('Close the window') });
+
+    expect(outcome).toMatchObject({ status: 'failed', reason: 'failed', summary: 'Could not close.' });
+    expect(harness.operator.executed).toEqual([]);
+    expect(harness.confirmations).toEqual([
+      {
+        sessionId: outcome.sessionId,
+        turnId: outcome.turnId,
+        action: { action: 'key', keys: 'alt+F4' },
+        reason: 'key combination alt+F4 may close a window or tab',
+      },
+    ]);
+    expect(toolResults(1)[0]).toContain('the user refused this action: key combination alt+F4 may close a window or tab');
+    const requested = harness.events.find((event) => event.type === 'confirmation-requested');
+    const answered = harness.events.find((event) => event.type === 'confirmation-answered');
+    expect(requested).toMatchObject({ action: { action: 'key', keys: 'alt+F4' }, reason: 'key combination alt+F4 may close a window or tab' });
+    expect(answered).toMatchObject({ approved: false, by: 'user' });
+    expect(answered!.type === 'confirmation-answered' && requested!.type === 'confirmation-requested' && answered!.requestId === requested!.requestId).toBe(true);
+    const [step] = harness.storage.steps.listByTurn(outcome.turnId);
+    expect(step!.error).toContain('the user refused this action');
+    // Refused: no screenshot after it.
+    expect(harness.storage.images.listByTurn(outcome.turnId)).toHaveLength(1);
+  });
+
+  it('runs the risky action when the user approves, and reports who approved', async () => {
+    harness = await startAgentHarness({ confirm: async () => ({ approved: true, by: 'flag' }) });
+    harness.server.script([computerCall({ action: 'key', keys: 'ctrl+w' }), finishCall()]);
+    const outcome = await harness.agent.runTurn({ request: userText('Close the tab') });
+    expect(outcome.status).toBe('finished');
+    expect(harness.operator.executed.map((entry) => entry.action)).toEqual([{ action: 'key', keys: 'ctrl+w' }]);
+    expect(harness.events.find((event) => event.type === 'confirmation-answered')).toMatchObject({ approved: true, by: 'flag' });
+  });
+
+  it('does not ask for ordinary actions under "risky"', async () => {
+    harness = await startAgentHarness();
+    harness.server.script([computerCall({ action: 'click', x: 3, y: 3 }), computerCall({ action: 'key', keys: 'ctrl+s' }), finishCall()]);
+    await harness.agent.runTurn({ request: userText('Save') });
+    expect(harness.confirmations).toEqual([]);
+    expect(harness.operator.executed).toHaveLength(2);
+  });
+
+  it('asks for every action that changes something under "always"', async () => {
+    harness = await startAgentHarness({ config: { agent: { confirm: 'always' } }, confirm: async () => true });
+    harness.server.script([
+      computerCall({ action: 'click', x: 3, y: 3 }),
+      computerCall({ action: 'type', text: 'abc' }),
+      computerCall({ action: 'screenshot' }),
+      finishCall(),
+    ]);
+    await harness.agent.runTurn({ request: userText('Fill it in') });
+    expect(harness.confirmations.map((request) => request.action.action)).toEqual(['click', 'type']);
+    expect(harness.confirmations[0]!.reason).toContain('"always"');
+    expect(harness.operator.executed).toHaveLength(3);
+  });
+
+  it('never asks under "never", even for a risky combination', async () => {
+    harness = await startAgentHarness({ config: { agent: { confirm: 'never' } } });
+    harness.server.script([computerCall({ action: 'key', keys: 'cmd+q' }), finishCall()]);
+    await harness.agent.runTurn({ request: userText('Quit') });
+    expect(harness.confirmations).toEqual([]);
+    expect(harness.operator.executed).toHaveLength(1);
+  });
+
+  it('treats typing into a password field as risky', async () => {
+    harness = await startAgentHarness({ operator: { focusedFieldKind: 'password' }, confirm: async () => false });
+    harness.server.script([computerCall({ action: 'type', text: 'hunter2' }), finishCall('Stopped at the password.', false)]);
+    await harness.agent.runTurn({ request: userText('Log in') });
+    expect(harness.confirmations.map((request) => request.reason)).toEqual(['typing into a password field']);
+    expect(harness.operator.executed).toEqual([]);
+    expect(toolResults(1)[0]).toContain('the user refused this action: typing into a password field');
+  });
+
+  it('does not ask when the focused field is an ordinary text field', async () => {
+    harness = await startAgentHarness({ operator: { focusedFieldKind: 'text' } });
+    harness.server.script([computerCall({ action: 'type', text: 'hello' }), finishCall()]);
+    await harness.agent.runTurn({ request: userText('Type') });
+    expect(harness.confirmations).toEqual([]);
+    expect(harness.operator.executed).toHaveLength(1);
+  });
+});
+
+describe('ask_user', () => {
+  it('returns the answer to the model as the tool result', async () => {
+    harness = await startAgentHarness({ askUser: async (question) => (question.includes('Which') ? 'The blue one' : 'no idea') });
+    harness.server.script([
+      { type: 'answer', text: '', toolCalls: [{ name: 'ask_user', arguments: JSON.stringify({ question: 'Which file?' }) }] },
+      finishCall(),
+    ]);
+    const outcome = await harness.agent.runTurn({ request: userText('Open the file') });
+    expect(outcome.status).toBe('finished');
+    expect(toolResults(1)[0]).toBe('The user answered: The blue one');
+    expect(harness.events.filter((event) => event.type === 'ask-user' || event.type === 'ask-user-answered')).toMatchObject([
+      { type: 'ask-user', question: 'Which file?' },
+      { type: 'ask-user-answered', answer: 'The blue one' },
+    ]);
+  });
+
+  it('tells the model to decide itself when nobody can answer', async () => {
+    harness = await startAgentHarness({ askUser: async () => undefined });
+    harness.server.script([
+      { type: 'answer', text: '', toolCalls: [{ name: 'ask_user', arguments: JSON.stringify({ question: 'Which file?' }) }] },
+      finishCall(),
+    ]);
+    await harness.agent.runTurn({ request: userText('Open the file') });
+    expect(toolResults(1)[0]).toContain('no user is available to answer; decide yourself or finish');
+  });
+});
