@@ -1,0 +1,144 @@
+/** The plain request builder over real storage: deterministic rendering, image tokens, missing images. */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildRequest } from '../../src/main/context/request-builder.js';
+import { EncodedImageCache } from '../../src/main/context/encoded-image-cache.js';
+import { modelImageSize } from '../../src/main/context/model-image-size.js';
+import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
+import { estimateImageTokens } from '../../src/main/llm/image-token-estimates.js';
+import { encodeForModel } from '../../src/main/perception/image-encoding.js';
+import type { Storage } from '../../src/main/storage/index.js';
+import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+
+let home: TemporaryHome;
+let storage: Storage;
+beforeEach(() => {
+  home = createTemporaryHome('sightline-context');
+  storage = openHomeStorage(home);
+});
+afterEach(() => {
+  storage.close();
+  home.remove();
+});
+
+const profile = resolveModelProfile('gpt-4.1');
+
+async function seedTurn(options: { width?: number; height?: number } = {}) {
+  const width = options.width ?? 640;
+  const height = options.height ?? 400;
+  const session = storage.sessions.create({ title: 'Test' });
+  const turn = storage.turns.start({ sessionId: session.id, userRequest: 'Look' });
+  const put = async (seed: number) =>
+    storage.images.put({ sessionId: session.id, turnId: turn.id, bytes: await makePng({ width, height, seed }), mime: 'image/png', width, height, source: 'screen' });
+  const first = await put(1);
+  const second = await put(2);
+  storage.messages.append({ sessionId: session.id, turnId: turn.id, message: { role: 'user', parts: [{ type: 'text', text: 'Look' }] } });
+  storage.messages.append({
+    sessionId: session.id,
+    turnId: turn.id,
+    message: { role: 'user', parts: [{ type: 'text', text: 'The screen now:' }, { type: 'image', imageId: first.id }] },
+  });
+  storage.messages.append({
+    sessionId: session.id,
+    turnId: turn.id,
+    message: { role: 'assistant', parts: [{ type: 'text', text: 'Clicking.' }], toolCalls: [{ id: 'call_1', name: 'computer', argumentsText: '{"action":"click","x":1,"y":1}' }] },
+  });
+  storage.messages.append({
+    sessionId: session.id,
+    turnId: turn.id,
+    message: { role: 'tool', toolCallId: 'call_1', name: 'computer', parts: [{ type: 'text', text: 'clicked' }, { type: 'image', imageId: second.id }] },
+  });
+  return { session, turn, first, second };
+}
+
+describe('buildRequest', () => {
+  it('renders the same rows to byte-identical requests, with each image after its id token', async () => {
+    const { session, turn, first, second } = await seedTurn();
+    const input = { storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'You are a test.' };
+    const one = await buildRequest(input);
+    const two = await buildRequest(input);
+    expect(JSON.stringify(two.request)).toBe(JSON.stringify(one.request));
+
+    const [system, , screen, , tool] = one.request.messages;
+    expect(system).toEqual({ role: 'system', parts: [{ type: 'text', text: 'You are a test.' }] });
+    expect(screen!.parts.map((part) => (part.type === 'text' ? part.text : `${part.type}:${part.type === 'image' ? part.imageId : ''}`))).toEqual([
+      'The screen now:',
+      `<${first.id}>`,
+      `image:${first.id}`,
+    ]);
+    expect(tool!.parts[1]).toEqual({ type: 'text', text: `<${second.id}>` });
+    expect(tool!.parts[2]).toMatchObject({ type: 'image', imageId: second.id, mime: 'image/png', width: 640, height: 400 });
+    expect(one.lastScreenshotId).toBe(second.id);
+    expect(one.lastView).toEqual({ frameWidth: 640, frameHeight: 400, imageWidth: 640, imageHeight: 400, coordinateSpace: 'pixels' });
+    const imageTokens = 2 * estimateImageTokens(profile.imageTokens, { width: 640, height: 400 });
+    expect(one.tokenReport.imagesSent).toBe(2);
+    expect(one.tokenReport.imagesFolded).toBe(0);
+    expect(one.tokenReport.sentTokens).toBeGreaterThan(imageTokens);
+    expect(one.tokenReport.keepEverythingTokens).toBe(one.tokenReport.sentTokens);
+  });
+
+  it('scales images to the longest edge and reports the view the model sees', async () => {
+    const { session, turn } = await seedTurn({ width: 1600, height: 1000 });
+    const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 800, systemPrompt: 'x' });
+    expect(built.lastView).toMatchObject({ frameWidth: 1600, frameHeight: 1000, imageWidth: 800, imageHeight: 500 });
+    const image = built.request.messages.flatMap((message) => message.parts).find((part) => part.type === 'image');
+    const metadata = await sharp(Buffer.from(image!.type === 'image' ? image!.data! : '', 'base64')).metadata();
+    expect([metadata.width, metadata.height]).toEqual([800, 500]);
+  });
+
+  it('encodes each image once per cache, however many requests are built', async () => {
+    const { session, turn } = await seedTurn({ width: 1600, height: 1000 });
+    const cache = new EncodedImageCache();
+    const input = { storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 800, systemPrompt: 'x', imageCache: cache };
+    const first = await buildRequest(input);
+    const second = await buildRequest(input);
+    expect(cache.size).toBe(2);
+    expect(JSON.stringify(second.request)).toBe(JSON.stringify(first.request));
+  });
+
+  it('says an image is unavailable instead of failing the request', async () => {
+    const { session, turn, first } = await seedTurn();
+    rmSync(join(home.blobsDirectory, first.sha256.slice(0, 2)), { recursive: true, force: true });
+    const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'x' });
+    const texts = built.request.messages.flatMap((message) => message.parts).flatMap((part) => (part.type === 'text' ? [part.text] : []));
+    expect(texts).toContain(`[image ${first.id} unavailable: its file is missing]`);
+    expect(built.tokenReport.imagesSent).toBe(1);
+  });
+
+  it('answers a tool call left unanswered (a process killed mid-step), so the history stays valid', async () => {
+    const { session, turn } = await seedTurn();
+    storage.messages.append({
+      sessionId: session.id,
+      turnId: turn.id,
+      message: { role: 'assistant', parts: [], toolCalls: [{ id: 'call_lost', name: 'computer', argumentsText: '{}' }] },
+    });
+    storage.messages.append({ sessionId: session.id, turnId: turn.id, message: { role: 'user', parts: [{ type: 'text', text: 'Next' }] } });
+    const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'x' });
+    const roles = built.request.messages.slice(-3).map((message) => message.role);
+    expect(roles).toEqual(['assistant', 'tool', 'user']);
+    expect(built.request.messages.at(-2)).toMatchObject({ role: 'tool', toolCallId: 'call_lost', isError: true });
+  });
+
+  it('refuses a turn of another session', async () => {
+    const { turn } = await seedTurn();
+    const other = storage.sessions.create({ title: 'Other' });
+    await expect(
+      buildRequest({ storage, sessionId: other.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'x' }),
+    ).rejects.toThrow(/does not belong/);
+  });
+});
+
+describe('modelImageSize', () => {
+  it.each([
+    [1600, 1000, 800],
+    [1920, 1080, 1280],
+    [1366, 768, 1280],
+    [333, 777, 256],
+    [640, 400, 1280],
+  ])('matches encodeForModel for %ix%i at %i', async (width, height, maxEdge) => {
+    const encoded = await encodeForModel({ rgba: Buffer.alloc(width * height * 4, 128), width, height }, maxEdge);
+    expect(modelImageSize(width, height, maxEdge)).toEqual({ width: encoded.width, height: encoded.height });
+  });
+});
