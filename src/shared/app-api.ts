@@ -1,19 +1,58 @@
 /**
  * The app API: every call the renderer may make of the main process, each with its channel and the zod
- * schemas of its arguments and its result. Both ends read this one table: the preload exposes one method
- * per entry (`window.sightline.<name>`), and the main process validates the arguments it receives and the
- * result it sends back against the same schemas, so neither side trusts the other's types blindly.
+ * schemas of its arguments and its result. Both transports read this one table: the Electron preload exposes
+ * one method per entry (`window.sightline.<name>`) and the main process validates what it receives and what
+ * it sends back; `sightline timeline` serves the same calls as POST /api/<name> with the same schemas. Neither
+ * side trusts the other's types blindly.
  *
- * To add a call: add its channel to APP_API_CHANNELS (app-api-channels.ts), its schemas to APP_API, a method to the preload and
- * an implementation to the main process. The types below then require all four to agree.
+ * Images never travel inside other results or events: a step names its screenshot by id, and the renderer
+ * fetches the pixels with getImage (or GET /api/images/<id> over HTTP) when it shows them.
+ *
+ * To add a call: add its channel to APP_API_CHANNELS (app-api-channels.ts), its schemas to APP_API, a method
+ * to the preload and an implementation to src/main/api. The types below then require all of them to agree.
  */
 import { z } from 'zod';
-import { APP_API_CHANNELS, type AppApiName } from './app-api-channels.js';
+import { ComputerActionSchema } from './actions.js';
+import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
+import { OPERATOR_KINDS } from './config.js';
+import { AgentEventSchema, TokenReportSchema, TURN_STATUSES } from './events.js';
 
-export { APP_API_CHANNELS, type AppApiName };
+export { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName };
 
 /** The platforms Node reports in `process.platform`. */
 export const PLATFORMS = ['aix', 'android', 'darwin', 'freebsd', 'haiku', 'linux', 'openbsd', 'sunos', 'win32', 'cygwin', 'netbsd'] as const;
+
+// ---- identifiers and shared pieces --------------------------------------------------------------------
+
+const idOf = (prefix: string, what: string) =>
+  z.string().regex(new RegExp(`^${prefix}[0-9a-f]{12}$`), `${what} id (${prefix} followed by 12 hex digits)`);
+
+export const SessionIdSchema = idOf('ses_', 'a session');
+export const TurnIdSchema = idOf('turn_', 'a turn');
+export const ImageIdSchema = idOf('img_', 'an image');
+/** Confirmation and question ids come from the agent (UUIDs today); only their shape is bounded here. */
+export const RequestIdSchema = z.string().min(1).max(100);
+/** ISO 8601 UTC, as storage writes it. */
+const TimeSchema = z.string();
+/** JSON as stored (actions of tools other than `computer`, step results, search queries and sources). */
+const JsonSchema = z.json();
+
+export const SESSION_STATUSES = ['idle', 'running', 'closed'] as const;
+/** Where an image's pixels are: whole in the request, folded to a placeholder, in cold storage, or deleted by retention. */
+export const IMAGE_ZONES = ['active', 'compact', 'offloaded', 'purged'] as const;
+export type ImageZone = (typeof IMAGE_ZONES)[number];
+export const IMAGE_UNAVAILABLE_REASONS = ['not-found', 'missing', 'corrupt', 'purged', 'too-large'] as const;
+export const RUN_STATES = ['running', 'paused', 'stopping'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+export const EPHEMERAL_TYPES = ['note', 'quote', 'document', 'custom'] as const;
+
+/** Largest image getImage returns by default, and the most a caller may ask for. */
+export const DEFAULT_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
+export const IMAGE_MAX_BYTES_LIMIT = 50 * 1024 * 1024;
+export const MAX_TASK_LENGTH = 20_000;
+export const MAX_EPHEMERAL_LENGTH = 200_000;
+
+// ---- results ----------------------------------------------------------------------------------------
 
 export const AppInfoSchema = z
   .object({
@@ -24,6 +63,233 @@ export const AppInfoSchema = z
   .strict();
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
+/** Token totals of a session's steps. `keepEverything` is what the requests would have cost with every image whole. */
+export const TokenTotalsSchema = z
+  .object({
+    input: z.number().int().min(0),
+    output: z.number().int().min(0),
+    /** Sums of the steps' token reports; null when no step has a report. */
+    sent: z.number().int().min(0).nullable(),
+    keepEverything: z.number().int().min(0).nullable(),
+  })
+  .strict();
+export type TokenTotals = z.infer<typeof TokenTotalsSchema>;
+
+export const SessionSummarySchema = z
+  .object({
+    id: SessionIdSchema,
+    title: z.string(),
+    status: z.enum(SESSION_STATUSES),
+    operator: z.string().nullable(),
+    model: z.string().nullable(),
+    createdAt: TimeSchema,
+    updatedAt: TimeSchema,
+    turnCount: z.number().int().min(0),
+    stepCount: z.number().int().min(0),
+    tokens: TokenTotalsSchema,
+    /** The live run of this app on the session, if any (a run from another process shows only as status running). */
+    run: z.enum(RUN_STATES).nullable(),
+  })
+  .strict();
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+export const SessionListSchema = z
+  .object({ sessions: z.array(SessionSummarySchema), total: z.number().int().min(0) })
+  .strict();
+export type SessionList = z.infer<typeof SessionListSchema>;
+
+export const TurnSchema = z
+  .object({
+    id: TurnIdSchema,
+    sequence: z.number().int().min(1),
+    request: z.string(),
+    status: z.enum(TURN_STATUSES),
+    startedAt: TimeSchema,
+    endedAt: TimeSchema.nullable(),
+    compactedAt: TimeSchema.nullable(),
+    summary: z.string().nullable(),
+    stepCount: z.number().int().min(0),
+  })
+  .strict();
+export type Turn = z.infer<typeof TurnSchema>;
+
+export const SessionDetailSchema = z.object({ session: SessionSummarySchema, turns: z.array(TurnSchema) }).strict();
+export type SessionDetail = z.infer<typeof SessionDetailSchema>;
+
+/** What the timeline knows of an image without loading it. */
+export const ImageSummarySchema = z
+  .object({
+    imageId: ImageIdSchema,
+    zone: z.enum(IMAGE_ZONES),
+    caption: z.string().nullable(),
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+    isErrorFrame: z.boolean(),
+  })
+  .strict();
+export type ImageSummary = z.infer<typeof ImageSummarySchema>;
+
+export const StepSchema = z
+  .object({
+    id: z.string(),
+    turnId: TurnIdSchema,
+    sequence: z.number().int().min(1),
+    /** `computer` for a computer action, else the tool's name (finish, ask_user, web_search, an MCP tool…). */
+    tool: z.string(),
+    /** The computer action, when the step was one. */
+    action: ComputerActionSchema.nullable(),
+    /** The arguments of any other tool call, as stored. */
+    toolArguments: JsonSchema.nullable(),
+    thought: z.string().nullable(),
+    /** The screenshot the model was looking at when it chose this step; null when none was recorded. */
+    screenshot: ImageSummarySchema.nullable(),
+    /** When the screen had not changed after the action: the earlier image the new capture repeated. */
+    dedupOf: ImageIdSchema.nullable(),
+    result: JsonSchema.nullable(),
+    error: z.string().nullable(),
+    latencyMs: z.number().int().min(0).nullable(),
+    inputTokens: z.number().int().min(0).nullable(),
+    outputTokens: z.number().int().min(0).nullable(),
+    tokenReport: TokenReportSchema.nullable(),
+    createdAt: TimeSchema,
+  })
+  .strict();
+export type Step = z.infer<typeof StepSchema>;
+
+export const StepPageSchema = z
+  .object({ steps: z.array(StepSchema), total: z.number().int().min(0), offset: z.number().int().min(0) })
+  .strict();
+export type StepPage = z.infer<typeof StepPageSchema>;
+
+export const ImageResultSchema = z.discriminatedUnion('status', [
+  z
+    .object({
+      status: z.literal('ok'),
+      imageId: ImageIdSchema,
+      mime: z.string(),
+      dataBase64: z.string(),
+      /** Of the bytes returned: a thumbnail's size, not the original's. */
+      width: z.number().int().positive(),
+      height: z.number().int().positive(),
+      byteSize: z.number().int().min(0),
+      zone: z.enum(IMAGE_ZONES),
+      thumbnail: z.boolean(),
+    })
+    .strict(),
+  z
+    .object({
+      status: z.literal('unavailable'),
+      imageId: z.string(),
+      reason: z.enum(IMAGE_UNAVAILABLE_REASONS),
+      message: z.string(),
+    })
+    .strict(),
+]);
+export type ImageResult = z.infer<typeof ImageResultSchema>;
+
+export const SearchReportSchema = z
+  .object({
+    id: z.string(),
+    turnId: TurnIdSchema.nullable(),
+    question: z.string(),
+    queries: z.array(JsonSchema),
+    sources: z.array(JsonSchema),
+    answer: z.string(),
+    confidence: z.number().min(0).max(1).nullable(),
+    iterations: z.number().int().min(0),
+    durationMs: z.number().int().min(0).nullable(),
+    createdAt: TimeSchema,
+  })
+  .strict();
+export type SearchReport = z.infer<typeof SearchReportSchema>;
+
+/** An ephemeral injection as recorded: its type and length only, never its content. */
+export const InjectionSchema = z
+  .object({
+    id: z.string(),
+    turnId: TurnIdSchema.nullable(),
+    type: z.string(),
+    contentLength: z.number().int().min(0),
+    createdAt: TimeSchema,
+  })
+  .strict();
+export type Injection = z.infer<typeof InjectionSchema>;
+
+/** A question the running agent waits on a person for. */
+export const PendingRequestSchema = z.discriminatedUnion('kind', [
+  z
+    .object({ kind: z.literal('confirmation'), requestId: RequestIdSchema, turnId: TurnIdSchema, action: ComputerActionSchema, reason: z.string() })
+    .strict(),
+  z.object({ kind: z.literal('question'), requestId: RequestIdSchema, turnId: TurnIdSchema, question: z.string() }).strict(),
+]);
+export type PendingRequest = z.infer<typeof PendingRequestSchema>;
+
+export const RunSchema = z
+  .object({
+    sessionId: SessionIdSchema,
+    turnId: TurnIdSchema,
+    state: z.enum(RUN_STATES),
+    task: z.string(),
+    startedAt: z.number(),
+    pending: z.array(PendingRequestSchema),
+  })
+  .strict();
+export type Run = z.infer<typeof RunSchema>;
+
+// ---- arguments ----------------------------------------------------------------------------------------
+
+export const ListSessionsArgumentsSchema = z
+  .object({
+    /** Words that must appear in the title or a turn's request (case-insensitive). */
+    query: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(500).default(50),
+    offset: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+export const ListStepsArgumentsSchema = z
+  .object({
+    sessionId: SessionIdSchema,
+    turnId: TurnIdSchema.optional(),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(500).default(100),
+  })
+  .strict();
+
+export const GetImageArgumentsSchema = z
+  .object({
+    imageId: ImageIdSchema,
+    /** Refuse (reason `too-large`) rather than return more bytes than this. */
+    maxBytes: z.number().int().min(1).max(IMAGE_MAX_BYTES_LIMIT).default(DEFAULT_IMAGE_MAX_BYTES),
+    /** Return a PNG scaled down to this width (never up), for lists and filmstrips. */
+    thumbnailWidth: z.number().int().min(16).max(2048).optional(),
+  })
+  .strict();
+
+export const EphemeralSchema = z
+  .object({ type: z.enum(EPHEMERAL_TYPES), content: z.string().min(1).max(MAX_EPHEMERAL_LENGTH) })
+  .strict();
+export type Ephemeral = z.infer<typeof EphemeralSchema>;
+
+export const StartRunArgumentsSchema = z
+  .object({
+    /** Continue this session; a new one is created when absent. */
+    sessionId: SessionIdSchema.optional(),
+    task: z.string().trim().min(1, 'the task is empty').max(MAX_TASK_LENGTH),
+    operator: z.enum(OPERATOR_KINDS).optional(),
+    /** The page the browser operator opens first. */
+    url: z.url({ protocol: /^(https?|file)$/ }).optional(),
+    /** Extra context for this turn only (a note, a quote, a document); never stored, only its type and length. */
+    ephemeral: EphemeralSchema.optional(),
+  })
+  .strict();
+export type StartRunArguments = z.input<typeof StartRunArgumentsSchema>;
+
+export const AnswerConfirmationArgumentsSchema = z.object({ requestId: RequestIdSchema, approved: z.boolean() }).strict();
+export const AnswerQuestionArgumentsSchema = z.object({ requestId: RequestIdSchema, answer: z.string().max(20_000) }).strict();
+
+// ---- the table ----------------------------------------------------------------------------------------
+
 /** One call of the app API: arguments as a tuple schema (positional, like the preload method), and the result. */
 export interface AppApiCall<Arguments extends z.ZodTuple = z.ZodTuple, Result extends z.ZodType = z.ZodType> {
   channel: string;
@@ -31,8 +297,54 @@ export interface AppApiCall<Arguments extends z.ZodTuple = z.ZodTuple, Result ex
   result: Result;
 }
 
+const RunIdentitySchema = z.object({ sessionId: SessionIdSchema, turnId: TurnIdSchema }).strict();
+const RunStateResultSchema = z.object({ sessionId: SessionIdSchema, state: z.enum(RUN_STATES) }).strict();
+const AnsweredSchema = z.object({ answered: z.boolean() }).strict();
+
 export const APP_API = {
   appInfo: { channel: APP_API_CHANNELS.appInfo, arguments: z.tuple([]), result: AppInfoSchema },
+  listSessions: {
+    channel: APP_API_CHANNELS.listSessions,
+    arguments: z.tuple([ListSessionsArgumentsSchema]),
+    result: SessionListSchema,
+  },
+  getSession: { channel: APP_API_CHANNELS.getSession, arguments: z.tuple([SessionIdSchema]), result: SessionDetailSchema },
+  deleteSession: {
+    channel: APP_API_CHANNELS.deleteSession,
+    arguments: z.tuple([SessionIdSchema]),
+    result: z.object({ deleted: z.literal(true), imagesDeleted: z.number().int().min(0), filesDeleted: z.number().int().min(0) }).strict(),
+  },
+  listSteps: { channel: APP_API_CHANNELS.listSteps, arguments: z.tuple([ListStepsArgumentsSchema]), result: StepPageSchema },
+  getImage: { channel: APP_API_CHANNELS.getImage, arguments: z.tuple([GetImageArgumentsSchema]), result: ImageResultSchema },
+  listSearchReports: {
+    channel: APP_API_CHANNELS.listSearchReports,
+    arguments: z.tuple([SessionIdSchema]),
+    result: z.object({ reports: z.array(SearchReportSchema) }).strict(),
+  },
+  listInjections: {
+    channel: APP_API_CHANNELS.listInjections,
+    arguments: z.tuple([SessionIdSchema]),
+    result: z.object({ injections: z.array(InjectionSchema) }).strict(),
+  },
+  listRuns: { channel: APP_API_CHANNELS.listRuns, arguments: z.tuple([]), result: z.object({ runs: z.array(RunSchema) }).strict() },
+  startRun: { channel: APP_API_CHANNELS.startRun, arguments: z.tuple([StartRunArgumentsSchema]), result: RunIdentitySchema },
+  stopRun: {
+    channel: APP_API_CHANNELS.stopRun,
+    arguments: z.tuple([SessionIdSchema]),
+    result: z.object({ stopped: z.boolean() }).strict(),
+  },
+  pauseRun: { channel: APP_API_CHANNELS.pauseRun, arguments: z.tuple([SessionIdSchema]), result: RunStateResultSchema },
+  resumeRun: { channel: APP_API_CHANNELS.resumeRun, arguments: z.tuple([SessionIdSchema]), result: RunStateResultSchema },
+  answerConfirmation: {
+    channel: APP_API_CHANNELS.answerConfirmation,
+    arguments: z.tuple([AnswerConfirmationArgumentsSchema]),
+    result: AnsweredSchema,
+  },
+  answerQuestion: {
+    channel: APP_API_CHANNELS.answerQuestion,
+    arguments: z.tuple([AnswerQuestionArgumentsSchema]),
+    result: AnsweredSchema,
+  },
 } as const satisfies { [Name in AppApiName]: AppApiCall };
 
 type AppApi = typeof APP_API;
@@ -42,7 +354,70 @@ export type AppApiArguments<Name extends AppApiName> = z.input<AppApi[Name]['arg
 /** The result a call resolves to, as the renderer receives it. */
 export type AppApiResult<Name extends AppApiName> = z.output<AppApi[Name]['result']>;
 
-/** What the preload exposes as `window.sightline`: one method per call, nothing generic. */
+// ---- live events ----------------------------------------------------------------------------------------
+
+/** A run's state changed (started, paused, resumed, stopping, ended); the agent's own events say the rest. */
+export const RunStateEventSchema = z
+  .object({
+    type: z.literal('run-state'),
+    sessionId: SessionIdSchema,
+    at: z.number(),
+    turnId: TurnIdSchema.optional(),
+    state: z.enum([...RUN_STATES, 'ended']),
+  })
+  .strict();
+
+/** A run could not start or crashed outside a turn (the operator failed to open, the model is misconfigured). */
+export const RunErrorEventSchema = z
+  .object({ type: z.literal('run-error'), sessionId: SessionIdSchema.optional(), at: z.number(), message: z.string() })
+  .strict();
+
+/** What the live stream carries: the agent's events of every run, plus the run manager's own. No pixels, no secrets. */
+export const AppEventSchema = z.union([AgentEventSchema, RunStateEventSchema, RunErrorEventSchema]);
+export type AppEvent = z.infer<typeof AppEventSchema>;
+
+// ---- errors ---------------------------------------------------------------------------------------------
+
+/**
+ * Why a call failed, in a form both transports carry: over HTTP the status and a JSON body
+ * `{error: {code, message}}`; over IPC the error message `[code] message`.
+ */
+export const APP_API_ERROR_CODES = ['invalid-arguments', 'not-found', 'conflict', 'unavailable', 'refused', 'internal'] as const;
+export type AppApiErrorCode = (typeof APP_API_ERROR_CODES)[number];
+
+export const AppApiErrorBodySchema = z
+  .object({ error: z.object({ code: z.enum(APP_API_ERROR_CODES), message: z.string() }).strict() })
+  .strict();
+
+/** A failed call, as the main process throws it and the renderer's client rejects with it. */
+export class AppApiError extends Error {
+  override name = 'AppApiError';
+  constructor(
+    readonly code: AppApiErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The IPC form of an error: Electron carries only the message across. */
+export function encodeAppApiError(error: AppApiError): string {
+  return `[${error.code}] ${error.message}`;
+}
+
+/** Reads an error that came over IPC (Electron prefixes "Error invoking remote method '…': Error: "). */
+export function decodeAppApiError(message: string): AppApiError {
+  const match = /\[([a-z-]+)\] ([\s\S]*)$/.exec(message);
+  const code = APP_API_ERROR_CODES.find((known) => known === match?.[1]);
+  return code && match ? new AppApiError(code, match[2] ?? '') : new AppApiError('internal', message);
+}
+
+// ---- the bridge -------------------------------------------------------------------------------------------
+
+/** What the preload exposes as `window.sightline`: one method per call, plus the event subscription. */
 export type SightlineBridge = {
   [Name in AppApiName]: (...callArguments: AppApiArguments<Name>) => Promise<AppApiResult<Name>>;
+} & {
+  /** Calls `listener` with every live event until the returned function is called. */
+  onEvent(listener: (event: AppEvent) => void): () => void;
 };
