@@ -42,6 +42,7 @@ export const SESSION_STATUSES = ['idle', 'running', 'closed'] as const;
 export const IMAGE_ZONES = ['active', 'compact', 'offloaded', 'purged'] as const;
 export type ImageZone = (typeof IMAGE_ZONES)[number];
 export const IMAGE_UNAVAILABLE_REASONS = ['not-found', 'missing', 'corrupt', 'purged', 'too-large'] as const;
+export type ImageUnavailableReason = (typeof IMAGE_UNAVAILABLE_REASONS)[number];
 export const RUN_STATES = ['running', 'paused', 'stopping'] as const;
 export type RunState = (typeof RUN_STATES)[number];
 export const EPHEMERAL_TYPES = ['note', 'quote', 'document', 'custom'] as const;
