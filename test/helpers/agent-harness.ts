@@ -108,18 +108,20 @@ export async function startAgentHarness(options: HarnessOptions = {}): Promise<A
 
 let callCounter = 0;
 
+export type FakeAnswer = Extract<FakeReply, { type: 'answer' }>;
+
 /** A model reply that calls one tool with the given arguments (an object, or raw text to send as is). */
-export function toolCall(name: string, argumentsValue: unknown, text = `Calling ${name}.`): FakeReply {
+export function toolCall(name: string, argumentsValue: unknown, text = `Calling ${name}.`): FakeAnswer {
   callCounter += 1;
   const argumentsText = typeof argumentsValue === 'string' ? argumentsValue : JSON.stringify(argumentsValue);
   return { type: 'answer', text, toolCalls: [{ id: `call_${callCounter}`, name, arguments: argumentsText }] };
 }
 
-export function computerCall(action: Record<string, unknown>, text?: string): FakeReply {
+export function computerCall(action: Record<string, unknown>, text?: string): FakeAnswer {
   return toolCall('computer', action, text);
 }
 
-export function finishCall(summary = 'Done.', success = true): FakeReply {
+export function finishCall(summary = 'Done.', success = true): FakeAnswer {
   return toolCall('finish', { summary, success }, 'The task is done.');
 }
 

@@ -8,6 +8,7 @@ import { textOfParts, type ToolCall } from '../../shared/messages.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import type { StepRecord, Storage } from '../storage/index.js';
 import type { Emit } from './event-emitter.js';
+import { COMPUTER_TOOL_NAME } from './tools/computer-tool.js';
 import type { ToolResult } from './tools/tool-definition.js';
 
 export interface ToolStep {
@@ -85,5 +86,10 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
  */
 function stepAction(step: ToolStep): unknown {
   if (step.result.record?.action !== undefined) return step.result.record.action;
+  // A computer call whose tool failed before saying what it did is still drawn as its action.
+  if (step.call.name === COMPUTER_TOOL_NAME) {
+    const action = ComputerActionSchema.safeParse(step.arguments);
+    if (action.success) return action.data;
+  }
   return { tool: step.call.name, arguments: step.arguments ?? step.call.argumentsText };
 }
