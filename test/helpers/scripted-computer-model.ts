@@ -16,7 +16,8 @@ import type { FakeReply, RecordedRequest } from './fake-openai-server.js';
 
 export type ScriptedMove =
   | { action: ComputerAction; thought?: string }
-  | { finish: string; thought?: string }
+  /** Ends the turn: finished, or failed with `success: false`. */
+  | { finish: string; success?: boolean; thought?: string }
   /** Any other tool call, arguments as given (ask_user, get_history_image …). */
   | { tool: string; arguments: Record<string, unknown>; thought?: string }
   /** A plain reply without a tool call. */
@@ -81,7 +82,7 @@ export function scriptedMoves(
 
 function toolCallOf(move: Exclude<ScriptedMove, { say: string } | { hang: true }>): { name: string; arguments: Record<string, unknown> } {
   if ('action' in move) return { name: COMPUTER_TOOL, arguments: move.action };
-  if ('finish' in move) return { name: FINISH_TOOL, arguments: { summary: move.finish } };
+  if ('finish' in move) return { name: FINISH_TOOL, arguments: { summary: move.finish, success: move.success ?? true } };
   return { name: move.tool, arguments: move.arguments };
 }
 

@@ -4,9 +4,11 @@ import type { CliContext } from '../io.js';
 import { registerConfigCommand } from './config.js';
 import { registerDoctorCommand } from './doctor.js';
 import { registerFramesCommand } from './frames.js';
+import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 
 export function registerCommands(program: Command, context: CliContext): void {
+  registerRunCommand(program, context);
   registerSessionsCommand(program, context);
   registerDoctorCommand(program, context);
   registerConfigCommand(program, context);

@@ -1,0 +1,31 @@
+/**
+ * `sightline run "<task>"`: the agent, headless. The work is in ../run/; this file declares the command.
+ * The agent, the model client and the browser driver are loaded only when `run` runs, so other commands
+ * (`sessions ls`, `doctor`) start without them.
+ */
+import { Option, type Command } from 'commander';
+import { CONFIRMATION_POLICIES, OPERATOR_KINDS } from '../../../shared/config.js';
+import type { CliContext } from '../io.js';
+import { RunOptionsSchema } from '../run/run-options.js';
+
+export function registerRunCommand(program: Command, context: CliContext): void {
+  program
+    .command('run')
+    .description('carry out a task on the desktop or in a browser page, headless')
+    .argument('<task>', 'what to do, in plain words (quote it)')
+    .addOption(new Option('--operator <kind>', `what to act on: ${OPERATOR_KINDS.join(' or ')}`))
+    .option('--url <url>', 'page the browser operator opens first (needs --operator browser)')
+    .option('--model <name>', 'model name, as the endpoint knows it')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, vLLM …)')
+    .option('--max-steps <count>', 'most steps the turn may take')
+    .addOption(new Option('--confirm <policy>', `which actions need a person's approval: ${CONFIRMATION_POLICIES.join(', ')}`))
+    .option('--yes', 'approve risky actions without asking (needed to allow them without a terminal)')
+    .option('--session <id>', 'continue this session (its earlier turns are the model\'s memory)')
+    .option('--json', 'print each event as one JSON line on stdout')
+    .option('--stream', 'with --json, include the model\'s streamed text')
+    .action(async (task: string, rawOptions: unknown, command: Command) => {
+      const options = RunOptionsSchema.parse(rawOptions);
+      const { runTask } = await import('../run/run-task.js');
+      await runTask(context, command, task, options);
+    });
+}

@@ -1,0 +1,106 @@
+/**
+ * What a person watching `sightline run` reads on stderr: one short line per thing that happened, e.g.
+ *   step 3  click (640, 412)  ok  1.2s  1,234 tokens
+ *   unchanged: same as img_3f9c0a12b7e4
+ * Pure functions from events to text, so the wording is tested without running anything.
+ */
+import type { ComputerAction } from '../../../shared/actions.js';
+import type { AgentEvent } from '../../../shared/events.js';
+import type { TokenUsage } from '../../../shared/token-usage.js';
+
+const TYPED_TEXT_SHOWN = 40;
+
+/** The line (without newline) an event shows as, or undefined for events that show nothing. */
+export function progressLine(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'turn-started':
+      return `turn ${event.sequence} of session ${event.sessionId}: ${event.request}`;
+    case 'screenshot':
+      return event.unchangedFrom === undefined ? undefined : `unchanged: same as ${event.unchangedFrom}`;
+    case 'step':
+      return stepLine(event);
+    case 'ask-user':
+      return `the model asks: ${event.question}`;
+    case 'ask-user-answered':
+      return `answered: ${event.answer}`;
+    case 'search-report':
+      return `searched "${event.question}": ${event.answer} (confidence ${event.confidence.toFixed(2)}, ${event.sources.length} sources)`;
+    case 'warning':
+      return `warning: ${event.message}`;
+    case 'turn-ended':
+      return turnEndLine(event);
+    case 'model-text-delta':
+    case 'confirmation-requested':
+    case 'confirmation-answered':
+      // The confirmation handler speaks for itself; streamed text would interleave with the lines.
+      return undefined;
+  }
+}
+
+function stepLine(event: Extract<AgentEvent, { type: 'step' }>): string {
+  const what = event.action === undefined ? event.tool : describeAction(event.action);
+  const result = event.ok ? 'ok' : `failed: ${event.error ?? 'unknown error'}`;
+  const parts = [`step ${event.sequence}`, what, result, seconds(event.latencyMs)];
+  if (event.usage !== undefined) parts.push(`${formatCount(totalTokens(event.usage))} tokens`);
+  return parts.join('  ');
+}
+
+function turnEndLine(event: Extract<AgentEvent, { type: 'turn-ended' }>): string {
+  const steps = `${event.steps} ${event.steps === 1 ? 'step' : 'steps'}`;
+  const tokens = `${formatCount(event.usage.inputTokens)} input + ${formatCount(event.usage.outputTokens)} output tokens`;
+  const verdict = TURN_END_WORDS[event.reason];
+  const summary = event.summary === undefined || event.summary === '' ? '' : `: ${event.summary}`;
+  return `${verdict} after ${steps}, ${tokens}${summary}`;
+}
+
+const TURN_END_WORDS: Record<Extract<AgentEvent, { type: 'turn-ended' }>['reason'], string> = {
+  finished: 'finished',
+  failed: 'failed',
+  'step-limit': 'stopped at the step limit',
+  stopped: 'stopped',
+  error: 'failed with an error',
+};
+
+/** An action as a person would say it: `click (640, 412)`, `type "hello"`, `key ctrl+s`. */
+export function describeAction(action: ComputerAction): string {
+  switch (action.action) {
+    case 'click':
+    case 'double_click':
+    case 'right_click':
+    case 'move':
+      return `${action.action.replace('_', ' ')} (${round(action.x)}, ${round(action.y)})`;
+    case 'drag':
+      return `drag (${round(action.x)}, ${round(action.y)}) to (${round(action.to_x)}, ${round(action.to_y)})`;
+    case 'scroll':
+      return `scroll (${round(action.x)}, ${round(action.y)}) by ${action.scroll_x}, ${action.scroll_y}`;
+    case 'type':
+      return `type ${JSON.stringify(shorten(action.text))}`;
+    case 'key':
+      return `key ${action.keys}`;
+    case 'wait':
+      return `wait ${action.seconds}s`;
+    case 'screenshot':
+      return 'screenshot';
+  }
+}
+
+export function totalTokens(usage: TokenUsage): number {
+  return usage.inputTokens + usage.outputTokens;
+}
+
+/** 1234 → "1,234": the same in every locale, so scripts and tests can read it. */
+export function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
+function seconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(1)}s`;
+}
+
+function round(value: number): number {
+  return Math.round(value);
+}
+
+function shorten(text: string): string {
+  return text.length <= TYPED_TEXT_SHOWN ? text : `${text.slice(0, TYPED_TEXT_SHOWN - 1)}…`;
+}

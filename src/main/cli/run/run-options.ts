@@ -1,0 +1,72 @@
+/**
+ * The flags of `sightline run`, checked once: commander hands over strings, zod says what they must be,
+ * and the flags that are configuration (--model, --max-steps …) go through loadCliConfig so that their
+ * errors read like every other configuration error, naming the flag that was typed.
+ */
+import { z } from 'zod';
+import type { Config } from '../../../shared/config.js';
+import { parseId } from '../../../shared/ids.js';
+import { EXIT, UserError } from '../io.js';
+
+export const RunOptionsSchema = z.object({
+  operator: z.string().optional(),
+  url: z.string().optional(),
+  model: z.string().optional(),
+  baseUrl: z.string().optional(),
+  maxSteps: z.string().optional(),
+  confirm: z.string().optional(),
+  yes: z.boolean().optional(),
+  session: z.string().optional(),
+  json: z.boolean().optional(),
+  stream: z.boolean().optional(),
+});
+export type RunOptions = z.infer<typeof RunOptionsSchema>;
+
+/** Config paths of the flags that are configuration, and how each is spelled on the command line. */
+export const CONFIG_FLAG_NAMES = {
+  'model.name': '--model',
+  'model.baseUrl': '--base-url',
+  'agent.maxSteps': '--max-steps',
+  'agent.confirm': '--confirm',
+  'agent.operator': '--operator',
+} as const;
+
+export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLAG_NAMES, string | undefined> {
+  return {
+    'model.name': options.model,
+    'model.baseUrl': options.baseUrl,
+    'agent.maxSteps': options.maxSteps,
+    'agent.confirm': options.confirm,
+    'agent.operator': options.operator,
+  };
+}
+
+/** The task: one non-empty argument (quoted on the command line). */
+export function checkTask(task: string): string {
+  const trimmed = task.trim();
+  if (trimmed === '') throw new UserError('the task is empty: say what to do, e.g. sightline run "open the settings".', EXIT.usage);
+  return trimmed;
+}
+
+/** --url is the page the browser operator opens; it means nothing to the desktop operator. */
+export function checkUrl(url: string | undefined, config: Config): string | undefined {
+  if (url === undefined) return undefined;
+  if (config.agent.operator !== 'browser') {
+    throw new UserError(`--url opens a page in the browser operator: add --operator browser (the operator is ${config.agent.operator}).`, EXIT.usage);
+  }
+  const parsed = z.url({ protocol: /^(https?|file)$/ }).safeParse(url);
+  if (!parsed.success) {
+    throw new UserError(`--url: expected an http(s) or file URL (like https://example.com), got ${JSON.stringify(url)}.`, EXIT.usage);
+  }
+  return url;
+}
+
+/** --session takes a session id (ses_ and 12 hex digits; the prefix may be left out). */
+export function parseSessionFlag(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const id = parseId('session', text);
+  if (id === undefined) {
+    throw new UserError(`--session: "${text}" is not a session id (expected ses_ followed by 12 hex digits).`, EXIT.usage);
+  }
+  return id;
+}

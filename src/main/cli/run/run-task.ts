@@ -1,0 +1,134 @@
+/**
+ * `sightline run "<task>"`: one turn of the agent, headless. Checks every flag before anything starts,
+ * then opens the runtime, builds the model adapter, the operator and the agent, runs the turn with
+ * progress on stderr (and JSON lines on stdout with --json), and sets the exit code from how it ended:
+ * 0 finished, 1 failed, 2 usage or configuration error, 3 stopped.
+ */
+import type { Command } from 'commander';
+import type { Config } from '../../../shared/config.js';
+import { userText } from '../../../shared/messages.js';
+import { openRuntime, type Runtime } from '../../api/runtime.js';
+import { createAgent, type TurnOutcome } from '../../agent/index.js';
+import { createModelAdapter } from '../../llm/create-model-adapter.js';
+import type { ModelAdapter } from '../../llm/model-adapter.js';
+import { ModelConfigurationError } from '../../llm/model-errors.js';
+import { BrowserNotFoundError } from '../../operators/browser-executable.js';
+import { BrowserOperatorError } from '../../operators/browser-operator.js';
+import { createOperator } from '../../operators/create-operator.js';
+import { DisplayUnavailableError, UnknownDisplayError } from '../../operators/display-errors.js';
+import type { Operator } from '../../operators/operator.js';
+import { DatabaseOpenError, DatabaseVersionError } from '../../storage/index.js';
+import { loadCliConfig, type CliConfig } from '../context-config.js';
+import { EXIT, UserError, type CliContext } from '../io.js';
+import { eventPrinter } from './event-output.js';
+import { exitCodeOf } from './exit-codes.js';
+import { watchInterrupts } from './interrupts.js';
+import { askUserHandler, confirmationHandler } from './person-handlers.js';
+import { CONFIG_FLAG_NAMES, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
+import { redactingWriter, secretsOf } from './secrets.js';
+import { askOnTerminal } from './terminal-question.js';
+
+export async function runTask(context: CliContext, command: Command, taskText: string, options: RunOptions): Promise<void> {
+  const task = checkTask(taskText);
+  const sessionId = parseSessionFlag(options.session);
+  const loaded = loadCliConfig(command, context.io, configFlags(options), CONFIG_FLAG_NAMES);
+  const { config } = loaded;
+  const url = checkUrl(options.url, config);
+  const secrets = secretsOf(config);
+  const stdout = redactingWriter(context.io.stdout, secrets);
+  const stderr = redactingWriter(context.io.stderr, secrets);
+  const model = buildModel(config);
+
+  const runtime = await openHomeRuntime(loaded);
+  const interrupts = watchInterrupts(stderr);
+  let operator: Operator | undefined;
+  try {
+    if (sessionId !== undefined) checkSessionExists(runtime, sessionId, loaded);
+    operator = await withoutForeignInterruptHandlers(() => buildOperator(config, url, context.io.env));
+    const ask = (question: string, signal: AbortSignal) => askOnTerminal(question, signal, interrupts.interrupt);
+    const people = { io: context.io, stderr, assumeYes: options.yes === true, ask };
+    const agent = createAgent({
+      storage: runtime.storage,
+      config,
+      model,
+      operator,
+      confirm: confirmationHandler(people),
+      askUser: askUserHandler(people),
+      onEvent: eventPrinter({ stdout, stderr, json: options.json === true, stream: options.stream === true }),
+    });
+    stderr(`${operator.describe().kind} operator on ${operator.describe().target}, model ${config.model.name}\n`);
+    const outcome = await agent.runTurn({
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      request: userText(task),
+      signal: interrupts.signal,
+    });
+    reportOutcome(outcome, { stdout, stderr, json: options.json === true });
+    context.exitCode = exitCodeOf(outcome);
+  } finally {
+    interrupts.dispose();
+    await operator?.close();
+    runtime.close();
+  }
+}
+
+function buildModel(config: Config): ModelAdapter {
+  try {
+    return createModelAdapter(config.model);
+  } catch (error) {
+    if (error instanceof ModelConfigurationError) throw new UserError(error.message, EXIT.usage);
+    throw error;
+  }
+}
+
+async function openHomeRuntime(loaded: CliConfig): Promise<Runtime> {
+  try {
+    return await openRuntime({ home: loaded.home, config: loaded.config });
+  } catch (error) {
+    if (error instanceof DatabaseVersionError || error instanceof DatabaseOpenError) throw new UserError(error.message, EXIT.failed);
+    throw error;
+  }
+}
+
+function checkSessionExists(runtime: Runtime, sessionId: string, loaded: CliConfig): void {
+  if (runtime.storage.sessions.get(sessionId) !== undefined) return;
+  throw new UserError(`--session: there is no session ${sessionId} in ${loaded.home.root} (see \`sightline sessions ls\`).`, EXIT.usage);
+}
+
+/** The operator; a missing display or browser is the user's to fix (exit 2), with the operator's own message. */
+async function buildOperator(config: Config, url: string | undefined, env: Record<string, string | undefined>): Promise<Operator> {
+  try {
+    return await createOperator({ kind: config.agent.operator, displayId: config.perception.displayId, url, env });
+  } catch (error) {
+    const fixable =
+      error instanceof BrowserNotFoundError ||
+      error instanceof BrowserOperatorError ||
+      error instanceof DisplayUnavailableError ||
+      error instanceof UnknownDisplayError;
+    if (fixable) throw new UserError(error.message, EXIT.usage);
+    throw error;
+  }
+}
+
+/**
+ * playwright-core's launch installs its own Ctrl+C handler that closes its browsers and exits the process
+ * with 130 at once, which would cut our clean stop short (the turn must end as stopped, exit 3). The
+ * operator closes its browser itself when the turn ends, so any SIGINT listener added while the operator
+ * was being created is removed. (A no-op once BrowserOperator launches with `handleSIGINT: false`.)
+ */
+async function withoutForeignInterruptHandlers<T>(create: () => Promise<T>): Promise<T> {
+  const before = new Set(process.listeners('SIGINT'));
+  try {
+    return await create();
+  } finally {
+    for (const listener of process.listeners('SIGINT')) if (!before.has(listener)) process.off('SIGINT', listener);
+  }
+}
+
+function reportOutcome(
+  outcome: TurnOutcome,
+  output: { stdout: (text: string) => void; stderr: (text: string) => void; json: boolean },
+): void {
+  // With --json, stdout holds events only; the turn-ended event already carries the summary.
+  if (!output.json && outcome.summary !== undefined && outcome.summary !== '') output.stdout(`${outcome.summary}\n`);
+  output.stderr(`session ${outcome.sessionId} (continue it with --session ${outcome.sessionId})\n`);
+}

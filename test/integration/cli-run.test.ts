@@ -1,0 +1,207 @@
+/**
+ * `sightline run` in-process (runCli), against the fake model server and the browser operator on the
+ * bundled sandbox page: exit codes 0/1/2/3, --json lines that are valid events and nothing else, every bad
+ * flag refused with exit 2 naming it, a missing API key, risky actions without a terminal, keys never
+ * printed, and --session continuing a session with its history.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AgentEventSchema, type AgentEvent } from '../../src/shared/events.js';
+import { runCli } from '../../src/main/cli/program.js';
+import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
+import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { scriptedMoves, type RequestSummary, type ScriptedMove } from '../helpers/scripted-computer-model.js';
+import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+
+let sandbox: SandboxServer;
+let model: FakeOpenAiServer;
+let home: TemporaryHome;
+
+beforeAll(async () => {
+  sandbox = await startSandboxServer();
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  model = await startFakeOpenAiServer();
+  home = createTemporaryHome('sightline-cli-run');
+});
+afterEach(async () => {
+  await model.close();
+  home.remove();
+});
+
+interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  events: AgentEvent[];
+}
+
+function browserArgs(task: string, ...extra: string[]): string[] {
+  return ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl, ...extra];
+}
+
+async function run(argv: string[], env: Record<string, string | undefined> = {}, whileRunning?: () => Promise<void>): Promise<RunResult> {
+  const io = captureIo(env);
+  const running = runCli(argv, io);
+  await whileRunning?.();
+  const exitCode = await running;
+  const lines = argv.includes('--json') ? io.output.stdout.split('\n').filter((line) => line !== '') : [];
+  const events = lines.map((line) => AgentEventSchema.parse(JSON.parse(line)));
+  return { exitCode, ...io.output, events };
+}
+
+function script(moves: ScriptedMove[]): RequestSummary[] {
+  const seen: RequestSummary[] = [];
+  model.script(scriptedMoves(moves, (summary) => seen.push(summary)));
+  return seen;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+const fillName: ScriptedMove[] = [
+  { action: { action: 'click', ...SANDBOX_LAYOUT.teamNameField } },
+  { action: { action: 'type', text: 'Platform' } },
+  { finish: 'Named the team Platform.' },
+];
+
+describe('sightline run', () => {
+  it('finishes a task with exit 0, one valid event per line on stdout with --json and progress on stderr', async () => {
+    const requests = script(fillName);
+    const result = await run(browserArgs('Name the team Platform', '--json'));
+
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout.endsWith('\n')).toBe(true);
+    expect(result.events.length).toBe(result.stdout.trimEnd().split('\n').length);
+    expect(result.events[0]).toMatchObject({ type: 'turn-started', request: 'Name the team Platform' });
+    expect(result.events.at(-1)).toMatchObject({ type: 'turn-ended', status: 'finished', summary: 'Named the team Platform.' });
+    expect(result.events.some((event) => event.type === 'model-text-delta')).toBe(false);
+    const actions = result.events.flatMap((event) => (event.type === 'step' && event.action ? [event.action.action] : []));
+    expect(actions).toEqual(['click', 'type']);
+    expect(result.stderr).toContain('step 1  click (640, 233)  ok');
+    expect(result.stderr).toContain('finished after');
+    expect(requests.every((request) => request.images > 0)).toBe(true);
+  });
+
+  it('exits 1 when the task failed', async () => {
+    script([{ finish: 'There is no such setting on this page.', success: false }]);
+    const result = await run(browserArgs('Enable dark mode'));
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('There is no such setting on this page.\n');
+  });
+
+  it('exits 3 when stopped with Ctrl+C mid-turn, and the turn is recorded as stopped', async () => {
+    script([{ action: { action: 'click', ...SANDBOX_LAYOUT.teamNameField } }, { hang: true }]);
+    const result = await run(browserArgs('Name the team', '--json'), {}, async () => {
+      await until(() => model.requests.length === 2);
+      process.emit('SIGINT', 'SIGINT');
+    });
+    expect(result.exitCode).toBe(3);
+    expect(result.events.at(-1)).toMatchObject({ type: 'turn-ended', status: 'stopped' });
+    expect(result.stderr).toContain('stopping');
+    const ended = result.events.at(-1) as Extract<AgentEvent, { type: 'turn-ended' }>;
+    const storage = openHomeStorage(home);
+    expect(storage.turns.get(ended.turnId)?.status).toBe('stopped');
+    storage.close();
+    expect(process.listenerCount('SIGINT')).toBe(0);
+  });
+
+  it('continues a session with --session: the second turn sees the first turn in its request', async () => {
+    script(fillName);
+    const first = await run(browserArgs('Name the team Platform', '--json'));
+    expect(first.exitCode).toBe(0);
+    const sessionId = first.events[0]!.sessionId;
+    expect(first.stderr).toContain(`--session ${sessionId}`);
+
+    const requests = script([{ finish: 'The name is Platform.' }]);
+    const second = await run(browserArgs('What did you name the team?', '--json', '--session', sessionId));
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(second.events.every((event) => event.sessionId === sessionId)).toBe(true);
+    expect(requests[0]!.text).toContain('Name the team Platform');
+    expect(requests[0]!.text).toContain('What did you name the team?');
+
+    const storage = openHomeStorage(home);
+    expect(storage.turns.listBySession(sessionId)).toHaveLength(2);
+    storage.close();
+  });
+
+  it('refuses a risky action without a terminal, and allows it with --yes', async () => {
+    const risky: ScriptedMove[] = [{ action: { action: 'key', keys: 'Delete' } }, { finish: 'Pressed Delete.' }];
+    script(risky);
+    const refused = await run(browserArgs('Press Delete', '--json'));
+    const refusal = refused.events.find((event) => event.type === 'confirmation-answered');
+    expect(refusal).toMatchObject({ approved: false, by: 'policy' });
+    expect(refused.stderr).toContain('refused: key Delete');
+    expect(refused.stderr).toContain('pass --yes');
+
+    await model.close();
+    model = await startFakeOpenAiServer();
+    script(risky);
+    const allowed = await run(browserArgs('Press Delete', '--json', '--yes'));
+    expect(allowed.exitCode, allowed.stderr).toBe(0);
+    expect(allowed.events.find((event) => event.type === 'confirmation-answered')).toMatchObject({ approved: true, by: 'flag' });
+    expect(allowed.events.find((event) => event.type === 'step' && event.action?.action === 'key')).toMatchObject({ ok: true });
+    expect(allowed.stderr).toContain('allowed by --yes: key Delete');
+  });
+
+  it('never prints the API key, even when the endpoint echoes it back', async () => {
+    const key = 'sk-test-do-not-print-0123456789';
+    model.script([{ type: 'error', status: 401, message: `Incorrect API key provided: ${key}` }]);
+    const result = await run(browserArgs('Name the team', '--json'), { OPENAI_API_KEY: key });
+    expect(result.exitCode).not.toBe(0);
+    expect(model.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
+    expect(result.stdout + result.stderr).not.toContain(key);
+  });
+});
+
+describe('sightline run: usage and configuration errors exit 2 before anything starts', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['--max-steps abc', ['--max-steps', 'abc'], /--max-steps/],
+    ['--max-steps 0', ['--max-steps', '0'], /--max-steps/],
+    ['--confirm maybe', ['--confirm', 'maybe'], /--confirm/],
+    ['--operator x', ['--operator', 'x'], /--operator/],
+    ['--base-url not-a-url', ['--base-url', 'not-a-url'], /--base-url/],
+    ['--session that is not an id', ['--session', 'yesterday'], /--session/],
+    ['--session of no stored session', ['--session', 'ses_0123456789ab'], /--session: there is no session ses_0123456789ab/],
+  ];
+  for (const [name, flags, message] of cases) {
+    it(`${name}`, async () => {
+      const result = await run(['--home', home.root, 'run', 'do something', '--operator', 'browser', '--base-url', model.baseUrl, ...flags]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stdout).toBe('');
+      expect(model.requests).toHaveLength(0);
+    });
+  }
+
+  it('--url without the browser operator', async () => {
+    const result = await run(['--home', home.root, 'run', 'do something', '--url', sandbox.url, '--base-url', model.baseUrl]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--url .*--operator browser/);
+  });
+
+  it('--url that is not a URL', async () => {
+    const result = await run(['--home', home.root, 'run', 'do something', '--operator', 'browser', '--url', 'sandbox page']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--url');
+  });
+
+  it('an empty task, and no task at all', async () => {
+    expect((await run(['--home', home.root, 'run', '  '])).exitCode).toBe(2);
+    const missing = await run(['--home', home.root, 'run']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('task');
+  });
+
+  it('no API key for a non-local endpoint names OPENAI_API_KEY', async () => {
+    const result = await run(['--home', home.root, 'run', 'do something', '--operator', 'browser', '--base-url', 'https://api.example.com/v1']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('OPENAI_API_KEY');
+    expect(result.stderr).not.toContain('    at ');
+  });
+});
