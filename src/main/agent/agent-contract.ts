@@ -4,6 +4,7 @@
  */
 import type { ComputerAction } from '../../shared/actions.js';
 import type { Config } from '../../shared/config.js';
+import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent, TurnEndReason, TurnStatus } from '../../shared/events.js';
 import type { UserMessage } from '../../shared/messages.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
@@ -17,6 +18,11 @@ export interface TurnRequest {
   sessionId?: string;
   /** What the user asked, as parts (the CLI converts its string argument with `userText`). */
   request: UserMessage;
+  /**
+   * Context for this turn's requests only (a note, a quote, a document): appended to the latest user
+   * message of each request of the turn, never stored in messages.
+   */
+  ephemeral?: EphemeralContext[];
   /** Stops the turn cleanly: the current action finishes or is abandoned, the turn ends as stopped. */
   signal?: AbortSignal;
 }
