@@ -1,0 +1,199 @@
+/**
+ * `sightline run --operator desktop` end to end on a private Xvfb: a real Chromium window (app mode, no
+ * window manager) shows a red button and a blue text field whose state is mirrored in the window's title.
+ * A scripted model, driving the real agent in a real `sightline` process, clicks the button, clicks the
+ * field and types into it; the X server's own record of the window title (xdotool getwindowname) shows it.
+ *
+ * The scripted model cannot see, so the test looks first: it captures the display once (in a child
+ * process, as node-screenshots needs) and finds the button and the field by colour. The model's
+ * screenshots are 1280x800 like the display (gpt-4.1's profile and the default maxImageEdge keep them
+ * whole), so those points are the model's coordinates too.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
+import type { RawImage } from '../../src/main/perception/frame.js';
+import { decodeImageFile } from '../../src/main/perception/image-encoding.js';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer-model.js';
+import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { startXvfb, type Xvfb } from '../helpers/xvfb.js';
+import { REPO_ROOT, runSightlineProcess } from './support/sightline-process.js';
+
+const SCREEN = { width: 1280, height: 800 };
+const TITLE_PREFIX = 'sightline-run-desktop';
+const TYPED = 'hello sightline';
+
+const browserPath = (() => {
+  try {
+    return findBrowserExecutable({ env: process.env, platform: process.platform });
+  } catch {
+    return undefined;
+  }
+})();
+const canRun =
+  process.platform === 'linux' && browserPath !== undefined && ['Xvfb', 'xdotool'].every((tool) => spawnSync('which', [tool]).status === 0);
+
+const PAGE = `<!doctype html>
+<html><head><title>${TITLE_PREFIX} clicks=0 name=</title><style>
+  body { margin: 0; background: #fff; }
+  button { position: absolute; left: 600px; top: 250px; width: 240px; height: 90px; background: #ff0000; border: 0; }
+  input { position: absolute; left: 300px; top: 420px; width: 400px; height: 60px; background: #0000ff; color: #fff;
+          border: 0; outline: none; font-size: 24px; }
+</style></head><body>
+  <button id="press"></button>
+  <input id="name" type="text">
+<script>
+  let clicks = 0;
+  const show = () => { document.title = '${TITLE_PREFIX} clicks=' + clicks + ' name=' + document.getElementById('name').value; };
+  document.getElementById('press').addEventListener('click', () => { clicks += 1; show(); });
+  document.getElementById('name').addEventListener('input', show);
+</script></body></html>`;
+
+let xvfb: Xvfb;
+let chromium: ChildProcess | undefined;
+let folder: string;
+let model: FakeOpenAiServer;
+let home: TemporaryHome;
+
+beforeAll(async () => {
+  if (!canRun) return;
+  xvfb = await startXvfb(SCREEN);
+  folder = mkdtempSync(join(tmpdir(), 'sightline-run-desktop-'));
+  const page = join(folder, 'page.html');
+  writeFileSync(page, PAGE);
+  chromium = spawn(
+    browserPath!,
+    [
+      `--app=${pathToFileURL(page).href}`,
+      `--user-data-dir=${join(folder, 'profile')}`,
+      '--window-position=0,0',
+      `--window-size=${SCREEN.width},${SCREEN.height}`,
+      '--force-device-scale-factor=1',
+      '--disable-gpu',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--password-store=basic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    ],
+    { env: xvfb.env, stdio: 'ignore' },
+  );
+  model = await startFakeOpenAiServer();
+  home = createTemporaryHome('sightline-run-desktop');
+});
+
+afterAll(async () => {
+  if (chromium?.pid !== undefined && chromium.exitCode === null) {
+    const exited = new Promise((resolve) => chromium!.once('exit', resolve));
+    chromium.kill('SIGTERM');
+    await exited;
+  }
+  await model?.close();
+  await xvfb?.stop();
+  home?.remove();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function boxOfColour(frame: RawImage, [red, green, blue]: [number, number, number]): Box | undefined {
+  let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1;
+  for (let y = 0; y < frame.height; y++) {
+    for (let x = 0; x < frame.width; x++) {
+      const index = (y * frame.width + x) * 4;
+      if (frame.rgba[index] === red && frame.rgba[index + 1] === green && frame.rgba[index + 2] === blue) {
+        minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
+      }
+    }
+  }
+  return maxX < 0 ? undefined : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+}
+
+function center(box: Box): { x: number; y: number } {
+  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+}
+
+function windowTitle(): string {
+  const found = spawnSync('xdotool', ['search', '--name', `^${TITLE_PREFIX}`], { env: xvfb.env, encoding: 'utf8' });
+  const windowId = found.stdout.trim().split('\n')[0];
+  if (!windowId) return '';
+  return spawnSync('xdotool', ['getwindowname', windowId], { env: xvfb.env, encoding: 'utf8' }).stdout.trim();
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Captures the display in a child process (node-screenshots keeps its first X connection) and decodes it. */
+async function captureScreen(): Promise<RawImage> {
+  const file = join(folder, `screen-${Date.now()}.png`);
+  const child = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'test/e2e/support/capture-desktop-frame.ts'), file, '700', '280'], {
+    cwd: REPO_ROOT,
+    env: xvfb.env,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (child.status !== 0) throw new Error(`capture failed (${child.status}): ${child.stderr}`);
+  return decodeImageFile(file);
+}
+
+describe.skipIf(!canRun)('sightline run --operator desktop under Xvfb', () => {
+  it('clicks a real button and types into a real field of a real window', { timeout: 90_000 }, async () => {
+    await waitFor(() => (windowTitle().startsWith(TITLE_PREFIX) ? true : undefined), 'the Chromium window');
+    const [button, field] = await waitFor(async () => {
+      const screen = await captureScreen();
+      const found = [boxOfColour(screen, [255, 0, 0]), boxOfColour(screen, [0, 0, 255])];
+      return found.every((box) => box !== undefined && box.width > 100) ? (found as [Box, Box]) : undefined;
+    }, 'the button and the field on the screen');
+
+    const requests: RequestSummary[] = [];
+    model.script(
+      scriptedMoves(
+        [
+          { action: { action: 'click', ...center(button) }, thought: 'The red button.' },
+          { action: { action: 'click', ...center(field) }, thought: 'Into the blue field.' },
+          { action: { action: 'type', text: TYPED } },
+          { finish: 'Pressed the button and typed the text.' },
+        ],
+        (summary) => requests.push(summary),
+      ),
+    );
+    const result = await runSightlineProcess(
+      ['--home', home.root, 'run', 'Press the red button, then type "hello sightline" into the blue field', '--operator', 'desktop', '--base-url', model.baseUrl],
+      { DISPLAY: xvfb.display },
+    );
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/desktop operator on display/);
+    expect(requests).toHaveLength(4);
+    expect(requests.every((request) => request.images > 0)).toBe(true);
+    await waitFor(() => (windowTitle() === `${TITLE_PREFIX} clicks=1 name=${TYPED}` ? true : undefined), 'the title to show the click and the text');
+
+    const storage = openHomeStorage(home);
+    try {
+      const [session] = storage.sessions.list();
+      expect(storage.turns.listBySession(session!.id).map((turn) => turn.status)).toEqual(['finished']);
+      expect(storage.images.listBySession(session!.id).every((image) => image.source === 'screen')).toBe(true);
+    } finally {
+      storage.close();
+    }
+  });
+});

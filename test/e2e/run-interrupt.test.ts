@@ -1,0 +1,84 @@
+/**
+ * Ctrl+C in the middle of a turn of `sightline run` (a real process, a real SIGINT): the model call under
+ * way is abandoned, the turn ends as stopped, the process exits 3, and the database is left consistent:
+ * integrity check ok, no step half-written, every image row with its file. The session then continues.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentEventSchema } from '../../src/shared/events.js';
+import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
+import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { scriptedMoves } from '../helpers/scripted-computer-model.js';
+import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { runSightlineProcess, startSightline } from './support/sightline-process.js';
+
+let sandbox: SandboxServer;
+let model: FakeOpenAiServer;
+let home: TemporaryHome;
+
+beforeAll(async () => {
+  sandbox = await startSandboxServer();
+  model = await startFakeOpenAiServer();
+  home = createTemporaryHome('sightline-run-interrupt');
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await model?.close();
+  home?.remove();
+});
+
+function runArgs(task: string, ...extra: string[]): string[] {
+  return ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl, '--json', ...extra];
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('Ctrl+C during sightline run', () => {
+  it('stops the turn cleanly, exits 3, leaves the database consistent, and the session continues', { timeout: 60_000 }, async () => {
+    model.script(scriptedMoves([{ action: { action: 'click', ...SANDBOX_LAYOUT.teamNameField } }, { hang: true }]));
+    const running = startSightline(runArgs('Name the team Platform'));
+    await until(() => model.requests.length === 2, 'the second model call');
+    running.child.kill('SIGINT');
+    const stopped = await running.exited;
+
+    expect(stopped.code, stopped.stderr).toBe(3);
+    expect(await model.requests[1]!.closed).toBe('aborted');
+    const events = stopped.stdout.trimEnd().split('\n').map((line) => AgentEventSchema.parse(JSON.parse(line)));
+    const ended = events.at(-1)!;
+    expect(ended).toMatchObject({ type: 'turn-ended', status: 'stopped' });
+    const { sessionId, turnId } = ended as { sessionId: string; turnId: string };
+
+    const storage = openHomeStorage(home);
+    try {
+      expect(storage.database.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(storage.database.pragma('foreign_key_check')).toEqual([]);
+      expect(storage.turns.get(turnId)?.status).toBe('stopped');
+      expect(storage.turns.listBySession(sessionId).filter((turn) => turn.status === 'running')).toEqual([]);
+      const steps = storage.steps.listByTurn(turnId);
+      expect(steps.length).toBeGreaterThanOrEqual(1);
+      for (const step of steps) expect(step.result !== null || step.error !== null, `step ${step.id} has no outcome`).toBe(true);
+      for (const image of storage.images.listBySession(sessionId)) {
+        expect(await storage.blobs.locate(image.sha256, image.mime), `file of ${image.id}`).toBeDefined();
+      }
+    } finally {
+      storage.close();
+    }
+
+    model.script(scriptedMoves([{ finish: 'Nothing left to do.' }]));
+    const continued = await runSightlineProcess(runArgs('Carry on', '--session', sessionId));
+    expect(continued.code, continued.stderr).toBe(0);
+    const after = openHomeStorage(home);
+    try {
+      expect(after.turns.listBySession(sessionId).map((turn) => turn.status)).toEqual(['stopped', 'finished']);
+    } finally {
+      after.close();
+    }
+  });
+});

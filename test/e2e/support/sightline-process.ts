@@ -1,0 +1,48 @@
+/**
+ * `sightline` as a child process, the way a script runs it (node + tsx on src/main/cli/main.ts), for the
+ * end-to-end tests that need a real process: real signals, a real exit code, a fresh X connection.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+const CLI_ENTRY = resolve(REPO_ROOT, 'src/main/cli/main.ts');
+
+export interface SightlineExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface SightlineProcess {
+  child: ChildProcess;
+  /** What has been written so far. */
+  output: { stdout: string; stderr: string };
+  exited: Promise<SightlineExit>;
+}
+
+/**
+ * Starts `sightline <args>`. The environment is the test's own minus model settings (a developer's real
+ * key or endpoint must never reach a test), plus `env`.
+ */
+export function startSightline(args: readonly string[], env: Record<string, string | undefined> = {}): SightlineProcess {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENAI_') && !name.startsWith('SIGHTLINE_')));
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const exited = new Promise<SightlineExit>((resolveExit, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolveExit({ code, signal, ...output }));
+  });
+  return { child, output, exited };
+}
+
+export async function runSightlineProcess(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<SightlineExit> {
+  return startSightline(args, env).exited;
+}
