@@ -30,7 +30,7 @@ export function confirmationHandler(options: PersonHandlerOptions): Confirmation
     }
     const answer = await options.ask(`Allow ${what}? [y/N] `, signal);
     const approved = answer !== undefined && /^\s*y(es)?\s*$/i.test(answer);
-    if (!approved) options.stderr(`refused: ${what}\n`);
+    if (!approved && !signal.aborted) options.stderr(`refused: ${what}\n`);
     return { approved, by: 'user' };
   };
 }
@@ -41,7 +41,8 @@ export function askUserHandler(options: PersonHandlerOptions): AskUserHandler {
       options.stderr('(no terminal to answer the question; the model goes on without an answer)\n');
       return undefined;
     }
-    const answer = await options.ask(`${question}\n> `, signal);
+    // The question itself is already on screen: the ask-user event's progress line shows it.
+    const answer = await options.ask('your answer> ', signal);
     return answer === undefined || answer.trim() === '' ? undefined : answer.trim();
   };
 }
