@@ -179,6 +179,17 @@ describe('sightline run: usage and configuration errors exit 2 before anything s
     });
   }
 
+  it('--session of a closed session', async () => {
+    const storage = openHomeStorage(home);
+    const session = storage.sessions.create({ title: 'Old work', operator: 'browser', model: 'gpt-4.1' });
+    storage.sessions.setStatus(session.id, 'closed');
+    storage.close();
+    const result = await run(['--home', home.root, 'run', 'do something', '--operator', 'browser', '--base-url', model.baseUrl, '--session', session.id]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(`--session: session ${session.id} is closed`);
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('--url without the browser operator', async () => {
     const result = await run(['--home', home.root, 'run', 'do something', '--url', sandbox.url, '--base-url', model.baseUrl]);
     expect(result.exitCode).toBe(2);

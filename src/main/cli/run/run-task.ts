@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { Config } from '../../../shared/config.js';
 import { userText } from '../../../shared/messages.js';
 import { openRuntime, type Runtime } from '../../api/runtime.js';
-import { createAgent, type TurnOutcome } from '../../agent/index.js';
+import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
 import { createModelAdapter } from '../../llm/create-model-adapter.js';
 import type { ModelAdapter } from '../../llm/model-adapter.js';
 import { ModelConfigurationError } from '../../llm/model-errors.js';
@@ -43,7 +43,7 @@ export async function runTask(context: CliContext, command: Command, taskText: s
   const interrupts = watchInterrupts(stderr);
   let operator: Operator | undefined;
   try {
-    if (sessionId !== undefined) checkSessionExists(runtime, sessionId, loaded);
+    if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
     operator = await withoutForeignInterruptHandlers(() => buildOperator(config, url, context.io.env));
     const ask = (question: string, signal: AbortSignal) => askOnTerminal(question, signal, interrupts.interrupt);
     const people = { io: context.io, stderr, assumeYes: options.yes === true, ask };
@@ -57,7 +57,7 @@ export async function runTask(context: CliContext, command: Command, taskText: s
       onEvent: eventPrinter({ stdout, stderr, json: options.json === true, stream: options.stream === true }),
     });
     stderr(`${operator.describe().kind} operator on ${operator.describe().target}, model ${config.model.name}\n`);
-    const outcome = await agent.runTurn({
+    const outcome = await runTurn(agent, {
       ...(sessionId !== undefined ? { sessionId } : {}),
       request: userText(task),
       signal: interrupts.signal,
@@ -89,9 +89,22 @@ async function openHomeRuntime(loaded: CliConfig): Promise<Runtime> {
   }
 }
 
-function checkSessionExists(runtime: Runtime, sessionId: string, loaded: CliConfig): void {
-  if (runtime.storage.sessions.get(sessionId) !== undefined) return;
-  throw new UserError(`--session: there is no session ${sessionId} in ${loaded.home.root} (see \`sightline sessions ls\`).`, EXIT.usage);
+/** Checked before anything is launched, so a typo costs nothing; the agent checks again when the turn begins. */
+function checkSessionCanContinue(runtime: Runtime, sessionId: string, loaded: CliConfig): void {
+  const session = runtime.storage.sessions.get(sessionId);
+  if (session === undefined) {
+    throw new UserError(`--session: there is no session ${sessionId} in ${loaded.home.root} (see \`sightline sessions ls\`).`, EXIT.usage);
+  }
+  if (session.status === 'closed') throw new UserError(`--session: session ${sessionId} is closed and takes no new turns.`, EXIT.usage);
+}
+
+async function runTurn(agent: Agent, request: TurnRequest): Promise<TurnOutcome> {
+  try {
+    return await agent.runTurn(request);
+  } catch (error) {
+    if (error instanceof SessionUnavailableError) throw new UserError(`--session: ${error.message}`, EXIT.usage);
+    throw error;
+  }
 }
 
 /** The operator; a missing display or browser is the user's to fix (exit 2), with the operator's own message. */
