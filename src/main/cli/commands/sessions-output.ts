@@ -67,12 +67,34 @@ export function renderSessionDetail(detail: SessionDetail): string {
   }
   if (detail.searchReports.length > 0) {
     lines.push('', 'Search reports:');
-    for (const report of detail.searchReports) {
-      lines.push(`  ${report.id}: ${report.question}`);
-      lines.push(`    ${report.queries.length} queries, ${report.sources.length} sources; answer: ${truncate(report.answer, 100)}`);
-    }
+    for (const report of detail.searchReports) lines.push(...renderSearchReport(report));
   }
   return lines.join('\n') + '\n';
+}
+
+/** Question, answer, how sure and how long, and the sources (title and URL) the answer rests on. */
+function renderSearchReport(report: SearchReportRecord): string[] {
+  const confidence = report.confidence === null ? 'confidence -' : `confidence ${report.confidence.toFixed(2)}`;
+  const searches = `${report.iterations} ${report.iterations === 1 ? 'search' : 'searches'}`;
+  const duration = report.durationMs === null ? '' : `, ${(report.durationMs / 1000).toFixed(1)} s`;
+  const lines = [
+    `  ${report.id}: ${report.question}`,
+    `    answer: ${truncate(report.answer, 200)}`,
+    `    ${confidence} after ${searches}${duration}`,
+  ];
+  if (report.sources.length === 0) lines.push('    sources: none');
+  else lines.push('    sources:', ...report.sources.map((source) => `      - ${describeSource(source)}`));
+  return lines;
+}
+
+/** Sources are stored as the search layer wrote them: `{title, url}`, or older rows with less. */
+function describeSource(source: unknown): string {
+  if (typeof source === 'string') return source;
+  if (typeof source === 'object' && source !== null) {
+    const { title, url } = source as { title?: unknown; url?: unknown };
+    if (typeof url === 'string') return typeof title === 'string' && title !== '' ? `${truncate(title, TITLE_WIDTH * 2)} — ${url}` : url;
+  }
+  return JSON.stringify(source);
 }
 
 function renderStep(step: StepRecord): string[] {
