@@ -26,5 +26,10 @@ export function checkTavilyKey(environment: DoctorEnvironment): DoctorCheckResul
   if (environment.config.search.tavilyApiKey !== undefined && source !== undefined) {
     return { name: 'tavily key', status: 'ok', detail: `set (from ${describeSource(source)}); web_search enabled` };
   }
-  return { name: 'tavily key', status: 'warning', detail: 'web_search disabled; set TAVILY_API_KEY' };
+  return {
+    name: 'tavily key',
+    status: 'warning',
+    detail: 'web_search disabled; set TAVILY_API_KEY',
+    fix: 'to let the agent search the web, get a key at https://app.tavily.com and set TAVILY_API_KEY, or search.tavilyApiKey in config.json',
+  };
 }
