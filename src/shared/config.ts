@@ -57,6 +57,17 @@ const StorageConfigSchema = z
   })
   .strict();
 
+const ContextConfigSchema = z
+  .object({
+    /** Earlier turns, most recent first, whose anchor frames (first, last, error) are still sent whole. */
+    anchorTurns: z.number().int().min(0).max(100).default(1),
+    /** A request's token limit; the model's context window minus `outputReserveTokens` when absent. */
+    tokenBudget: z.number().int().min(1000).optional(),
+    /** Tokens kept free for the model's reply when the budget comes from the context window. */
+    outputReserveTokens: z.number().int().min(0).max(1_000_000).default(4096),
+  })
+  .strict();
+
 const AgentConfigSchema = z
   .object({
     operator: z.enum(OPERATOR_KINDS).default('desktop'),
@@ -78,6 +89,7 @@ export const ConfigSchema = z
     model: ModelConfigSchema.default(ModelConfigSchema.parse({})),
     perception: PerceptionConfigSchema.default(PerceptionConfigSchema.parse({})),
     storage: StorageConfigSchema.default(StorageConfigSchema.parse({})),
+    context: ContextConfigSchema.default(ContextConfigSchema.parse({})),
     agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),
     search: SearchConfigSchema.default(SearchConfigSchema.parse({})),
   })

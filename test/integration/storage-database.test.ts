@@ -112,6 +112,14 @@ const FIXTURE_ROWS: Record<string, Record<string, unknown>> = {
     content_length: 42,
     created_at: '2025-01-01T00:00:05.000Z',
   },
+  compactions: {
+    turn_id: 'turn_000000000001',
+    session_id: 'ses_000000000001',
+    state: 'done',
+    plan: '{"anchors":[],"folded":[],"messages":[],"summary":null}',
+    planned_at: '2025-01-01T00:00:10.000Z',
+    finished_at: '2025-01-01T00:00:11.000Z',
+  },
 };
 
 let home: TemporaryHome;

@@ -26,3 +26,4 @@ export * from './repositories/images.js';
 export * from './repositories/steps.js';
 export * from './repositories/search-reports.js';
 export * from './repositories/injections.js';
+export * from './repositories/compactions.js';

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { BlobStore, type BlobStoreFaults } from './blob-store.js';
 import { openDatabase, type Database } from './database.js';
+import { CompactionsRepository } from './repositories/compactions.js';
 import { ImagesRepository } from './repositories/images.js';
 import { InjectionsRepository } from './repositories/injections.js';
 import { MessagesRepository } from './repositories/messages.js';
@@ -37,6 +38,7 @@ export interface Storage {
   steps: StepsRepository;
   searchReports: SearchReportsRepository;
   injections: InjectionsRepository;
+  compactions: CompactionsRepository;
   blobs: BlobStore;
   close: () => void;
 }
@@ -60,6 +62,7 @@ export function openStorage(options: StorageOptions): Storage {
       steps: new StepsRepository(database, clock),
       searchReports: new SearchReportsRepository(database, clock),
       injections: new InjectionsRepository(database, clock),
+      compactions: new CompactionsRepository(database, clock),
       blobs,
       close: () => {
         if (database.open) database.close();

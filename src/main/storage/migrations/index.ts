@@ -3,7 +3,13 @@ import type { Migration } from './migration.js';
 import { sessionsTurnsMessages } from './0001-sessions-turns-messages.js';
 import { imagesAndSteps } from './0002-images-and-steps.js';
 import { searchReportsAndInjections } from './0003-search-reports-and-injections.js';
+import { compactionJournal } from './0004-compaction-journal.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [sessionsTurnsMessages, imagesAndSteps, searchReportsAndInjections];
+export const MIGRATIONS: readonly Migration[] = [
+  sessionsTurnsMessages,
+  imagesAndSteps,
+  searchReportsAndInjections,
+  compactionJournal,
+];

@@ -1,0 +1,98 @@
+/**
+ * The compaction journal (see migration 0004). Storage keeps the plan as opaque JSON: what a plan means
+ * belongs to the context layer, which writes it and reads it back through its own schema.
+ */
+import { z } from 'zod';
+import type { Database } from '../database.js';
+import { isoTime, type Clock } from '../time.js';
+import { jsonColumn, parseRow, parseRows, toJson } from './columns.js';
+
+export const COMPACTION_STATES = ['planned', 'done'] as const;
+export type CompactionState = (typeof COMPACTION_STATES)[number];
+
+export interface CompactionRecord {
+  turnId: string;
+  sessionId: string;
+  state: CompactionState;
+  plan: unknown;
+  plannedAt: string;
+  finishedAt: string | null;
+}
+
+const CompactionRow = z
+  .object({
+    turn_id: z.string(),
+    session_id: z.string(),
+    state: z.enum(COMPACTION_STATES),
+    plan: jsonColumn,
+    planned_at: z.string(),
+    finished_at: z.string().nullable(),
+  })
+  .transform(
+    (row): CompactionRecord => ({
+      turnId: row.turn_id,
+      sessionId: row.session_id,
+      state: row.state,
+      plan: row.plan,
+      plannedAt: row.planned_at,
+      finishedAt: row.finished_at,
+    }),
+  );
+
+export class CompactionsRepository {
+  private readonly insertStatement;
+  private readonly getStatement;
+  private readonly unfinishedStatement;
+  private readonly finishStatement;
+
+  constructor(
+    database: Database,
+    private readonly clock: Clock,
+  ) {
+    this.insertStatement = database.prepare(
+      `INSERT INTO compactions (turn_id, session_id, state, plan, planned_at)
+       VALUES (@turnId, @sessionId, 'planned', @plan, @plannedAt)
+       RETURNING *`,
+    );
+    this.getStatement = database.prepare('SELECT * FROM compactions WHERE turn_id = ?');
+    this.unfinishedStatement = database.prepare(
+      "SELECT * FROM compactions WHERE state = 'planned' ORDER BY planned_at, rowid",
+    );
+    this.finishStatement = database.prepare(
+      `UPDATE compactions SET state = 'done', finished_at = @finishedAt
+       WHERE turn_id = @turnId AND state = 'planned' RETURNING *`,
+    );
+  }
+
+  /** Records a turn's plan. A turn has one journal row: planning it twice is an error. */
+  plan(entry: { turnId: string; sessionId: string; plan: unknown }): CompactionRecord {
+    const row: unknown = this.insertStatement.get({
+      turnId: entry.turnId,
+      sessionId: entry.sessionId,
+      plan: toJson(entry.plan),
+      plannedAt: isoTime(this.clock),
+    });
+    return parseRow(CompactionRow, row, 'compactions');
+  }
+
+  get(turnId: string): CompactionRecord | undefined {
+    const row: unknown = this.getStatement.get(turnId);
+    return row === undefined ? undefined : parseRow(CompactionRow, row, 'compactions');
+  }
+
+  /** Compactions that were planned and never finished (a crash or a kill in the middle), oldest first. */
+  listUnfinished(): CompactionRecord[] {
+    return parseRows(CompactionRow, this.unfinishedStatement.all(), 'compactions');
+  }
+
+  finish(turnId: string): CompactionRecord {
+    const row: unknown = this.finishStatement.get({ turnId, finishedAt: isoTime(this.clock) });
+    if (row === undefined) {
+      const existing = this.get(turnId);
+      throw new Error(
+        existing === undefined ? `Turn ${turnId} has no planned compaction.` : `The compaction of turn ${turnId} is already done.`,
+      );
+    }
+    return parseRow(CompactionRow, row, 'compactions');
+  }
+}
