@@ -2,6 +2,7 @@
  * Ctrl+C in the middle of a turn of `sightline run` (a real process, a real SIGINT): the model call under
  * way is abandoned, the turn ends as stopped, the process exits 3, and the database is left consistent:
  * integrity check ok, no step half-written, every image row with its file. The session then continues.
+ * A second Ctrl+C, for a stop that takes too long (an action still running), quits at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentEventSchema } from '../../src/shared/events.js';
@@ -79,6 +80,27 @@ describe('Ctrl+C during sightline run', () => {
       expect(after.turns.listBySession(sessionId).map((turn) => turn.status)).toEqual(['stopped', 'finished']);
     } finally {
       after.close();
+    }
+  });
+
+  it('quits at once on a second Ctrl+C while the current action still runs, leaving the database intact', { timeout: 60_000 }, async () => {
+    model.script(scriptedMoves([{ action: { action: 'wait', seconds: 30 } }, { finish: 'Waited.' }]));
+    const requestsBefore = model.requests.length;
+    const running = startSightline(runArgs('Wait half a minute'));
+    await until(() => model.requests.length === requestsBefore + 1, 'the first model call');
+    await until(() => running.output.stderr.includes('turn 1 of session'), 'the turn to start');
+    running.child.kill('SIGINT');
+    await until(() => running.output.stderr.includes('stopping'), 'the first Ctrl+C to be taken');
+    running.child.kill('SIGINT');
+    const quit = await running.exited;
+
+    expect(quit.code, quit.stderr).toBe(130);
+    expect(quit.stderr).toContain('quitting at once');
+    const storage = openHomeStorage(home);
+    try {
+      expect(storage.database.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      storage.close();
     }
   });
 });
