@@ -58,7 +58,7 @@ describe('a multi-step turn', () => {
     // First request: the tools, the system prompt with the screenshot size, the request, the screen.
     expect(server.requests).toHaveLength(3);
     const firstBody = server.requests[0]!.body as { tools: Array<{ function: { name: string; parameters: { type: string } } }> };
-    expect(firstBody.tools.map((tool) => tool.function.name)).toEqual(['computer', 'finish', 'ask_user']);
+    expect(firstBody.tools.map((tool) => tool.function.name)).toEqual(['computer', 'finish', 'ask_user', 'get_history_image', 'crop_image']);
     expect(firstBody.tools.every((tool) => tool.function.parameters.type === 'object')).toBe(true);
     const first = chatMessages(server, 0);
     expect(first.map((message) => message.role)).toEqual(['system', 'user', 'user']);

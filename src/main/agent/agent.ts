@@ -12,7 +12,9 @@ import { ScreenRecorder } from './screen-recorder.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { createAskUserTool } from './tools/ask-user-tool.js';
 import { createComputerTool } from './tools/computer-tool.js';
+import { createCropImageTool } from './tools/crop-image-tool.js';
 import { createFinishTool } from './tools/finish-tool.js';
+import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
 import { createToolRegistry } from './tools/registry.js';
 import { emptyUsage } from './token-usage-totals.js';
 import { TurnLifecycle, type TurnEnding } from './turn-lifecycle.js';
@@ -45,6 +47,8 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: dependencies.confirm }),
       createFinishTool(),
       createAskUserTool(dependencies.askUser),
+      createGetHistoryImageTool(),
+      createCropImageTool(),
     ],
     dependencies.extraTools,
   );
