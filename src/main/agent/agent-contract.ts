@@ -87,6 +87,11 @@ export interface AgentDependencies {
    * the model sees what its click did rather than the frame before the redraw. Tests pass 0.
    */
   settleDelayMs?: number;
+  /**
+   * Where ephemeral injection logs the lengths before and after (never the content); by default stderr
+   * when SIGHTLINE_DEBUG_INJECTION=1, otherwise nothing.
+   */
+  injectionDebugLog?: (line: string) => void;
 }
 
 export interface Agent {

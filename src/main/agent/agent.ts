@@ -5,8 +5,14 @@
  *
  * One agent drives one operator, so it runs one turn at a time.
  */
+import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { Agent, AgentDependencies, TurnOutcome, TurnRequest } from './agent-contract.js';
-import { EncodedImageCache, effectiveMaxImageEdge, modelImageSize } from '../context/index.js';
+import {
+  EncodedImageCache,
+  effectiveMaxImageEdge,
+  injectionDebugLogFromEnvironment,
+  modelImageSize,
+} from '../context/index.js';
 import { createEventEmitter, createSecretRedactor } from './event-emitter.js';
 import { ScreenRecorder } from './screen-recorder.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -17,6 +23,7 @@ import { createFinishTool } from './tools/finish-tool.js';
 import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
 import { createToolRegistry } from './tools/registry.js';
 import { emptyUsage } from './token-usage-totals.js';
+import { checkedEphemeralContexts, recordTurnInjections } from './turn-injections.js';
 import { TurnLifecycle, type TurnEnding } from './turn-lifecycle.js';
 import { runTurnLoop } from './turn-loop.js';
 
@@ -54,10 +61,14 @@ export function createAgent(dependencies: AgentDependencies): Agent {
   );
   const maxImageEdge = effectiveMaxImageEdge(model.profile.maxImageEdge, config.perception.maxImageEdge);
   const hooks = dependencies.turnEndHooks ?? [];
+  const injectionDebugLog =
+    dependencies.injectionDebugLog ??
+    injectionDebugLogFromEnvironment(process.env, (line) => void process.stderr.write(`${line}\n`));
   let running = false;
 
   async function runTurn(request: TurnRequest): Promise<TurnOutcome> {
     if (running) throw new AgentBusyError();
+    const ephemeral = checkedEphemeralContexts(request.ephemeral);
     running = true;
     // The loop always has a signal; the caller's, when given, stops it.
     const controller = new AbortController();
@@ -74,7 +85,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       const usage = { total: emptyUsage() };
       let ending: TurnEnding;
       try {
-        ending = await playTurn(turn, request, controller.signal, usage);
+        ending = await playTurn(turn, request, ephemeral, controller.signal, usage);
       } catch (error) {
         ending = controller.signal.aborted
           ? { status: 'stopped', reason: 'stopped', summary: 'Stopped by the user.' }
@@ -90,10 +101,12 @@ export function createAgent(dependencies: AgentDependencies): Agent {
   async function playTurn(
     turn: TurnLifecycle,
     request: TurnRequest,
+    ephemeral: readonly EphemeralContext[],
     signal: AbortSignal,
     usage: { total: ReturnType<typeof emptyUsage> },
   ): Promise<TurnEnding> {
     await turn.storeRequest(request.request);
+    recordTurnInjections(storage, turn, ephemeral);
     screen.beginTurn({ sessionId: turn.sessionId, turnId: turn.turnId });
     const first = await screen.capture(false);
     if (first.kind !== 'new') throw new Error('The first screenshot of a turn must be a stored image.');
@@ -127,6 +140,8 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       maxImageEdge,
       maxSteps: config.agent.maxSteps,
       imageCache: new EncodedImageCache(),
+      ephemeral,
+      injectionDebugLog,
       usage,
     });
   }

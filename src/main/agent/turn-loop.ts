@@ -6,11 +6,12 @@
  * Every tool call the model made is answered with a tool message, even when it was not run (the turn
  * ended or was stopped first): the history stays valid for the next turn's requests.
  */
+import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { TokenReport } from '../../shared/events.js';
 import type { MessagePart, ToolCall } from '../../shared/messages.js';
 import { textOfParts } from '../../shared/messages.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
-import { buildRequest, type EncodedImageCache } from '../context/index.js';
+import { buildRequest, type EncodedImageCache, type InjectionDebugLog } from '../context/index.js';
 import type { CompletedAssistantMessage, ModelAdapter, ModelRequest } from '../llm/model-adapter.js';
 import { ModelCallCancelledError, ModelError } from '../llm/model-errors.js';
 import type { Storage } from '../storage/index.js';
@@ -44,6 +45,9 @@ export interface TurnLoopContext {
   /** Model calls allowed in the turn (config.agent.maxSteps). */
   maxSteps: number;
   imageCache: EncodedImageCache;
+  /** The turn's ephemeral context: appended to every request of the turn, never stored. */
+  ephemeral: readonly EphemeralContext[];
+  injectionDebugLog: InjectionDebugLog | undefined;
   /** What the turn's model calls cost so far; kept up to date as calls complete. */
   usage: { total: TokenUsage };
 }
@@ -71,6 +75,8 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
       maxImageEdge: context.maxImageEdge,
       systemPrompt: context.systemPrompt,
       imageCache: context.imageCache,
+      ephemeral: context.ephemeral,
+      ...(context.injectionDebugLog === undefined ? {} : { injectionDebugLog: context.injectionDebugLog }),
     });
     context.screen.showModel(built.lastView, built.lastScreenshotId);
     const reply = await callModel(context, built.request.messages);

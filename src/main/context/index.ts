@@ -4,3 +4,10 @@ export { EncodedImageCache, type EncodedImage, type ResolvedImage } from './enco
 export { imageToken, unavailableImageText } from './image-reference.js';
 export { effectiveMaxImageEdge, modelImageSize } from './model-image-size.js';
 export { estimateTextTokens } from './token-estimates.js';
+export {
+  injectEphemeral,
+  injectionDebugLogFromEnvironment,
+  stripInjectedBlocks,
+  stripInjectedFromMessages,
+  type InjectionDebugLog,
+} from './ephemeral-injection.js';

@@ -7,6 +7,7 @@
  * not how they are rendered, and it changes them only at a turn boundary, so that within a turn each
  * request extends the previous one and their common prefix is byte-identical.
  */
+import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { TokenReport } from '../../shared/events.js';
 import { systemText, type Message } from '../../shared/messages.js';
 import { estimateImageTokens } from '../llm/image-token-estimates.js';
@@ -15,6 +16,7 @@ import type { ModelProfile } from '../llm/model-profiles.js';
 import type { ModelView } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import { EncodedImageCache, type EncodedImage } from './encoded-image-cache.js';
+import { injectEphemeral, stripInjectedFromMessages, type InjectionDebugLog } from './ephemeral-injection.js';
 import { renderHistory } from './history-rendering.js';
 import { estimateMessageTextTokens } from './token-estimates.js';
 
@@ -30,6 +32,10 @@ export interface BuildRequestInput {
   systemPrompt: string;
   /** Reuse one per turn so earlier screenshots are not re-encoded at every step. */
   imageCache?: EncodedImageCache;
+  /** Context for this request only, appended to the latest user message (never stored). */
+  ephemeral?: readonly EphemeralContext[];
+  /** Where injection logs its lengths when debugged (SIGHTLINE_DEBUG_INJECTION=1). */
+  injectionDebugLog?: InjectionDebugLog;
 }
 
 export interface BuiltRequest {
@@ -53,7 +59,12 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
     cache: input.imageCache ?? new EncodedImageCache(),
     maxImageEdge: input.maxImageEdge,
   });
-  const messages: Message[] = [systemText(input.systemPrompt), ...history.messages];
+  // Older data may hold injected blocks; they are cut out before this request's own are appended.
+  const messages: Message[] = injectEphemeral(
+    [systemText(input.systemPrompt), ...stripInjectedFromMessages(history.messages)],
+    input.ephemeral ?? [],
+    input.injectionDebugLog === undefined ? {} : { debugLog: input.injectionDebugLog },
+  );
   const lastScreenshot = history.images.filter(isScreenshot).at(-1);
   return {
     request: { messages },
