@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { ComputerActionSchema } from './actions.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
+import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
 import { AgentEventSchema, TokenReportSchema, TURN_STATUSES } from './events.js';
 
 export { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName };
@@ -45,13 +46,11 @@ export const IMAGE_UNAVAILABLE_REASONS = ['not-found', 'missing', 'corrupt', 'pu
 export type ImageUnavailableReason = (typeof IMAGE_UNAVAILABLE_REASONS)[number];
 export const RUN_STATES = ['running', 'paused', 'stopping'] as const;
 export type RunState = (typeof RUN_STATES)[number];
-export const EPHEMERAL_TYPES = ['note', 'quote', 'document', 'custom'] as const;
 
 /** Largest image getImage returns by default, and the most a caller may ask for. */
 export const DEFAULT_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
 export const IMAGE_MAX_BYTES_LIMIT = 50 * 1024 * 1024;
 export const MAX_TASK_LENGTH = 20_000;
-export const MAX_EPHEMERAL_LENGTH = 200_000;
 
 // ---- results ----------------------------------------------------------------------------------------
 
@@ -267,10 +266,9 @@ export const GetImageArgumentsSchema = z
   })
   .strict();
 
-export const EphemeralSchema = z
-  .object({ type: z.enum(EPHEMERAL_TYPES), content: z.string().min(1).max(MAX_EPHEMERAL_LENGTH) })
-  .strict();
-export type Ephemeral = z.infer<typeof EphemeralSchema>;
+/** Context for this one request (see ephemeral.ts): passed to the agent, never stored, only its type and length recorded. */
+export const EphemeralSchema = EphemeralContextSchema;
+export type Ephemeral = EphemeralContext;
 
 export const StartRunArgumentsSchema = z
   .object({

@@ -4,11 +4,12 @@
  * where apps stay in the dock and reopen a window on activate).
  */
 import { app, BrowserWindow, session } from 'electron';
+import { startAppBackend } from './app-backend.js';
+import { forwardEvents } from './event-forwarding.js';
 import { registerAppApiHandlers } from './ipc.js';
 import { isAppUrl, preloadScriptPath, resolveRendererLocation } from './security-policy.js';
 import { hardenSession } from './session.js';
 import { createMainWindow, lockWebContents } from './window.js';
-import type { AppInfo } from '../../shared/app-api.js';
 
 export function startApp(): void {
   // Must run before `ready`: it sandboxes every renderer, including any created without our options.
@@ -51,9 +52,21 @@ export function startApp(): void {
     .whenReady()
     .then(() => {
       hardenSession(session.defaultSession, location);
+      const backend = startAppBackend(() => mainWindow);
       registerAppApiHandlers({
-        implementation: { appInfo: (): AppInfo => ({ version: app.getVersion(), platform: process.platform }) },
+        implementation: backend.implementation,
         isTrustedFrameUrl: (frameUrl) => isAppUrl(frameUrl, location.entryUrl),
+      });
+      backend.service
+        .then((service) => forwardEvents(service.events, () => mainWindow?.webContents ?? null))
+        .catch(() => undefined);
+      // Runs are stopped and the database closed before the app exits: quitting waits for that once.
+      let closed = false;
+      app.on('before-quit', (event) => {
+        if (closed) return;
+        event.preventDefault();
+        closed = true;
+        void backend.close().finally(() => app.quit());
       });
       openMainWindow();
     })

@@ -6,10 +6,12 @@ import { registerDoctorCommand } from './doctor.js';
 import { registerFramesCommand } from './frames.js';
 import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
+import { registerTimelineCommand } from './timeline.js';
 
 export function registerCommands(program: Command, context: CliContext): void {
   registerRunCommand(program, context);
   registerSessionsCommand(program, context);
+  registerTimelineCommand(program, context);
   registerDoctorCommand(program, context);
   registerConfigCommand(program, context);
   registerFramesCommand(program, context);

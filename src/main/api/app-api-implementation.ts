@@ -1,0 +1,222 @@
+/**
+ * The app API, implemented once over storage and the run manager. The Electron IPC handlers and the
+ * `sightline timeline` HTTP server both call this one object through dispatchAppApiCall, which validates
+ * arguments and results. Nothing here returns a secret: results are built field by field from rows that hold
+ * none (the configuration, with its keys, never enters a result).
+ */
+import {
+  AppApiError,
+  type AppInfo,
+  type SearchReport,
+  type SessionSummary,
+  type Step,
+  type Turn,
+} from '../../shared/app-api.js';
+import { ComputerActionSchema } from '../../shared/actions.js';
+import { TokenReportSchema } from '../../shared/events.js';
+import type { ImageRecord, SessionRecord, StepRecord, Storage } from '../storage/index.js';
+import type { AppApiImplementation } from './app-api-dispatch.js';
+import { loadImage, timelineZone } from './image-loading.js';
+import type { RunManager } from './run-manager.js';
+import { deleteSessionWithFiles } from './session-deletion.js';
+import { SessionQueries } from './session-queries.js';
+
+export interface AppApiImplementationOptions {
+  storage: Storage;
+  runs: RunManager;
+  appInfo: () => AppInfo;
+}
+
+export function createAppApiImplementation({ storage, runs, appInfo }: AppApiImplementationOptions): AppApiImplementation {
+  const queries = new SessionQueries(storage.database);
+
+  const requireSession = (sessionId: string): SessionRecord => {
+    const session = storage.sessions.get(sessionId);
+    if (session === undefined) throw new AppApiError('not-found', `There is no session ${sessionId}.`);
+    return session;
+  };
+
+  const summarize = (session: SessionRecord): SessionSummary => {
+    const counts = queries.counts(session.id);
+    return {
+      id: session.id,
+      title: session.title,
+      status: session.status,
+      operator: session.operator,
+      model: session.model,
+      createdAt: session.createdAt,
+      updatedAt: session.updatedAt,
+      turnCount: counts.turns,
+      stepCount: counts.steps,
+      tokens: queries.tokenTotals(session.id),
+      run: runs.stateOf(session.id),
+    };
+  };
+
+  const stepOf = (record: StepRecord): Step => {
+    const screenshot = record.screenshotImageId === null ? undefined : storage.images.get(record.screenshotImageId);
+    const computerAction = ComputerActionSchema.safeParse(record.action);
+    const toolCall = toolCallOf(record.action);
+    const tokenReport = TokenReportSchema.safeParse(record.tokenReport);
+    return {
+      id: record.id,
+      turnId: record.turnId,
+      sequence: record.sequence,
+      tool: computerAction.success ? 'computer' : (toolCall?.tool ?? 'unknown'),
+      action: computerAction.success ? computerAction.data : null,
+      toolArguments: computerAction.success ? null : jsonOrNull(toolCall?.arguments),
+      thought: record.thought,
+      screenshot: screenshot === undefined ? null : imageSummary(screenshot),
+      dedupOf: record.dedupOfImageId,
+      result: jsonOrNull(record.result),
+      error: record.error,
+      latencyMs: record.latencyMs,
+      inputTokens: record.inputTokens,
+      outputTokens: record.outputTokens,
+      tokenReport: tokenReport.success ? tokenReport.data : null,
+      createdAt: record.createdAt,
+    };
+  };
+
+  return {
+    appInfo,
+
+    listSessions({ query, limit, offset }) {
+      const page = queries.sessionPage({ query, limit, offset });
+      const sessions = page.ids.flatMap((id) => {
+        const session = storage.sessions.get(id);
+        return session === undefined ? [] : [session];
+      });
+      return { sessions: sessions.map(summarize), total: page.total };
+    },
+
+    getSession(sessionId) {
+      const session = requireSession(sessionId);
+      const stepCounts = queries.turnStepCounts(sessionId);
+      const turns: Turn[] = storage.turns.listBySession(sessionId).map((turn) => ({
+        id: turn.id,
+        sequence: turn.sequence,
+        request: turn.userRequest,
+        status: turn.status,
+        startedAt: turn.startedAt,
+        endedAt: turn.endedAt,
+        compactedAt: turn.compactedAt,
+        summary: turn.summary,
+        stepCount: stepCounts.get(turn.id) ?? 0,
+      }));
+      return { session: summarize(session), turns };
+    },
+
+    async deleteSession(sessionId) {
+      const session = requireSession(sessionId);
+      if (runs.isRunning(sessionId) || session.status === 'running') {
+        throw new AppApiError('conflict', `Session ${sessionId} is running a task; stop it before deleting the session.`);
+      }
+      const result = await deleteSessionWithFiles(storage, sessionId);
+      return { deleted: true as const, ...result };
+    },
+
+    listSteps({ sessionId, turnId, offset, limit }) {
+      requireSession(sessionId);
+      if (turnId !== undefined && storage.turns.get(turnId)?.sessionId !== sessionId) {
+        throw new AppApiError('not-found', `Session ${sessionId} has no turn ${turnId}.`);
+      }
+      const page = queries.stepPage({ sessionId, turnId, limit, offset });
+      const steps = page.ids.flatMap((id) => {
+        const record = storage.steps.get(id);
+        return record === undefined ? [] : [stepOf(record)];
+      });
+      return { steps, total: page.total, offset };
+    },
+
+    getImage({ imageId, maxBytes, thumbnailWidth }) {
+      return loadImage(storage, { imageId, maxBytes, thumbnailWidth });
+    },
+
+    listSearchReports(sessionId) {
+      requireSession(sessionId);
+      const reports: SearchReport[] = storage.searchReports.listBySession(sessionId).map((report) => ({
+        id: report.id,
+        turnId: report.turnId,
+        question: report.question,
+        queries: report.queries.map((value) => jsonOrNull(value)),
+        sources: report.sources.map((value) => jsonOrNull(value)),
+        answer: report.answer,
+        confidence: report.confidence,
+        iterations: report.iterations,
+        durationMs: report.durationMs,
+        createdAt: report.createdAt,
+      }));
+      return { reports };
+    },
+
+    listInjections(sessionId) {
+      requireSession(sessionId);
+      const injections = storage.injections.listBySession(sessionId).map((injection) => ({
+        id: injection.id,
+        turnId: injection.turnId,
+        type: injection.type,
+        contentLength: injection.contentLength,
+        createdAt: injection.createdAt,
+      }));
+      return { injections };
+    },
+
+    listRuns() {
+      return { runs: runs.list() };
+    },
+
+    async startRun({ sessionId, task, operator, url, ephemeral }) {
+      if (sessionId !== undefined) {
+        const session = requireSession(sessionId);
+        if (session.status === 'closed') throw new AppApiError('conflict', `Session ${sessionId} is closed and cannot take a new task.`);
+      }
+      return runs.start({ sessionId, task, operator, url, ephemeral });
+    },
+
+    stopRun(sessionId) {
+      return { stopped: runs.stop(sessionId) };
+    },
+
+    pauseRun(sessionId) {
+      return { sessionId, state: runs.pause(sessionId) };
+    },
+
+    resumeRun(sessionId) {
+      return { sessionId, state: runs.resume(sessionId) };
+    },
+
+    answerConfirmation({ requestId, approved }) {
+      return { answered: runs.answerConfirmation(requestId, approved) };
+    },
+
+    answerQuestion({ requestId, answer }) {
+      return { answered: runs.answerQuestion(requestId, answer) };
+    },
+  };
+}
+
+function imageSummary(image: ImageRecord): Step['screenshot'] {
+  return {
+    imageId: image.id,
+    zone: timelineZone(image),
+    caption: image.caption,
+    width: image.width,
+    height: image.height,
+    isErrorFrame: image.isErrorFrame,
+  };
+}
+
+/** Steps of tools other than `computer` store `{ tool, arguments }` (see the agent's step recording). */
+function toolCallOf(action: unknown): { tool: string; arguments: unknown } | undefined {
+  if (typeof action !== 'object' || action === null) return undefined;
+  const { tool, arguments: toolArguments } = action as { tool?: unknown; arguments?: unknown };
+  return typeof tool === 'string' ? { tool, arguments: toolArguments } : undefined;
+}
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** Stored JSON as the result schema's JSON type; undefined (a missing field) becomes null. */
+function jsonOrNull(value: unknown): Json {
+  return value === undefined ? null : (value as Json);
+}

@@ -1,0 +1,30 @@
+/**
+ * `sightline timeline [--port N] [--open]`: the timeline UI in a browser, without the desktop app. Serves the
+ * built renderer and the app API (HTTP + server-sent events) on 127.0.0.1, behind a random token that is
+ * part of the printed URL. Runs until Ctrl+C. The work is in ../timeline/serve-timeline.ts, loaded only when
+ * the command runs.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { z } from 'zod';
+import type { CliContext } from '../io.js';
+
+const TimelineOptionsSchema = z.object({ port: z.number().int().min(0).max(65_535), open: z.boolean().optional() });
+
+export function registerTimelineCommand(program: Command, context: CliContext): void {
+  program
+    .command('timeline')
+    .description('open the timeline UI in a browser: sessions, steps, screenshots, live runs (127.0.0.1 only, with a token)')
+    .option('--port <number>', 'port to listen on (default: a free one)', parsePort, 0)
+    .option('--open', 'open the URL in the default browser')
+    .action(async (rawOptions: unknown, command: Command) => {
+      const options = TimelineOptionsSchema.parse(rawOptions);
+      const { serveTimeline } = await import('../timeline/serve-timeline.js');
+      await serveTimeline(context, command, options);
+    });
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535) throw new InvalidArgumentError('expected a port number from 0 to 65535.');
+  return port;
+}

@@ -1,0 +1,70 @@
+/**
+ * The desktop app's back end: the home folder and configuration (API keys from the secret store where the
+ * config and environment set none), the runtime, and the app service the IPC handlers serve. It starts in
+ * the background so the window can paint at once; calls made before it is ready wait for it.
+ */
+import { app, safeStorage, type BrowserWindow } from 'electron';
+import { APP_API, AppApiError, type AppApiName } from '../../shared/app-api.js';
+import type { AppApiImplementation } from '../api/app-api-dispatch.js';
+import { createAppService, type AppService } from '../api/app-service.js';
+import { openRuntime, type Runtime } from '../api/runtime.js';
+import { resolveHome } from '../config/home.js';
+import { loadConfig } from '../config/load.js';
+import { ownWindowHook } from './own-window.js';
+import { SecretStore, withStoredSecrets } from './secret-store.js';
+
+export interface AppBackend {
+  /** Serves every call, waiting for the back end to be ready first. */
+  implementation: AppApiImplementation;
+  service: Promise<AppService>;
+  /** Stops runs, then closes the database. */
+  close(): Promise<void>;
+}
+
+export function startAppBackend(currentWindow: () => BrowserWindow | null): AppBackend {
+  let runtime: Runtime | undefined;
+  const service = (async () => {
+    const home = resolveHome({ env: process.env, cwd: process.cwd() });
+    const secrets = new SecretStore(home.root, safeStorage);
+    const warning = secrets.weakEncryptionWarning();
+    if (warning !== undefined) console.warn(`Sightline: ${warning}`);
+    const config = withStoredSecrets(loadConfig({ home, env: process.env }).config, secrets.load());
+    runtime = await openRuntime({ home, config });
+    return createAppService({
+      storage: runtime.storage,
+      config,
+      appInfo: () => ({ version: app.getVersion(), platform: process.platform }),
+      ownWindow: ownWindowHook(currentWindow),
+    });
+  })();
+  // Logged here; each call that needs the service reports the failure to the renderer too.
+  service.catch((error: unknown) => console.error(`Sightline could not open its data: ${error instanceof Error ? error.message : String(error)}`));
+
+  const implementation = Object.fromEntries(
+    (Object.keys(APP_API) as AppApiName[]).map((name) => [
+      name,
+      async (...callArguments: unknown[]) => {
+        const ready = await service.catch((error: unknown) => {
+          throw new AppApiError('unavailable', `Sightline could not open its data: ${error instanceof Error ? error.message : String(error)}`);
+        });
+        try {
+          return await (ready.implementation[name] as (...parsed: unknown[]) => unknown)(...callArguments);
+        } catch (error) {
+          if (error instanceof AppApiError) throw error;
+          // Masked here, where the configuration's keys are known.
+          const redact = ready.dispatch.redact ?? ((text: string) => text);
+          throw new AppApiError('internal', `${name} failed: ${redact(error instanceof Error ? error.message : String(error))}`);
+        }
+      },
+    ]),
+  ) as AppApiImplementation;
+
+  return {
+    implementation,
+    service,
+    close: async () => {
+      await service.then((ready) => ready.close()).catch(() => undefined);
+      runtime?.close();
+    },
+  };
+}
