@@ -50,9 +50,12 @@ describe('ephemeral context', () => {
     const block = ephemeralBlock({ type: 'note', content: NOTE });
     for (const index of [0, 1]) {
       expect(requestText(server, index).split(NOTE)).toHaveLength(2);
-      const user = lastUserText(server, index);
-      expect(user.endsWith(block)).toBe(true);
-      expect(user).toContain('The screen now:');
+      // The latest user message the agent stored (the screen at the turn's start); the adapter's
+      // follow-up messages that carry tool results' images come after it on the wire.
+      const carrier = chatMessages(server, index).filter((message) => message.role === 'user' && contentText(message).includes(NOTE));
+      expect(carrier).toHaveLength(1);
+      expect(contentText(carrier[0]!)).toContain('The screen now:');
+      expect(contentText(carrier[0]!).endsWith(block)).toBe(true);
     }
 
     expect(tableText(harness, 'messages')).not.toContain('EPHEMERAL-NOTE-7731');
