@@ -120,8 +120,10 @@ describe.skipIf(!hasBrowser)('browser operator', () => {
   let operator: BrowserOperator;
   let view: ModelView;
   let at: (cssX: number, cssY: number) => { x: number; y: number };
+  let interruptListenersBeforeLaunch: number;
 
   beforeAll(async () => {
+    interruptListenersBeforeLaunch = process.listenerCount('SIGINT');
     operator = await BrowserOperator.launch({ url: `${origin}/`, viewport: { width: 1280, height: 800 } });
     // The model sees the 1280x800 page as 640x400: every point goes through the downscale.
     ({ view, at } = await showToModel(operator, 640));
@@ -135,6 +137,11 @@ describe.skipIf(!hasBrowser)('browser operator', () => {
     const result = await operator.execute(action, view);
     expect(result, JSON.stringify(action)).toMatchObject({ ok: true });
   }
+
+  it('leaves Ctrl+C to its caller: launching adds no SIGINT handler', () => {
+    // Playwright's default handler would exit the process with 130 before a turn could end as stopped.
+    expect(process.listenerCount('SIGINT')).toBe(interruptListenersBeforeLaunch);
+  });
 
   it('describes the page it drives', () => {
     expect(operator.describe()).toEqual({

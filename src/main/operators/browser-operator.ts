@@ -91,6 +91,9 @@ export class BrowserOperator implements Operator {
         args: LAUNCH_ARGUMENTS,
         // Chromium's sandbox cannot run as root; Playwright adds --no-sandbox exactly when this is false.
         chromiumSandbox: !runsAsRootOnLinux(),
+        // Playwright's own Ctrl+C handler closes the browser and exits the process with 130 at once, which
+        // would cut a clean stop short: the caller owns SIGINT (the turn ends as stopped, then close()).
+        handleSIGINT: false,
       });
     } catch (error) {
       throw new BrowserOperatorError(`cannot start the browser at ${executablePath}: ${firstLine(error)}`);
