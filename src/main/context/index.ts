@@ -1,5 +1,25 @@
 /** The context layer's public surface: what the agent imports. */
-export { buildRequest, type BuildRequestInput, type BuiltRequest } from './request-builder.js';
+export {
+  buildRequest,
+  type BuildRequestInput,
+  type BuiltRequest,
+  type ContextPolicy,
+  type ContextSettings,
+} from './request-builder.js';
+export { ContextBudgetError, ALWAYS_WHOLE_RECENT_SCREENSHOTS } from './token-budget.js';
+export {
+  compactTurn,
+  reconcileCompactions,
+  CompactionRefusedError,
+  type CompactTurnInput,
+  type CompactionResult,
+  type CompactionSeams,
+  type CompactionReconciliation,
+  type ReconcileCompactionsOptions,
+} from './compact-turn.js';
+export { CompactionQueue, createCompactionHook, type CompactionQueueOptions } from './compaction-queue.js';
+export { placeholderText, placeholderImageId, describeAction } from './captions.js';
+export { historyPictureText, historyPictureHash, findHistoryPicture } from './history-pictures.js';
 export { EncodedImageCache, type EncodedImage, type ResolvedImage } from './encoded-image-cache.js';
 export { imageToken, unavailableImageText } from './image-reference.js';
 export { effectiveMaxImageEdge, modelImageSize } from './model-image-size.js';

@@ -1,12 +1,17 @@
 /**
- * The request for the next model call, rendered from the database: the system prompt, then every message
- * of the session in order, with stored image ids resolved to pixels at the model's size.
+ * The request for the next model call, rendered from the database: Sightline's temporal context memory.
  *
- * This is the plain builder: everything is sent whole. Compaction (placeholders for folded images, anchor
- * frames, a token budget) belongs on top of it: it changes which rows and parts reach `renderHistory`,
- * not how they are rendered, and it changes them only at a turn boundary, so that within a turn each
- * request extends the previous one and their common prefix is byte-identical.
+ *   rows → zones (active turn whole; earlier turns folded, anchors whole for the most recent ones)
+ *        → history pictures (user pictures of earlier turns named by hash)
+ *        → ephemeral context (appended to the latest user message, never stored)
+ *        → token budget (fold the active turn's oldest images, then shrink the oldest turns to one line)
+ *        → pixels (each stored image read, encoded at the model's size, preceded by its id token)
+ *
+ * Every stage is a pure function of the rows, so the same rows always give the same bytes; and the
+ * history part changes only when a turn ends (or the budget forces a fold), so within a turn each request
+ * extends the previous one and their common prefix is byte-identical (prompt caches hold).
  */
+import { DEFAULT_CONFIG, type Config } from '../../shared/config.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { TokenReport } from '../../shared/events.js';
 import { systemText, type Message } from '../../shared/messages.js';
@@ -14,11 +19,26 @@ import { estimateImageTokens } from '../llm/image-token-estimates.js';
 import type { ModelRequest } from '../llm/model-adapter.js';
 import type { ModelProfile } from '../llm/model-profiles.js';
 import type { ModelView } from '../operators/operator.js';
-import type { Storage } from '../storage/index.js';
+import type { Storage, TurnRecord } from '../storage/index.js';
 import { EncodedImageCache, type EncodedImage } from './encoded-image-cache.js';
 import { injectEphemeral, stripInjectedFromMessages, type InjectionDebugLog } from './ephemeral-injection.js';
+import { nameHistoryPictures } from './history-pictures.js';
 import { renderHistory } from './history-rendering.js';
+import { ImageDescriptions } from './image-descriptions.js';
+import { answerUnansweredToolCalls, countImages, TokenEstimator, type PlannedMessage } from './planned-messages.js';
+import { enforceBudget } from './token-budget.js';
 import { estimateMessageTextTokens } from './token-estimates.js';
+import { loadTurnView, type TurnView } from './turn-folding.js';
+import { keepLastImages, planKeepAll, planSightline, type ZoneInput } from './zone-rendering.js';
+
+export type ContextSettings = Config['context'];
+
+/**
+ * How history is rendered. Sightline's own is the default; the others exist for the benchmark's
+ * comparison only: keep-all sends every image whole in every turn (ignoring compaction), keep-last sends
+ * only the N most recent images of the whole request and drops the rest. Neither applies the budget.
+ */
+export type ContextPolicy = { kind: 'sightline' } | { kind: 'keep-all' } | { kind: 'keep-last'; images: number };
 
 export interface BuildRequestInput {
   storage: Storage;
@@ -36,12 +56,17 @@ export interface BuildRequestInput {
   ephemeral?: readonly EphemeralContext[];
   /** Where injection logs its lengths when debugged (SIGHTLINE_DEBUG_INJECTION=1). */
   injectionDebugLog?: InjectionDebugLog;
+  /** config.context: anchor turns and the token budget. Defaults when absent. */
+  context?: ContextSettings;
+  policy?: ContextPolicy;
 }
 
 export interface BuiltRequest {
   /** Messages only; the caller adds tools and options. */
   request: ModelRequest & { messages: Message[] };
   tokenReport: TokenReport;
+  /** The budget the request was held to (comparison policies are measured against it, not held to it). */
+  budgetTokens: number;
   /** How the last screenshot in the request relates to its frame: what the model's coordinates refer to. */
   lastView: ModelView | undefined;
   /** The id of that screenshot. */
@@ -49,32 +74,117 @@ export interface BuiltRequest {
 }
 
 export async function buildRequest(input: BuildRequestInput): Promise<BuiltRequest> {
-  const turn = input.storage.turns.get(input.turnId);
+  const { storage } = input;
+  const turn = storage.turns.get(input.turnId);
   if (turn === undefined || turn.sessionId !== input.sessionId) {
     throw new Error(`Turn ${input.turnId} does not belong to session ${input.sessionId}.`);
   }
-  const records = input.storage.messages.listBySession(input.sessionId);
-  const history = await renderHistory(records, {
-    images: input.storage.images,
-    cache: input.imageCache ?? new EncodedImageCache(),
-    maxImageEdge: input.maxImageEdge,
-  });
-  // Older data may hold injected blocks; they are cut out before this request's own are appended.
-  const messages: Message[] = injectEphemeral(
-    [systemText(input.systemPrompt), ...stripInjectedFromMessages(history.messages)],
-    input.ephemeral ?? [],
-    input.injectionDebugLog === undefined ? {} : { debugLog: input.injectionDebugLog },
+  const settings = input.context ?? DEFAULT_CONFIG.context;
+  const policy = input.policy ?? { kind: 'sightline' };
+  const descriptions = new ImageDescriptions(storage);
+  descriptions.remember(storage.images.listBySession(input.sessionId));
+  const zoneInput = readZoneInput(storage, descriptions, turn);
+  const estimator = new TokenEstimator(input.profile.imageTokens, input.maxImageEdge, descriptions);
+  const system: PlannedMessage = { zone: 'system', turnId: null, message: systemText(input.systemPrompt) };
+  const complete = (messages: readonly PlannedMessage[], debugLog?: InjectionDebugLog) =>
+    withEphemeral([system, ...answerUnansweredToolCalls(messages)], input.ephemeral ?? [], debugLog);
+
+  const all = planKeepAll(zoneInput);
+  const keepAll = complete(all);
+  const budget = budgetOf(settings, input.profile);
+  let planned: PlannedMessage[];
+  if (policy.kind === 'sightline') {
+    const zoned = planSightline(zoneInput, settings.anchorTurns);
+    const named = await nameHistoryPictures(zoned.messages, { storage, sessionId: input.sessionId, descriptions });
+    planned = enforceBudget({
+      messages: complete(named, input.injectionDebugLog),
+      budgetTokens: budget.tokens,
+      budgetSource: budget.source,
+      estimator,
+      descriptions,
+      activeTurn: activeTurnView(storage, descriptions, turn, zoneInput),
+      earlierTurns: zoned.earlierTurns,
+    }).messages;
+  } else {
+    planned = complete(policy.kind === 'keep-all' ? all : keepLastImages(all, policy.images), input.injectionDebugLog);
+  }
+
+  const history = await renderHistory(
+    planned.map((entry) => entry.message),
+    { images: storage.images, cache: input.imageCache ?? new EncodedImageCache(), maxImageEdge: input.maxImageEdge },
   );
-  const lastScreenshot = history.images.filter(isScreenshot).at(-1);
+  const sentTokens = sentTokensOf(history.messages, estimator, input.profile);
+  const lastScreenshot = history.images.filter(isScreenshotImage).at(-1);
   return {
-    request: { messages },
-    tokenReport: tokenReportFor(messages, history.images, input.profile),
+    request: { messages: history.messages },
+    tokenReport: {
+      sentTokens,
+      keepEverythingTokens: Math.max(sentTokens, estimator.total(keepAll)),
+      imagesSent: history.messages.reduce((total, message) => total + message.parts.filter((part) => part.type === 'image').length, 0),
+      imagesFolded: Math.max(0, countImages(keepAll) - countImages(planned)),
+    },
+    budgetTokens: budget.tokens,
     lastView: lastScreenshot === undefined ? undefined : viewOf(lastScreenshot, input.profile),
     lastScreenshotId: lastScreenshot?.imageId,
   };
 }
 
-function isScreenshot(image: EncodedImage): boolean {
+function readZoneInput(storage: Storage, descriptions: ImageDescriptions, turn: TurnRecord): ZoneInput {
+  const records = storage.messages.listBySession(turn.sessionId);
+  // Older data may hold injected blocks; they are cut out before this request's own are appended.
+  const stripped = stripInjectedFromMessages(records.map((record) => record.message));
+  return {
+    storage,
+    descriptions,
+    activeTurn: turn,
+    turns: storage.turns.listBySession(turn.sessionId),
+    records: records.map((record, index) => ({ ...record, message: stripped[index] ?? record.message })),
+  };
+}
+
+function activeTurnView(storage: Storage, descriptions: ImageDescriptions, turn: TurnRecord, zoneInput: ZoneInput): TurnView {
+  const messages = zoneInput.records.filter((record) => record.turnId === turn.id).map((record) => record.message);
+  return loadTurnView(storage, descriptions, turn, messages);
+}
+
+/** Injection keeps the number and order of messages: it only appends parts to the latest user message. */
+function withEphemeral(
+  messages: readonly PlannedMessage[],
+  contexts: readonly EphemeralContext[],
+  debugLog: InjectionDebugLog | undefined,
+): PlannedMessage[] {
+  const injected = injectEphemeral(
+    messages.map((planned) => planned.message),
+    contexts,
+    debugLog === undefined ? {} : { debugLog },
+  );
+  return messages.map((planned, index) => ({ ...planned, message: injected[index] ?? planned.message }));
+}
+
+/** config.context.tokenBudget, else the model's context window less what the reply needs. */
+function budgetOf(settings: ContextSettings, profile: ModelProfile): { tokens: number; source: string } {
+  if (settings.tokenBudget !== undefined) return { tokens: settings.tokenBudget, source: 'context.tokenBudget' };
+  return {
+    tokens: Math.max(1, profile.contextWindow - settings.outputReserveTokens),
+    source: `the ${profile.model} context window of ${profile.contextWindow} tokens less ${settings.outputReserveTokens} kept for the reply`,
+  };
+}
+
+/** Text is an estimate (characters / 4); a stored image at the size it was encoded to; an inline one as the estimator counts it. */
+function sentTokensOf(messages: readonly Message[], estimator: TokenEstimator, profile: ModelProfile): number {
+  let total = 0;
+  for (const message of messages) {
+    total += estimateMessageTextTokens(message);
+    for (const part of message.parts) {
+      if (part.type !== 'image') continue;
+      const stored = part.imageId !== undefined && part.width !== undefined && part.height !== undefined;
+      total += stored ? estimateImageTokens(profile.imageTokens, { width: part.width!, height: part.height! }) : estimator.image(part);
+    }
+  }
+  return total;
+}
+
+function isScreenshotImage(image: EncodedImage): boolean {
   return image.source === 'screen' || image.source === 'browser';
 }
 
@@ -86,15 +196,4 @@ function viewOf(image: EncodedImage, profile: ModelProfile): ModelView {
     imageHeight: image.height,
     coordinateSpace: profile.coordinateSpace,
   };
-}
-
-/** Text is an estimate (characters / 4); images follow the profile's formula. Nothing is folded yet. */
-function tokenReportFor(messages: readonly Message[], images: readonly EncodedImage[], profile: ModelProfile): TokenReport {
-  const textTokens = messages.reduce((total, message) => total + estimateMessageTextTokens(message), 0);
-  const imageTokens = images.reduce(
-    (total, image) => total + estimateImageTokens(profile.imageTokens, { width: image.width, height: image.height }),
-    0,
-  );
-  const sentTokens = textTokens + imageTokens;
-  return { sentTokens, keepEverythingTokens: sentTokens, imagesSent: images.length, imagesFolded: 0 };
 }

@@ -39,11 +39,16 @@ const CompactionRow = z
     }),
   );
 
+const TurnReferenceRow = z
+  .object({ id: z.string(), session_id: z.string() })
+  .transform((row) => ({ turnId: row.id, sessionId: row.session_id }));
+
 export class CompactionsRepository {
   private readonly insertStatement;
   private readonly getStatement;
   private readonly unfinishedStatement;
   private readonly finishStatement;
+  private readonly endedUncompactedStatement;
 
   constructor(
     database: Database,
@@ -62,6 +67,17 @@ export class CompactionsRepository {
       `UPDATE compactions SET state = 'done', finished_at = @finishedAt
        WHERE turn_id = @turnId AND state = 'planned' RETURNING *`,
     );
+    this.endedUncompactedStatement = database.prepare(
+      `SELECT id, session_id FROM turns
+       WHERE status != 'running' AND compacted_at IS NULL AND ended_at < @endedBefore
+         AND NOT EXISTS (SELECT 1 FROM compactions WHERE compactions.turn_id = turns.id)
+       ORDER BY ended_at, rowid`,
+    );
+  }
+
+  /** Turns that ended before `endedBefore` and were never compacted nor planned (their turn-end hook never ran). */
+  listEndedUncompactedTurns(endedBefore: string): { turnId: string; sessionId: string }[] {
+    return parseRows(TurnReferenceRow, this.endedUncompactedStatement.all({ endedBefore }), 'turns');
   }
 
   /** Records a turn's plan. A turn has one journal row: planning it twice is an error. */

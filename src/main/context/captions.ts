@@ -1,0 +1,91 @@
+/**
+ * What a folded image says in its place. A placeholder keeps the image's id (so the model can ask for it
+ * back with get_history_image or crop_image) and one line of what the model needs to decide whether to:
+ * the step that produced it, the action, the time and the size.
+ *
+ *   [Visual_Placeholder: img_3f9c0a12b7e4] step 4 · click (640, 412) · 14:03:22 · 1280×800
+ *
+ * Captions are a pure function of the image row and its turn's steps, so the compaction that stores one
+ * and the request builder that renders a turn not yet compacted write the same bytes.
+ */
+import type { ImageRecord, StepRecord } from '../storage/index.js';
+
+const PLACEHOLDER_PATTERN = /^\[Visual_Placeholder: (img_[0-9a-f]{12})\]/;
+const TYPED_TEXT_PREVIEW_LENGTH = 24;
+
+export function placeholderText(imageId: string, caption: string): string {
+  return `[Visual_Placeholder: ${imageId}] ${caption}`;
+}
+
+/** The image id of a placeholder text part, or undefined when the text is not one. */
+export function placeholderImageId(text: string): string | undefined {
+  return PLACEHOLDER_PATTERN.exec(text)?.[1];
+}
+
+/** The image's stored caption, or the one compaction would store for it. */
+export function captionOf(image: ImageRecord, turnSteps: readonly StepRecord[]): string {
+  return image.caption ?? describeImage(image, turnSteps);
+}
+
+/** "step 4 · click (640, 412) · 14:03:22 · 1280×800"; times are UTC, as stored. */
+export function describeImage(image: ImageRecord, turnSteps: readonly StepRecord[]): string {
+  return [origin(image, turnSteps), image.createdAt.slice(11, 19), `${image.width}×${image.height}`].join(' · ');
+}
+
+/** The step after whose action the image was taken; else the step that was chosen looking at it. */
+function origin(image: ImageRecord, turnSteps: readonly StepRecord[]): string {
+  const producedBy = turnSteps.find((step) => resultScreenshotId(step.result) === image.id);
+  if (producedBy !== undefined) return `step ${producedBy.sequence} · ${describeAction(producedBy.action)}`;
+  const seenBy = turnSteps.find((step) => step.screenshotImageId === image.id);
+  if (seenBy !== undefined) return `before step ${seenBy.sequence} · ${describeAction(seenBy.action)}`;
+  return SOURCE_LABELS[image.source];
+}
+
+const SOURCE_LABELS: Record<ImageRecord['source'], string> = {
+  screen: 'screenshot',
+  browser: 'screenshot',
+  crop: 'crop',
+  user: 'attached by the user',
+  tool: 'tool image',
+};
+
+function resultScreenshotId(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const id = (result as { screenshotImageId?: unknown }).screenshotImageId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** A step's action in a few words: `click (640, 412)`, `type "hello"`, `key ctrl+s`, or the tool's name. */
+export function describeAction(action: unknown): string {
+  if (typeof action !== 'object' || action === null) return 'action';
+  const fields = action as Record<string, unknown>;
+  if (typeof fields.tool === 'string') return oneLine(fields.tool);
+  if (typeof fields.action !== 'string') return 'action';
+  const name = oneLine(fields.action);
+  const point = pointText(fields.x, fields.y);
+  switch (name) {
+    case 'drag':
+      return `drag ${point ?? ''} → ${pointText(fields.to_x, fields.to_y) ?? ''}`.replace(/\s+/g, ' ').trim();
+    case 'type':
+      return typeof fields.text === 'string' ? `type "${preview(fields.text)}"` : 'type';
+    case 'key':
+      return typeof fields.keys === 'string' ? `key ${preview(fields.keys)}` : 'key';
+    case 'wait':
+      return typeof fields.seconds === 'number' ? `wait ${fields.seconds}s` : 'wait';
+    default:
+      return point === undefined ? name : `${name} ${point}`;
+  }
+}
+
+function pointText(x: unknown, y: unknown): string | undefined {
+  return typeof x === 'number' && typeof y === 'number' ? `(${Math.round(x)}, ${Math.round(y)})` : undefined;
+}
+
+function preview(text: string): string {
+  const line = oneLine(text);
+  return line.length <= TYPED_TEXT_PREVIEW_LENGTH ? line : `${line.slice(0, TYPED_TEXT_PREVIEW_LENGTH - 1)}…`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

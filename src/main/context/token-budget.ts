@@ -1,0 +1,131 @@
+/**
+ * A request never exceeds its token budget. Over it, the builder gives up context in this order, each
+ * step only as far as needed:
+ *   1. the oldest images of the active turn become captioned placeholders, except its anchors (the first
+ *      screenshot, error frames), the last three screenshots, and anything in the user's request;
+ *   2. the oldest earlier turns shrink to one line each (request, status, outcome);
+ * and if that is still too much, the request is not sent: a ContextBudgetError says by how much.
+ *
+ * The order is deterministic and each fold only adds to the previous ones as the turn grows, so a budget
+ * fold breaks the prompt cache once, at the step that needed it.
+ */
+import type { Message, MessagePart } from '../../shared/messages.js';
+import type { ImageDescriptions } from './image-descriptions.js';
+import type { PlannedMessage, TokenEstimator } from './planned-messages.js';
+import { isScreenshot } from './turn-anchors.js';
+import { placeholderFor, type TurnView } from './turn-folding.js';
+import { turnOutcomeText, turnSummaryLine } from './turn-summary.js';
+
+/** Screenshots of the active turn that always stay whole, newest first. */
+export const ALWAYS_WHOLE_RECENT_SCREENSHOTS = 3;
+
+/** Even with everything folded that may be folded, the request would exceed its budget. */
+export class ContextBudgetError extends Error {
+  override name = 'ContextBudgetError';
+  constructor(
+    readonly neededTokens: number,
+    readonly budgetTokens: number,
+    budgetSource: string,
+  ) {
+    super(
+      `The request needs about ${neededTokens} tokens even with every foldable image of this turn folded and every ` +
+        `earlier turn reduced to one line, but the budget is ${budgetTokens} tokens (${budgetSource}). ` +
+        'Shorten the request or its attached context, start a new session, or raise context.tokenBudget.',
+    );
+  }
+}
+
+export interface BudgetInput {
+  messages: readonly PlannedMessage[];
+  budgetTokens: number;
+  /** Where the budget comes from, for the error message. */
+  budgetSource: string;
+  estimator: TokenEstimator;
+  descriptions: ImageDescriptions;
+  activeTurn: TurnView;
+  /** Oldest first. */
+  earlierTurns: readonly TurnView[];
+}
+
+export interface BudgetOutcome {
+  messages: PlannedMessage[];
+  tokens: number;
+  /** Images of the active turn folded to fit. */
+  imagesFolded: number;
+  /** Earlier turns reduced to one line. */
+  turnsSummarized: number;
+}
+
+export function enforceBudget(input: BudgetInput): BudgetOutcome {
+  const messages = [...input.messages];
+  const costs = messages.map((planned) => input.estimator.message(planned.message));
+  let tokens = costs.reduce((total, cost) => total + cost, 0);
+  const outcome = (imagesFolded: number, turnsSummarized: number): BudgetOutcome => ({ messages, tokens, imagesFolded, turnsSummarized });
+  if (tokens <= input.budgetTokens) return outcome(0, 0);
+
+  let imagesFolded = 0;
+  for (const candidate of foldableActiveImages(messages, input)) {
+    const planned = messages[candidate.messageIndex]!;
+    const parts = planned.message.parts.map((part, index): MessagePart =>
+      index === candidate.partIndex
+        ? { type: 'text', text: placeholderFor(candidate.imageId, input.activeTurn.anchors.get(candidate.imageId), input.descriptions) }
+        : part,
+    );
+    const message = { ...planned.message, parts } as Message;
+    messages[candidate.messageIndex] = { ...planned, message };
+    const cost = input.estimator.message(message);
+    tokens += cost - costs[candidate.messageIndex]!;
+    costs[candidate.messageIndex] = cost;
+    imagesFolded += 1;
+    if (tokens <= input.budgetTokens) return outcome(imagesFolded, 0);
+  }
+
+  let turnsSummarized = 0;
+  for (const view of input.earlierTurns) {
+    const indexes = messages.flatMap((planned, index) => (planned.zone === 'earlier' && planned.turnId === view.turn.id ? [index] : []));
+    const first = indexes[0];
+    if (first === undefined) continue;
+    const line = turnSummaryLine(view.turn, view.turn.summary ?? turnOutcomeText(view.content.messages));
+    const summary: PlannedMessage = { zone: 'earlier', turnId: view.turn.id, message: { role: 'user', parts: [{ type: 'text', text: line }] } };
+    const summaryCost = input.estimator.message(summary.message);
+    tokens += summaryCost - indexes.reduce((total, index) => total + costs[index]!, 0);
+    // Remove from the end so the earlier indexes stay valid, then put the line where the turn began.
+    for (const index of [...indexes].reverse()) {
+      messages.splice(index, 1);
+      costs.splice(index, 1);
+    }
+    messages.splice(first, 0, summary);
+    costs.splice(first, 0, summaryCost);
+    turnsSummarized += 1;
+    if (tokens <= input.budgetTokens) return outcome(imagesFolded, turnsSummarized);
+  }
+  throw new ContextBudgetError(tokens, input.budgetTokens, input.budgetSource);
+}
+
+interface ImagePosition {
+  messageIndex: number;
+  partIndex: number;
+  imageId: string;
+}
+
+/** Images of the active turn that may fold, oldest first. */
+function foldableActiveImages(messages: readonly PlannedMessage[], input: BudgetInput): ImagePosition[] {
+  const positions: ImagePosition[] = [];
+  const requestIndex = messages.findIndex((planned) => planned.zone === 'active' && planned.message.role === 'user');
+  messages.forEach((planned, messageIndex) => {
+    if (planned.zone !== 'active' || messageIndex === requestIndex) return;
+    planned.message.parts.forEach((part, partIndex) => {
+      if (part.type === 'image' && part.imageId !== undefined) positions.push({ messageIndex, partIndex, imageId: part.imageId });
+    });
+  });
+  const screenshots = positions.filter((position) => {
+    const record = input.descriptions.record(position.imageId);
+    return record !== undefined && isScreenshot(record);
+  });
+  const lastScreenshots = new Set(screenshots.slice(-ALWAYS_WHOLE_RECENT_SCREENSHOTS));
+  return positions.filter((position) => {
+    if (lastScreenshots.has(position)) return false;
+    const reasons = input.activeTurn.anchors.get(position.imageId);
+    return !(reasons?.includes('first') === true || reasons?.includes('error') === true);
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * The zones of a request (ARCHITECTURE.md, "Zones"). The active turn goes whole. Earlier turns keep their
+ * text; their folded images are captioned placeholders; their anchors (first, last, error frames) stay
+ * whole only in the most recent `anchorTurns` of them, older turns carry placeholders alone. Rows without
+ * a turn (older data) go as they are.
+ *
+ * An earlier turn renders the same whether its compaction has run or not (see turn-folding.ts), and which
+ * turns count as recent changes only when a turn ends: within a turn, the history part of every request
+ * is the same bytes.
+ *
+ * The comparison policies of the benchmark render from the same rows: keep-all expands every placeholder
+ * back into its image; keep-last-N then drops all image parts but the N most recent, as agents that trim
+ * screenshots do.
+ */
+import type { Message, MessagePart } from '../../shared/messages.js';
+import type { MessageRecord, Storage, TurnRecord } from '../storage/index.js';
+import { placeholderImageId } from './captions.js';
+import type { ImageDescriptions } from './image-descriptions.js';
+import type { PlannedMessage } from './planned-messages.js';
+import { foldedParts, loadTurnView, type TurnView } from './turn-folding.js';
+
+export interface ZoneInput {
+  storage: Storage;
+  descriptions: ImageDescriptions;
+  activeTurn: TurnRecord;
+  /** The session's turns, in order. */
+  turns: readonly TurnRecord[];
+  /** The session's messages, in order. */
+  records: readonly MessageRecord[];
+}
+
+export interface ZonedHistory {
+  messages: PlannedMessage[];
+  /** Earlier turns that have messages, oldest first: what the token budget may reduce to one line each. */
+  earlierTurns: TurnView[];
+}
+
+export function planSightline(input: ZoneInput, anchorTurns: number): ZonedHistory {
+  const earlierTurns = loadEarlierTurns(input);
+  const recent = new Set(earlierTurns.slice(Math.max(0, earlierTurns.length - anchorTurns)).map((view) => view.turn.id));
+  const views = new Map(earlierTurns.map((view) => [view.turn.id, view]));
+  const messages = input.records.map((record): PlannedMessage => {
+    const planned = plannedOf(record, input.activeTurn);
+    const view = record.turnId === null ? undefined : views.get(record.turnId);
+    if (planned.zone !== 'earlier' || view === undefined) return planned;
+    const parts = foldedParts(record.message, {
+      anchors: view.anchors,
+      anchorsWhole: recent.has(view.turn.id),
+      descriptions: input.descriptions,
+    });
+    return { ...planned, message: { ...record.message, parts } as Message };
+  });
+  return { messages, earlierTurns };
+}
+
+/** Every image whole, wherever it is: placeholders of compacted turns become their images again. */
+export function planKeepAll(input: ZoneInput): PlannedMessage[] {
+  return input.records.map((record) => {
+    const planned = plannedOf(record, input.activeTurn);
+    const parts = record.message.parts.map((part): MessagePart => {
+      const imageId = part.type === 'text' ? placeholderImageId(part.text) : undefined;
+      return imageId === undefined ? part : { type: 'image', imageId };
+    });
+    return { ...planned, message: { ...record.message, parts } as Message };
+  });
+}
+
+/** Only the `count` most recent image parts of the whole request remain; older ones are dropped, not replaced. */
+export function keepLastImages(messages: readonly PlannedMessage[], count: number): PlannedMessage[] {
+  let remaining = Math.max(0, count);
+  const kept = [...messages].reverse().map((planned) => {
+    const parts = [...planned.message.parts].reverse().filter((part) => {
+      if (part.type !== 'image') return true;
+      if (remaining === 0) return false;
+      remaining -= 1;
+      return true;
+    });
+    return { ...planned, message: { ...planned.message, parts: parts.reverse() } as Message };
+  });
+  return kept.reverse();
+}
+
+function plannedOf(record: MessageRecord, activeTurn: TurnRecord): PlannedMessage {
+  const zone = record.turnId === null ? 'legacy' : record.turnId === activeTurn.id ? 'active' : 'earlier';
+  return { zone, turnId: record.turnId, message: record.message };
+}
+
+function loadEarlierTurns(input: ZoneInput): TurnView[] {
+  const messagesByTurn = new Map<string, Message[]>();
+  for (const record of input.records) {
+    if (record.turnId === null || record.turnId === input.activeTurn.id) continue;
+    const list = messagesByTurn.get(record.turnId) ?? [];
+    list.push(record.message);
+    messagesByTurn.set(record.turnId, list);
+  }
+  return input.turns
+    .filter((turn) => messagesByTurn.has(turn.id))
+    .map((turn) => loadTurnView(input.storage, input.descriptions, turn, messagesByTurn.get(turn.id)));
+}
