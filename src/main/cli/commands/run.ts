@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { CONFIRMATION_POLICIES, OPERATOR_KINDS } from '../../../shared/config.js';
+import { EPHEMERAL_CONTEXT_TYPES } from '../../../shared/ephemeral.js';
 import type { CliContext } from '../io.js';
 import { RunOptionsSchema } from '../run/run-options.js';
 
@@ -21,6 +22,8 @@ export function registerRunCommand(program: Command, context: CliContext): void 
     .addOption(new Option('--confirm <policy>', `which actions need a person's approval: ${CONFIRMATION_POLICIES.join(', ')}`))
     .option('--yes', 'approve risky actions without asking (needed to allow them without a terminal)')
     .option('--session <id>', 'continue this session (its earlier turns are the model\'s memory)')
+    .option('--context-file <file>', 'text sent to the model with this run\'s requests only, never stored')
+    .addOption(new Option('--context-type <type>', `what the context file is: ${EPHEMERAL_CONTEXT_TYPES.join(', ')} (default note)`))
     .option('--json', 'print each event as one JSON line on stdout')
     .option('--stream', 'with --json, include the model\'s streamed text')
     .action(async (task: string, rawOptions: unknown, command: Command) => {

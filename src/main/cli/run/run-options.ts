@@ -17,6 +17,8 @@ export const RunOptionsSchema = z.object({
   confirm: z.string().optional(),
   yes: z.boolean().optional(),
   session: z.string().optional(),
+  contextFile: z.string().optional(),
+  contextType: z.string().optional(),
   json: z.boolean().optional(),
   stream: z.boolean().optional(),
 });

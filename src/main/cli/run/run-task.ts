@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { Config } from '../../../shared/config.js';
 import { userText } from '../../../shared/messages.js';
 import { openRuntime, type Runtime } from '../../api/runtime.js';
+import { injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
 import { createModelAdapter } from '../../llm/create-model-adapter.js';
 import type { ModelAdapter } from '../../llm/model-adapter.js';
@@ -20,6 +21,7 @@ import type { Operator } from '../../operators/operator.js';
 import { DatabaseOpenError, DatabaseVersionError } from '../../storage/index.js';
 import { loadCliConfig, type CliConfig } from '../context-config.js';
 import { EXIT, UserError, type CliContext } from '../io.js';
+import { readContextFile } from './context-file.js';
 import { eventPrinter } from './event-output.js';
 import { exitCodeOf } from './exit-codes.js';
 import { watchInterrupts } from './interrupts.js';
@@ -31,6 +33,7 @@ import { askOnTerminal } from './terminal-question.js';
 export async function runTask(context: CliContext, command: Command, taskText: string, options: RunOptions): Promise<void> {
   const task = checkTask(taskText);
   const sessionId = parseSessionFlag(options.session);
+  const ephemeral = readContextFile(options.contextFile, options.contextType, context.io.cwd);
   const loaded = loadCliConfig(command, context.io, configFlags(options), CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);
@@ -55,11 +58,13 @@ export async function runTask(context: CliContext, command: Command, taskText: s
       confirm: confirmationHandler(people),
       askUser: askUserHandler(people),
       onEvent: eventPrinter({ stdout, stderr, json: options.json === true, stream: options.stream === true }),
+      injectionDebugLog: injectionDebugLogFromEnvironment(context.io.env, (line) => stderr(`${line}\n`)),
     });
     stderr(`${operator.describe().kind} operator on ${operator.describe().target}, model ${config.model.name}\n`);
     const outcome = await runTurn(agent, {
       ...(sessionId !== undefined ? { sessionId } : {}),
       request: userText(task),
+      ...(ephemeral !== undefined ? { ephemeral: [ephemeral] } : {}),
       signal: interrupts.signal,
     });
     reportOutcome(outcome, { stdout, stderr, json: options.json === true });
