@@ -84,6 +84,56 @@ const SearchConfigSchema = z
   })
   .strict();
 
+/**
+ * MCP servers are named in config.json; the name prefixes their tools (`<server>__<tool>`). Letters,
+ * digits and "-" only (no "_"), so the first "_" of a namespaced tool name is where its server's name
+ * ends: two servers' tools can never share a name.
+ */
+export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9-]{1,24}$/;
+
+const McpStdioServerSchema = z
+  .object({
+    /** The program to start; it speaks MCP on its stdin and stdout. */
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    /** Added to a minimal inherited environment (PATH, HOME …); values may be secrets. */
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().min(1).optional(),
+  })
+  .strict();
+
+const McpHttpServerSchema = z
+  .object({
+    /** A streamable HTTP endpoint, e.g. https://example.com/mcp. */
+    url: z.url(),
+    /** Sent with every request (an Authorization header, say); values may be secrets. */
+    headers: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
+
+export const McpServerConfigSchema = z.union([McpStdioServerSchema, McpHttpServerSchema], {
+  error: 'a server with either "command" (and optional args, env, cwd) or "url" (and optional headers)',
+});
+export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
+export type McpStdioServerConfig = z.infer<typeof McpStdioServerSchema>;
+
+const McpConfigSchema = z
+  .object({
+    /** Only in config.json: a record of objects has no environment variable. */
+    servers: z
+      .record(
+        z.string().regex(MCP_SERVER_NAME_PATTERN, 'a server name of 1–24 letters, digits or "-"'),
+        McpServerConfigSchema,
+      )
+      .default({}),
+    /** How long one call of an MCP server's tool may take before the model is told it timed out. */
+    callTimeoutMs: z.number().int().min(100).max(3_600_000).default(60_000),
+    /** How long a server may take to start and list its tools before it is reported and left out. */
+    startTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+  })
+  .strict();
+export type McpConfig = z.infer<typeof McpConfigSchema>;
+
 export const ConfigSchema = z
   .object({
     model: ModelConfigSchema.default(ModelConfigSchema.parse({})),
@@ -92,6 +142,7 @@ export const ConfigSchema = z
     context: ContextConfigSchema.default(ContextConfigSchema.parse({})),
     agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),
     search: SearchConfigSchema.default(SearchConfigSchema.parse({})),
+    mcp: McpConfigSchema.default(McpConfigSchema.parse({})),
   })
   .strict();
 
@@ -116,5 +167,24 @@ export function redactConfig(config: Config): Config {
     const holder = copy[section] as Record<string, unknown>;
     if (holder[key] !== undefined) holder[key] = REDACTED_SECRET;
   }
+  for (const server of Object.values(copy.mcp.servers)) {
+    const values = 'command' in server ? server.env : server.headers;
+    for (const name of Object.keys(values ?? {})) values![name] = REDACTED_SECRET;
+  }
   return copy;
 }
+
+/**
+ * What output must never show of the MCP servers' settings: every header value (an Authorization header
+ * is masked whole) and the values of environment variables whose names say they are secret.
+ */
+export function mcpSecretValues(config: Config): string[] {
+  return Object.values(config.mcp.servers).flatMap((server) => {
+    if (!('command' in server)) return Object.values(server.headers ?? {});
+    return Object.entries(server.env ?? {})
+      .filter(([name]) => SECRET_VARIABLE_NAME.test(name))
+      .map(([, value]) => value);
+  }).filter((value) => value !== '');
+}
+
+const SECRET_VARIABLE_NAME = /key|token|secret|password|passwd|auth|credential/i;

@@ -4,7 +4,7 @@
  * collected as issues rather than dropped, so a typo never silently means "use the default".
  */
 import type { ConfigIssue } from './errors.js';
-import { CONFIG_FIELDS, ENVIRONMENT_ALIASES, configField, isSection, keysUnder } from './fields.js';
+import { CONFIG_FIELDS, CONFIG_RECORD_PATHS, ENVIRONMENT_ALIASES, configField, isSection, keysUnder } from './fields.js';
 import type { ConfigSource } from './sources.js';
 import { closestName } from './suggestions.js';
 import { valueFromText } from './text-values.js';
@@ -105,6 +105,11 @@ export function entriesFromFlags(
   for (const [path, value] of Object.entries(flags)) {
     if (value === undefined) continue; // commander leaves options that were not given undefined
     const source: ConfigSource = { kind: 'flag', flag: flagNames[path] ?? `--${path}` };
+    // A record (`mcp.servers`) comes as an object, never as text: taken whole, the schema checks it.
+    if (CONFIG_RECORD_PATHS.includes(path) && typeof value !== 'string') {
+      result.entries.push({ path, value, source });
+      continue;
+    }
     const field = configField(path);
     if (field === undefined) {
       const suggestion = closestName(path, CONFIG_FIELDS.map((known) => known.path));

@@ -74,13 +74,30 @@ function leafKind(type: string, path: string): ConfigFieldKind {
   throw new Error(`config field ${path} has a schema type (${type}) the loader cannot convert from text`);
 }
 
+/**
+ * A field holding a record (name → object, like `mcp.servers`) is set in config.json only: it is no text
+ * leaf, so it has no environment variable. The file walker keeps it whole as one entry.
+ */
+export function isRecordField(schema: z.ZodType): boolean {
+  return definitionOf(unwrap(schema)).type === 'record';
+}
+
 function collectFields(path: readonly string[], schema: z.ZodType): ConfigField[] {
+  if (isRecordField(schema)) return [];
   const children = childrenOf(schema);
   if (children === undefined) return [describeLeaf(path, schema)];
   return Object.entries(children).flatMap(([key, child]) => collectFields([...path, key], child));
 }
 
 export const CONFIG_FIELDS: readonly ConfigField[] = collectFields([], ConfigSchema);
+
+function collectRecordPaths(path: readonly string[], schema: z.ZodType): string[] {
+  if (isRecordField(schema)) return [path.join('.')];
+  return Object.entries(childrenOf(schema) ?? {}).flatMap(([key, child]) => collectRecordPaths([...path, key], child));
+}
+
+/** Dotted paths of the record fields (`mcp.servers`): set in config.json, or as objects by flags. */
+export const CONFIG_RECORD_PATHS: readonly string[] = collectRecordPaths([], ConfigSchema);
 
 const FIELDS_BY_PATH = new Map(CONFIG_FIELDS.map((field) => [field.path, field]));
 

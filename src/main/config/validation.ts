@@ -20,7 +20,10 @@ function describeIssue(issue: z.core.$ZodIssue, entries: ReadonlyMap<string, Con
   const path = issue.path.map(String).join('.');
   const entry = entryAtOrAbove(path, entries);
   const secret = configField(path)?.secret ?? false;
-  const got = describeValue(entry?.value, secret);
+  // A record is one entry (`mcp.servers`); the value reported is the one inside it that is wrong.
+  const found = entry === undefined ? undefined : valueInside(entry, issue.path.map(String));
+  // A bad key of a record (a server name) is reported as the name typed, not as its object.
+  const got = issue.code === 'invalid_key' ? describeValue(issue.path.at(-1), false) : describeValue(found, secret);
   return {
     path,
     problem: `expected ${expectation(issue)}, got ${got}`,
@@ -36,6 +39,15 @@ function entryAtOrAbove(path: string, entries: ReadonlyMap<string, ConfigEntry>)
     if (entry !== undefined) return entry;
   }
   return undefined;
+}
+
+function valueInside(entry: ConfigEntry, issuePath: readonly string[]): unknown {
+  let value = entry.value;
+  for (const segment of issuePath.slice(entry.path.split('.').length)) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
 }
 
 const TYPE_WORDS: Record<string, string> = {
@@ -60,6 +72,8 @@ function expectation(issue: z.core.$ZodIssue): string {
       return `one of ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
       return issue.format === 'url' ? 'a URL (like https://api.example.com/v1)' : `a ${issue.format}`;
+    case 'invalid_key':
+      return issue.issues[0]?.message ?? 'a valid name';
     default:
       return issue.message.toLowerCase();
   }

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { redactConfig } from '../../../shared/config.js';
-import { CONFIG_FIELDS, ENVIRONMENT_ALIASES, type ConfigField } from '../../config/fields.js';
+import { CONFIG_FIELDS, CONFIG_RECORD_PATHS, ENVIRONMENT_ALIASES, type ConfigField } from '../../config/fields.js';
 import { valueAt } from '../../config/load.js';
 import { describeSource } from '../../config/sources.js';
 import { loadCliConfig, resolveCliHome, type CliConfig } from '../context-config.js';
@@ -52,6 +52,11 @@ function showText(loaded: CliConfig): string {
       ? [field.path, '(not set)', `set with ${variableFor(field)}`]
       : [field.path, typeof value === 'string' ? value : JSON.stringify(value), describeSource(source)];
   });
+  // Records (mcp.servers) are set in config.json only; shown as JSON, their secrets redacted.
+  for (const path of CONFIG_RECORD_PATHS) {
+    const source = loaded.sources[path];
+    rows.push([path, JSON.stringify(valueAt(redacted, path.split('.'))), source === undefined ? 'default' : describeSource(source)]);
+  }
   const pathWidth = Math.max(...rows.map(([path]) => path!.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value!.length));
   const fileState = existsSync(loaded.home.configFile) ? '' : ' (not found: defaults apply)';

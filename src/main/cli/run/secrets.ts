@@ -2,7 +2,7 @@
  * The last line of defence for API keys: everything `sightline run` writes passes through here, so a key
  * that slipped into an error message or an event (a provider echoing it back, say) is never printed.
  */
-import { SECRET_FIELD_PATHS, type Config } from '../../../shared/config.js';
+import { SECRET_FIELD_PATHS, mcpSecretValues, type Config } from '../../../shared/config.js';
 
 const REDACTED = '[redacted]';
 
@@ -12,7 +12,9 @@ export function secretsOf(config: Config): string[] {
     const [section, key] = path.split('.') as [keyof Config, string];
     return (config[section] as Record<string, unknown>)[key];
   });
-  return values.filter((value): value is string => typeof value === 'string' && value !== '').sort((a, b) => b.length - a.length);
+  return [...values, ...mcpSecretValues(config)]
+    .filter((value): value is string => typeof value === 'string' && value !== '')
+    .sort((a, b) => b.length - a.length);
 }
 
 /** Returns a writer that masks every secret in what it writes. */
