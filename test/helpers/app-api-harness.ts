@@ -1,0 +1,103 @@
+/**
+ * The app API's back end wired as the app and `sightline timeline` wire it, for tests: a temporary home with
+ * real storage (seeded on request), the real model adapter pointed at the fake model server, a FakeOperator
+ * for every run, and the one app service. `call` goes through dispatchAppApiCall, the gate both transports use.
+ *
+ *   const api = await startAppApiHarness({ seed: { sessions: 2 } });
+ *   const { sessions } = await api.call('listSessions', { limit: 10 });
+ *   await api.close();
+ */
+import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
+import type { AppApiArguments, AppApiName, AppApiResult, AppEvent } from '../../src/shared/app-api.js';
+import { dispatchAppApiCall } from '../../src/main/api/app-api-dispatch.js';
+import { createAppService, type AppService } from '../../src/main/api/app-service.js';
+import type { Storage } from '../../src/main/storage/index.js';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server.js';
+import { FakeOperator, type FakeOperatorOptions } from './fake-operator.js';
+import { createTemporaryHome, openHomeStorage, seedStorage, type SeededSession, type SeedOptions, type TemporaryHome } from './seed.js';
+
+export const HARNESS_API_KEY = 'sk-harness-0123456789abcdef-secret';
+
+export interface AppApiHarnessOptions {
+  seed?: SeedOptions;
+  agent?: Partial<Config['agent']>;
+  operator?: FakeOperatorOptions;
+}
+
+export interface AppApiHarness {
+  service: AppService;
+  storage: Storage;
+  server: FakeOpenAiServer;
+  home: TemporaryHome;
+  seeded: SeededSession[];
+  /** Every operator a run opened, in order. */
+  operators: FakeOperator[];
+  /** Every live event published so far. */
+  events: AppEvent[];
+  call<Name extends AppApiName>(name: Name, ...callArguments: AppApiArguments<Name>): Promise<AppApiResult<Name>>;
+  /** Sends raw, unchecked arguments (to test refusals). */
+  callRaw(name: AppApiName, callArguments: unknown[]): Promise<unknown>;
+  /** Resolves with the first event (already seen or still to come) that matches. */
+  nextEvent<Type extends AppEvent['type']>(type: Type, matches?: (event: Extract<AppEvent, { type: Type }>) => boolean): Promise<Extract<AppEvent, { type: Type }>>;
+  close(): Promise<void>;
+}
+
+export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Promise<AppApiHarness> {
+  const server = await startFakeOpenAiServer();
+  const home = createTemporaryHome('sightline-api');
+  const storage = openHomeStorage(home);
+  const seeded = options.seed ? await seedStorage(storage, options.seed) : [];
+  const config: Config = {
+    ...DEFAULT_CONFIG,
+    model: { ...DEFAULT_CONFIG.model, name: 'gpt-4.1', baseUrl: server.baseUrl, apiKey: HARNESS_API_KEY, maxRetries: 0 },
+    agent: { ...DEFAULT_CONFIG.agent, ...options.agent },
+  };
+  const operators: FakeOperator[] = [];
+  const service = createAppService({
+    storage,
+    config,
+    appInfo: () => ({ version: '9.9.9', platform: 'linux' }),
+    operatorFactory: async () => {
+      const operator = new FakeOperator(options.operator);
+      operators.push(operator);
+      return operator;
+    },
+    settleDelayMs: 0,
+  });
+  const events: AppEvent[] = [];
+  const waiters: Array<(event: AppEvent) => void> = [];
+  service.events.subscribe((event) => {
+    events.push(event);
+    for (const waiter of [...waiters]) waiter(event);
+  });
+  const callRaw = (name: AppApiName, callArguments: unknown[]) => dispatchAppApiCall(service.implementation, name, callArguments, service.dispatch);
+  return {
+    service,
+    storage,
+    server,
+    home,
+    seeded,
+    operators,
+    events,
+    call: (name, ...callArguments) => callRaw(name, callArguments) as never,
+    callRaw,
+    nextEvent: (type, matches = () => true) =>
+      new Promise((resolve) => {
+        const test = (event: AppEvent): boolean => event.type === type && matches(event as never);
+        const seen = events.find(test);
+        if (seen) return resolve(seen as never);
+        const waiter = (event: AppEvent): void => {
+          if (!test(event)) return;
+          waiters.splice(waiters.indexOf(waiter), 1);
+          resolve(event as never);
+        };
+        waiters.push(waiter);
+      }),
+    close: async () => {
+      await service.close();
+      await server.close();
+      storage.close();
+      home.remove();
+    },
+  };
+}

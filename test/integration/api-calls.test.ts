@@ -1,0 +1,263 @@
+/**
+ * Every read call of the app API on a seeded database, through the dispatcher both transports use: results
+ * match their schemas, bad arguments are refused naming the field, images come from blobs and from cold
+ * storage, purged or oversized ones are unavailable with the reason, and deleting a session removes its rows
+ * and the files no other session uses.
+ */
+import { existsSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { APP_API, AppApiError, type AppApiName } from '../../src/shared/app-api.js';
+import { startAppApiHarness, type AppApiHarness } from '../helpers/app-api-harness.js';
+
+let api: AppApiHarness;
+
+beforeEach(async () => {
+  api = await startAppApiHarness({ seed: { sessions: 3, turnsPerSession: 2, stepsPerTurn: 3 } });
+});
+afterEach(async () => {
+  await api.close();
+});
+
+function seededSession(index: number) {
+  const seeded = api.seeded[index];
+  if (!seeded) throw new Error(`no seeded session ${index}`);
+  return seeded;
+}
+
+async function refusal(name: AppApiName, callArguments: unknown[]): Promise<AppApiError> {
+  const error: unknown = await api.callRaw(name, callArguments).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppApiError);
+  return error as AppApiError;
+}
+
+describe('sessions', () => {
+  it('lists sessions newest first with counts, token totals and no live run', async () => {
+    const list = await api.call('listSessions', { limit: 10 });
+    expect(APP_API.listSessions.result.safeParse(list).success).toBe(true);
+    expect(list.total).toBe(3);
+    expect(list.sessions.map((session) => session.title)).toEqual(['Session 3', 'Session 2', 'Session 1']);
+    expect(list.sessions[0]).toMatchObject({ turnCount: 2, stepCount: 6, run: null, tokens: { input: 6000, output: 300, sent: null, keepEverything: null } });
+  });
+
+  it('pages and filters by title or request text', async () => {
+    const page = await api.call('listSessions', { limit: 1, offset: 1 });
+    expect(page).toMatchObject({ total: 3, sessions: [{ title: 'Session 2' }] });
+    const found = await api.call('listSessions', { query: 'request 1.2' });
+    expect(found.sessions.map((session) => session.title)).toEqual(['Session 1']);
+    const literal = await api.call('listSessions', { query: '%' });
+    expect(literal.total).toBe(0);
+  });
+
+  it('sums the token reports of the steps: sent against keep-everything', async () => {
+    const { session, turns } = seededSession(0);
+    const turnId = turns[0]?.turn.id ?? '';
+    for (const report of [
+      { sentTokens: 1200, keepEverythingTokens: 1200, imagesSent: 1, imagesFolded: 0 },
+      { sentTokens: 1500, keepEverythingTokens: 4000, imagesSent: 1, imagesFolded: 3 },
+    ]) {
+      api.storage.steps.append({ sessionId: session.id, turnId, action: { action: 'wait', seconds: 1 }, tokenReport: report });
+    }
+    const { session: summary } = await api.call('getSession', session.id);
+    expect(summary.tokens).toMatchObject({ sent: 2700, keepEverything: 5200 });
+  });
+
+  it('returns a session with its turns', async () => {
+    const { session, turns } = seededSession(1);
+    const detail = await api.call('getSession', session.id);
+    expect(APP_API.getSession.result.safeParse(detail).success).toBe(true);
+    expect(detail.turns).toEqual([
+      expect.objectContaining({ id: turns[0]?.turn.id, sequence: 1, request: 'Request 2.1', status: 'finished', stepCount: 3 }),
+      expect.objectContaining({ id: turns[1]?.turn.id, sequence: 2, request: 'Request 2.2', status: 'finished', stepCount: 3 }),
+    ]);
+  });
+
+  it('says not-found for a session that does not exist', async () => {
+    const error = await refusal('getSession', ['ses_000000000000']);
+    expect(error.code).toBe('not-found');
+  });
+});
+
+describe('steps', () => {
+  it('pages through a session in timeline order, with the screenshot and its zone', async () => {
+    const { session, turns } = seededSession(0);
+    const page = await api.call('listSteps', { sessionId: session.id, offset: 2, limit: 2 });
+    expect(APP_API.listSteps.result.safeParse(page).success).toBe(true);
+    expect(page.total).toBe(6);
+    expect(page.steps.map((step) => [step.turnId, step.sequence])).toEqual([
+      [turns[0]?.turn.id, 3],
+      [turns[1]?.turn.id, 1],
+    ]);
+    expect(page.steps[0]).toMatchObject({
+      tool: 'computer',
+      action: { action: 'click', x: 12, y: 22 },
+      thought: 'Step 3 of Request 1.1',
+      screenshot: { imageId: turns[0]?.images[2]?.id, zone: 'active', width: 64, height: 48, caption: null },
+      inputTokens: 1000,
+      tokenReport: null,
+    });
+  });
+
+  it('narrows to one turn and shows offloaded and purged screenshots as such', async () => {
+    const { session, turns } = seededSession(0);
+    const turn = turns[1];
+    if (!turn) throw new Error('no turn');
+    await api.storage.images.archive(turn.images[0]?.id ?? '');
+    await api.storage.images.archive(turn.images[1]?.id ?? '');
+    api.storage.images.setCaption(turn.images[0]?.id ?? '', 'The settings page');
+    await api.storage.images.sweepRetention({ olderThanDays: 0, now: new Date(Date.now() + 60_000) });
+    await api.storage.images.archive(turn.images[2]?.id ?? '');
+    const page = await api.call('listSteps', { sessionId: session.id, turnId: turn.turn.id });
+    expect(page.total).toBe(3);
+    expect(page.steps.map((step) => step.screenshot?.zone)).toEqual(['purged', 'purged', 'offloaded']);
+    expect(page.steps[0]?.screenshot?.caption).toBe('The settings page');
+  });
+
+  it('shows other tools by name with their arguments', async () => {
+    const { session, turns } = seededSession(0);
+    api.storage.steps.append({
+      sessionId: session.id,
+      turnId: turns[0]?.turn.id ?? '',
+      action: { tool: 'finish', arguments: { summary: 'done', success: true } },
+    });
+    const page = await api.call('listSteps', { sessionId: session.id, turnId: turns[0]?.turn.id, offset: 3 });
+    expect(page.steps).toEqual([expect.objectContaining({ tool: 'finish', action: null, toolArguments: { summary: 'done', success: true }, screenshot: null })]);
+  });
+
+  it('refuses a turn of another session', async () => {
+    const error = await refusal('listSteps', [{ sessionId: seededSession(0).session.id, turnId: seededSession(1).turns[0]?.turn.id }]);
+    expect(error.code).toBe('not-found');
+  });
+});
+
+describe('images', () => {
+  it('returns an image from blobs, byte for byte, with its size and zone', async () => {
+    const image = seededSession(0).turns[0]?.images[0];
+    if (!image) throw new Error('no image');
+    const result = await api.call('getImage', { imageId: image.id });
+    expect(APP_API.getImage.result.safeParse(result).success).toBe(true);
+    if (result.status !== 'ok') throw new Error(result.message);
+    expect(result).toMatchObject({ mime: 'image/png', width: 64, height: 48, zone: 'active', thumbnail: false });
+    const stored = await api.storage.images.read(image.id);
+    if (stored.status !== 'ok') throw new Error('not stored');
+    expect(Buffer.from(result.dataBase64, 'base64').equals(stored.bytes)).toBe(true);
+  });
+
+  it('returns an offloaded image from cold storage', async () => {
+    const image = seededSession(0).turns[0]?.images[1];
+    if (!image) throw new Error('no image');
+    const archived = await api.storage.images.archive(image.id);
+    expect(archived.file).toBe('moved');
+    const result = await api.call('getImage', { imageId: image.id });
+    expect(result).toMatchObject({ status: 'ok', zone: 'offloaded', width: 64 });
+  });
+
+  it('scales a thumbnail down to the width asked for', async () => {
+    const image = seededSession(0).turns[0]?.images[0];
+    const result = await api.call('getImage', { imageId: image?.id ?? '', thumbnailWidth: 32 });
+    if (result.status !== 'ok') throw new Error(result.message);
+    expect(result).toMatchObject({ width: 32, height: 24, thumbnail: true, mime: 'image/png' });
+    const metadata = await sharp(Buffer.from(result.dataBase64, 'base64')).metadata();
+    expect([metadata.width, metadata.height]).toEqual([32, 24]);
+  });
+
+  it('is unavailable when purged, unknown or larger than the limit', async () => {
+    const image = seededSession(0).turns[0]?.images[0];
+    if (!image) throw new Error('no image');
+    expect(await api.call('getImage', { imageId: image.id, maxBytes: 10 })).toMatchObject({ status: 'unavailable', reason: 'too-large' });
+    expect(await api.call('getImage', { imageId: 'img_000000000000' })).toMatchObject({ status: 'unavailable', reason: 'not-found' });
+    await api.storage.images.archive(image.id);
+    await api.storage.images.sweepRetention({ olderThanDays: 0, now: new Date(Date.now() + 60_000) });
+    expect(await api.call('getImage', { imageId: image.id })).toMatchObject({ status: 'unavailable', reason: 'purged' });
+  });
+});
+
+describe('search reports and injections', () => {
+  it('lists what the search sub-agent found and the injections by type and length only', async () => {
+    const { session, turns } = seededSession(2);
+    const turnId = turns[0]?.turn.id ?? null;
+    api.storage.searchReports.add({
+      sessionId: session.id,
+      turnId,
+      question: 'What is the capital of France?',
+      queries: ['capital of France'],
+      sources: [{ title: 'Paris', url: 'https://example.com/paris' }],
+      answer: 'Paris',
+      confidence: 0.9,
+      iterations: 1,
+    });
+    api.storage.injections.record({ sessionId: session.id, turnId, type: 'note', contentLength: 42 });
+    const { reports } = await api.call('listSearchReports', session.id);
+    expect(reports).toEqual([
+      expect.objectContaining({ question: 'What is the capital of France?', answer: 'Paris', confidence: 0.9, sources: [{ title: 'Paris', url: 'https://example.com/paris' }] }),
+    ]);
+    const { injections } = await api.call('listInjections', session.id);
+    expect(injections).toEqual([expect.objectContaining({ type: 'note', contentLength: 42, turnId })]);
+    expect(Object.keys(injections[0] ?? {})).not.toContain('content');
+  });
+});
+
+describe('deleting a session', () => {
+  it('removes its rows and the image files no other session uses', async () => {
+    const doomed = seededSession(0);
+    const kept = seededSession(1);
+    const doomedImage = doomed.turns[0]?.images[0];
+    const keptImage = kept.turns[0]?.images[0];
+    if (!doomedImage || !keptImage) throw new Error('no images');
+    await api.storage.images.archive(doomed.turns[0]?.images[1]?.id ?? '');
+    const result = await api.call('deleteSession', doomed.session.id);
+    expect(result).toEqual({ deleted: true, imagesDeleted: 6, filesDeleted: 6 });
+    expect(existsSync(api.storage.blobs.pathFor('blobs', doomedImage.sha256, doomedImage.mime))).toBe(false);
+    expect(api.storage.sessions.get(doomed.session.id)).toBeUndefined();
+    expect(api.storage.steps.listBySession(doomed.session.id)).toEqual([]);
+    expect(await api.call('getImage', { imageId: keptImage.id })).toMatchObject({ status: 'ok' });
+    expect((await refusal('deleteSession', [doomed.session.id])).code).toBe('not-found');
+  });
+
+  it('keeps a file another session still uses', async () => {
+    const other = seededSession(1).session;
+    const image = seededSession(0).turns[0]?.images[0];
+    const stored = await api.storage.images.read(image?.id ?? '');
+    if (stored.status !== 'ok') throw new Error('not stored');
+    const copy = await api.storage.images.put({ sessionId: other.id, turnId: null, bytes: stored.bytes, mime: 'image/png', width: 64, height: 48, source: 'screen' });
+    await api.call('deleteSession', seededSession(0).session.id);
+    expect(await api.call('getImage', { imageId: copy.id })).toMatchObject({ status: 'ok' });
+  });
+
+  it('refuses a session that is running', async () => {
+    const { session } = seededSession(2);
+    api.storage.sessions.setStatus(session.id, 'running');
+    const error = await refusal('deleteSession', [session.id]);
+    expect(error.code).toBe('conflict');
+    expect(api.storage.sessions.get(session.id)).toBeDefined();
+  });
+});
+
+describe('argument checks', () => {
+  it('refuses bad arguments naming the field, before any work', async () => {
+    const cases: Array<[AppApiName, unknown[], RegExp]> = [
+      ['listSessions', [{ limit: 0 }], /limit/],
+      ['listSessions', [{ limit: 10, extra: true }], /extra/],
+      ['listSteps', [{ sessionId: 'nope' }], /sessionId/],
+      ['getImage', [{ imageId: 'img_000000000000', maxBytes: -1 }], /maxBytes/],
+      ['getImage', [{ imageId: '../etc/passwd' }], /imageId/],
+      ['startRun', [{ task: '   ' }], /task/],
+      ['startRun', [{ task: 'go', url: 'javascript:alert(1)' }], /url/],
+      ['answerConfirmation', [{ requestId: 'r', approved: 'yes' }], /approved/],
+      ['getSession', [], /Invalid arguments/],
+      ['appInfo', [{ unexpected: true }], /Invalid arguments for app:info/],
+    ];
+    for (const [name, callArguments, field] of cases) {
+      const error = await refusal(name, callArguments);
+      expect(error.code, `${name} ${JSON.stringify(callArguments)}`).toBe('invalid-arguments');
+      expect(error.message).toMatch(field);
+    }
+  });
+
+  it('answers appInfo with the version and platform', async () => {
+    expect(await api.call('appInfo')).toEqual({ version: '9.9.9', platform: 'linux' });
+  });
+});
