@@ -140,6 +140,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       maxImageEdge,
       maxSteps: config.agent.maxSteps,
       imageCache: new EncodedImageCache(),
+      contextSettings: config.context,
       ephemeral,
       injectionDebugLog,
       usage,

@@ -11,7 +11,7 @@ import type { TokenReport } from '../../shared/events.js';
 import type { MessagePart, ToolCall } from '../../shared/messages.js';
 import { textOfParts } from '../../shared/messages.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
-import { buildRequest, type EncodedImageCache, type InjectionDebugLog } from '../context/index.js';
+import { buildRequest, type ContextSettings, type EncodedImageCache, type InjectionDebugLog } from '../context/index.js';
 import type { CompletedAssistantMessage, ModelAdapter, ModelRequest } from '../llm/model-adapter.js';
 import { ModelCallCancelledError, ModelError } from '../llm/model-errors.js';
 import type { Storage } from '../storage/index.js';
@@ -45,6 +45,8 @@ export interface TurnLoopContext {
   /** Model calls allowed in the turn (config.agent.maxSteps). */
   maxSteps: number;
   imageCache: EncodedImageCache;
+  /** config.context: how many earlier turns keep their anchors whole, and the token budget. */
+  contextSettings: ContextSettings;
   /** The turn's ephemeral context: appended to every request of the turn, never stored. */
   ephemeral: readonly EphemeralContext[];
   injectionDebugLog: InjectionDebugLog | undefined;
@@ -75,6 +77,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
       maxImageEdge: context.maxImageEdge,
       systemPrompt: context.systemPrompt,
       imageCache: context.imageCache,
+      context: context.contextSettings,
       ephemeral: context.ephemeral,
       ...(context.injectionDebugLog === undefined ? {} : { injectionDebugLog: context.injectionDebugLog }),
     });

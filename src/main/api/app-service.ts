@@ -5,6 +5,7 @@
  */
 import type { AppInfo } from '../../shared/app-api.js';
 import type { Config } from '../../shared/config.js';
+import { CompactionQueue, createCompactionHook } from '../context/index.js';
 import type { Storage } from '../storage/index.js';
 import type { AppApiImplementation, DispatchOptions } from './app-api-dispatch.js';
 import { createAppApiImplementation } from './app-api-implementation.js';
@@ -34,7 +35,8 @@ export interface AppService {
 export function createAppService(options: AppServiceOptions): AppService {
   const { storage, config, appInfo, assembler, ...assembly } = options;
   const events = new EventBus();
-  const runs = new RunManager(assembler ?? createRunAssembler({ storage, config, ...assembly }), events);
+  const turnEndHooks = assembly.turnEndHooks ?? [createCompactionHook(new CompactionQueue({ storage }))];
+  const runs = new RunManager(assembler ?? createRunAssembler({ storage, config, ...assembly, turnEndHooks }), events);
   return {
     implementation: createAppApiImplementation({ storage, runs, appInfo }),
     events,

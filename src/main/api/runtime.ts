@@ -2,11 +2,13 @@
  * How every front end starts Sightline's core: the CLI, the Electron app and the MCP server open the
  * home's storage through `openRuntime`, so the work that must happen once at start happens in one place,
  * whichever way the app was launched. Startup repairs what an earlier process may have left behind:
- * temp files of blob writes that crashed before their rename, and cold files past their retention.
- * (Later: compactions interrupted mid-turn are finished here too.)
+ * temp files of blob writes that crashed before their rename, compactions cut short (finished from their
+ * journal plan) or never run (their process died before its turn-end hook), and cold files past their
+ * retention.
  */
 import type { Config } from '../../shared/config.js';
 import type { SightlineHome } from '../config/home.js';
+import { reconcileCompactions, type CompactionReconciliation } from '../context/index.js';
 import { openStorage, type RetentionSweepResult, type Storage } from '../storage/index.js';
 
 export interface RuntimeOptions {
@@ -19,6 +21,7 @@ export interface RuntimeOptions {
 /** What startup repaired, for doctor-style reporting and tests. */
 export interface StartupReport {
   temporaryFilesRemoved: number;
+  compactions: CompactionReconciliation;
   retention: RetentionSweepResult;
 }
 
@@ -46,6 +49,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
 
 async function repairAtStartup(storage: Storage, config: Config, now: Date): Promise<StartupReport> {
   const { temporaryFilesRemoved } = await storage.blobs.reconcile({ now });
+  // Before the sweep: finishing a compaction moves files into cold storage, where the sweep looks.
+  const compactions = await reconcileCompactions(storage, { now });
   const retention = await storage.images.sweepRetention({ olderThanDays: config.storage.retentionDays, now });
-  return { temporaryFilesRemoved, retention };
+  return { temporaryFilesRemoved, compactions, retention };
 }

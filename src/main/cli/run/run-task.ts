@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { Config } from '../../../shared/config.js';
 import { userText } from '../../../shared/messages.js';
 import { openRuntime, type Runtime } from '../../api/runtime.js';
-import { injectionDebugLogFromEnvironment } from '../../context/index.js';
+import { CompactionQueue, createCompactionHook, injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
 import { createModelAdapter } from '../../llm/create-model-adapter.js';
 import type { ModelAdapter } from '../../llm/model-adapter.js';
@@ -27,6 +27,7 @@ import { exitCodeOf } from './exit-codes.js';
 import { watchInterrupts } from './interrupts.js';
 import { askUserHandler, confirmationHandler } from './person-handlers.js';
 import { CONFIG_FLAG_NAMES, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
+import { openRunTools, type RunTools } from './run-tools.js';
 import { redactingWriter, secretsOf } from './secrets.js';
 import { askOnTerminal } from './terminal-question.js';
 
@@ -45,9 +46,11 @@ export async function runTask(context: CliContext, command: Command, taskText: s
   const runtime = await openHomeRuntime(loaded);
   const interrupts = watchInterrupts(stderr);
   let operator: Operator | undefined;
+  let extraTools: RunTools | undefined;
   try {
     if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
     operator = await withoutForeignInterruptHandlers(() => buildOperator(config, url, context.io.env));
+    extraTools = await openRunTools(config, model, stderr);
     const ask = (question: string, signal: AbortSignal) => askOnTerminal(question, signal, interrupts.interrupt);
     const people = { io: context.io, stderr, assumeYes: options.yes === true, ask };
     const agent = createAgent({
@@ -57,8 +60,10 @@ export async function runTask(context: CliContext, command: Command, taskText: s
       operator,
       confirm: confirmationHandler(people),
       askUser: askUserHandler(people),
+      extraTools: extraTools.tools,
       onEvent: eventPrinter({ stdout, stderr, json: options.json === true, stream: options.stream === true }),
       injectionDebugLog: injectionDebugLogFromEnvironment(context.io.env, (line) => stderr(`${line}\n`)),
+      turnEndHooks: [createCompactionHook(new CompactionQueue({ storage: runtime.storage }))],
     });
     stderr(`${operator.describe().kind} operator on ${operator.describe().target}, model ${config.model.name}\n`);
     const outcome = await runTurn(agent, {
@@ -71,6 +76,7 @@ export async function runTask(context: CliContext, command: Command, taskText: s
     context.exitCode = exitCodeOf(outcome);
   } finally {
     interrupts.dispose();
+    await extraTools?.close();
     await operator?.close();
     runtime.close();
   }
