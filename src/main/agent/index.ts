@@ -17,3 +17,4 @@ export type { ToolContext, ToolDefinition, ToolResult, ToolStepRecord } from './
 export { assessRisk, needsConfirmation, type RiskAssessment, type RiskContext } from './safety-policy.js';
 export { NO_USER_AVAILABLE } from './tools/ask-user-tool.js';
 export { MAX_CONSECUTIVE_MALFORMED_REPLIES } from './malformed-output.js';
+export { loadMcpTools, type LoadedMcpTools, type LoadMcpToolsOptions, type McpServerFailure } from './mcp/load-mcp-tools.js';
