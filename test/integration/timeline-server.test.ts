@@ -1,0 +1,231 @@
+/**
+ * The HTTP transport of `sightline timeline`, over real sockets: the page and the API on 127.0.0.1 only,
+ * the token required (401 without it or with a wrong one), foreign Host and Origin headers refused (403),
+ * calls validated by the same schemas, live events as server-sent events, images for <img> with the token.
+ * Then the command itself as a process: it prints the URL with the token and stops on Ctrl+C.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTimelineServer, TIMELINE_CONTENT_SECURITY_POLICY, type TimelineServer } from '../../src/main/api/http-server.js';
+import { startAppApiHarness, type AppApiHarness } from '../helpers/app-api-harness.js';
+import { createTemporaryHome, openHomeStorage, seedStorage } from '../helpers/seed.js';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A raw request, so tests control Host and Origin (fetch would not let them). */
+function send(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+let api: AppApiHarness;
+let server: TimelineServer;
+let rendererDirectory: string;
+
+beforeAll(async () => {
+  api = await startAppApiHarness({ seed: { sessions: 2, turnsPerSession: 1, stepsPerTurn: 2 } });
+  rendererDirectory = mkdtempSync(join(tmpdir(), 'sightline-renderer-'));
+  writeFileSync(join(rendererDirectory, 'index.html'), '<!doctype html><title>Sightline</title>');
+  mkdirSync(join(rendererDirectory, 'assets'));
+  writeFileSync(join(rendererDirectory, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(tmpdir(), 'sightline-secret-outside.txt'), 'outside');
+  server = await startTimelineServer({ implementation: api.service.implementation, events: api.service.events, rendererDirectory, dispatch: api.service.dispatch });
+});
+
+afterAll(async () => {
+  await server.close();
+  await api.close();
+  rmSync(rendererDirectory, { recursive: true, force: true });
+  rmSync(join(tmpdir(), 'sightline-secret-outside.txt'), { force: true });
+});
+
+const json = (token: string | undefined, extra: Record<string, string> = {}) => ({
+  'Content-Type': 'application/json',
+  ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+  ...extra,
+});
+
+describe('timeline server', () => {
+  it('prints a URL on 127.0.0.1 with a 32-byte token in the fragment', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/#token=${server.token}`);
+    expect(Buffer.from(server.token, 'base64url')).toHaveLength(32);
+  });
+
+  it('answers an API call with the token', async () => {
+    const reply = await send(server.port, '/api/listSessions', { method: 'POST', headers: json(server.token), body: JSON.stringify([{ limit: 5 }]) });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['access-control-allow-origin']).toBeUndefined();
+    const body = JSON.parse(reply.body.toString()) as { total: number; sessions: Array<{ title: string }> };
+    expect(body.total).toBe(2);
+    expect(body.sessions.map((session) => session.title)).toEqual(['Session 2', 'Session 1']);
+  });
+
+  it('refuses a request without the token, or with a wrong one (401)', async () => {
+    const body = JSON.stringify([{ limit: 5 }]);
+    const missing = await send(server.port, '/api/listSessions', { method: 'POST', headers: json(undefined), body });
+    expect(missing.status).toBe(401);
+    expect(JSON.parse(missing.body.toString())).toMatchObject({ error: { code: 'refused' } });
+    const wrong = await send(server.port, '/api/listSessions', { method: 'POST', headers: json(`${server.token.slice(0, -2)}xx`), body });
+    expect(wrong.status).toBe(401);
+    const inQuery = await send(server.port, `/api/events?token=wrong`);
+    expect(inQuery.status).toBe(401);
+    const image = await send(server.port, `/api/images/${api.seeded[0]?.turns[0]?.images[0]?.id ?? ''}`);
+    expect(image.status).toBe(401);
+  });
+
+  it('refuses a foreign Origin and a foreign Host (403), even with the token', async () => {
+    const body = JSON.stringify([{ limit: 5 }]);
+    const origin = await send(server.port, '/api/listSessions', { method: 'POST', headers: json(server.token, { Origin: 'https://evil.example' }), body });
+    expect(origin.status).toBe(403);
+    const otherPort = await send(server.port, '/api/listSessions', {
+      method: 'POST',
+      headers: json(server.token, { Origin: `http://127.0.0.1:${server.port + 1}` }),
+      body,
+    });
+    expect(otherPort.status).toBe(403);
+    const host = await send(server.port, '/api/listSessions', { method: 'POST', headers: json(server.token, { Host: `evil.example:${server.port}` }), body });
+    expect(host.status).toBe(403);
+    const page = await send(server.port, '/', { headers: { Host: 'rebound.example' } });
+    expect(page.status).toBe(403);
+    const own = await send(server.port, '/api/listSessions', { method: 'POST', headers: json(server.token, { Origin: `http://127.0.0.1:${server.port}` }), body });
+    expect(own.status).toBe(200);
+  });
+
+  it('validates arguments with the same schemas, naming the field', async () => {
+    const reply = await send(server.port, '/api/listSteps', { method: 'POST', headers: json(server.token), body: JSON.stringify([{ sessionId: 'nope' }]) });
+    expect(reply.status).toBe(400);
+    const body = JSON.parse(reply.body.toString()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid-arguments');
+    expect(body.error.message).toContain('sessionId');
+    const notJson = await send(server.port, '/api/listSteps', { method: 'POST', headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'text/plain' }, body: '[]' });
+    expect(notJson.status).toBe(415);
+    const unknown = await send(server.port, '/api/constructor', { method: 'POST', headers: json(server.token), body: '[]' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('listens on 127.0.0.1 only', async () => {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address?.family === 'IPv4' && !address.internal);
+    if (external === undefined) return;
+    const outcome = await new Promise<string>((resolve) => {
+      const outgoing = httpRequest({ host: external.address, port: server.port, path: '/' }, () => resolve('answered'));
+      outgoing.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      outgoing.end();
+    });
+    expect(outcome).toBe('ECONNREFUSED');
+  });
+
+  it('serves the built page with a strict CSP, and nothing outside its folder', async () => {
+    const page = await send(server.port, '/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(TIMELINE_CONTENT_SECURITY_POLICY);
+    expect(TIMELINE_CONTENT_SECURITY_POLICY).not.toContain('unsafe');
+    expect(page.body.toString()).toContain('<title>Sightline</title>');
+    expect((await send(server.port, '/assets/app.js')).headers['content-type']).toContain('javascript');
+    expect((await send(server.port, '/../sightline-secret-outside.txt')).status).toBe(404);
+    expect((await send(server.port, '/%2e%2e/sightline-secret-outside.txt')).status).toBe(404);
+  });
+
+  it('serves an image by id with the token in the query, and a thumbnail', async () => {
+    const image = api.seeded[0]?.turns[0]?.images[0];
+    const reply = await send(server.port, `/api/images/${image?.id ?? ''}?token=${server.token}`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('image/png');
+    expect((await sharp(reply.body).metadata()).width).toBe(64);
+    const thumbnail = await send(server.port, `/api/images/${image?.id ?? ''}?token=${server.token}&thumbnailWidth=16`);
+    expect((await sharp(thumbnail.body).metadata()).width).toBe(16);
+    expect((await send(server.port, `/api/images/img_000000000000?token=${server.token}`)).status).toBe(404);
+  });
+
+  it('delivers live events as server-sent events', async () => {
+    const received = new Promise<string>((resolve, reject) => {
+      const outgoing = httpRequest({ host: '127.0.0.1', port: server.port, path: `/api/events?token=${server.token}` }, (response) => {
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toContain('text/event-stream');
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          // The connection is open (the first comment arrived): publish, then wait for the data line.
+          if (text.startsWith(': connected') && !text.includes('data:')) {
+            api.service.events.publish({ type: 'warning', sessionId: 'ses_0123456789ab', at: 1, message: 'hello over SSE' });
+          }
+          const line = text.split('\n').find((candidate) => candidate.startsWith('data: '));
+          if (line) {
+            outgoing.destroy();
+            resolve(line.slice('data: '.length));
+          }
+        });
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+    expect(JSON.parse(await received)).toEqual({ type: 'warning', sessionId: 'ses_0123456789ab', at: 1, message: 'hello over SSE' });
+  });
+});
+
+describe('sightline timeline, the command', () => {
+  it('prints the URL, serves the seeded home and stops on Ctrl+C', async () => {
+    const home = createTemporaryHome('sightline-timeline-cli');
+    const storage = openHomeStorage(home);
+    await seedStorage(storage, { sessions: 1, turnsPerSession: 1, stepsPerTurn: 1 });
+    storage.close();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli/main.ts', '--home', home.root, 'timeline', '--port', '0'], {
+      env: { ...process.env, SIGHTLINE_RENDERER_DIR: rendererDirectory, SIGHTLINE_HOME: home.root },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const line = output.split('\n').find((candidate) => candidate.startsWith('http://'));
+          if (line) resolve(line.trim());
+        });
+        child.on('exit', (code) => reject(new Error(`timeline exited early with ${code}`)));
+      });
+      const parsed = /^http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]{43})$/.exec(url);
+      expect(parsed).not.toBeNull();
+      const port = Number(parsed?.[1]);
+      const reply = await send(port, '/api/listSessions', { method: 'POST', headers: json(parsed?.[2]), body: JSON.stringify([{}]) });
+      expect(JSON.parse(reply.body.toString())).toMatchObject({ total: 1 });
+      expect((await send(port, '/api/listSessions', { method: 'POST', headers: json(undefined), body: '[{}]' })).status).toBe(401);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      home.remove();
+    }
+  });
+
+  it('says how to build the UI when it is not built', async () => {
+    const home = createTemporaryHome('sightline-timeline-unbuilt');
+    const empty = mkdtempSync(join(tmpdir(), 'sightline-no-renderer-'));
+    try {
+      const { runSightline } = await import('../helpers/cli-io.js');
+      const result = await runSightline(['--home', home.root, 'timeline'], { SIGHTLINE_RENDERER_DIR: empty });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain('npm run build');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+      home.remove();
+    }
+  });
+});
