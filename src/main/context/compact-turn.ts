@@ -26,11 +26,11 @@ import { turnOutcomeText } from './turn-summary.js';
  */
 export interface CompactionSeams {
   /** After the plan is committed, before the first file moves. */
-  afterPlan?: () => void | Promise<void>;
+  afterPlan?: (turnId: string) => void | Promise<void>;
   /** After each folded image's file moved and its row says offloaded. */
-  afterFileMoved?: (imageId: string) => void | Promise<void>;
+  afterFileMoved?: (turnId: string, imageId: string) => void | Promise<void>;
   /** After every file moved, before the rows are marked. */
-  beforeRowUpdates?: () => void | Promise<void>;
+  beforeRowUpdates?: (turnId: string) => void | Promise<void>;
 }
 
 export interface CompactTurnInput {
@@ -66,16 +66,16 @@ export async function compactTurn(input: CompactTurnInput): Promise<CompactionRe
   const planned = planOrResume(storage, turnId, input.sessionId);
   if (planned === 'already-compacted') return { status: 'already-compacted', turnId };
   const { plan, resumed } = planned;
-  await input.seams?.afterPlan?.();
+  await input.seams?.afterPlan?.(turnId);
   let filesMoved = 0;
   for (const imageId of plan.folded) {
     const image = storage.images.get(imageId);
     if (image === undefined || image.turnId === null) continue;
     const archived = await storage.images.archive(imageId);
     if (archived.file === 'moved') filesMoved += 1;
-    await input.seams?.afterFileMoved?.(imageId);
+    await input.seams?.afterFileMoved?.(turnId, imageId);
   }
-  await input.seams?.beforeRowUpdates?.();
+  await input.seams?.beforeRowUpdates?.(turnId);
   markRows(storage, turnId, plan);
   return {
     status: 'compacted',

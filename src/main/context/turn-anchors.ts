@@ -1,7 +1,8 @@
 /**
  * Which images of a finished turn stay whole when it is compacted: its anchors. The first screenshot (where
- * the turn started), the last (where it left the screen), and every error frame: the screen a failed
- * action was tried on, an image in a tool result that was an error, an image already flagged as one.
+ * the turn started), the last (where it left the screen), and every error frame: the screen after a failed
+ * step (or, when it took none, the screen its action was tried on), an image in a tool result that was an
+ * error, an image already flagged as one.
  *
  * A pure function of rows that compaction does not change (image rows, steps, tool messages whose anchor
  * images stay in place), so it chooses the same anchors before, during and after a compaction.
@@ -43,13 +44,22 @@ export function chooseAnchors(content: TurnContent): Map<string, AnchorReason[]>
 export function errorFrameIds(content: TurnContent): string[] {
   const ids: string[] = content.images.filter((image) => image.isErrorFrame).map((image) => image.id);
   for (const step of content.steps) {
-    if (stepFailed(step) && step.screenshotImageId !== null) ids.push(step.screenshotImageId);
+    if (!stepFailed(step)) continue;
+    // The screen after the failed action when there is one, else the screen it was tried on.
+    const shown = resultScreenshotId(step.result) ?? step.screenshotImageId;
+    if (shown !== null) ids.push(shown);
   }
   for (const message of content.messages) {
     if (message.role !== 'tool' || message.isError !== true) continue;
     for (const part of message.parts) if (part.type === 'image' && part.imageId !== undefined) ids.push(part.imageId);
   }
   return [...new Set(ids)];
+}
+
+function resultScreenshotId(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const id = (result as { screenshotImageId?: unknown }).screenshotImageId;
+  return typeof id === 'string' ? id : undefined;
 }
 
 function stepFailed(step: StepRecord): boolean {
