@@ -33,6 +33,7 @@ export interface HarnessOptions {
     model?: Partial<Config['model']>;
     agent?: Partial<Config['agent']>;
     perception?: Partial<Omit<Config['perception'], 'dedup'>> & { dedup?: Partial<Config['perception']['dedup']> };
+    context?: Partial<Config['context']>;
   };
   confirm?: ConfirmationHandler;
   askUser?: AskUserHandler;
@@ -63,6 +64,7 @@ export async function startAgentHarness(options: HarnessOptions = {}): Promise<A
     ...DEFAULT_CONFIG,
     model: { ...DEFAULT_CONFIG.model, name: 'gpt-4.1', baseUrl: server.baseUrl, apiKey: TEST_API_KEY, maxRetries: 0, ...options.config?.model },
     agent: { ...DEFAULT_CONFIG.agent, ...options.config?.agent },
+    context: { ...DEFAULT_CONFIG.context, ...options.config?.context },
     perception: {
       ...DEFAULT_CONFIG.perception,
       ...options.config?.perception,

@@ -1,0 +1,195 @@
+/**
+ * The request builder's zones over real storage: the active turn whole, earlier turns folded with their
+ * anchors whole only in the most recent ones, the same bytes before and after compaction, id tokens before
+ * every image, the comparison policies; and, through the real agent loop, byte-identical prefixes within a
+ * turn, with history changing only at the turn boundary.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { userText, type Message } from '../../src/shared/messages.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { compactTurn } from '../../src/main/context/compact-turn.js';
+import { CompactionQueue } from '../../src/main/context/compaction-queue.js';
+import { buildRequest, type BuildRequestInput } from '../../src/main/context/request-builder.js';
+import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
+import type { ImageRecord, SessionRecord, Storage } from '../../src/main/storage/index.js';
+import { chatMessages, computerCall, contentText, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
+import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { recordTurn, type FixtureTurn } from '../helpers/turn-fixture.js';
+
+let home: TemporaryHome;
+let storage: Storage;
+beforeEach(() => {
+  home = createTemporaryHome('sightline-zones');
+  storage = openHomeStorage(home);
+});
+afterEach(() => {
+  storage.close();
+  home.remove();
+});
+
+const profile = resolveModelProfile('gpt-4.1');
+
+interface Session {
+  session: SessionRecord;
+  earlier: FixtureTurn[];
+  active: FixtureTurn;
+}
+
+/** Three finished turns (the second with a failed step) and a running one. */
+async function seedSession(): Promise<Session> {
+  const session = storage.sessions.create({ title: 'Zones' });
+  const earlier = [
+    await recordTurn(storage, session, { request: 'First', steps: [{}, {}, {}] }),
+    await recordTurn(storage, session, { request: 'Second', steps: [{}, { fails: true }, {}] }),
+    await recordTurn(storage, session, { request: 'Third', steps: [{}, {}, {}] }),
+  ];
+  const active = await recordTurn(storage, session, { request: 'Fourth', steps: [{}, {}], status: 'running' });
+  return { session, earlier, active };
+}
+
+function input(seeded: Session, extra: Partial<BuildRequestInput> = {}): BuildRequestInput {
+  return { storage, sessionId: seeded.session.id, turnId: seeded.active.turn.id, profile, maxImageEdge: 1280, systemPrompt: 'System.', ...extra };
+}
+
+function sentImageIds(messages: readonly Message[]): string[] {
+  return messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'image' && part.imageId !== undefined ? [part.imageId] : [])));
+}
+
+function texts(messages: readonly Message[]): string[] {
+  return messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])));
+}
+
+const ids = (images: readonly ImageRecord[]) => images.map((image) => image.id);
+
+describe('the zones of a request', () => {
+  it('sends the active turn whole, anchors of the latest earlier turn whole, and placeholders for everything else', async () => {
+    const seeded = await seedSession();
+    const [first, second, third] = seeded.earlier as [FixtureTurn, FixtureTurn, FixtureTurn];
+    const built = await buildRequest(input(seeded));
+    const sent = sentImageIds(built.request.messages);
+    const thirdShots = third.screenshots;
+    expect(sent).toEqual([thirdShots[0]!.id, thirdShots.at(-1)!.id, ...ids(seeded.active.screenshots)]);
+
+    const allTexts = texts(built.request.messages);
+    for (const image of [...first.screenshots, ...second.screenshots, ...thirdShots.slice(1, -1)]) {
+      const placeholder = allTexts.find((text) => text.startsWith(`[Visual_Placeholder: ${image.id}] `));
+      expect(placeholder, image.id).toMatch(/ · \d\d:\d\d:\d\d · 64×48/);
+    }
+    // The failed step's frame is marked in its placeholder, so the model knows it may want it back.
+    const failedFrame = second.screenshots[1]!;
+    expect(allTexts.find((text) => text.startsWith(`[Visual_Placeholder: ${failedFrame.id}]`))).toMatch(/ · error frame$/);
+    // Text is kept: every request and summary of earlier turns is still there.
+    for (const request of ['First', 'Second', 'Third', 'Fourth']) expect(allTexts).toContain(request);
+
+    // Every image is preceded by its id token.
+    for (const message of built.request.messages) {
+      message.parts.forEach((part, index) => {
+        if (part.type !== 'image') return;
+        expect(message.parts[index - 1]).toEqual({ type: 'text', text: `<${part.imageId}>` });
+      });
+    }
+    const total = [...seeded.earlier, seeded.active].reduce((count, turn) => count + turn.screenshots.length, 0);
+    expect(built.tokenReport).toMatchObject({ imagesSent: sent.length, imagesFolded: total - sent.length });
+    expect(built.tokenReport.keepEverythingTokens).toBeGreaterThan(built.tokenReport.sentTokens);
+  });
+
+  it('renders the same bytes before and after the earlier turns are compacted', async () => {
+    const seeded = await seedSession();
+    const before = await buildRequest(input(seeded));
+    for (const turn of seeded.earlier) await compactTurn({ storage, turnId: turn.turn.id });
+    const after = await buildRequest(input(seeded));
+    expect(JSON.stringify(after.request)).toBe(JSON.stringify(before.request));
+    expect(after.tokenReport).toEqual(before.tokenReport);
+  });
+
+  it('keeps the anchors of more earlier turns whole with context.anchorTurns', async () => {
+    const seeded = await seedSession();
+    const [first, second, third] = seeded.earlier as [FixtureTurn, FixtureTurn, FixtureTurn];
+    const built = await buildRequest(input(seeded, { context: { ...DEFAULT_CONFIG.context, anchorTurns: 2 } }));
+    const sent = sentImageIds(built.request.messages);
+    // The second turn's anchors: first, last, and the frame its failed step was tried on.
+    const secondAnchors = [second.screenshots[0]!.id, second.screenshots[1]!.id, second.screenshots.at(-1)!.id];
+    expect(sent).toEqual([...secondAnchors, third.screenshots[0]!.id, third.screenshots.at(-1)!.id, ...ids(seeded.active.screenshots)]);
+    expect(sent.some((id) => ids(first.screenshots).includes(id))).toBe(false);
+
+    const none = await buildRequest(input(seeded, { context: { ...DEFAULT_CONFIG.context, anchorTurns: 0 } }));
+    expect(sentImageIds(none.request.messages)).toEqual(ids(seeded.active.screenshots));
+  });
+
+  it('sends every image with keep-all, compacted or not, and only the last N with keep-last', async () => {
+    const seeded = await seedSession();
+    for (const turn of seeded.earlier) await compactTurn({ storage, turnId: turn.turn.id });
+    const everything = [...seeded.earlier, seeded.active].flatMap((turn) => ids(turn.screenshots));
+
+    const keepAll = await buildRequest(input(seeded, { policy: { kind: 'keep-all' } }));
+    expect(sentImageIds(keepAll.request.messages)).toEqual(everything);
+    expect(texts(keepAll.request.messages).some((text) => text.includes('Visual_Placeholder'))).toBe(false);
+    expect(keepAll.tokenReport.imagesFolded).toBe(0);
+    expect(keepAll.tokenReport.keepEverythingTokens).toBe(keepAll.tokenReport.sentTokens);
+
+    const keepLast = await buildRequest(input(seeded, { policy: { kind: 'keep-last', images: 3 } }));
+    expect(sentImageIds(keepLast.request.messages)).toEqual(everything.slice(-3));
+    // Older images are dropped entirely: no placeholder, no id token.
+    const keepLastTexts = texts(keepLast.request.messages);
+    expect(keepLastTexts.some((text) => text.includes('Visual_Placeholder'))).toBe(false);
+    expect(keepLastTexts).not.toContain(`<${everything[0]}>`);
+    expect(keepLast.tokenReport.imagesFolded).toBe(everything.length - 3);
+  });
+});
+
+describe('prefix stability through the agent loop', () => {
+  let harness: AgentHarness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('keeps each request of a turn a byte-identical prefix of the next, with history changing only at the turn boundary', async () => {
+    let queue: CompactionQueue | undefined;
+    harness = await startAgentHarness({
+      extra: { turnEndHooks: [async (turn) => void (await queue!.compact(turn.sessionId, turn.turnId))] },
+    });
+    queue = new CompactionQueue({ storage: harness.storage });
+    harness.server.script([
+      computerCall({ action: 'click', x: 10, y: 10 }),
+      computerCall({ action: 'click', x: 20, y: 20 }),
+      computerCall({ action: 'click', x: 30, y: 30 }),
+      finishCall('First done.'),
+      computerCall({ action: 'click', x: 40, y: 40 }),
+      computerCall({ action: 'key', keys: 'ctrl+s' }),
+      finishCall('Second done.'),
+    ]);
+    const first = await harness.agent.runTurn({ request: userText('First task') });
+    const second = await harness.agent.runTurn({ sessionId: first.sessionId, request: userText('Second task') });
+    expect(second.status).toBe('finished');
+    expect(harness.storage.turns.get(first.turnId)?.compactedAt).not.toBeNull();
+
+    const requests = harness.server.requests.map((_request, index) => chatMessages(harness!.server, index));
+    expect(requests).toHaveLength(7);
+    const turnOne = requests.slice(0, 4);
+    const turnTwo = requests.slice(4);
+    for (const turn of [turnOne, turnTwo]) {
+      for (let index = 1; index < turn.length; index += 1) {
+        const previous = turn[index - 1]!;
+        const current = turn[index]!;
+        expect(current.length).toBeGreaterThan(previous.length);
+        expect(JSON.stringify(current.slice(0, previous.length))).toBe(JSON.stringify(previous));
+      }
+    }
+
+    // Turn two's history (everything before its request) is the same bytes in each of its requests…
+    const historyEnd = (messages: Array<Record<string, unknown>>) => messages.findIndex((message) => contentText(message) === 'Second task');
+    const history = turnTwo.map((messages) => JSON.stringify(messages.slice(0, historyEnd(messages))));
+    expect(historyEnd(turnTwo[0]!)).toBeGreaterThan(0);
+    expect(new Set(history).size).toBe(1);
+    // …and differs from how turn one saw itself: it changed at the boundary, folded.
+    const lastOfTurnOne = JSON.stringify(turnOne.at(-1)!.slice(0, historyEnd(turnTwo[0]!)));
+    expect(history[0]).not.toBe(lastOfTurnOne);
+    expect(history[0]).toContain('[Visual_Placeholder: img_');
+
+    // Each step's token report is stored with it.
+    const reported = harness.storage.steps.listByTurn(second.turnId).filter((step) => step.tokenReport !== null);
+    expect(reported).toHaveLength(3);
+    expect(reported[0]!.tokenReport).toMatchObject({ imagesFolded: 2 });
+  });
+});
