@@ -26,6 +26,17 @@ export interface FakePreventableEvent {
 
 export class FakeWebContents extends EventEmitter {
   windowOpenHandler: WindowOpenHandler | null = null;
+  /** Every webContents.send, as [channel, ...arguments]. */
+  readonly sent: unknown[][] = [];
+  destroyed = false;
+
+  send(channel: string, ...callArguments: unknown[]): void {
+    this.sent.push([channel, ...callArguments]);
+  }
+
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
 
   setWindowOpenHandler(handler: WindowOpenHandler): void {
     this.windowOpenHandler = handler;
@@ -70,8 +81,29 @@ export class FakeBrowserWindow extends EventEmitter {
     this.contentProtection = enable;
   }
 
+  /** How the window was last shown: `show` takes the focus, `showInactive` does not. */
+  lastShownWith: 'show' | 'showInactive' | null = null;
+
   show(): void {
     this.visible = true;
+    this.lastShownWith = 'show';
+  }
+
+  showInactive(): void {
+    this.visible = true;
+    this.lastShownWith = 'showInactive';
+  }
+
+  hide(): void {
+    this.visible = false;
+  }
+
+  isVisible(): boolean {
+    return this.visible;
+  }
+
+  isDestroyed(): boolean {
+    return this.closed;
   }
 
   loadURL(url: string): Promise<void> {
@@ -250,7 +282,31 @@ const fakeContextBridge = {
     exposedInMainWorld.set(key, api);
   }),
 };
-const fakeIpcRenderer = { invoke: vi.fn((_channel: string, ..._callArguments: unknown[]) => Promise.resolve<unknown>(undefined)) };
+class FakeIpcRenderer extends EventEmitter {
+  readonly invoke = vi.fn((_channel: string, ..._callArguments: unknown[]) => Promise.resolve<unknown>(undefined));
+}
+const fakeIpcRenderer = new FakeIpcRenderer();
+
+/**
+ * safeStorage: "encrypts" by reversing and base64-encoding (enough to tell stored text from plain text), with
+ * the backend a test chooses ('basic_text' is Linux without a keyring).
+ */
+const fakeSafeStorage = {
+  encryptionAvailable: true,
+  backend: 'gnome_libsecret',
+  isEncryptionAvailable(): boolean {
+    return this.encryptionAvailable;
+  },
+  encryptString(plainText: string): Buffer {
+    return Buffer.from(Buffer.from([...plainText].reverse().join('')).toString('base64'));
+  },
+  decryptString(encrypted: Buffer): string {
+    return [...Buffer.from(encrypted.toString(), 'base64').toString()].reverse().join('');
+  },
+  getSelectedStorageBackend(): string {
+    return this.backend;
+  },
+};
 
 /** The handles a test uses to drive and inspect the fake. */
 export const fakeElectron = {
@@ -259,9 +315,11 @@ export const fakeElectron = {
   session: fakeDefaultSession,
   shell: fakeShell,
   windows: FakeBrowserWindow.instances,
+  windowClass: FakeBrowserWindow,
   exposedInMainWorld,
   contextBridge: fakeContextBridge,
   ipcRenderer: fakeIpcRenderer,
+  safeStorage: fakeSafeStorage,
 };
 
 /** What `vi.mock('electron', …)` should return. */
@@ -273,6 +331,7 @@ export const fakeElectronModule = {
   shell: fakeShell,
   contextBridge: fakeContextBridge,
   ipcRenderer: fakeIpcRenderer,
+  safeStorage: fakeSafeStorage,
 };
 
 export function resetFakeElectron(): void {
@@ -285,4 +344,7 @@ export function resetFakeElectron(): void {
   exposedInMainWorld.clear();
   fakeContextBridge.exposeInMainWorld.mockClear();
   fakeIpcRenderer.invoke.mockClear();
+  fakeIpcRenderer.removeAllListeners();
+  fakeSafeStorage.encryptionAvailable = true;
+  fakeSafeStorage.backend = 'gnome_libsecret';
 }

@@ -2,7 +2,7 @@
  * The Electron shell's security settings, under plain Node: first the pure policy, then the wiring of the
  * window, session, IPC, preload and app lifecycle against a fake of the electron module.
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { electronCalls, fakeElectron, resetFakeElectron, type FakeBrowserWindow } from '../helpers/fake-electron.js';
 import {
   contentSecurityPolicy,
@@ -21,7 +21,15 @@ import { createMainWindow } from '../../src/main/electron/window.js';
 import { hardenSession } from '../../src/main/electron/session.js';
 import { registerAppApiHandlers, type AppApiImplementation } from '../../src/main/electron/ipc.js';
 import { startApp } from '../../src/main/electron/app-lifecycle.js';
-import { APP_API, APP_API_CHANNELS } from '../../src/shared/app-api.js';
+import { forwardEvents } from '../../src/main/electron/event-forwarding.js';
+import { ownWindowHook } from '../../src/main/electron/own-window.js';
+import { SECRET_FILE_NAME, SecretStore, withStoredSecrets } from '../../src/main/electron/secret-store.js';
+import { EventBus } from '../../src/main/api/event-bus.js';
+import { APP_API, APP_API_CHANNELS, APP_EVENT_CHANNEL, decodeAppApiError, type AppApiName } from '../../src/shared/app-api.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 vi.mock('electron', async () => (await import('../helpers/fake-electron.js')).fakeElectronModule);
 
@@ -192,11 +200,39 @@ describe('session wiring', () => {
   });
 });
 
+/** An implementation whose every call is a spy; appInfo answers, the others must never be reached in these tests. */
+function spyImplementation(): AppApiImplementation {
+  const calls = Object.fromEntries(
+    (Object.keys(APP_API) as AppApiName[]).map((name) => [name, vi.fn(() => Promise.reject(new Error(`${name} should not run`)))]),
+  ) as unknown as AppApiImplementation;
+  return { ...calls, appInfo: vi.fn(() => ({ version: '1.2.3', platform: 'linux' as const })) };
+}
+
+/** Arguments each call's schema refuses. */
+const BAD_ARGUMENTS: Record<AppApiName, unknown[]> = {
+  appInfo: [{ unexpected: true }],
+  listSessions: [{ limit: -1 }],
+  getSession: ['not-a-session'],
+  deleteSession: [42],
+  listSteps: [{ sessionId: 'ses_0123456789ab', limit: 100_000 }],
+  getImage: [{ imageId: 'img_0123456789ab', maxBytes: 0 }],
+  listSearchReports: [],
+  listInjections: [{}],
+  listRuns: ['extra'],
+  startRun: [{ task: '' }],
+  stopRun: [null],
+  pauseRun: ['ses_xyz'],
+  resumeRun: [['ses_0123456789ab']],
+  answerConfirmation: [{ requestId: 'r1' }],
+  answerQuestion: [{ requestId: 'r1', answer: 7 }],
+};
+
 describe('app API over IPC', () => {
   beforeEach(() => resetFakeElectron());
 
-  function register(implementation: AppApiImplementation = { appInfo: () => ({ version: '1.2.3', platform: 'linux' }) }): void {
+  function register(implementation: AppApiImplementation = spyImplementation()): AppApiImplementation {
     registerAppApiHandlers({ implementation, isTrustedFrameUrl: (url) => isAppUrl(url, FILE_ENTRY) });
+    return implementation;
   }
 
   it('installs a handler for every call of the app API', () => {
@@ -209,27 +245,113 @@ describe('app API over IPC', () => {
     await expect(fakeElectron.ipcMain.invoke(APP_API_CHANNELS.appInfo, FILE_ENTRY)).resolves.toEqual({ version: '1.2.3', platform: 'linux' });
   });
 
-  it('rejects a call from a foreign frame, or from a frame that is gone', async () => {
-    const appInfo = vi.fn(() => ({ version: '1.2.3', platform: 'linux' as const }));
-    register({ appInfo });
-    await expect(fakeElectron.ipcMain.invoke(APP_API_CHANNELS.appInfo, 'https://evil.example/')).rejects.toThrow(/Refused app:info/);
-    await expect(fakeElectron.ipcMain.invoke(APP_API_CHANNELS.appInfo, 'file:///tmp/evil.html')).rejects.toThrow(/Refused app:info/);
-    await expect(fakeElectron.ipcMain.invoke(APP_API_CHANNELS.appInfo, null)).rejects.toThrow(/Refused app:info/);
-    expect(appInfo).not.toHaveBeenCalled();
+  it('rejects every call from a foreign frame, or from a frame that is gone, before running it', async () => {
+    const implementation = register();
+    for (const name of Object.keys(APP_API) as AppApiName[]) {
+      const channel = APP_API_CHANNELS[name];
+      for (const frame of ['https://evil.example/', 'file:///tmp/evil.html', null]) {
+        const error: unknown = await fakeElectron.ipcMain.invoke(channel, frame).catch((caught: unknown) => caught);
+        expect(error, `${name} from ${String(frame)}`).toBeInstanceOf(Error);
+        expect(decodeAppApiError((error as Error).message)).toMatchObject({ code: 'refused', message: expect.stringContaining(`Refused ${channel}`) });
+      }
+      expect(implementation[name], name).not.toHaveBeenCalled();
+    }
   });
 
-  it('rejects arguments the schema does not allow', async () => {
-    const appInfo = vi.fn(() => ({ version: '1.2.3', platform: 'linux' as const }));
-    register({ appInfo });
-    await expect(fakeElectron.ipcMain.invoke(APP_API_CHANNELS.appInfo, FILE_ENTRY, { unexpected: true })).rejects.toThrow(
-      /Invalid arguments for app:info/,
-    );
-    expect(appInfo).not.toHaveBeenCalled();
+  it('rejects arguments the schema of each call does not allow, before running it', async () => {
+    const implementation = register();
+    for (const name of Object.keys(APP_API) as AppApiName[]) {
+      const channel = APP_API_CHANNELS[name];
+      const error: unknown = await fakeElectron.ipcMain.invoke(channel, FILE_ENTRY, ...BAD_ARGUMENTS[name]).catch((caught: unknown) => caught);
+      expect(error, name).toBeInstanceOf(Error);
+      expect(decodeAppApiError((error as Error).message), name).toMatchObject({
+        code: 'invalid-arguments',
+        message: expect.stringContaining(`Invalid arguments for ${channel}`),
+      });
+      expect(implementation[name], name).not.toHaveBeenCalled();
+    }
   });
 
   it('never sends a result that breaks the schema', async () => {
-    register({ appInfo: () => ({ version: '', platform: 'linux', secret: 'x' }) as never });
+    register({ ...spyImplementation(), appInfo: () => ({ version: '', platform: 'linux', secret: 'x' }) as never });
     await expect(fakeElectron.ipcMain.invoke(APP_API_CHANNELS.appInfo, FILE_ENTRY)).rejects.toThrow(/invalid result for app:info/);
+  });
+
+  it('sends live events to the app window only, on the event channel', () => {
+    const bus = new EventBus();
+    const window = new (fakeElectronWindowClass())({});
+    forwardEvents(bus, () => window.webContents as never);
+    const event = { type: 'warning' as const, sessionId: 'ses_0123456789ab', at: 1, message: 'hi' };
+    bus.publish(event);
+    expect(window.webContents.sent).toEqual([[APP_EVENT_CHANNEL, event]]);
+    window.webContents.destroyed = true;
+    bus.publish(event);
+    expect(window.webContents.sent).toHaveLength(1);
+  });
+});
+
+function fakeElectronWindowClass() {
+  return fakeElectron.windowClass;
+}
+
+describe('the window while the agent acts', () => {
+  beforeEach(() => resetFakeElectron());
+
+  it('hides the window for a capture or an action and shows it again without taking the focus', async () => {
+    const window = new (fakeElectronWindowClass())({});
+    window.show();
+    const hook = ownWindowHook(() => window as never, 0);
+    await hook.hide();
+    expect(window.visible).toBe(false);
+    await hook.show();
+    expect(window.visible).toBe(true);
+    expect(window.lastShownWith).toBe('showInactive');
+  });
+
+  it('leaves a window the user had hidden hidden', async () => {
+    const window = new (fakeElectronWindowClass())({});
+    const hook = ownWindowHook(() => window as never, 0);
+    await hook.hide();
+    await hook.show();
+    expect(window.visible).toBe(false);
+  });
+});
+
+describe('API keys in the secret store', () => {
+  let homeRoot: string;
+  beforeEach(() => {
+    resetFakeElectron();
+    homeRoot = mkdtempSync(join(tmpdir(), 'sightline-secrets-'));
+  });
+  afterEach(() => rmSync(homeRoot, { recursive: true, force: true }));
+
+  it('stores keys encrypted in a file only the user can read, and reads them back', () => {
+    const store = new SecretStore(homeRoot, fakeElectron.safeStorage, 'linux');
+    store.save('model.apiKey', 'sk-very-secret-key-123');
+    const file = join(homeRoot, SECRET_FILE_NAME);
+    expect(readFileSync(file, 'utf8')).not.toContain('sk-very-secret-key-123');
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(new SecretStore(homeRoot, fakeElectron.safeStorage, 'linux').load()).toEqual({ 'model.apiKey': 'sk-very-secret-key-123' });
+  });
+
+  it('warns when Linux offers only the plain-text backend', () => {
+    const store = new SecretStore(homeRoot, fakeElectron.safeStorage, 'linux');
+    expect(store.weakEncryptionWarning()).toBeUndefined();
+    fakeElectron.safeStorage.backend = 'basic_text';
+    expect(store.weakEncryptionWarning()).toMatch(/keyring/);
+    expect(new SecretStore(homeRoot, fakeElectron.safeStorage, 'darwin').weakEncryptionWarning()).toBeUndefined();
+  });
+
+  it('refuses to store a key when nothing can encrypt it', () => {
+    fakeElectron.safeStorage.encryptionAvailable = false;
+    expect(() => new SecretStore(homeRoot, fakeElectron.safeStorage, 'linux').save('model.apiKey', 'sk-x')).toThrow(/environment/);
+  });
+
+  it('fills in only keys the config and environment left unset', () => {
+    const config = { ...DEFAULT_CONFIG, model: { ...DEFAULT_CONFIG.model, apiKey: 'from-env' } };
+    const merged = withStoredSecrets(config, { 'model.apiKey': 'stored', 'search.tavilyApiKey': 'tvly-stored' });
+    expect(merged.model.apiKey).toBe('from-env');
+    expect(merged.search.tavilyApiKey).toBe('tvly-stored');
   });
 });
 
@@ -239,20 +361,47 @@ describe('preload', () => {
     vi.resetModules();
   });
 
-  it('exposes exactly one method per app API call, each invoking its own channel', async () => {
+  it('exposes exactly one method per app API call, each invoking its own channel, and onEvent', async () => {
     await import('../../src/preload/index.js');
     const bridge = fakeElectron.exposedInMainWorld.get('sightline') as Record<string, (...callArguments: unknown[]) => unknown>;
-    expect(Object.keys(bridge).sort()).toEqual(Object.keys(APP_API).sort());
+    expect(Object.keys(bridge).sort()).toEqual([...Object.keys(APP_API), 'onEvent'].sort());
     for (const method of Object.values(bridge)) expect(typeof method).toBe('function');
-    await bridge['appInfo']?.();
-    expect(fakeElectron.ipcRenderer.invoke.mock.calls).toEqual([[APP_API_CHANNELS.appInfo]]);
+    for (const name of Object.keys(APP_API) as AppApiName[]) {
+      fakeElectron.ipcRenderer.invoke.mockClear();
+      await bridge[name]?.({ probe: name });
+      expect(fakeElectron.ipcRenderer.invoke.mock.calls).toEqual([[APP_API_CHANNELS[name], { probe: name }]]);
+    }
+  });
+
+  it('hands the page the event only, and unsubscribes', async () => {
+    await import('../../src/preload/index.js');
+    const bridge = fakeElectron.exposedInMainWorld.get('sightline') as { onEvent: (listener: (event: unknown) => void) => () => void };
+    const received: unknown[] = [];
+    const unsubscribe = bridge.onEvent((event) => received.push(event));
+    fakeElectron.ipcRenderer.emit(APP_EVENT_CHANNEL, { sender: 'electron internals' }, { type: 'warning' });
+    unsubscribe();
+    fakeElectron.ipcRenderer.emit(APP_EVENT_CHANNEL, { sender: 'electron internals' }, { type: 'late' });
+    expect(received).toEqual([{ type: 'warning' }]);
   });
 });
 
 describe('app lifecycle', () => {
+  let homeRoot: string;
   beforeEach(() => {
     resetFakeElectron();
     vi.stubEnv('ELECTRON_RENDERER_URL', undefined);
+    // The app opens its home's database when ready: a fresh one, never ~/.sightline.
+    homeRoot = mkdtempSync(join(tmpdir(), 'sightline-app-home-'));
+    vi.stubEnv('SIGHTLINE_HOME', homeRoot);
+  });
+  afterEach(async () => {
+    // Quitting stops runs and closes the database before the folder goes.
+    const closing = fakeElectron.app.listenerCount('before-quit') > 0;
+    fakeElectron.app.quit.mockClear();
+    fakeElectron.app.emit('before-quit', { preventDefault: () => undefined });
+    if (closing) await vi.waitFor(() => expect(fakeElectron.app.quit).toHaveBeenCalled());
+    vi.unstubAllEnvs();
+    rmSync(homeRoot, { recursive: true, force: true });
   });
 
   it('enables the sandbox before ready, then hardens the session, serves the API and opens the window', async () => {
