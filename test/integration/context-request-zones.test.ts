@@ -145,11 +145,12 @@ describe('prefix stability through the agent loop', () => {
   });
 
   it('keeps each request of a turn a byte-identical prefix of the next, with history changing only at the turn boundary', async () => {
-    let queue: CompactionQueue | undefined;
+    // The queue needs the harness's storage, which exists only once the harness does.
+    const compaction: { queue?: CompactionQueue } = {};
     harness = await startAgentHarness({
-      extra: { turnEndHooks: [async (turn) => void (await queue!.compact(turn.sessionId, turn.turnId))] },
+      extra: { turnEndHooks: [async (turn) => void (await compaction.queue!.compact(turn.sessionId, turn.turnId))] },
     });
-    queue = new CompactionQueue({ storage: harness.storage });
+    compaction.queue = new CompactionQueue({ storage: harness.storage });
     harness.server.script([
       computerCall({ action: 'click', x: 10, y: 10 }),
       computerCall({ action: 'click', x: 20, y: 20 }),
