@@ -1,0 +1,236 @@
+/**
+ * Hostile model output for the reliability fuzz test: a seeded generator of model replies and tool calls,
+ * some valid and most not (broken JSON, wrong types, huge strings, unknown tools, points far off the
+ * screen, NaN and Infinity spelled as JSON cannot hold them, nested junk, many calls in one reply).
+ * The same seed gives the same sequence, so a failure replays with SIGHTLINE_FUZZ_SEED=<seed>.
+ */
+import type { FakeReply, FakeToolCall } from './fake-openai-server.js';
+
+/** mulberry32: small, fast and good enough to spread test cases; deterministic per seed. */
+export function seededRandom(seed: number): Random {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    integer: (low, high) => low + Math.floor(next() * (high - low + 1)),
+    chance: (probability) => next() < probability,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+  };
+}
+
+export interface Random {
+  /** In [0, 1). */
+  next(): number;
+  /** An integer in [low, high]. */
+  integer(low: number, high: number): number;
+  chance(probability: number): boolean;
+  pick<T>(items: readonly T[]): T;
+}
+
+export interface HostileOptions {
+  /** The screenshot size the model is shown, so "valid" points can be generated inside it. */
+  screen: { width: number; height: number };
+  /** How often a huge (MB) string is generated; they are slow to move around, so keep it rare. */
+  hugeStringChance?: number;
+}
+
+const ACTIONS = ['click', 'double_click', 'right_click', 'move', 'drag', 'scroll', 'type', 'key', 'wait', 'screenshot'];
+const TOOL_NAMES = ['computer', 'finish', 'ask_user', 'get_history_image', 'crop_image'];
+const ODD_TOOL_NAMES = ['', ' ', 'computer ', 'COMPUTER', '__proto__', 'constructor', 'toString', 'rm_-rf', 'computer\u0000', 'ünïcødé', 'x'.repeat(300)];
+/** JSON-ish numbers that are not ordinary numbers once parsed (1e400 parses to Infinity), or not JSON at all. */
+const STRANGE_NUMBERS = ['1e400', '-1e400', 'NaN', 'Infinity', '-Infinity', '-0', '1e-400', '9007199254740993', '0x10', '.5', '1.', '+1'];
+const FAR_NUMBERS = [-1, -0.0001, -1e9, 1e9, 1e308, -1e308, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 65536, 100000];
+const ODD_VALUES: unknown[] = [null, true, false, 0, -1, '', '100', [], {}, [1, 2], { x: 1 }, 'click', 1.5, '💥'];
+const KEYS = ['ctrl+w', 'alt+F4', 'Return', 'ctrl+alt+Delete', 'cmd+q', 'super', 'ctrl+shift+esc', 'a', 'F13', 'ctrl+', '++', 'Tab Tab Tab', 'ctrl+ctrl+ctrl'];
+
+export class HostileReplies {
+  private readonly random: Random;
+  private readonly screen: { width: number; height: number };
+  private readonly hugeStringChance: number;
+  private callNumber = 0;
+
+  constructor(seed: number, options: HostileOptions) {
+    this.random = seededRandom(seed);
+    this.screen = options.screen;
+    this.hugeStringChance = options.hugeStringChance ?? 0.004;
+  }
+
+  /** One model reply: usually one tool call, sometimes none, several or very many; rarely an HTTP error. */
+  reply(): FakeReply {
+    const random = this.random;
+    const roll = random.next();
+    if (roll < 0.02) return { type: 'error', status: random.pick([400, 404, 422]), message: 'fuzzed model error' };
+    if (roll < 0.06) return { type: 'answer', text: random.chance(0.5) ? '' : this.junkText(random.integer(1, 200)) };
+    const count = roll < 0.8 ? 1 : roll < 0.95 ? random.integer(2, 6) : random.integer(20, 80);
+    const toolCalls = Array.from({ length: count }, () => this.toolCall());
+    return { type: 'answer', ...(random.chance(0.5) ? { text: this.junkText(random.integer(0, 80)) } : {}), toolCalls };
+  }
+
+  /** A reply that calls a harmless valid action: what a model stuck in a loop sends forever. */
+  endlessReply(): FakeReply {
+    return { type: 'answer', toolCalls: [this.named('computer', JSON.stringify(this.validAction()))] };
+  }
+
+  /** One tool call with hostile or valid arguments. */
+  toolCall(): FakeToolCall {
+    const random = this.random;
+    const roll = random.next();
+    if (roll < 0.08) return this.named(random.pick(ODD_TOOL_NAMES), this.argumentsText());
+    if (roll < 0.14) return this.named(this.junkText(random.integer(1, 20)).replace(/[^A-Za-z0-9_]/g, '_') || 'q', this.argumentsText());
+    const name = random.chance(0.75) ? 'computer' : random.pick(TOOL_NAMES);
+    return this.named(name, name === 'computer' ? this.computerArgumentsText() : this.argumentsText());
+  }
+
+  private named(name: string, argumentsText: string): FakeToolCall {
+    this.callNumber += 1;
+    return { id: `call_fuzz_${this.callNumber}`, name, arguments: argumentsText, argumentPieces: this.random.integer(1, 4) };
+  }
+
+  /** Arguments for the computer tool: a third valid, the rest wrong in one of many ways. */
+  computerArgumentsText(): string {
+    const random = this.random;
+    const roll = random.next();
+    if (roll < 0.3) return JSON.stringify(this.validAction());
+    if (roll < 0.45) return JSON.stringify(this.farAction());
+    if (roll < 0.55) return this.strangeNumberAction();
+    if (roll < 0.65) return JSON.stringify(this.wrongTypeAction());
+    if (roll < 0.72) return this.brokenJson(JSON.stringify(this.validAction()));
+    if (roll < 0.78) return JSON.stringify({ ...this.validAction(), [this.junkText(5) || 'extra']: random.pick(ODD_VALUES) });
+    if (roll < 0.82) return JSON.stringify({ action: 'type', text: this.maybeHugeString() });
+    if (roll < 0.86) return JSON.stringify({ action: 'key', keys: random.chance(0.2) ? this.maybeHugeString() : random.pick(KEYS) });
+    if (roll < 0.9) return this.nestedJunk();
+    if (roll < 0.93) return '{"__proto__": {"action": "click", "x": 1, "y": 1}, "constructor": {"prototype": {"x": 5}}}';
+    return this.argumentsText();
+  }
+
+  /** Anything at all as an arguments text. */
+  argumentsText(): string {
+    const random = this.random;
+    switch (random.integer(0, 9)) {
+      case 0:
+        return '';
+      case 1:
+        return random.pick(['null', '42', '"text"', '[]', '[{}]', 'true', '{}', '{"summary": 7}', '{"id": null}']);
+      case 2:
+        return this.junkText(random.integer(1, 300));
+      case 3:
+        return this.brokenJson(JSON.stringify({ summary: 'done', success: true }));
+      case 4:
+        return JSON.stringify({ summary: random.pick(ODD_VALUES), success: random.pick(ODD_VALUES) });
+      case 5:
+        return JSON.stringify({ summary: this.junkText(random.integer(1, 100)), success: random.chance(0.5) });
+      case 6:
+        return JSON.stringify({ question: random.chance(0.3) ? this.maybeHugeString() : this.junkText(50) });
+      case 7:
+        return JSON.stringify({ id: random.pick(['img_000000000000', 'img_zzz', '../../etc/passwd', '', 'x'.repeat(500), 'img_' + this.junkText(12)]) });
+      case 8:
+        return JSON.stringify({ id: 'img_000000000000', x: random.pick(FAR_NUMBERS), y: -5, width: 1e9, height: random.pick(ODD_VALUES) });
+      default:
+        return this.nestedJunk();
+    }
+  }
+
+  validAction(): Record<string, unknown> {
+    const random = this.random;
+    const x = random.integer(0, this.screen.width - 1);
+    const y = random.integer(0, this.screen.height - 1);
+    switch (random.pick(ACTIONS)) {
+      case 'click':
+        return { action: 'click', x, y };
+      case 'double_click':
+        return { action: 'double_click', x, y };
+      case 'right_click':
+        return { action: 'right_click', x, y };
+      case 'move':
+        return { action: 'move', x, y };
+      case 'drag':
+        return { action: 'drag', x, y, to_x: random.integer(0, this.screen.width - 1), to_y: random.integer(0, this.screen.height - 1) };
+      case 'scroll':
+        return { action: 'scroll', x, y, scroll_y: random.integer(-100, 100) };
+      case 'type':
+        return { action: 'type', text: this.junkText(random.integer(1, 40)) || 'a' };
+      case 'key':
+        return { action: 'key', keys: random.pick(['Return', 'Tab', 'a', 'shift+a', 'Escape']) };
+      case 'wait':
+        return { action: 'wait', seconds: random.integer(0, 60) };
+      default:
+        return { action: 'screenshot' };
+    }
+  }
+
+  private farAction(): Record<string, unknown> {
+    const random = this.random;
+    const far = () => random.pick(FAR_NUMBERS);
+    const near = () => random.integer(0, this.screen.width);
+    const action = random.pick(['click', 'double_click', 'right_click', 'move', 'drag', 'scroll']);
+    const [x, y] = random.chance(0.5) ? [far(), near()] : [near(), far()];
+    return action === 'drag' ? { action, x: near(), y: near(), to_x: x, to_y: y } : { action, x, y };
+  }
+
+  private strangeNumberAction(): string {
+    const random = this.random;
+    const action = random.pick(['click', 'drag', 'scroll', 'wait', 'move']);
+    const number = () => random.pick(STRANGE_NUMBERS);
+    if (action === 'wait') return `{"action": "wait", "seconds": ${number()}}`;
+    if (action === 'scroll') return `{"action": "scroll", "x": 10, "y": 10, "scroll_y": ${number()}}`;
+    if (action === 'drag') return `{"action": "drag", "x": 1, "y": 1, "to_x": ${number()}, "to_y": ${number()}}`;
+    return `{"action": "${action}", "x": ${number()}, "y": ${number()}}`;
+  }
+
+  private wrongTypeAction(): Record<string, unknown> {
+    const random = this.random;
+    const action = random.chance(0.2) ? random.pick(ODD_VALUES) : random.pick(ACTIONS);
+    return {
+      action,
+      x: random.pick(ODD_VALUES),
+      y: random.pick(ODD_VALUES),
+      ...(random.chance(0.5) ? { text: random.pick(ODD_VALUES) } : {}),
+      ...(random.chance(0.5) ? { keys: random.pick(ODD_VALUES) } : {}),
+      ...(random.chance(0.3) ? { seconds: random.pick(ODD_VALUES) } : {}),
+    };
+  }
+
+  private brokenJson(valid: string): string {
+    const random = this.random;
+    switch (random.integer(0, 4)) {
+      case 0:
+        return valid.slice(0, random.integer(0, Math.max(0, valid.length - 1)));
+      case 1:
+        return valid.replace(/"/g, "'");
+      case 2:
+        return `${valid},`;
+      case 3:
+        return valid.replace(':', '');
+      default:
+        return `${valid}${valid}`;
+    }
+  }
+
+  private nestedJunk(): string {
+    const depth = this.random.integer(10, 3000);
+    const open = this.random.chance(0.5) ? '[' : '{"a":';
+    const close = open === '[' ? ']' : '}';
+    const closed = this.random.chance(0.7);
+    return `${open.repeat(depth)}1${closed ? close.repeat(depth) : ''}`;
+  }
+
+  private maybeHugeString(): string {
+    if (this.random.chance(this.hugeStringChance * 25)) return 'A'.repeat(this.random.integer(1, 3) * 1024 * 1024);
+    return 'B'.repeat(this.random.integer(10_001, 60_000));
+  }
+
+  junkText(length: number): string {
+    let text = '';
+    for (let index = 0; index < length; index += 1) {
+      const roll = this.random.next();
+      text += roll < 0.7 ? String.fromCharCode(32 + Math.floor(this.random.next() * 95)) : roll < 0.9 ? '"{}[]\\,:'[Math.floor(this.random.next() * 8)] : String.fromCharCode(Math.floor(this.random.next() * 0xd7ff));
+    }
+    return text;
+  }
+}

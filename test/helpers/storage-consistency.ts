@@ -1,0 +1,93 @@
+/**
+ * What "the database is consistent" means for the reliability tests, as one list of problems (empty when
+ * all is well): SQLite's own integrity check, every image row's file present (in blobs/ or cold storage)
+ * with the sha256 it is named by, no image file without a row, no leftover temp file, no turn left
+ * running, and every tool call of the model answered by a tool message.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Storage } from '../../src/main/storage/index.js';
+
+export interface ConsistencyOptions {
+  /** Turns still 'running' are fine while a run is in progress; after one, they are a problem. */
+  allowRunningTurns?: boolean;
+  /** Files without a row are expected until startup reconciliation has run. */
+  allowFilesWithoutRows?: boolean;
+}
+
+export async function storageProblems(storage: Storage, options: ConsistencyOptions = {}): Promise<string[]> {
+  const problems: string[] = [];
+  const integrity = (storage.database.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check);
+  if (integrity.join() !== 'ok') problems.push(`integrity_check: ${integrity.join('; ')}`);
+
+  const imageRows = storage.database.prepare('SELECT id, sha256, mime, purged_at FROM images').all() as {
+    id: string;
+    sha256: string;
+    mime: string;
+    purged_at: string | null;
+  }[];
+  for (const row of imageRows) {
+    if (row.purged_at !== null) continue;
+    const read = await storage.blobs.read(row.sha256, row.mime);
+    if (read.status !== 'ok') problems.push(`image ${row.id}: ${read.reason} (${read.message})`);
+  }
+
+  const knownFiles = new Set(imageRows.map((row) => row.sha256));
+  for (const root of [storage.blobs.blobsDirectory, storage.blobs.coldStorageDirectory]) {
+    for (const file of filesUnder(root)) {
+      if (file.endsWith('.tmp')) {
+        problems.push(`temp file left behind: ${file}`);
+        continue;
+      }
+      const sha256 = file.split('/').at(-1)!.split('.')[0]!;
+      if (!knownFiles.has(sha256) && options.allowFilesWithoutRows !== true) problems.push(`file without a row: ${file}`);
+    }
+  }
+
+  if (options.allowRunningTurns !== true) {
+    const running = storage.database.prepare("SELECT id FROM turns WHERE status = 'running'").pluck().all() as string[];
+    for (const id of running) problems.push(`turn ${id} is still running`);
+    const busy = storage.database.prepare("SELECT id FROM sessions WHERE status = 'running'").pluck().all() as string[];
+    for (const id of busy) problems.push(`session ${id} is still marked running`);
+  }
+
+  problems.push(...unansweredToolCalls(storage));
+  return problems;
+}
+
+/** A tool call of the model that no tool message answers: the next request would be invalid. */
+function unansweredToolCalls(storage: Storage): string[] {
+  const problems: string[] = [];
+  const sessions = storage.database.prepare('SELECT id FROM sessions').pluck().all() as string[];
+  for (const sessionId of sessions) {
+    const messages = storage.messages.listBySession(sessionId).map((record) => record.message);
+    const answered = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+    for (const message of messages) {
+      if (message.role !== 'assistant') continue;
+      for (const call of message.toolCalls) {
+        if (!answered.has(call.id)) problems.push(`session ${sessionId}: tool call ${call.id} (${call.name.slice(0, 40)}) has no answer`);
+      }
+    }
+  }
+  return problems;
+}
+
+function filesUnder(root: string): string[] {
+  const found: string[] = [];
+  let folders: string[];
+  try {
+    folders = readdirSync(root);
+  } catch {
+    return found;
+  }
+  for (const folder of folders) {
+    let entries: string[];
+    try {
+      entries = readdirSync(join(root, folder));
+    } catch {
+      continue;
+    }
+    for (const entry of entries) found.push(join(root, folder, entry));
+  }
+  return found;
+}

@@ -1,0 +1,185 @@
+/**
+ * Hostile model output, thousands of times: seeded random replies (valid and malformed: broken JSON, wrong
+ * types, huge strings, unknown tools, points far off the screen, NaN and Infinity, nested junk, many calls
+ * in one reply, a model that never stops calling tools) go through the fake model server into the real
+ * loop with the fake operator, and, for volume, straight through the tool dispatch. Whatever comes in:
+ * nothing throws out of runTurn, every turn ends with a valid status, no action lands off the screen, the
+ * step limit holds, and the database stays consistent.
+ *
+ * The seed is printed; replay a failure with SIGHTLINE_FUZZ_SEED=<seed> npx vitest run <this file>.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TURN_END_REASONS } from '../../src/shared/events.js';
+import { userText } from '../../src/shared/messages.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { createEventEmitter } from '../../src/main/agent/event-emitter.js';
+import { ScreenRecorder } from '../../src/main/agent/screen-recorder.js';
+import { dispatchToolCall } from '../../src/main/agent/tool-dispatch.js';
+import { createAskUserTool } from '../../src/main/agent/tools/ask-user-tool.js';
+import { createComputerTool } from '../../src/main/agent/tools/computer-tool.js';
+import { createCropImageTool } from '../../src/main/agent/tools/crop-image-tool.js';
+import { createFinishTool } from '../../src/main/agent/tools/finish-tool.js';
+import { createGetHistoryImageTool } from '../../src/main/agent/tools/get-history-image-tool.js';
+import { createToolRegistry } from '../../src/main/agent/tools/registry.js';
+import type { FakeReply } from '../helpers/fake-openai-server.js';
+import { startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
+import { FakeOperator } from '../helpers/fake-operator.js';
+import { HostileReplies } from '../helpers/hostile-model-replies.js';
+import { createTemporaryHome, openHomeStorage } from '../helpers/seed.js';
+import { storageProblems } from '../helpers/storage-consistency.js';
+
+const SEED = Number(process.env.SIGHTLINE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const SCREEN = { width: 96, height: 64 };
+const MAX_STEPS = 6;
+const LOOP_TURNS = 24;
+const TURNS_PER_SESSION = 3;
+const ENDLESS_TURNS = 4;
+const DISPATCHED_CALLS = 6000;
+
+let harness: AgentHarness;
+
+beforeAll(async () => {
+  console.log(`reliability fuzz seed: ${SEED} (replay with SIGHTLINE_FUZZ_SEED=${SEED})`);
+  // Every stored screenshot costs an fsync: a screen that changes on every fifth action keeps it quick.
+  let actions = 0;
+  harness = await startAgentHarness({
+    operator: { screen: SCREEN, changesScreen: () => (actions += 1) % 5 === 0 },
+    config: { agent: { maxSteps: MAX_STEPS }, perception: { maxImageEdge: 256 } },
+  });
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+function call(name: string, argumentsText: string): FakeReply {
+  return { type: 'answer', toolCalls: [{ name, arguments: argumentsText }] };
+}
+
+function offScreenPoints(operator: FakeOperator): string[] {
+  return operator.executed.flatMap((entry) =>
+    entry.screen
+      .filter((point) => !(point.x >= 0 && point.y >= 0 && point.x < SCREEN.width && point.y < SCREEN.height))
+      .map((point) => `${entry.action.action} at (${point.x}, ${point.y})`),
+  );
+}
+
+describe(`hostile model output (seed ${SEED})`, () => {
+  it('survives thousands of random replies through the real loop', { timeout: 120_000 }, async () => {
+    const hostile = new HostileReplies(SEED, { screen: SCREEN });
+    const failures: string[] = [];
+    let sessionId: string | undefined;
+    let replies = 0;
+    let mode: 'random' | 'endless' = 'random';
+    for (let turnIndex = 0; turnIndex < LOOP_TURNS + ENDLESS_TURNS; turnIndex += 1) {
+      const endless = turnIndex >= LOOP_TURNS;
+      if (turnIndex % TURNS_PER_SESSION === 0 || endless) sessionId = undefined;
+      mode = endless ? 'endless' : 'random';
+      // Each reply is made when its request arrives (in the current mode); a turn takes at most MAX_STEPS.
+      const missing = MAX_STEPS + 1 - harness.server.remainingReplies();
+      harness.server.script(Array.from({ length: missing }, () => () => (mode === 'endless' ? hostile.endlessReply() : hostile.reply())));
+      const requestsBefore = harness.server.requests.length;
+      let outcome;
+      try {
+        outcome = await harness.agent.runTurn({ request: userText(`fuzz turn ${turnIndex}`), ...(sessionId ? { sessionId } : {}) });
+      } catch (error) {
+        failures.push(`turn ${turnIndex} threw: ${error instanceof Error ? error.stack : String(error)}`);
+        continue;
+      }
+      sessionId = outcome.sessionId;
+      const modelCalls = harness.server.requests.length - requestsBefore;
+      replies += modelCalls;
+      if (!['finished', 'failed', 'stopped'].includes(outcome.status)) failures.push(`turn ${turnIndex}: status ${outcome.status}`);
+      if (!(TURN_END_REASONS as readonly string[]).includes(outcome.reason)) failures.push(`turn ${turnIndex}: reason ${outcome.reason}`);
+      if (modelCalls > MAX_STEPS) failures.push(`turn ${turnIndex}: ${modelCalls} model calls, limit ${MAX_STEPS}`);
+      if (endless && outcome.reason !== 'step-limit') failures.push(`endless turn ${turnIndex} ended ${outcome.reason}, not at the step limit`);
+      if (harness.storage.turns.get(outcome.turnId)?.status !== outcome.status) failures.push(`turn ${turnIndex}: row disagrees`);
+    }
+    expect(failures, `seed ${SEED}`).toEqual([]);
+    expect(replies).toBeGreaterThan(LOOP_TURNS);
+    expect(offScreenPoints(harness.operator), `seed ${SEED}`).toEqual([]);
+    expect(await storageProblems(harness.storage), `seed ${SEED}`).toEqual([]);
+    expect(harness.events.filter((event) => event.type === 'turn-ended')).toHaveLength(LOOP_TURNS + ENDLESS_TURNS);
+  });
+
+  it.each([
+    { name: 'a 3 MB text to type', reply: () => call('computer', JSON.stringify({ action: 'type', text: 'A'.repeat(3 * 1024 * 1024) })) },
+    { name: '2 MB of junk as arguments', reply: () => call('computer', '{"action": "click", "x": '.repeat(80_000)) },
+    { name: 'JSON nested 100,000 deep', reply: () => call('computer', `${'['.repeat(100_000)}${']'.repeat(100_000)}`) },
+    { name: 'a 1 MB tool name', reply: () => call('x'.repeat(1024 * 1024), '{}') },
+    { name: '2 MB of text and no tool call', reply: (): FakeReply => ({ type: 'answer', text: 'Z'.repeat(2 * 1024 * 1024) }) },
+    {
+      name: '120 tool calls in one reply',
+      reply: (): FakeReply => ({
+        type: 'answer',
+        toolCalls: Array.from({ length: 120 }, (_, index) => ({ name: 'computer', arguments: JSON.stringify({ action: 'move', x: index % SCREEN.width, y: 1 }) })),
+      }),
+    },
+  ])('ends the turn cleanly after $name, and the session takes another turn', { timeout: 60_000 }, async ({ reply }) => {
+    const own = await startAgentHarness({ operator: { screen: SCREEN }, config: { agent: { maxSteps: MAX_STEPS } } });
+    try {
+      let phase: 'worst' | 'after' = 'worst';
+      const finish: FakeReply = call('finish', '{"summary": "ok", "success": true}');
+      own.server.script(Array.from({ length: MAX_STEPS + 1 }, () => () => (phase === 'worst' ? reply() : finish)));
+      const outcome = await own.agent.runTurn({ request: userText('worst case') });
+      expect(['finished', 'failed']).toContain(outcome.status);
+      expect(own.server.requests.length).toBeLessThanOrEqual(MAX_STEPS);
+      phase = 'after';
+      const next = await own.agent.runTurn({ request: userText('and now finish'), sessionId: outcome.sessionId });
+      expect(next.status).toBe('finished');
+      expect(offScreenPoints(own.operator)).toEqual([]);
+      expect(await storageProblems(own.storage)).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('dispatches thousands of random tool calls without a throw or an off-screen action', { timeout: 60_000 }, async () => {
+    const home = createTemporaryHome('sightline-fuzz-dispatch');
+    const storage = openHomeStorage(home);
+    try {
+      // Every stored screenshot costs an fsync; a screen that changes now and then keeps the volume fast.
+      let actions = 0;
+      const operator = new FakeOperator({ screen: SCREEN, changesScreen: () => (actions += 1) % 100 === 0 });
+      const emit = createEventEmitter(() => undefined, (text) => text);
+      const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit, settleDelayMs: 0 });
+      const registry = createToolRegistry([
+        createComputerTool({ operator, screen, policy: 'risky', confirm: async () => false }),
+        createFinishTool(),
+        createAskUserTool(async () => undefined),
+        createGetHistoryImageTool(),
+        createCropImageTool(),
+      ]);
+      const session = storage.sessions.create({ title: 'fuzz', operator: 'desktop', model: 'fake' });
+      const turn = storage.turns.start({ sessionId: session.id, userRequest: 'fuzz' });
+      screen.beginTurn({ sessionId: session.id, turnId: turn.id });
+      const first = await screen.capture(false);
+      const view = { frameWidth: SCREEN.width, frameHeight: SCREEN.height, imageWidth: SCREEN.width, imageHeight: SCREEN.height, coordinateSpace: 'pixels' as const };
+      screen.showModel(view, first.kind === 'new' ? first.imageId : undefined);
+
+      const hostile = new HostileReplies(SEED ^ 0x5eed, { screen: SCREEN, hugeStringChance: 0.001 });
+      const context = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit };
+      const failures: string[] = [];
+      let malformed = 0;
+      for (let index = 0; index < DISPATCHED_CALLS; index += 1) {
+        const call = hostile.toolCall();
+        try {
+          const outcome = await dispatchToolCall(registry, { id: call.id ?? `call_${index}`, name: call.name, argumentsText: call.arguments }, context);
+          if (outcome.malformed) malformed += 1;
+          if (outcome.result.parts.length === 0) failures.push(`call ${index} (${call.name}) came back with no parts`);
+        } catch (error) {
+          failures.push(`call ${index} (${call.name} ${call.arguments.slice(0, 80)}) threw: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      expect(failures, `seed ${SEED}`).toEqual([]);
+      expect(malformed).toBeGreaterThan(DISPATCHED_CALLS / 3);
+      expect(operator.executed.length).toBeGreaterThan(DISPATCHED_CALLS / 20);
+      expect(offScreenPoints(operator), `seed ${SEED}`).toEqual([]);
+      storage.turns.end(turn.id, 'finished');
+      expect(await storageProblems(storage), `seed ${SEED}`).toEqual([]);
+    } finally {
+      storage.close();
+      home.remove();
+    }
+  });
+});
