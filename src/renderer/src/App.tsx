@@ -1,30 +1,65 @@
-import type { ReactElement } from 'react';
+import { useCallback, useMemo, useState, type ReactElement } from 'react';
+import { connectAppApi } from './api/index.js';
+import { NewTaskForm } from './components/NewTaskForm.js';
+import { SessionList } from './components/SessionList.js';
+import { SessionView } from './components/SessionView.js';
+import { AppApiContext } from './hooks/app-api-context.js';
+import { useSessions } from './hooks/use-sessions.js';
 import { useAppInfo, type AppConnection } from './use-app-info.js';
 
-export function App(): ReactElement {
-  const connection = useAppInfo();
-  return (
-    <div className="shell">
-      <Header connection={connection} />
-      <div className="shell-body">
-        <SessionsSidebar />
-        <main className="timeline" aria-label="Timeline">
-          <EmptyTimeline />
-        </main>
-      </div>
-    </div>
-  );
-}
+/** The new-task form, either for a new session or to continue one. */
+type TaskForm = { open: false } | { open: true; sessionId: string | undefined };
 
-function Header({ connection }: { connection: AppConnection }): ReactElement {
+export function App(): ReactElement {
+  const client = useMemo(() => connectAppApi(), []);
+  const connection = useAppInfo(client);
+  const sessions = useSessions(client);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [taskForm, setTaskForm] = useState<TaskForm>({ open: false });
+  const closeTaskForm = useCallback(() => setTaskForm({ open: false }), []);
+  const onStarted = useCallback(
+    (sessionId: string) => {
+      setTaskForm({ open: false });
+      setSelectedId(sessionId);
+      sessions.refresh();
+    },
+    [sessions],
+  );
+
   return (
-    <header className="header">
-      <div className="brand">
-        <span className="brand-mark" aria-hidden="true" />
-        <h1 className="brand-name">Sightline</h1>
+    <AppApiContext.Provider value={client}>
+      <div className="shell">
+        <header className="header">
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true" />
+            <h1 className="brand-name">Sightline</h1>
+          </div>
+          <div className="header-actions">
+            <ConnectionBadge connection={connection} />
+            <button type="button" className="button button-primary" disabled={client === null} onClick={() => setTaskForm({ open: true, sessionId: undefined })}>
+              New task
+            </button>
+          </div>
+        </header>
+        <div className="shell-body">
+          <SessionList
+            sessions={sessions}
+            selectedId={selectedId}
+            onSelect={setSelectedId}
+            onDeleted={(sessionId) => setSelectedId((current) => (current === sessionId ? null : current))}
+            connected={client !== null}
+          />
+          <main className="timeline" aria-label="Timeline">
+            {selectedId === null ? (
+              <EmptyTimeline />
+            ) : (
+              <SessionView key={selectedId} sessionId={selectedId} onContinue={() => setTaskForm({ open: true, sessionId: selectedId })} />
+            )}
+          </main>
+        </div>
+        {taskForm.open ? <NewTaskForm sessionId={taskForm.sessionId} onStarted={onStarted} onCancel={closeTaskForm} /> : null}
       </div>
-      <ConnectionBadge connection={connection} />
-    </header>
+    </AppApiContext.Provider>
   );
 }
 
@@ -34,7 +69,7 @@ function ConnectionBadge({ connection }: { connection: AppConnection }): ReactEl
       return <span className="badge">Connecting…</span>;
     case 'connected':
       return (
-        <span className="badge badge-ok" title="Connected to the Sightline app">
+        <span className="badge badge-ok" title={connection.transport === 'http' ? 'Served by sightline timeline' : 'Connected to the Sightline app'}>
           v{connection.info.version} · {platformName(connection.info.platform)}
         </span>
       );
@@ -53,17 +88,6 @@ function ConnectionBadge({ connection }: { connection: AppConnection }): ReactEl
   }
 }
 
-function SessionsSidebar(): ReactElement {
-  return (
-    <nav className="sidebar" aria-labelledby="sessions-heading">
-      <h2 id="sessions-heading" className="sidebar-heading">
-        Sessions
-      </h2>
-      <p className="sidebar-empty">No sessions yet.</p>
-    </nav>
-  );
-}
-
 function EmptyTimeline(): ReactElement {
   return (
     <section className="empty-state">
@@ -72,10 +96,10 @@ function EmptyTimeline(): ReactElement {
         <span />
         <span />
       </div>
-      <h2 className="empty-state-title">Your sessions will show here</h2>
+      <h2 className="empty-state-title">Pick a session to see what the agent saw</h2>
       <p className="empty-state-text">
-        When the agent runs a task, its timeline appears in this space: every turn and step, the screenshots it
-        looked at, and which of them it folded away or recalled.
+        Every turn and step, the screenshots it looked at, and which of them it folded away or recalled. Start a new task to watch one
+        live.
       </p>
     </section>
   );

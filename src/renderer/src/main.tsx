@@ -2,6 +2,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import './styles.css';
+import './sidebar.css';
+import './timeline.css';
+import './dialogs.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

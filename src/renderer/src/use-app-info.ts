@@ -1,23 +1,23 @@
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '../../shared/app-api.js';
+import type { AppApiClient } from './api/index.js';
 
 /** Where the renderer stands with the main process. */
 export type AppConnection =
   | { state: 'connecting' }
-  | { state: 'connected'; info: AppInfo }
-  /** No bridge: the renderer runs in a plain browser (a preview of the built page, or a test). */
+  | { state: 'connected'; info: AppInfo; transport: AppApiClient['transport'] }
+  /** No bridge and no token: the renderer runs as a plain preview of the built page, or a test. */
   | { state: 'preview' }
   | { state: 'failed'; message: string };
 
-export function useAppInfo(): AppConnection {
-  const [connection, setConnection] = useState<AppConnection>(() => (window.sightline ? { state: 'connecting' } : { state: 'preview' }));
+export function useAppInfo(client: AppApiClient | null): AppConnection {
+  const [connection, setConnection] = useState<AppConnection>(() => (client ? { state: 'connecting' } : { state: 'preview' }));
   useEffect(() => {
-    const bridge = window.sightline;
-    if (!bridge) return;
+    if (!client) return;
     let current = true;
-    bridge.appInfo().then(
+    client.appInfo().then(
       (info) => {
-        if (current) setConnection({ state: 'connected', info });
+        if (current) setConnection({ state: 'connected', info, transport: client.transport });
       },
       (error: unknown) => {
         if (current) setConnection({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
@@ -26,6 +26,6 @@ export function useAppInfo(): AppConnection {
     return () => {
       current = false;
     };
-  }, []);
+  }, [client]);
   return connection;
 }

@@ -1,0 +1,58 @@
+import { useState, type ReactElement } from 'react';
+import type { ImageSummary, Step } from '../../../shared/app-api.js';
+import { useAppApi } from '../hooks/app-api-context.js';
+import { useImage } from '../hooks/use-image.js';
+import { ScreenshotFigure } from './ScreenshotFigure.js';
+import { THUMBNAIL_WIDTH } from './StepThumbnail.js';
+import { ZoneBadge } from './ZoneBadge.js';
+
+/**
+ * A screenshot folded out of the context: its id, caption and zone, as the model saw it. A click brings the
+ * pixels back from cold storage (once; the cache keeps them), and the loaded image opens in the viewer.
+ * A purged image says so at once: there is nothing left to load.
+ */
+export function PlaceholderCard({ step, screenshot, onOpen }: { step: Step; screenshot: ImageSummary; onOpen: () => void }): ReactElement {
+  const client = useAppApi();
+  const [attempt, setAttempt] = useState(0);
+  const image = useImage(client, { imageId: screenshot.imageId, thumbnailWidth: THUMBNAIL_WIDTH }, attempt > 0, attempt);
+  const purged = screenshot.zone === 'purged';
+
+  if (image.status === 'ok') {
+    return (
+      <button type="button" className="step-media-frame placeholder-loaded" onClick={onOpen} title={`Open ${screenshot.imageId}`}>
+        <ScreenshotFigure url={image.url} width={screenshot.width} height={screenshot.height} action={step.action} label={`Screenshot ${screenshot.imageId}`} />
+        <span className="media-zone">
+          <ZoneBadge zone={screenshot.zone} />
+        </span>
+      </button>
+    );
+  }
+
+  const unavailable = purged || image.status === 'unavailable';
+  const state = unavailable ? 'unavailable' : image.status === 'loading' ? 'loading' : image.status === 'failed' ? 'failed' : 'idle';
+  return (
+    <button
+      type="button"
+      className={`placeholder-card placeholder-${state}`}
+      onClick={() => setAttempt((count) => count + 1)}
+      disabled={unavailable || state === 'loading'}
+      aria-label={`Folded screenshot ${screenshot.imageId}`}
+      data-image-id={screenshot.imageId}
+    >
+      <span className="placeholder-head">
+        <code className="placeholder-id">{screenshot.imageId}</code>
+        <ZoneBadge zone={screenshot.zone} />
+      </span>
+      <span className="placeholder-caption">{screenshot.caption ?? 'No caption'}</span>
+      <span className="placeholder-hint">
+        {state === 'idle'
+          ? 'Load from cold storage'
+          : state === 'loading'
+            ? 'Loading…'
+            : state === 'failed'
+              ? 'Could not load · retry'
+              : `Unavailable · ${image.status === 'unavailable' ? image.reason : 'purged'}`}
+      </span>
+    </button>
+  );
+}

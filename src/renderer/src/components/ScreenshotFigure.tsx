@@ -1,0 +1,63 @@
+import type { ReactElement } from 'react';
+import { actionPoints, type ComputerAction } from '../../../shared/actions.js';
+import type { CropBox } from '../timeline/crop-boxes.js';
+
+export interface ScreenshotFigureProps {
+  url: string;
+  /** The screenshot's own size: the space the action's coordinates and the crop boxes are in. */
+  width: number;
+  height: number;
+  action?: ComputerAction | null | undefined;
+  cropBoxes?: readonly CropBox[];
+  /** Marks are sized for a thumbnail (large, to stay visible when scaled down) or for the full viewer. */
+  scale?: 'thumbnail' | 'full';
+  label: string;
+  className?: string;
+}
+
+/**
+ * A screenshot with what happened on it: the action's points (a click, the two ends of a drag) and the
+ * boxes of crop_image calls. One SVG in the image's own coordinates, so the marks stay aligned at any size
+ * without a single computed style.
+ */
+export function ScreenshotFigure({ url, width, height, action, cropBoxes = [], scale = 'thumbnail', label, className }: ScreenshotFigureProps): ReactElement {
+  const unit = Math.max(width, height) / (scale === 'thumbnail' ? 48 : 110);
+  const points = action ? actionPoints(action) : [];
+  return (
+    <svg
+      className={`screenshot-figure ${className ?? ''}`}
+      viewBox={`0 0 ${width} ${height}`}
+      preserveAspectRatio="xMidYMid meet"
+      role="img"
+      aria-label={label}
+    >
+      <image href={url} x="0" y="0" width={width} height={height} preserveAspectRatio="none" />
+      {cropBoxes.map((box) => (
+        <g key={box.stepId} className="crop-box">
+          <rect x={box.x} y={box.y} width={box.width} height={box.height} vectorEffect="non-scaling-stroke" />
+          {scale === 'full' ? (
+            <text x={box.x + unit * 0.4} y={box.y + unit * 1.2} fontSize={unit}>
+              crop
+            </text>
+          ) : null}
+        </g>
+      ))}
+      {action?.action === 'drag' && points.length === 2 ? (
+        <line
+          className="action-path"
+          x1={points[0]?.x}
+          y1={points[0]?.y}
+          x2={points[1]?.x}
+          y2={points[1]?.y}
+          strokeWidth={unit / 3}
+        />
+      ) : null}
+      {points.map((point, index) => (
+        <g key={index} className={`action-mark ${index === 0 ? 'action-mark-start' : 'action-mark-end'}`}>
+          <circle className="action-ring" cx={point.x} cy={point.y} r={unit} strokeWidth={unit / 4} />
+          <circle className="action-dot" cx={point.x} cy={point.y} r={unit / 3} />
+        </g>
+      ))}
+    </svg>
+  );
+}

@@ -1,0 +1,134 @@
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import type { Step } from '../../../shared/app-api.js';
+import { useAppApi } from '../hooks/app-api-context.js';
+import { useSessionTimeline } from '../hooks/use-session-timeline.js';
+import { useVirtualWindow } from '../hooks/use-virtual-window.js';
+import { cropBoxesFor } from '../timeline/crop-boxes.js';
+import { formatFullTime, formatTokens, formatWhen, plural } from '../timeline/format.js';
+import { rowHeights, timelineRows, type TimelineRow } from '../timeline/timeline-rows.js';
+import { tokenSeries } from '../timeline/token-series.js';
+import { ConfirmationPrompt } from './ConfirmationPrompt.js';
+import { ImageViewer } from './ImageViewer.js';
+import { QuestionPrompt } from './QuestionPrompt.js';
+import { RunControls } from './RunControls.js';
+import { SearchReportCard } from './SearchReportCard.js';
+import { StepRow } from './StepRow.js';
+import { ThinkingRow } from './ThinkingRow.js';
+import { TokenChart } from './TokenChart.js';
+import { TokenMeter } from './TokenMeter.js';
+import { TurnCard } from './TurnCard.js';
+
+export interface SessionViewProps {
+  sessionId: string;
+  /** Opens the new-task form to continue this session. */
+  onContinue: () => void;
+}
+
+/**
+ * One session: its header (title, cost, run controls), what the agent waits on, and its turns and steps in
+ * order as a windowed list: only the rows in view are in the DOM, and only their images load.
+ */
+export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactElement {
+  const client = useAppApi();
+  const { state } = useSessionTimeline(client, sessionId);
+  const rows = useMemo(() => timelineRows(state), [state]);
+  const heights = useMemo(() => rowHeights(rows), [rows]);
+  const list = useVirtualWindow(heights, { followEnd: state.run !== null });
+  const points = useMemo(() => tokenSeries(state.steps), [state.steps]);
+  const [viewing, setViewing] = useState<Step | null>(null);
+  const canvas = useRef<HTMLDivElement | null>(null);
+  const closeViewer = useCallback(() => setViewing(null), []);
+
+  // Positions go in through the CSSOM (custom properties), which the CSP allows, unlike style attributes.
+  useLayoutEffect(() => {
+    canvas.current?.style.setProperty('--canvas-height', `${list.totalHeight}px`);
+    canvas.current?.style.setProperty('--window-top', `${list.top}px`);
+  }, [list.totalHeight, list.top]);
+
+  if (state.status === 'failed' && state.session === null) {
+    return (
+      <section className="session-view">
+        <p className="banner banner-error">Could not open the session: {state.error}</p>
+      </section>
+    );
+  }
+  const session = state.session;
+  const viewed = viewing?.screenshot ?? null;
+  return (
+    <section className="session-view" aria-label="Session timeline" aria-busy={state.status === 'loading'}>
+      <header className="session-header">
+        <div className="session-heading">
+          <h2 className="session-name">{session?.title ?? 'Loading…'}</h2>
+          {session !== null ? (
+            <p className="session-facts">
+              <span title={formatFullTime(session.createdAt)}>Started {formatWhen(session.createdAt)}</span>
+              <span>{plural(state.turns.length, 'turn')}</span>
+              <span>{plural(state.steps.length, 'step')}</span>
+              {session.model !== null ? <span>{session.model}</span> : null}
+              {session.operator !== null ? <span>{session.operator}</span> : null}
+              <span>
+                {formatTokens(session.tokens.input)} in · {formatTokens(session.tokens.output)} out
+              </span>
+            </p>
+          ) : null}
+          {session !== null ? <RunControls session={session} run={state.run} onContinue={onContinue} /> : null}
+        </div>
+        {session !== null && session.tokens.sent !== null ? (
+          <div className="session-tokens">
+            <TokenMeter sent={session.tokens.sent} keepEverything={session.tokens.keepEverything} />
+            <TokenChart points={points} />
+          </div>
+        ) : null}
+      </header>
+      {state.pending.length > 0 || state.runError !== null || state.warnings.length > 0 ? (
+        <div className="session-notices">
+          {state.pending.map((request) =>
+            request.kind === 'confirmation' ? (
+              <ConfirmationPrompt key={request.requestId} request={request} />
+            ) : (
+              <QuestionPrompt key={request.requestId} request={request} />
+            ),
+          )}
+          {state.runError !== null ? (
+            <p className="banner banner-error" role="alert">
+              The run stopped: {state.runError}
+            </p>
+          ) : null}
+          {state.warnings.map((warning, index) => (
+            <p key={index} className="banner banner-warning">
+              {warning}
+            </p>
+          ))}
+        </div>
+      ) : null}
+      <div ref={list.scrollerRef} className="timeline-scroller" tabIndex={-1}>
+        {state.status === 'ready' && rows.length === 0 ? <p className="timeline-empty">This session has no turns yet.</p> : null}
+        <div ref={canvas} className="timeline-canvas">
+          <div className="timeline-window">
+            {rows.slice(list.start, list.end).map((row) => (
+              <div key={row.key} className={`timeline-row row-${row.kind}`}>
+                <RowContent row={row} onOpenImage={setViewing} />
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+      {viewing !== null && viewed !== null ? (
+        <ImageViewer step={viewing} screenshot={viewed} cropBoxes={cropBoxesFor(viewed.imageId, state.steps)} onClose={closeViewer} />
+      ) : null}
+    </section>
+  );
+}
+
+function RowContent({ row, onOpenImage }: { row: TimelineRow; onOpenImage: (step: Step) => void }): ReactElement {
+  switch (row.kind) {
+    case 'turn':
+      return <TurnCard turn={row.turn} injections={row.injections} />;
+    case 'report':
+      return <SearchReportCard report={row.report} />;
+    case 'step':
+      return <StepRow step={row.step} onOpenImage={onOpenImage} />;
+    case 'thinking':
+      return <ThinkingRow text={row.text} />;
+  }
+}

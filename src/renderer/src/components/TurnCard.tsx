@@ -1,0 +1,46 @@
+import type { ReactElement } from 'react';
+import type { Injection, Turn } from '../../../shared/app-api.js';
+import { formatDuration, formatFullTime, formatWhen, plural } from '../timeline/format.js';
+import { InjectionBadge } from './InjectionBadge.js';
+
+const STATUS_LABELS: Record<Turn['status'], string> = {
+  running: 'Running',
+  finished: 'Finished',
+  failed: 'Failed',
+  stopped: 'Stopped',
+};
+
+/** A turn's header in the timeline: the request, how it ended, its summary and its injections. */
+export function TurnCard({ turn, injections }: { turn: Turn; injections: readonly Injection[] }): ReactElement {
+  const duration = turn.endedAt === null ? null : new Date(turn.endedAt).getTime() - new Date(turn.startedAt).getTime();
+  return (
+    <section className={`turn-card turn-${turn.status}`} aria-label={`Turn ${turn.sequence}`} data-turn-id={turn.id}>
+      <div className="turn-head">
+        <span className="turn-label">Turn {turn.sequence}</span>
+        <span className={`status-pill status-${turn.status}`}>{STATUS_LABELS[turn.status]}</span>
+        <span className="turn-meta" title={formatFullTime(turn.startedAt)}>
+          {formatWhen(turn.startedAt)}
+          {duration !== null && duration >= 0 ? ` · ${formatDuration(duration)}` : ''} · {plural(turn.stepCount, 'step')}
+        </span>
+        {turn.compactedAt !== null ? (
+          <span className="turn-compacted" title={`Compacted ${formatFullTime(turn.compactedAt)}`}>
+            compacted
+          </span>
+        ) : null}
+        <span className="turn-injections">
+          {injections.map((injection) => (
+            <InjectionBadge key={injection.id} injection={injection} />
+          ))}
+        </span>
+      </div>
+      <p className="turn-request" title={turn.request}>
+        {turn.request}
+      </p>
+      {turn.summary !== null ? (
+        <p className="turn-summary" title={turn.summary}>
+          {turn.summary}
+        </p>
+      ) : null}
+    </section>
+  );
+}

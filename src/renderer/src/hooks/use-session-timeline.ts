@@ -1,0 +1,69 @@
+/**
+ * The open session: its turns, reports and injections, then its steps page by page in the background
+ * (metadata only; images load per row when seen), kept current by live events. When a turn ends, the
+ * stored session changes underneath (compaction folds its images), so it is read again.
+ */
+import { useCallback, useEffect, useReducer } from 'react';
+import type { AppApiClient, AppEvent } from '../api/index.js';
+import { initialTimelineState, timelineReducer, totalSteps, type TimelineState } from '../timeline/timeline-state.js';
+import { useLiveEvents } from './use-live-events.js';
+
+/** Steps per listSteps call: large enough that a thousand-step session loads in a few calls. */
+export const STEP_PAGE_SIZE = 250;
+
+export interface SessionTimeline {
+  state: TimelineState;
+  reload(): void;
+}
+
+export function useSessionTimeline(client: AppApiClient | null, sessionId: string): SessionTimeline {
+  const [state, dispatch] = useReducer(timelineReducer, sessionId, initialTimelineState);
+  const [reloads, requestReload] = useReducer((count: number) => count + 1, 0);
+
+  useLiveEvents(client, (event: AppEvent) => dispatch({ type: 'event', event }));
+
+  // The session, its reports and injections, and what its run waits on; again after each turn ends.
+  useEffect(() => {
+    if (client === null) return;
+    let current = true;
+    const load = async () => {
+      const [detail, reports, injections, runs] = await Promise.all([
+        client.getSession(sessionId),
+        client.listSearchReports(sessionId),
+        client.listInjections(sessionId),
+        client.listRuns(),
+      ]);
+      const pending = runs.runs.find((run) => run.sessionId === sessionId)?.pending ?? [];
+      if (!current) return;
+      dispatch({ type: 'loaded', detail, reports: reports.reports, injections: injections.injections, pending });
+      await loadSteps(() => current, client, sessionId, totalSteps(detail.turns), dispatch);
+    };
+    load().catch((error: unknown) => {
+      if (current) dispatch({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+    });
+    return () => {
+      current = false;
+    };
+  }, [client, sessionId, state.staleness, reloads]);
+
+  const reload = useCallback(() => requestReload(), []);
+  return { state, reload };
+}
+
+/** Reads every page of steps in order: a reload replaces what was shown, a first load fills it in. */
+async function loadSteps(
+  isCurrent: () => boolean,
+  client: AppApiClient,
+  sessionId: string,
+  total: number,
+  dispatch: (action: { type: 'steps-loaded'; offset: number; steps: Awaited<ReturnType<AppApiClient['listSteps']>>['steps'] }) => void,
+): Promise<void> {
+  let offset = 0;
+  while (isCurrent() && offset < total) {
+    const page = await client.listSteps({ sessionId, offset, limit: STEP_PAGE_SIZE });
+    if (!isCurrent()) return;
+    dispatch({ type: 'steps-loaded', offset, steps: page.steps });
+    if (page.steps.length === 0) return;
+    offset += page.steps.length;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * How a step reads in the timeline: a short label for its action, whether it went wrong (an error, or an
+ * action a person refused), whether the screen stayed the same, and whether its screenshot is shown whole
+ * or as a placeholder card for a folded image.
+ */
+import type { ImageSummary, ImageZone, Step } from '../../../shared/app-api.js';
+import type { ComputerAction } from '../../../shared/actions.js';
+import { cropBoxOf } from './crop-boxes.js';
+import { truncate } from './format.js';
+
+export type StepOutcome = 'ok' | 'error' | 'refused' | 'unchanged';
+
+/** Refused beats error (a refusal is stored as an error too); unchanged only when nothing went wrong. */
+export function stepOutcome(step: Pick<Step, 'error' | 'result' | 'dedupOf'>): StepOutcome {
+  if (isRefused(step)) return 'refused';
+  if (step.error !== null) return 'error';
+  if (step.dedupOf !== null) return 'unchanged';
+  return 'ok';
+}
+
+function isRefused(step: Pick<Step, 'error' | 'result'>): boolean {
+  const result = step.result;
+  if (typeof result === 'object' && result !== null && !Array.isArray(result) && result['refused'] === true) return true;
+  return step.error !== null && /\brefused\b/i.test(step.error);
+}
+
+export function computerActionLabel(action: ComputerAction): string {
+  const at = (x: number, y: number) => `(${Math.round(x)}, ${Math.round(y)})`;
+  switch (action.action) {
+    case 'click':
+      return `Click ${at(action.x, action.y)}`;
+    case 'double_click':
+      return `Double-click ${at(action.x, action.y)}`;
+    case 'right_click':
+      return `Right-click ${at(action.x, action.y)}`;
+    case 'move':
+      return `Move to ${at(action.x, action.y)}`;
+    case 'drag':
+      return `Drag ${at(action.x, action.y)} → ${at(action.to_x, action.to_y)}`;
+    case 'scroll':
+      return `Scroll ${scrollDirection(action.scroll_x, action.scroll_y)} at ${at(action.x, action.y)}`;
+    case 'type':
+      return `Type “${truncate(action.text, 48)}”`;
+    case 'key':
+      return `Press ${action.keys}`;
+    case 'wait':
+      return `Wait ${action.seconds} s`;
+    case 'screenshot':
+      return 'Take a screenshot';
+  }
+}
+
+function scrollDirection(horizontal: number, vertical: number): string {
+  const parts: string[] = [];
+  if (vertical !== 0) parts.push(`${vertical > 0 ? '↓' : '↑'} ${Math.abs(vertical)}`);
+  if (horizontal !== 0) parts.push(`${horizontal > 0 ? '→' : '←'} ${Math.abs(horizontal)}`);
+  return parts.length === 0 ? '0' : parts.join(' ');
+}
+
+const TOOL_NAMES: Record<string, string> = {
+  finish: 'Finish',
+  ask_user: 'Ask the user',
+  web_search: 'Web search',
+  get_history_image: 'Recall image',
+  crop_image: 'Zoom into image',
+};
+
+/** The action of any step: the computer action, or the tool with its most telling argument. */
+export function stepActionLabel(step: Pick<Step, 'id' | 'tool' | 'action' | 'toolArguments'>): string {
+  if (step.action !== null) return computerActionLabel(step.action);
+  const name = TOOL_NAMES[step.tool] ?? step.tool;
+  const crop = cropBoxOf(step);
+  if (crop !== null) return `${name} ${crop.imageId} (${Math.round(crop.width)}×${Math.round(crop.height)} at ${Math.round(crop.x)}, ${Math.round(crop.y)})`;
+  const detail = mainArgument(step.toolArguments);
+  return detail === null ? name : `${name} “${truncate(detail, 56)}”`;
+}
+
+/** The argument a person would want to read first: a query, a question, an image id, a summary. */
+function mainArgument(toolArguments: Step['toolArguments']): string | null {
+  if (typeof toolArguments !== 'object' || toolArguments === null || Array.isArray(toolArguments)) return null;
+  for (const key of ['query', 'question', 'image_id', 'imageId', 'summary', 'text']) {
+    const value = toolArguments[key];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return null;
+}
+
+/**
+ * Whole images get a thumbnail; folded ones (moved to cold storage, deleted by retention, or captioned in
+ * the compact zone) get a placeholder card that loads the pixels only when asked.
+ */
+export function isFolded(screenshot: Pick<ImageSummary, 'zone' | 'caption'>): boolean {
+  return screenshot.zone === 'offloaded' || screenshot.zone === 'purged' || (screenshot.zone === 'compact' && screenshot.caption !== null);
+}
+
+/** The zone as the timeline names it: the offloaded zone is "cold" (its pixels are in cold storage). */
+export function zoneLabel(zone: ImageZone): string {
+  switch (zone) {
+    case 'active':
+      return 'active';
+    case 'compact':
+      return 'compact';
+    case 'offloaded':
+      return 'cold';
+    case 'purged':
+      return 'purged';
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The open session as a flat list of rows for the windowed list: each turn's header, its search reports,
+ * its steps in order, and the model's streaming text under a running turn. Every kind of row has a fixed
+ * height (the CSS gives each the same), so the list knows where any row is without measuring it.
+ */
+import type { Injection, SearchReport, Step, Turn } from '../../../shared/app-api.js';
+import type { TimelineState } from './timeline-state.js';
+import { turnStepOffsets } from './timeline-state.js';
+
+export type TimelineRow =
+  | { kind: 'turn'; key: string; turn: Turn; injections: Injection[] }
+  | { kind: 'report'; key: string; report: SearchReport }
+  | { kind: 'step'; key: string; index: number; turn: Turn; step: Step | undefined }
+  | { kind: 'thinking'; key: string; turnId: string; text: string };
+
+/** Heights in CSS pixels, margins included; timeline.css sizes each row kind to match. */
+export const ROW_HEIGHTS: Record<TimelineRow['kind'], number> = {
+  turn: 96,
+  report: 148,
+  step: 128,
+  thinking: 72,
+};
+
+export function timelineRows(state: Pick<TimelineState, 'turns' | 'steps' | 'reports' | 'injections' | 'liveText'>): TimelineRow[] {
+  const rows: TimelineRow[] = [];
+  const offsets = turnStepOffsets(state.turns);
+  const reportsByTurn = groupByTurn(state.reports);
+  const injectionsByTurn = groupByTurn(state.injections);
+  for (const turn of state.turns) {
+    rows.push({ kind: 'turn', key: `turn:${turn.id}`, turn, injections: injectionsByTurn.get(turn.id) ?? [] });
+    for (const report of reportsByTurn.get(turn.id) ?? []) rows.push({ kind: 'report', key: `report:${report.id}`, report });
+    const first = offsets.get(turn.id) ?? 0;
+    for (let position = 0; position < turn.stepCount; position += 1) {
+      const index = first + position;
+      const step = state.steps[index];
+      rows.push({ kind: 'step', key: step === undefined ? `step-index:${index}` : `step:${step.id}`, index, turn, step });
+    }
+    if (state.liveText !== null && state.liveText.turnId === turn.id && turn.status === 'running') {
+      rows.push({ kind: 'thinking', key: `thinking:${turn.id}`, turnId: turn.id, text: state.liveText.text });
+    }
+  }
+  // Reports of older data that no turn claims still show, after the turns.
+  for (const report of reportsByTurn.get(null) ?? []) rows.push({ kind: 'report', key: `report:${report.id}`, report });
+  return rows;
+}
+
+export function rowHeights(rows: readonly TimelineRow[]): number[] {
+  return rows.map((row) => ROW_HEIGHTS[row.kind]);
+}
+
+function groupByTurn<Item extends { turnId: string | null }>(items: readonly Item[]): Map<string | null, Item[]> {
+  const groups = new Map<string | null, Item[]>();
+  for (const item of items) {
+    const group = groups.get(item.turnId) ?? [];
+    group.push(item);
+    groups.set(item.turnId, group);
+  }
+  return groups;
+}

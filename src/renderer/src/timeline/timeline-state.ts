@@ -1,0 +1,314 @@
+/**
+ * The open session as the timeline holds it, and how it changes: loaded pages of steps, and live events
+ * applied as they arrive. A pure reducer (useReducer in use-session-timeline.ts), tested without React.
+ *
+ * Steps are kept by their index in the session (turn order, then step order: how listSteps pages them),
+ * in an array as long as the session's step count; an index not loaded yet holds undefined and shows as a
+ * skeleton row. A live step is placed at its turn's offset plus its sequence.
+ */
+import type {
+  AppEvent,
+  Injection,
+  PendingRequest,
+  RunState,
+  SearchReport,
+  SessionDetail,
+  SessionSummary,
+  Step,
+  Turn,
+} from '../../../shared/app-api.js';
+import type { AgentEvent } from '../../../shared/events.js';
+
+export interface CaptureSeen {
+  imageId: string;
+  unchangedFrom: string | undefined;
+  width: number;
+  height: number;
+}
+
+export interface TimelineState {
+  sessionId: string;
+  status: 'loading' | 'ready' | 'failed';
+  error: string | null;
+  session: SessionSummary | null;
+  turns: Turn[];
+  steps: (Step | undefined)[];
+  reports: SearchReport[];
+  injections: Injection[];
+  /** Confirmations and questions the running agent waits on. */
+  pending: PendingRequest[];
+  run: RunState | null;
+  /** The model's text as it streams, until its step is recorded. */
+  liveText: { turnId: string; text: string } | null;
+  /** Problems worth showing that did not end the run (newest last, a few kept). */
+  warnings: string[];
+  runError: string | null;
+  /** The last capture of the running turn not yet tied to a step: tells whether the screen stayed the same. */
+  lastCapture: CaptureSeen | null;
+  /** Sizes of images captured live, for steps that name them before the session is reloaded. */
+  captureSizes: Record<string, { width: number; height: number }>;
+  /** Bumped when the stored session changed underneath (a turn ended and was compacted): time to reload. */
+  staleness: number;
+}
+
+export type TimelineAction =
+  | { type: 'loaded'; detail: SessionDetail; reports: SearchReport[]; injections: Injection[]; pending: PendingRequest[] }
+  | { type: 'steps-loaded'; offset: number; steps: Step[] }
+  | { type: 'failed'; message: string }
+  | { type: 'event'; event: AppEvent };
+
+const KEPT_WARNINGS = 3;
+
+export function initialTimelineState(sessionId: string): TimelineState {
+  return {
+    sessionId,
+    status: 'loading',
+    error: null,
+    session: null,
+    turns: [],
+    steps: [],
+    reports: [],
+    injections: [],
+    pending: [],
+    run: null,
+    liveText: null,
+    warnings: [],
+    runError: null,
+    lastCapture: null,
+    captureSizes: {},
+    staleness: 0,
+  };
+}
+
+export function timelineReducer(state: TimelineState, action: TimelineAction): TimelineState {
+  switch (action.type) {
+    case 'loaded':
+      return applyLoaded(state, action);
+    case 'steps-loaded':
+      return applySteps(state, action.offset, action.steps);
+    case 'failed':
+      return { ...state, status: 'failed', error: action.message };
+    case 'event':
+      return action.event.sessionId === state.sessionId ? applyEvent(state, action.event) : state;
+  }
+}
+
+/** Index in the session of each turn's first step. */
+export function turnStepOffsets(turns: readonly Turn[]): Map<string, number> {
+  const offsets = new Map<string, number>();
+  let offset = 0;
+  for (const turn of turns) {
+    offsets.set(turn.id, offset);
+    offset += turn.stepCount;
+  }
+  return offsets;
+}
+
+export function totalSteps(turns: readonly Turn[]): number {
+  return turns.reduce((sum, turn) => sum + turn.stepCount, 0);
+}
+
+function applyLoaded(state: TimelineState, action: Extract<TimelineAction, { type: 'loaded' }>): TimelineState {
+  const { detail } = action;
+  const total = totalSteps(detail.turns);
+  // Steps already shown stay until their page is reloaded: a reload after compaction must not flash skeletons.
+  const steps = state.steps.slice(0, total);
+  steps.length = total;
+  const liveRunning = state.run !== null && detail.session.run === null;
+  return {
+    ...state,
+    status: 'ready',
+    error: null,
+    session: detail.session,
+    turns: detail.turns,
+    steps,
+    reports: action.reports,
+    injections: action.injections,
+    pending: action.pending,
+    // A run-state event may be newer than the read; the stored summary wins only when no live state is known.
+    run: liveRunning ? state.run : detail.session.run,
+  };
+}
+
+function applySteps(state: TimelineState, offset: number, loaded: readonly Step[]): TimelineState {
+  const steps = state.steps.slice();
+  loaded.forEach((step, position) => {
+    if (offset + position < steps.length) steps[offset + position] = step;
+  });
+  return { ...state, steps };
+}
+
+function isoAt(at: number): string {
+  return new Date(at).toISOString();
+}
+
+function applyEvent(state: TimelineState, event: AppEvent): TimelineState {
+  switch (event.type) {
+    case 'turn-started':
+      return applyTurnStarted(state, event);
+    case 'model-text-delta': {
+      const previous = state.liveText?.turnId === event.turnId ? state.liveText.text : '';
+      return { ...state, liveText: { turnId: event.turnId, text: previous + event.text } };
+    }
+    case 'screenshot': {
+      const capture = { imageId: event.imageId, unchangedFrom: event.unchangedFrom, width: event.width, height: event.height };
+      return { ...state, lastCapture: capture, captureSizes: { ...state.captureSizes, [event.imageId]: { width: event.width, height: event.height } } };
+    }
+    case 'step':
+      return applyStep(state, event);
+    case 'turn-ended':
+      return {
+        ...state,
+        turns: state.turns.map((turn) =>
+          turn.id === event.turnId
+            ? { ...turn, status: event.status, endedAt: isoAt(event.at), summary: event.summary ?? turn.summary, stepCount: Math.max(turn.stepCount, event.steps) }
+            : turn,
+        ),
+        liveText: null,
+        lastCapture: null,
+        staleness: state.staleness + 1,
+      };
+    case 'confirmation-requested':
+      return withPending(state, { kind: 'confirmation', requestId: event.requestId, turnId: event.turnId, action: event.action, reason: event.reason });
+    case 'ask-user':
+      return withPending(state, { kind: 'question', requestId: event.requestId, turnId: event.turnId, question: event.question });
+    case 'confirmation-answered':
+    case 'ask-user-answered':
+      return { ...state, pending: state.pending.filter((request) => request.requestId !== event.requestId) };
+    case 'search-report':
+      if (state.reports.some((report) => report.id === event.reportId)) return state;
+      return {
+        ...state,
+        reports: [
+          ...state.reports,
+          {
+            id: event.reportId,
+            turnId: event.turnId as Turn['id'],
+            question: event.question,
+            queries: [],
+            sources: event.sources,
+            answer: event.answer,
+            confidence: event.confidence,
+            iterations: 0,
+            durationMs: null,
+            createdAt: isoAt(event.at),
+          },
+        ],
+      };
+    case 'warning':
+      return { ...state, warnings: [...state.warnings, event.message].slice(-KEPT_WARNINGS) };
+    case 'run-state': {
+      const run = event.state === 'ended' ? null : event.state;
+      const session = state.session === null ? null : { ...state.session, run, status: run === null ? ('idle' as const) : ('running' as const) };
+      const ended = event.state === 'ended';
+      return {
+        ...state,
+        run,
+        session,
+        pending: ended ? [] : state.pending,
+        liveText: ended ? null : state.liveText,
+        runError: event.state === 'running' ? null : state.runError,
+        staleness: ended ? state.staleness + 1 : state.staleness,
+      };
+    }
+    case 'run-error':
+      return { ...state, runError: event.message };
+  }
+}
+
+function applyTurnStarted(state: TimelineState, event: Extract<AgentEvent, { type: 'turn-started' }>): TimelineState {
+  if (state.turns.some((turn) => turn.id === event.turnId)) return state;
+  const turn: Turn = {
+    id: event.turnId as Turn['id'],
+    sequence: event.sequence,
+    request: event.request,
+    status: 'running',
+    startedAt: isoAt(event.at),
+    endedAt: null,
+    compactedAt: null,
+    summary: null,
+    stepCount: 0,
+  };
+  const session = state.session === null ? null : { ...state.session, status: 'running' as const, turnCount: state.session.turnCount + 1, updatedAt: isoAt(event.at) };
+  return { ...state, turns: [...state.turns, turn], session, liveText: null, runError: null };
+}
+
+function applyStep(state: TimelineState, event: Extract<AgentEvent, { type: 'step' }>): TimelineState {
+  const offsets = turnStepOffsets(state.turns);
+  const turnOffset = offsets.get(event.turnId);
+  if (turnOffset === undefined) return state;
+  const turnIndex = state.turns.findIndex((turn) => turn.id === event.turnId);
+  const turn = state.turns[turnIndex];
+  if (turn === undefined) return state;
+  const index = turnOffset + event.sequence - 1;
+  const steps = state.steps.slice();
+  const turns = state.turns.slice();
+  if (event.sequence > turn.stepCount) {
+    // New steps of this turn: make room for them at the turn's end (later turns' steps move down).
+    const added = event.sequence - turn.stepCount;
+    steps.splice(turnOffset + turn.stepCount, 0, ...new Array<Step | undefined>(added).fill(undefined));
+    turns[turnIndex] = { ...turn, stepCount: event.sequence };
+  }
+  steps[index] = stepFromEvent(state, event);
+  const session =
+    state.session === null
+      ? null
+      : {
+          ...state.session,
+          stepCount: steps.length,
+          tokens: addTokens(state.session.tokens, event),
+          updatedAt: isoAt(event.at),
+        };
+  return { ...state, steps, turns, session, liveText: null, lastCapture: null };
+}
+
+function stepFromEvent(state: TimelineState, event: Extract<AgentEvent, { type: 'step' }>): Step {
+  const screenshotId = event.screenshotImageId;
+  const size = screenshotId === undefined ? undefined : state.captureSizes[screenshotId];
+  const capture = state.lastCapture;
+  // The capture after a computer action: when it repeated an earlier image, the action changed nothing on screen.
+  const dedupOf = event.action !== undefined ? (capture?.unchangedFrom ?? null) : null;
+  return {
+    id: event.stepId,
+    turnId: event.turnId as Step['turnId'],
+    sequence: event.sequence,
+    tool: event.tool,
+    action: event.action ?? null,
+    toolArguments: null,
+    thought: event.thought ?? null,
+    screenshot:
+      screenshotId === undefined
+        ? null
+        : {
+            imageId: screenshotId as NonNullable<Step['screenshot']>['imageId'],
+            zone: 'active',
+            caption: null,
+            width: size?.width ?? 1,
+            height: size?.height ?? 1,
+            isErrorFrame: false,
+          },
+    dedupOf: dedupOf as Step['dedupOf'],
+    result: { ok: event.ok },
+    error: event.error ?? null,
+    latencyMs: event.latencyMs,
+    inputTokens: event.usage?.inputTokens ?? null,
+    outputTokens: event.usage?.outputTokens ?? null,
+    tokenReport: event.tokenReport ?? null,
+    createdAt: isoAt(event.at),
+  };
+}
+
+function addTokens(tokens: SessionSummary['tokens'], event: Extract<AgentEvent, { type: 'step' }>): SessionSummary['tokens'] {
+  const report = event.tokenReport;
+  return {
+    input: tokens.input + (event.usage?.inputTokens ?? 0),
+    output: tokens.output + (event.usage?.outputTokens ?? 0),
+    sent: report === undefined ? tokens.sent : (tokens.sent ?? 0) + report.sentTokens,
+    keepEverything: report === undefined ? tokens.keepEverything : (tokens.keepEverything ?? 0) + report.keepEverythingTokens,
+  };
+}
+
+function withPending(state: TimelineState, request: PendingRequest): TimelineState {
+  if (state.pending.some((existing) => existing.requestId === request.requestId)) return state;
+  return { ...state, pending: [...state.pending, request] };
+}

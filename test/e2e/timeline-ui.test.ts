@@ -1,0 +1,296 @@
+/**
+ * The timeline UI in a real Chromium against the HTTP transport of `sightline timeline` (the same server,
+ * started in-process over a seeded database): the sessions list, a session's turns and steps, a folded
+ * screenshot brought back from cold storage, a purged one shown as unavailable, a thousand-step session
+ * windowed, a live run whose events appear as they happen (with a question answered from the page), and
+ * the token every API request must carry. No CSP violation may be logged.
+ *
+ * Screenshots of the main views go to test-artifacts/timeline-ui/ for a person to look at.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
+import { createAppService, type AppService } from '../../src/main/api/app-service.js';
+import { startTimelineServer, type TimelineServer } from '../../src/main/api/http-server.js';
+import type { Storage } from '../../src/main/storage/index.js';
+import { computerCall, finishCall, toolCall, TEST_API_KEY } from '../helpers/agent-harness.js';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { FakeOperator } from '../helpers/fake-operator.js';
+import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { SeedClock, seedTimeline, type SeededTimeline } from '../helpers/seed-timeline.js';
+
+const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
+const ROOT = resolve(import.meta.dirname, '../..');
+const RENDERER = join(ROOT, 'out/renderer');
+const ARTIFACTS = join(ROOT, 'test-artifacts/timeline-ui');
+const TOKEN = 'timeline-ui-test-token-0123456789';
+const LONG_STEPS = 1500;
+
+let home: TemporaryHome;
+let storage: Storage;
+let seeded: SeededTimeline;
+let model: FakeOpenAiServer;
+let service: AppService;
+let server: TimelineServer;
+let browser: Browser;
+let page: Page;
+const consoleProblems: string[] = [];
+/** Released by the test: the live run's second computer action waits on it, so the run is caught mid-way. */
+let releaseAction: () => void = () => {};
+
+function buildRendererIfMissing(): void {
+  if (existsSync(join(RENDERER, 'index.html'))) return;
+  const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
+}
+
+/** The page renders asynchronously (thumbnails are made on request): give it time on a loaded machine. */
+function poll<Value>(read: () => Promise<Value> | Value) {
+  return expect.poll(read, { timeout: 15_000, interval: 50 });
+}
+
+async function snapshot(name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set SIGHTLINE_CHROMIUM)`);
+  buildRendererIfMissing();
+  mkdirSync(ARTIFACTS, { recursive: true });
+
+  home = createTemporaryHome('sightline-timeline-ui');
+  const clock = new SeedClock();
+  storage = openHomeStorage(home, { clock: clock.now });
+  seeded = await seedTimeline(storage, clock, { longSteps: LONG_STEPS });
+  clock.followRealTime();
+
+  model = await startFakeOpenAiServer();
+  const config: Config = {
+    ...DEFAULT_CONFIG,
+    model: { ...DEFAULT_CONFIG.model, name: 'gpt-4.1', baseUrl: model.baseUrl, apiKey: TEST_API_KEY, maxRetries: 0 },
+    agent: { ...DEFAULT_CONFIG.agent, operator: 'browser' },
+  };
+  let executed = 0;
+  const operator = new FakeOperator({
+    screen: { width: 1280, height: 800 },
+    kind: 'browser',
+    onExecute: async () => {
+      executed += 1;
+      if (executed === 2) await new Promise<void>((release) => (releaseAction = release));
+    },
+  });
+  service = createAppService({
+    storage,
+    config,
+    appInfo: () => ({ version: '0.1.0', platform: 'linux' }),
+    operatorFactory: async () => operator,
+    settleDelayMs: 0,
+  });
+  server = await startTimelineServer({
+    implementation: service.implementation,
+    events: service.events,
+    rendererDirectory: RENDERER,
+    token: TOKEN,
+    dispatch: service.dispatch,
+  });
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(message.text())) consoleProblems.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleProblems.push(error.message));
+  await page.goto(server.url);
+});
+
+afterAll(async () => {
+  releaseAction();
+  await browser?.close();
+  await server?.close();
+  await service?.close();
+  await model?.close();
+  storage?.close();
+  home?.remove();
+});
+
+describe('the timeline UI over HTTP', () => {
+  it('lists the sessions with their turns, steps and tokens saved', async () => {
+    const items = page.locator('.session-item');
+    await poll(() => items.count()).toBe(4);
+    const showcase = page.locator(`.session-item[data-session-id="${seeded.showcase.id}"]`);
+    await poll(() => showcase.textContent()).toContain('Invite Alex to the Acme workspace');
+    expect(await showcase.textContent()).toContain('2 turns · 13 steps');
+    expect(await showcase.locator('.saved-pill').textContent()).toMatch(/^−\d+% tokens$/);
+    expect(await page.locator('.badge-ok').textContent()).toContain('v0.1.0');
+
+    await page.getByLabel('Search sessions').fill('atlas');
+    await poll(() => items.count()).toBe(1);
+    expect(await items.first().textContent()).toContain('Rename the Atlas project');
+    await page.getByLabel('Search sessions').fill('');
+    await poll(() => items.count()).toBe(4);
+    await snapshot('1-sessions-list');
+  });
+
+  it('opens a session: turns in order, steps with thoughts and actions, reports, injections and highlights', async () => {
+    await page.locator(`.session-item[data-session-id="${seeded.showcase.id}"] .session-open`).click();
+    await poll(() => page.locator('.session-name').textContent()).toBe('Invite Alex to the Acme workspace');
+    await poll(() => page.locator('.turn-card').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('.turn-card').first().textContent()).toContain('Turn 1');
+    expect(await page.locator('.turn-card').first().textContent()).toContain('compacted');
+    // A thumbnail of a whole screenshot loads once its row is visible, with the click drawn on it.
+    await poll(() => page.locator('.step-row .step-media-frame.media-ok image').count()).toBeGreaterThan(0);
+    expect(await page.locator('.step-row .action-mark').count()).toBeGreaterThan(0);
+    expect(await page.locator('.session-tokens .token-meter-saved').textContent()).toMatch(/\d+% saved/);
+    expect(await page.locator('.token-chart polyline.token-chart-sent').getAttribute('points')).toMatch(/\d/);
+    await snapshot('2-session-view');
+
+    // Turn 2 is further down: its report, injections and highlighted steps.
+    await page.locator('.timeline-scroller').evaluate((element) => (element.scrollTop = 900));
+    await poll(() => page.locator('.search-report').count()).toBe(1);
+    expect(await page.locator('.search-report').textContent()).toContain('What can a viewer do in an Acme workspace?');
+    expect(await page.locator('.search-report .source-chip').count()).toBe(3);
+    const badges = await page.locator('.turn-card .injection-badge').allTextContents();
+    expect(badges).toEqual(['note1.2k chars', 'document18k chars']);
+    await poll(() => page.locator('.step-row[data-outcome="refused"]').count()).toBe(1);
+    expect(await page.locator('.step-row[data-outcome="refused"] .outcome-tag').textContent()).toBe('Refused');
+    expect(await page.locator('.step-row[data-outcome="error"] .step-error').textContent()).toContain('outside the screenshot');
+    expect(await page.locator('.step-row[data-outcome="unchanged"] .step-unchanged').textContent()).toMatch(/^Unchanged: same as img_[0-9a-f]{12}$/);
+    expect(await page.locator('.step-row', { hasText: 'Zoom into image' }).count()).toBe(1);
+    await page.waitForTimeout(300);
+    await snapshot('3-session-details');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await snapshot('3-session-details-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+  });
+
+  it('shows the crop_image box and the action on the full-size image, with zoom', async () => {
+    const refused = page.locator('.step-row[data-outcome="refused"] .step-media-frame');
+    await refused.click();
+    const viewer = page.getByRole('dialog', { name: /Screenshot img_/ });
+    await poll(() => viewer.locator('.viewer-image image').count()).toBe(1);
+    expect(await viewer.locator('.crop-box rect').count()).toBe(1);
+    expect(await viewer.locator('.crop-box rect').getAttribute('width')).toBe('700');
+    expect(await viewer.locator('.details-text').first().textContent()).toContain('clear the browser data');
+    await snapshot('4-image-viewer');
+    await viewer.getByRole('button', { name: '100%' }).click();
+    expect(await viewer.locator('.viewer-zoom').textContent()).toBe('100%');
+    const width = await viewer.locator('.viewer-image').evaluate((element) => element.getBoundingClientRect().width);
+    expect(Math.round(width)).toBe(1280);
+    await viewer.getByRole('button', { name: 'Zoom in' }).click();
+    expect(await viewer.locator('.viewer-zoom').textContent()).toBe('150%');
+    await page.keyboard.press('Escape');
+    await poll(() => page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('brings a folded screenshot back from cold storage on click, and says a purged one is unavailable', async () => {
+    await page.locator('.timeline-scroller').evaluate((element) => (element.scrollTop = 0));
+    const cold = page.locator(`.placeholder-card[data-image-id="${seeded.coldImage.id}"]`);
+    await poll(() => cold.count()).toBe(1);
+    expect(await cold.textContent()).toContain(seeded.coldImage.id);
+    expect(await cold.textContent()).toContain('member list with five people');
+    expect(await cold.locator('.zone-badge').textContent()).toBe('cold');
+    expect(await cold.textContent()).toContain('Load from cold storage');
+
+    const purged = page.locator(`.placeholder-card[data-image-id="${seeded.purgedImage.id}"]`);
+    expect(await purged.textContent()).toContain('Unavailable');
+    expect(await purged.locator('.zone-badge').textContent()).toBe('purged');
+    expect(await purged.isDisabled()).toBe(true);
+    await snapshot('5-placeholders');
+
+    await cold.click();
+    const row = page.locator('.step-row', { has: page.locator('.placeholder-loaded') });
+    await poll(() => row.locator('.placeholder-loaded image').count()).toBe(1);
+    expect(await row.locator('.placeholder-loaded .zone-badge').textContent()).toBe('cold');
+    await snapshot('6-placeholder-rehydrated');
+  });
+
+  it('windows a session of thousands of steps: only the rows in view are in the page', async () => {
+    await page.locator(`.session-item[data-session-id="${seeded.long.id}"] .session-open`).click();
+    await poll(() => page.locator('.session-name').textContent()).toBe('Triage the support inbox');
+    await poll(() => page.locator('.session-facts').textContent()).toContain(`${LONG_STEPS} steps`);
+    const rendered = await page.locator('.step-row').count();
+    expect(rendered).toBeGreaterThan(3);
+    expect(rendered).toBeLessThan(40);
+    await page.locator('.timeline-scroller').evaluate((element) => (element.scrollTop = element.scrollHeight));
+    await poll(() => page.locator('.step-row', { hasText: 'Message 500:' }).count()).toBe(1);
+    expect(await page.locator('.step-row').count()).toBeLessThan(40);
+    await snapshot('7-long-session');
+  });
+
+  it('starts a run from the page and shows its events live, a question answered from the page', async () => {
+    model.script([
+      computerCall({ action: 'click', x: 640, y: 200 }, 'Clicking the invite field.'),
+      toolCall('ask_user', { question: 'Which role should Alex get: viewer or editor?' }, 'I need to know the role.'),
+      computerCall({ action: 'type', text: 'alex@example.com' }, 'Typing the address.'),
+      finishCall('Invited Alex as a viewer.'),
+    ]);
+    await page.getByRole('button', { name: 'New task', exact: true }).click();
+    const form = page.getByRole('dialog', { name: 'New task' });
+    await form.getByLabel('Task', { exact: true }).fill('Invite alex@example.com to the workspace');
+    await form.getByText('Attach context to this request').click();
+    await form.getByRole('radio', { name: 'Quote' }).click();
+    await form.getByRole('textbox', { name: 'Context' }).fill('Alex starts on Monday; give them the least access that works.');
+    await snapshot('8-new-task');
+    await form.getByRole('button', { name: 'Start' }).click();
+
+    await poll(() => page.locator('.session-name').textContent()).toBe('Invite alex@example.com to the workspace');
+    const question = page.getByRole('form', { name: "Answer the agent's question" });
+    await poll(() => question.count()).toBe(1);
+    expect(await question.textContent()).toContain('Which role should Alex get');
+    expect(await page.locator('.run-state').textContent()).toContain('Running');
+    await poll(() => page.locator('.step-row').count()).toBe(1);
+    expect(await page.locator('.step-row').first().textContent()).toContain('Click (640, 200)');
+    await snapshot('9-live-question');
+
+    await question.getByLabel('Your answer').fill('viewer');
+    await question.getByRole('button', { name: 'Answer' }).click();
+    await poll(() => page.getByRole('form', { name: "Answer the agent's question" }).count()).toBe(0);
+    // The type action waits in the operator: the run is caught mid-way, its steps so far on the page.
+    await poll(() => page.locator('.step-row').count()).toBe(2);
+    expect(await page.locator('.turn-card .status-pill').textContent()).toBe('Running');
+    releaseAction();
+    await poll(() => page.locator('.turn-card .status-pill').textContent()).toBe('Finished');
+    await poll(() => page.locator('.step-row').count()).toBe(4);
+    await poll(() => page.locator('.turn-injections .injection-badge').textContent()).toContain('quote');
+    await poll(() => page.locator('.run-controls').textContent()).toContain('Continue with a new task');
+    await snapshot('10-live-finished');
+  });
+
+  it('deletes a session after asking', async () => {
+    const item = page.locator(`.session-item[data-session-id="${seeded.others[1]?.id}"]`);
+    await item.hover();
+    await item.getByRole('button', { name: /Delete session/ }).click();
+    expect(await item.locator('.delete-confirm').textContent()).toContain('Delete this session and its screenshots?');
+    await item.getByRole('button', { name: 'Delete', exact: true }).click();
+    await poll(() => item.count()).toBe(0);
+    expect(storage.sessions.get(seeded.others[1]?.id ?? '')).toBeUndefined();
+  });
+
+  it('refuses every API request without the token', async () => {
+    const base = `http://127.0.0.1:${server.port}`;
+    const call = (headers: Record<string, string>) =>
+      fetch(`${base}/api/listSessions`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '[{}]' });
+    expect((await call({})).status).toBe(401);
+    expect((await call({ Authorization: 'Bearer not-the-token-0123456789' })).status).toBe(401);
+    expect((await fetch(`${base}/api/events`)).status).toBe(401);
+    expect((await fetch(`${base}/api/images/${seeded.coldImage.id}`)).status).toBe(401);
+    expect((await call({ Authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    // The page itself, opened without the token, has nothing to talk to and says so.
+    const stranger = await browser.newPage();
+    await stranger.goto(`${base}/`);
+    await poll(() => stranger.locator('.badge').textContent()).toBe('Preview');
+    expect(await stranger.locator('.session-item').count()).toBe(0);
+    await stranger.close();
+  });
+
+  it('logged no CSP violation or error in the console', () => {
+    expect(consoleProblems).toEqual([]);
+  });
+});
