@@ -15,6 +15,7 @@ import {
 } from '../context/index.js';
 import { createEventEmitter, createSecretRedactor } from './event-emitter.js';
 import { ScreenRecorder } from './screen-recorder.js';
+import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { createAskUserTool } from './tools/ask-user-tool.js';
 import { createComputerTool } from './tools/computer-tool.js';
@@ -89,7 +90,9 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       } catch (error) {
         ending = controller.signal.aborted
           ? { status: 'stopped', reason: 'stopped', summary: 'Stopped by the user.' }
-          : { status: 'failed', reason: 'error', summary: `The turn failed: ${redact(errorMessage(error))}` };
+          : isStorageFailure(error)
+            ? { status: 'failed', reason: 'error', summary: storageFailureSummary(redact(errorMessage(error))) }
+            : { status: 'failed', reason: 'error', summary: `The turn failed: ${redact(errorMessage(error))}` };
       }
       return await turn.end(ending, usage.total, hooks);
     } finally {

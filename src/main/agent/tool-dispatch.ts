@@ -1,11 +1,13 @@
 /**
  * One tool call, from the model's raw text to a result: find the tool, parse and validate the arguments,
  * run it. Anything the model got wrong comes back as an error result (marked malformed, so the loop can
- * count it); a tool that throws comes back as an error result too, unless the turn is being stopped.
+ * count it); a tool that throws comes back as an error result too, unless the turn is being stopped or
+ * the disk or database failed under it (the loop stops the turn on those; see storage-failure.ts).
  */
 import type { ToolCall } from '../../shared/messages.js';
 import { invalidArgumentsMessage, parseToolArguments, unknownToolMessage } from './malformed-output.js';
 import { toolParametersSchema } from './tools/model-tool-schema.js';
+import { isStorageFailure } from './storage-failure.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { ToolContext, ToolResult } from './tools/tool-definition.js';
 import { TurnStoppedError } from './turn-stopped-error.js';
@@ -42,6 +44,7 @@ export async function dispatchToolCall(registry: ToolRegistry, call: ToolCall, c
     return { result, malformed: false, arguments: validation.data, latencyMs: elapsed() };
   } catch (error) {
     if (context.signal.aborted) throw new TurnStoppedError();
+    if (isStorageFailure(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     context.emit({
       type: 'warning',

@@ -18,6 +18,7 @@ import type { Storage } from '../storage/index.js';
 import type { Emit } from './event-emitter.js';
 import { MAX_CONSECUTIVE_MALFORMED_REPLIES, MalformedReplyCounter } from './malformed-output.js';
 import type { ScreenRecorder } from './screen-recorder.js';
+import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { recordToolStep } from './step-recording.js';
 import { dispatchToolCall, type DispatchOutcome } from './tool-dispatch.js';
 import type { ToolRegistry } from './tools/registry.js';
@@ -186,12 +187,16 @@ async function runToolCalls(context: TurnLoopContext, message: CompletedAssistan
     // The model call's cost goes on the reply's first step, so the steps of a turn add up to its calls.
     const cost = index === 0 ? { usage: message.usage, tokenReport: reply.tokenReport } : {};
     const notRun = notRunReason(outcome, context.signal);
-    let dispatched: DispatchOutcome & { stoppedDuringCall?: boolean };
+    let dispatched: DispatchOutcome & { stoppedDuringCall?: boolean; storageFailure?: string };
     if (notRun !== undefined) {
       dispatched = { result: { parts: [{ type: 'text', text: notRun }], isError: true }, malformed: false, latencyMs: 0 };
     } else {
       dispatched = await dispatchOrStop(context, call);
       if (dispatched.stoppedDuringCall === true) outcome.stopped = true;
+    }
+    if (dispatched.storageFailure !== undefined) {
+      // Recorded first (the call gets its answer), then nothing more runs: the turn ends on the failure.
+      outcome.ending = { status: 'failed', reason: 'error', summary: dispatched.storageFailure };
     }
     recordToolStep(context.storage, context.emit, context.redact, {
       sessionId: context.sessionId,
@@ -207,7 +212,7 @@ async function runToolCalls(context: TurnLoopContext, message: CompletedAssistan
     if (notRun !== undefined) continue;
     if (!dispatched.malformed) outcome.allMalformed = false;
     if (dispatched.result.isError === true) outcome.lastError = textOfParts(dispatched.result.parts);
-    if (dispatched.result.endTurn !== undefined) {
+    if (dispatched.result.endTurn !== undefined && dispatched.storageFailure === undefined) {
       const { status, summary } = dispatched.result.endTurn;
       outcome.ending = { status, reason: status === 'finished' ? 'finished' : 'failed', summary };
     }
@@ -224,7 +229,7 @@ function notRunReason(outcome: ToolCallsOutcome, signal: AbortSignal): string | 
 async function dispatchOrStop(
   context: TurnLoopContext,
   call: ToolCall,
-): Promise<DispatchOutcome & { stoppedDuringCall?: boolean }> {
+): Promise<DispatchOutcome & { stoppedDuringCall?: boolean; storageFailure?: string }> {
   const started = performance.now();
   try {
     return await dispatchToolCall(context.registry, call, {
@@ -235,6 +240,15 @@ async function dispatchOrStop(
       emit: context.emit,
     });
   } catch (error) {
+    if (isStorageFailure(error)) {
+      const summary = storageFailureSummary(context.redact(error instanceof Error ? error.message : String(error)));
+      return {
+        result: { parts: [{ type: 'text', text: summary }], isError: true },
+        malformed: false,
+        latencyMs: Math.max(0, Math.round(performance.now() - started)),
+        storageFailure: summary,
+      };
+    }
     if (!(error instanceof TurnStoppedError)) throw error;
     return {
       result: { parts: [{ type: 'text', text: 'Interrupted: the user stopped the turn.' }], isError: true },
