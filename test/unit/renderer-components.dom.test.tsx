@@ -1,0 +1,296 @@
+/**
+ * The timeline's components rendered to markup (react-dom/server; no DOM is installed): what each shows for
+ * the data it is given. Interaction (clicks, loading, live updates) is covered by the browser tests in
+ * test/e2e/timeline-ui.test.ts.
+ */
+import type { ReactElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { Injection, SearchReport, SessionSummary, Step, Turn } from '../../src/shared/app-api.js';
+import { ImageViewer, stepZoom } from '../../src/renderer/src/components/ImageViewer.js';
+import { NewTaskForm } from '../../src/renderer/src/components/NewTaskForm.js';
+import { PlaceholderCard } from '../../src/renderer/src/components/PlaceholderCard.js';
+import { RunControls } from '../../src/renderer/src/components/RunControls.js';
+import { ScreenshotFigure } from '../../src/renderer/src/components/ScreenshotFigure.js';
+import { SearchReportCard } from '../../src/renderer/src/components/SearchReportCard.js';
+import { SessionList } from '../../src/renderer/src/components/SessionList.js';
+import { StepRow } from '../../src/renderer/src/components/StepRow.js';
+import { TokenChart } from '../../src/renderer/src/components/TokenChart.js';
+import { TokenMeter } from '../../src/renderer/src/components/TokenMeter.js';
+import { TurnCard } from '../../src/renderer/src/components/TurnCard.js';
+import type { AppApiClient } from '../../src/renderer/src/api/index.js';
+import { AppApiContext } from '../../src/renderer/src/hooks/app-api-context.js';
+import type { Sessions } from '../../src/renderer/src/hooks/use-sessions.js';
+
+const TURN = 'turn_000000000001';
+const IMAGE = 'img_00000000000a';
+const noop = () => {};
+
+function step(overrides: Partial<Step> = {}): Step {
+  return {
+    id: 'step_1',
+    turnId: TURN,
+    sequence: 3,
+    tool: 'computer',
+    action: { action: 'click', x: 120, y: 190 },
+    toolArguments: null,
+    thought: 'Opening the Team page.',
+    screenshot: { imageId: IMAGE, zone: 'active', caption: null, width: 1280, height: 800, isErrorFrame: false },
+    dedupOf: null,
+    result: { ok: true },
+    error: null,
+    latencyMs: 1200,
+    inputTokens: 3500,
+    outputTokens: 90,
+    tokenReport: { sentTokens: 3500, keepEverythingTokens: 9000, imagesSent: 2, imagesFolded: 3 },
+    createdAt: '2025-01-01T10:00:00.000Z',
+    ...overrides,
+  } as Step;
+}
+
+/** A client that is never called during a server render (effects do not run there). */
+const client = { transport: 'http' } as AppApiClient;
+
+function render(element: ReactElement): string {
+  return renderToStaticMarkup(<AppApiContext.Provider value={client}>{element}</AppApiContext.Provider>);
+}
+
+function text(markup: string): string {
+  return markup
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+describe('StepRow', () => {
+  it('shows the action, the thought, the cost and a thumbnail frame of a whole screenshot', () => {
+    const markup = render(<StepRow step={step()} onOpenImage={noop} />);
+    expect(markup).toContain('data-outcome="ok"');
+    expect(text(markup)).toContain('3 Click (120, 190) Opening the Team page.');
+    expect(text(markup)).toContain('1.2 s');
+    expect(text(markup)).toContain('3.5k / 9k tokens');
+    expect(text(markup)).toContain('3 folded');
+    expect(markup).toContain('step-media-frame');
+    // The thumbnail loads only once the row is seen: nothing is fetched or inlined on the first render.
+    expect(markup).toContain('media-shimmer');
+    expect(markup).not.toContain('<image');
+  });
+
+  it('highlights an error, a refusal and an unchanged screen', () => {
+    const error = render(<StepRow step={step({ error: 'The point is outside the screenshot.', result: { ok: false } })} onOpenImage={noop} />);
+    expect(error).toContain('outcome-error');
+    expect(text(error)).toContain('Error');
+    expect(text(error)).toContain('The point is outside the screenshot.');
+
+    const refused = render(<StepRow step={step({ error: 'the user refused this action', result: { ok: false, refused: true } })} onOpenImage={noop} />);
+    expect(refused).toContain('data-outcome="refused"');
+    expect(text(refused)).toContain('Refused');
+
+    const unchanged = render(<StepRow step={step({ dedupOf: 'img_00000000000b' })} onOpenImage={noop} />);
+    expect(unchanged).toContain('data-outcome="unchanged"');
+    expect(text(unchanged)).toContain('No change');
+    expect(text(unchanged)).toContain('Unchanged: same as img_00000000000b');
+  });
+
+  it('shows a folded screenshot as a placeholder card, and a skeleton while its page loads', () => {
+    const folded = render(
+      <StepRow step={step({ screenshot: { imageId: IMAGE, zone: 'offloaded', caption: 'Team page, five members.', width: 1280, height: 800, isErrorFrame: false } })} onOpenImage={noop} />,
+    );
+    expect(folded).toContain('placeholder-card');
+    expect(folded).toContain(`data-image-id="${IMAGE}"`);
+    expect(render(<StepRow step={undefined} onOpenImage={noop} />)).toContain('step-skeleton');
+    const bare = text(render(<StepRow step={step({ screenshot: null, thought: null })} onOpenImage={noop} />));
+    expect(bare).toContain('No thought recorded');
+    expect(bare).toMatch(/No screenshot$/);
+  });
+});
+
+describe('PlaceholderCard', () => {
+  it('offers to load a cold image, with its id, caption and zone', () => {
+    const screenshot = { imageId: IMAGE, zone: 'offloaded' as const, caption: 'Team page, five members.', width: 1280, height: 800, isErrorFrame: false };
+    const markup = render(<PlaceholderCard step={step({ screenshot })} screenshot={screenshot} onOpen={noop} />);
+    expect(text(markup)).toBe(`${IMAGE} cold Team page, five members. Load from cold storage`);
+    expect(markup).toContain('placeholder-idle');
+    expect(markup).not.toContain('disabled');
+  });
+
+  it('says at once that a purged image is unavailable, with nothing to click', () => {
+    const screenshot = { imageId: IMAGE, zone: 'purged' as const, caption: null, width: 1280, height: 800, isErrorFrame: false };
+    const markup = render(<PlaceholderCard step={step({ screenshot })} screenshot={screenshot} onOpen={noop} />);
+    expect(text(markup)).toBe(`${IMAGE} purged No caption Unavailable · purged`);
+    expect(markup).toContain('placeholder-unavailable');
+    expect(markup).toContain('disabled');
+  });
+});
+
+describe('ScreenshotFigure', () => {
+  it('draws the action and crop boxes in the image’s own coordinates, as SVG attributes', () => {
+    const markup = renderToStaticMarkup(
+      <ScreenshotFigure
+        url="data:image/png;base64,AA=="
+        width={1280}
+        height={800}
+        action={{ action: 'drag', x: 10, y: 20, to_x: 300, to_y: 400 }}
+        cropBoxes={[{ stepId: 'step_9', imageId: IMAGE, x: 5, y: 6, width: 70, height: 80 }]}
+        scale="full"
+        label="Screenshot"
+      />,
+    );
+    expect(markup).toContain('viewBox="0 0 1280 800"');
+    expect(markup).toContain('<image href="data:image/png;base64,AA==" x="0" y="0" width="1280" height="800"');
+    expect(markup).toMatch(/<line class="action-path" x1="10" y1="20" x2="300" y2="400"/);
+    expect(markup.match(/class="action-ring" cx="(\d+)" cy="(\d+)"/g)).toEqual(['class="action-ring" cx="10" cy="20"', 'class="action-ring" cx="300" cy="400"']);
+    expect(markup).toContain('<rect x="5" y="6" width="70" height="80"');
+    expect(markup).not.toContain('style=');
+  });
+
+  it('draws nothing extra for an action without a point', () => {
+    const markup = renderToStaticMarkup(<ScreenshotFigure url="data:," width={10} height={10} action={{ action: 'type', text: 'hi' }} label="x" />);
+    expect(markup).not.toContain('action-mark');
+  });
+});
+
+describe('TurnCard, SearchReportCard and badges', () => {
+  const turn: Turn = {
+    id: TURN,
+    sequence: 2,
+    request: 'Invite alex@example.com as a viewer',
+    status: 'failed',
+    startedAt: '2025-01-01T10:00:00.000Z',
+    endedAt: '2025-01-01T10:00:42.000Z',
+    compactedAt: '2025-01-01T10:01:00.000Z',
+    summary: 'Could not find the invite button.',
+    stepCount: 7,
+  } as Turn;
+  const injections = [{ id: 'inj_1', turnId: TURN, type: 'note', contentLength: 1240, createdAt: '' }] as Injection[];
+
+  it('shows the request, status, duration, steps, summary, compaction and injections (type and length only)', () => {
+    const markup = render(<TurnCard turn={turn} injections={injections} />);
+    const shown = text(markup);
+    expect(shown).toContain('Turn 2 Failed');
+    expect(shown).toContain('42 s · 7 steps compacted');
+    expect(shown).toContain('note 1.2k chars');
+    expect(shown).toContain('Invite alex@example.com as a viewer Could not find the invite button.');
+    expect(markup).toContain('status-failed');
+  });
+
+  it('shows a search report with its answer, confidence and sources as links', () => {
+    const report = {
+      id: 'srch_1',
+      turnId: TURN,
+      question: 'What can a viewer do?',
+      queries: ['viewer permissions'],
+      sources: [{ title: 'Roles', url: 'https://help.example/roles' }, { url: 'https://blog.example/x' }, 'not a source'],
+      answer: 'Viewers can read and comment.',
+      confidence: 0.86,
+      iterations: 2,
+      durationMs: 8400,
+      createdAt: '',
+    } as SearchReport;
+    const markup = render(<SearchReportCard report={report} />);
+    expect(text(markup)).toContain('Search sub-agent What can a viewer do? 86% confident Viewers can read and comment. 2 sources · 2 rounds · 8.4 s Roles blog.example');
+    expect(markup).toContain('href="https://help.example/roles"');
+    expect(markup).toContain('rel="noreferrer noopener"');
+  });
+
+  it('meters tokens sent against keep-everything, and charts them', () => {
+    expect(text(render(<TokenMeter sent={2500} keepEverything={10_000} />))).toBe('2.5k sent · 10k keep-everything · 75% saved');
+    expect(render(<TokenMeter sent={2500} keepEverything={10_000} />)).toContain('width="25"');
+    expect(render(<TokenMeter sent={null} keepEverything={10} />)).toBe('');
+    const chart = render(<TokenChart points={[{ sent: 10, keepEverything: 20 }, { sent: 12, keepEverything: 40 }]} />);
+    expect(chart).toContain('class="token-chart-sent" points="0,42 240,39.2"');
+    expect(text(chart)).toContain('max 40');
+    expect(render(<TokenChart points={[]} />)).toBe('');
+  });
+});
+
+describe('SessionList', () => {
+  const summary = (id: string, title: string, overrides: Partial<SessionSummary> = {}): SessionSummary =>
+    ({
+      id,
+      title,
+      status: 'idle',
+      operator: 'browser',
+      model: 'gpt-4.1',
+      createdAt: '2025-01-01T10:00:00.000Z',
+      updatedAt: '2025-01-01T10:00:00.000Z',
+      turnCount: 2,
+      stepCount: 13,
+      tokens: { input: 0, output: 0, sent: 87_000, keepEverything: 136_000 },
+      run: null,
+      ...overrides,
+    }) as SessionSummary;
+  const sessions = (overrides: Partial<Sessions>): Sessions => ({
+    status: 'ready',
+    sessions: [],
+    total: 0,
+    error: null,
+    query: '',
+    setQuery: noop,
+    refresh: noop,
+    remove: async () => {},
+    ...overrides,
+  });
+
+  it('lists sessions with their counts, tokens saved and state, the open one marked', () => {
+    const list = sessions({
+      sessions: [summary('ses_00000000000a', 'Invite Alex'), summary('ses_00000000000b', 'Triage', { run: 'running', tokens: { input: 0, output: 0, sent: null, keepEverything: null } })],
+      total: 2,
+    });
+    const markup = render(<SessionList sessions={list} selectedId="ses_00000000000a" onSelect={noop} onDeleted={noop} connected />);
+    expect(text(markup)).toContain('Sessions 2');
+    expect(text(markup)).toContain('Invite Alex');
+    expect(text(markup)).toContain('2 turns · 13 steps −36% tokens');
+    expect(markup).toContain('class="session-item selected" data-session-id="ses_00000000000a"');
+    expect(markup).toContain('status-dot status-running');
+    expect(markup).toContain('aria-label="Delete session Invite Alex"');
+  });
+
+  it('says when there is nothing to show, or nothing to load from', () => {
+    expect(text(render(<SessionList sessions={sessions({})} selectedId={null} onSelect={noop} onDeleted={noop} connected />))).toContain('No sessions yet.');
+    expect(text(render(<SessionList sessions={sessions({ query: 'zzz' })} selectedId={null} onSelect={noop} onDeleted={noop} connected />))).toContain(
+      'No session matches.',
+    );
+    expect(text(render(<SessionList sessions={sessions({ status: 'failed', error: 'offline' })} selectedId={null} onSelect={noop} onDeleted={noop} connected />))).toContain(
+      'Could not load sessions: offline',
+    );
+    expect(text(render(<SessionList sessions={sessions({})} selectedId={null} onSelect={noop} onDeleted={noop} connected={false} />))).toContain(
+      'Open the timeline from Sightline to see sessions.',
+    );
+  });
+});
+
+describe('run controls, the new-task form and the viewer', () => {
+  const session = { id: 'ses_00000000000a', status: 'running' } as SessionSummary;
+
+  it('offers pause and stop while running, resume while paused, a new task when idle', () => {
+    expect(text(render(<RunControls session={session} run="running" onContinue={noop} />))).toBe('Running Pause Stop');
+    expect(text(render(<RunControls session={session} run="paused" onContinue={noop} />))).toBe('Paused Resume Stop');
+    expect(render(<RunControls session={session} run="stopping" onContinue={noop} />)).toMatch(/<button type="button" class="button button-danger" disabled="">Stop/);
+    expect(text(render(<RunControls session={{ ...session, status: 'idle' }} run={null} onContinue={noop} />))).toBe('Continue with a new task');
+  });
+
+  it('asks for a task, the operator and, behind a toggle, context for this request only', () => {
+    const markup = render(<NewTaskForm onStarted={noop} onCancel={noop} />);
+    expect(text(markup)).toContain('New task Task');
+    expect(markup).toContain('<option value="default" selected="">As configured</option>');
+    expect(text(markup)).toContain('Attach context to this request Sent once with this task, never stored');
+    expect(markup).toContain('name="with-context"');
+    expect(markup).not.toContain('name="context"');
+    expect(markup).toMatch(/<button type="submit" class="button button-primary" disabled="">Start<\/button>/);
+    expect(text(render(<NewTaskForm sessionId="ses_00000000000a" onStarted={noop} onCancel={noop} />))).toContain('Continue the session');
+  });
+
+  it('opens the viewer on the step, loading the full-size image, and zooms in steps', () => {
+    const markup = render(<ImageViewer step={step()} screenshot={step().screenshot!} cropBoxes={[]} onClose={noop} />);
+    expect(text(markup)).toContain(`${IMAGE} active 1280×800`);
+    expect(text(markup)).toContain('Loading the full-size image…');
+    expect(text(markup)).toContain('Step 3 Click (120, 190) Thought Opening the Team page.');
+    expect(stepZoom('fit', 1)).toBe(1.5);
+    expect(stepZoom(1, -1)).toBe(0.75);
+    expect(stepZoom(4, 1)).toBe(4);
+    expect(stepZoom(0.25, -1)).toBe(0.25);
+  });
+});
