@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { AgentEventSchema, type AgentEvent } from '../../src/shared/events.js';
 import { runCli } from '../../src/main/cli/program.js';
 import type { BlobStoreFaults } from '../../src/main/storage/index.js';
+import type * as BlobStoreModule from '../../src/main/storage/blob-store.js';
 import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { captureIo } from '../helpers/cli-io.js';
@@ -21,7 +22,7 @@ import { storageProblems } from '../helpers/storage-consistency.js';
 const disk = vi.hoisted(() => ({ writes: 0, failFromWrite: Number.POSITIVE_INFINITY, code: 'ENOSPC' }));
 
 vi.mock('../../src/main/storage/blob-store.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/main/storage/blob-store.js')>();
+  const original = await importOriginal<typeof BlobStoreModule>();
   class BlobStoreOnAFailingDisk extends original.BlobStore {
     constructor(directories: ConstructorParameters<typeof original.BlobStore>[0], faults: BlobStoreFaults = {}) {
       super(directories, {
