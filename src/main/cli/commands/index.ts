@@ -4,6 +4,7 @@ import type { CliContext } from '../io.js';
 import { registerConfigCommand } from './config.js';
 import { registerDoctorCommand } from './doctor.js';
 import { registerFramesCommand } from './frames.js';
+import { registerMcpCommand } from './mcp.js';
 import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerTimelineCommand } from './timeline.js';
@@ -12,6 +13,7 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerRunCommand(program, context);
   registerSessionsCommand(program, context);
   registerTimelineCommand(program, context);
+  registerMcpCommand(program, context);
   registerDoctorCommand(program, context);
   registerConfigCommand(program, context);
   registerFramesCommand(program, context);

@@ -1,0 +1,42 @@
+/**
+ * The MCP protocol side of `sightline mcp`: the SDK's Server answering tools/list and tools/call from the
+ * tool host. The low-level Server rather than McpServer, because our tools bring their own JSON schemas
+ * (the computer tool's is one flat object, checked per action by its zod schema) and McpServer would
+ * derive the listed schema from zod and list the computer tool's union as an empty object.
+ *
+ * Arguments are checked by each tool's own zod schema, as for the agent's model; a call that does not fit
+ * (or names no tool) is answered with the protocol's invalid-params error (-32602), not as a tool result.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpToolHost } from './mcp-tool-host.js';
+
+const SERVER_INFO = { name: 'sightline', version: '0.1.0' };
+
+const INSTRUCTIONS =
+  'Sightline sees and acts on a screen (a desktop or a browser page) and remembers every screenshot by id. ' +
+  'Call screenshot first; computer acts with the mouse and keyboard in the coordinates of the latest ' +
+  'screenshot and returns the screen after the action; get_history_image and crop_image bring back or zoom ' +
+  'into any earlier image by its id. Risky actions are refused unless the server was started with --yes.';
+
+/**
+ * The protocol answers a thrown error with its `code` and `message`. Not the SDK's McpError: its message
+ * already starts "MCP error -32602:", and the client adds the same prefix again when it rebuilds the error.
+ */
+class InvalidParamsError extends Error {
+  override name = 'InvalidParamsError';
+  readonly code = ErrorCode.InvalidParams;
+}
+
+export function createSightlineMcpServer(host: McpToolHost): Server {
+  // The SDK marks Server for advanced use; serving tools with their own schemas is such a use.
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.oninitialized = () => host.setClientName(server.getClientVersion()?.name);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const outcome = await host.call(request.params.name, request.params.arguments ?? {}, extra.signal);
+    if (outcome.kind === 'invalid') throw new InvalidParamsError(outcome.message);
+    return { content: outcome.content, ...(outcome.isError ? { isError: true } : {}) };
+  });
+  return server;
+}
