@@ -13,7 +13,20 @@ export type ValidationResult = { ok: true; config: Config } | { ok: false; issue
 export function validateConfig(merged: Record<string, unknown>, entries: ReadonlyMap<string, ConfigEntry>): ValidationResult {
   const parsed = ConfigSchema.safeParse(merged);
   if (parsed.success) return { ok: true, config: parsed.data };
-  return { ok: false, issues: parsed.error.issues.map((issue) => describeIssue(issue, entries)) };
+  return { ok: false, issues: parsed.error.issues.flatMap(closestUnionBranch).map((issue) => describeIssue(issue, entries)) };
+}
+
+/**
+ * A value that fits no branch of a union (an MCP server: a command or a URL) is reported by the branch it
+ * came closest to, when one did (`args: expected an array`); when the branches tie (both kinds' keys, or
+ * neither), by the union's own message.
+ */
+function closestUnionBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+  const fewest = Math.min(...issue.errors.map((branch) => branch.length));
+  const closest = issue.errors.filter((branch) => branch.length === fewest);
+  if (closest.length !== 1) return [issue];
+  return closest[0]!.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue).flatMap(closestUnionBranch);
 }
 
 function describeIssue(issue: z.core.$ZodIssue, entries: ReadonlyMap<string, ConfigEntry>): ConfigIssue {
@@ -56,6 +69,8 @@ const TYPE_WORDS: Record<string, string> = {
   boolean: 'true or false',
   string: 'a string',
   object: 'an object',
+  record: 'an object',
+  array: 'a list',
 };
 
 function expectation(issue: z.core.$ZodIssue): string {
