@@ -1,0 +1,574 @@
+/**
+ * Context engineering: one scripted session of 50 turns × 10 model calls (1280×800 screenshots, stored as
+ * the agent stores them) rendered through the real request builder and token estimator under five
+ * policies in the same run:
+ *   keep everything; keep the last 5 images (UI-TARS desktop); the last 3 (Anthropic's computer-use
+ *   demo); the last 1 (Midscene); and Sightline (zones, placeholders, compaction at each turn end).
+ * The four comparison policies read one home that is never compacted; Sightline runs on its own home,
+ * where the real compactTurn runs when each turn ends.
+ *
+ * Per policy: total input tokens, visual tokens of earlier turns' images, a cache-adjusted cost (the part
+ * of a request that repeats the previous request as a byte-identical prefix of whole messages counts at
+ * 10%, as prompt caches bill it, the rest at 100%), the largest request against the 128k context window,
+ * the images each request shows whole, and the share of earlier images the model can still get back at
+ * the end (shown whole, or named by a placeholder and readable from storage). Then timings: compaction
+ * per turn, cold read + rehydrate, request build, and memory as the session grows.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import sharp from 'sharp';
+import { DEFAULT_CONFIG } from '../src/shared/config.js';
+import type { Message } from '../src/shared/messages.js';
+import { buildSystemPrompt } from '../src/main/agent/system-prompt.js';
+import { createCropImageTool } from '../src/main/agent/tools/crop-image-tool.js';
+import { createFinishTool } from '../src/main/agent/tools/finish-tool.js';
+import { createGetHistoryImageTool } from '../src/main/agent/tools/get-history-image-tool.js';
+import { compactTurn } from '../src/main/context/compact-turn.js';
+import { EncodedImageCache } from '../src/main/context/encoded-image-cache.js';
+import { effectiveMaxImageEdge } from '../src/main/context/model-image-size.js';
+import { buildRequest, type ContextPolicy } from '../src/main/context/request-builder.js';
+import { estimateMessageTextTokens } from '../src/main/context/token-estimates.js';
+import { estimateImageTokens } from '../src/main/llm/image-token-estimates.js';
+import { resolveModelProfile } from '../src/main/llm/model-profiles.js';
+import { decodeImageBytes } from '../src/main/perception/image-encoding.js';
+import { openStorage, type Storage } from '../src/main/storage/index.js';
+import { formatMs, markdownTable, type BenchSection } from './harness.js';
+
+const TURNS = 50;
+const CALLS_PER_TURN = 10;
+const WIDTH = 1280;
+const HEIGHT = 800;
+/** A 128k-window model with OpenAI's tile formula (gpt-4o). */
+const PROFILE = resolveModelProfile('gpt-4o');
+const MAX_IMAGE_EDGE = effectiveMaxImageEdge(PROFILE.maxImageEdge, DEFAULT_CONFIG.perception.maxImageEdge);
+const CONTEXT = DEFAULT_CONFIG.context;
+const CACHED_TOKEN_PRICE = 0.1;
+
+interface NamedPolicy {
+  name: string;
+  policy: ContextPolicy;
+}
+
+const COMPARISONS: NamedPolicy[] = [
+  { name: 'keep everything', policy: { kind: 'keep-all' } },
+  { name: 'keep last 5 (UI-TARS desktop)', policy: { kind: 'keep-last', images: 5 } },
+  { name: 'keep last 3 (Anthropic demo)', policy: { kind: 'keep-last', images: 3 } },
+  { name: 'keep last 1 (Midscene)', policy: { kind: 'keep-last', images: 1 } },
+];
+const SIGHTLINE: NamedPolicy = { name: 'Sightline', policy: { kind: 'sightline' } };
+
+const SYSTEM_PROMPT = buildSystemPrompt({
+  operatorKind: 'browser',
+  screenshotWidth: WIDTH,
+  screenshotHeight: HEIGHT,
+  coordinateSpace: 'pixels',
+  tools: [
+    { name: 'computer', description: 'Act on the screen with the mouse or keyboard, one action per call.' },
+    createFinishTool(),
+    createGetHistoryImageTool(),
+    createCropImageTool(),
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The scripted session
+
+/** Distinct per turn and step, cheap to make: a background, a window and a cursor, as a fast PNG. */
+async function makeScreenshot(turn: number, step: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(WIDTH * HEIGHT * 3);
+  const fill = (x: number, y: number, width: number, height: number, colour: readonly [number, number, number]) => {
+    const row = Buffer.alloc(width * 3);
+    for (let index = 0; index < width; index += 1) row.set(colour, index * 3);
+    for (let line = y; line < y + height; line += 1) row.copy(pixels, (line * WIDTH + x) * 3);
+  };
+  fill(0, 0, WIDTH, HEIGHT, [(turn * 37) % 256, 180 + (turn % 60), 220]);
+  fill((turn * 23 + step * 41) % 800, (turn * 13 + step * 29) % 450, 420, 300, [250, (step * 23) % 256, (turn * 5) % 256]);
+  fill((step * 97 + turn) % 1200, (step * 61 + turn) % 760, 24, 24, [0, 0, 0]);
+  return sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+}
+
+interface SessionHooks {
+  /** Before each model call of a turn: build the requests being measured. */
+  beforeModelCall(turnId: string, turnNumber: number): Promise<void>;
+  afterTurn(turnId: string, turnNumber: number): Promise<void>;
+}
+
+/** Writes the session the way the agent does: request, first screen, then calls with their results and screenshots. */
+async function playSession(storage: Storage, screenshots: Buffer[][], imageTurns: Map<string, number>, hooks: SessionHooks): Promise<string> {
+  const session = storage.sessions.create({ title: 'Benchmark session', operator: 'browser', model: PROFILE.model });
+  let callNumber = 0;
+  const putScreenshot = async (turnId: string, turn: number, step: number) => {
+    const record = await storage.images.put({
+      sessionId: session.id,
+      turnId,
+      bytes: screenshots[turn - 1]![step]!,
+      mime: 'image/png',
+      width: WIDTH,
+      height: HEIGHT,
+      source: 'browser',
+    });
+    imageTurns.set(record.id, turn);
+    return record.id;
+  };
+  for (let turn = 1; turn <= TURNS; turn += 1) {
+    const request = `Task ${turn}: open the report for week ${turn}, check the totals and file it under "${turn % 7 === 0 ? 'Review' : 'Done'}".`;
+    const turnId = storage.turns.start({ sessionId: session.id, userRequest: request }).id;
+    storage.messages.append({ sessionId: session.id, turnId, message: { role: 'user', parts: [{ type: 'text', text: request }] } });
+    let screen = await putScreenshot(turnId, turn, 0);
+    storage.messages.append({
+      sessionId: session.id,
+      turnId,
+      message: { role: 'user', parts: [{ type: 'text', text: 'The screen now:' }, { type: 'image', imageId: screen }] },
+    });
+    for (let step = 1; step <= CALLS_PER_TURN; step += 1) {
+      await hooks.beforeModelCall(turnId, turn);
+      callNumber += 1;
+      const callId = `call_${callNumber}`;
+      const finishing = step === CALLS_PER_TURN;
+      const action = { action: 'click', x: (step * 97 + turn * 13) % WIDTH, y: (step * 61 + turn * 7) % HEIGHT };
+      const thought = finishing ? `The report for week ${turn} is filed.` : `Step ${step}: I click the next control of the report form.`;
+      const argumentsText = finishing ? JSON.stringify({ summary: thought, success: true }) : JSON.stringify(action);
+      storage.messages.append({
+        sessionId: session.id,
+        turnId,
+        message: { role: 'assistant', parts: [{ type: 'text', text: thought }], toolCalls: [{ id: callId, name: finishing ? 'finish' : 'computer', argumentsText }] },
+      });
+      if (finishing) {
+        storage.messages.append({ sessionId: session.id, turnId, message: { role: 'tool', toolCallId: callId, name: 'finish', parts: [{ type: 'text', text: 'Finished.' }] } });
+        storage.steps.append({ sessionId: session.id, turnId, action: { tool: 'finish', arguments: JSON.parse(argumentsText) }, thought, screenshotImageId: screen, result: { ok: true } });
+        break;
+      }
+      const next = await putScreenshot(turnId, turn, step);
+      const detail = `click at (${action.x}, ${action.y}) done`;
+      storage.messages.append({
+        sessionId: session.id,
+        turnId,
+        message: { role: 'tool', toolCallId: callId, name: 'computer', parts: [{ type: 'text', text: detail }, { type: 'image', imageId: next }] },
+      });
+      storage.steps.append({ sessionId: session.id, turnId, action, thought, screenshotImageId: screen, result: { ok: true, detail, screenshotImageId: next }, latencyMs: 120 });
+      screen = next;
+    }
+    storage.turns.end(turnId, 'finished');
+    await hooks.afterTurn(turnId, turn);
+  }
+  return session.id;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Measuring requests
+
+interface PolicyTotals {
+  name: string;
+  requests: number;
+  inputTokens: number;
+  earlierVisualTokens: number;
+  cacheAdjustedTokens: number;
+  largestRequest: number;
+  overWindow: number;
+  overBudget: number;
+  imagesWhole: number;
+  fewestImagesWhole: number;
+  buildMs: number[];
+  /** Per-message digests of the previous request, to find the shared prefix. */
+  previousDigests: string[];
+  finalRequest: Message[];
+  retrievableShare: number;
+}
+
+function newTotals(name: string): PolicyTotals {
+  return {
+    name,
+    requests: 0,
+    inputTokens: 0,
+    earlierVisualTokens: 0,
+    cacheAdjustedTokens: 0,
+    largestRequest: 0,
+    overWindow: 0,
+    overBudget: 0,
+    imagesWhole: 0,
+    fewestImagesWhole: Number.POSITIVE_INFINITY,
+    buildMs: [],
+    previousDigests: [],
+    finalRequest: [],
+    retrievableShare: 0,
+  };
+}
+
+/**
+ * A message's digest: sha256 of its serialization, in which each image's base64 stands as the digest of
+ * that base64 (memoized per string: the encoded-image cache hands out the same string each time, so 50 MB
+ * requests are never hashed byte by byte, yet two messages match only when every byte would).
+ */
+const dataDigests = new Map<string, string>();
+function messageDigest(message: Message): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ ...message, parts: undefined }));
+  for (const part of message.parts) {
+    if (part.type === 'image' && part.data !== undefined) {
+      let digest = dataDigests.get(part.data);
+      if (digest === undefined) {
+        digest = createHash('sha256').update(part.data).digest('hex');
+        dataDigests.set(part.data, digest);
+      }
+      hash.update(JSON.stringify({ ...part, data: digest }));
+    } else {
+      hash.update(JSON.stringify(part));
+    }
+  }
+  return hash.digest('hex');
+}
+
+function imageTokens(width: number, height: number): number {
+  return estimateImageTokens(PROFILE.imageTokens, { width, height });
+}
+
+/** The estimator the builder uses: text at four characters a token, each image by the profile's formula. */
+function messageTokens(message: Message): number {
+  let total = estimateMessageTextTokens(message);
+  for (const part of message.parts) {
+    if (part.type === 'image' && part.data !== undefined && part.width !== undefined && part.height !== undefined) {
+      total += imageTokens(part.width, part.height);
+    }
+  }
+  return total;
+}
+
+function recordRequest(
+  totals: PolicyTotals,
+  messages: Message[],
+  sentTokens: number,
+  budgetTokens: number,
+  turnNumber: number,
+  imageTurns: ReadonlyMap<string, number>,
+): void {
+  const digests = messages.map(messageDigest);
+  let shared = 0;
+  while (shared < digests.length && shared < totals.previousDigests.length && digests[shared] === totals.previousDigests[shared]) shared += 1;
+  const tokensPerMessage = messages.map(messageTokens);
+  const prefixTokens = tokensPerMessage.slice(0, shared).reduce((sum, tokens) => sum + tokens, 0);
+  const requestTokens = tokensPerMessage.reduce((sum, tokens) => sum + tokens, 0);
+  let whole = 0;
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type !== 'image' || part.data === undefined) continue;
+      whole += 1;
+      const turn = part.imageId === undefined ? undefined : imageTurns.get(part.imageId);
+      if (turn !== undefined && turn !== turnNumber) totals.earlierVisualTokens += imageTokens(part.width ?? WIDTH, part.height ?? HEIGHT);
+    }
+  }
+  totals.requests += 1;
+  totals.inputTokens += sentTokens;
+  totals.cacheAdjustedTokens += requestTokens - (1 - CACHED_TOKEN_PRICE) * prefixTokens;
+  totals.largestRequest = Math.max(totals.largestRequest, sentTokens);
+  if (sentTokens > PROFILE.contextWindow) totals.overWindow += 1;
+  if (sentTokens > budgetTokens) totals.overBudget += 1;
+  totals.imagesWhole += whole;
+  totals.fewestImagesWhole = Math.min(totals.fewestImagesWhole, whole);
+  totals.previousDigests = digests;
+  totals.finalRequest = messages;
+}
+
+const PLACEHOLDER_ID = /\[Visual_Placeholder: (img_[0-9a-f]{12})\]/g;
+
+/** Earlier turns' images the model can still get back from the final request: shown whole, or named and readable. */
+async function retrievableShare(storage: Storage, totals: PolicyTotals, imageTurns: ReadonlyMap<string, number>, sessionId: string): Promise<number> {
+  const earlier = storage.images.listBySession(sessionId).filter((image) => (imageTurns.get(image.id) ?? TURNS) < TURNS);
+  const named = new Set<string>();
+  for (const message of totals.finalRequest) {
+    for (const part of message.parts) {
+      if (part.type === 'image' && part.imageId !== undefined) named.add(part.imageId);
+      if (part.type === 'text') for (const match of part.text.matchAll(PLACEHOLDER_ID)) named.add(match[1]!);
+    }
+  }
+  let retrievable = 0;
+  for (const image of earlier) {
+    if (!named.has(image.id)) continue;
+    if ((await storage.images.retrieve(image.id)).status === 'ok') retrievable += 1;
+  }
+  return earlier.length === 0 ? 1 : retrievable / earlier.length;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The two passes
+
+interface TemporaryStorage {
+  storage: Storage;
+  remove(): void;
+}
+
+function temporaryStorage(label: string): TemporaryStorage {
+  const root = mkdtempSync(join(tmpdir(), `sightline-bench-${label}-`));
+  const storage = openStorage({
+    databaseFile: join(root, 'sightline.db'),
+    blobsDirectory: join(root, 'blobs'),
+    coldStorageDirectory: join(root, 'cold-storage'),
+  });
+  return {
+    storage,
+    remove: () => {
+      storage.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+const collectGarbage: () => void = (() => {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+})();
+
+interface SightlineRun {
+  totals: PolicyTotals;
+  compactionMs: number[];
+  /** compactTurn's three stages: plan (captions, journal), file moves to cold storage, row updates. */
+  compactionPlanMs: number[];
+  compactionMoveMs: number[];
+  compactionMarkMs: number[];
+  heapAfterTurn: number[];
+  rssAfterTurn: number[];
+  coldReadMs: number[];
+  coldDecodeMs: number[];
+}
+
+async function runComparisons(screenshots: Buffer[][]): Promise<PolicyTotals[]> {
+  const home = temporaryStorage('windows');
+  const imageTurns = new Map<string, number>();
+  const all = COMPARISONS.map((named) => newTotals(named.name));
+  let cache = new EncodedImageCache();
+  try {
+    const sessionId = await playSession(home.storage, screenshots, imageTurns, {
+      beforeModelCall: async (turnId, turnNumber) => {
+        for (const [index, named] of COMPARISONS.entries()) {
+          const started = performance.now();
+          const built = await buildRequest({
+            storage: home.storage,
+            sessionId: home.storage.turns.get(turnId)!.sessionId,
+            turnId,
+            profile: PROFILE,
+            maxImageEdge: MAX_IMAGE_EDGE,
+            systemPrompt: SYSTEM_PROMPT,
+            imageCache: cache,
+            context: CONTEXT,
+            policy: named.policy,
+          });
+          const totals = all[index]!;
+          totals.buildMs.push(performance.now() - started);
+          recordRequest(totals, built.request.messages, built.tokenReport.sentTokens, built.budgetTokens, turnNumber, imageTurns);
+        }
+      },
+      // One cache per turn, as the agent keeps it.
+      afterTurn: async () => {
+        cache = new EncodedImageCache();
+      },
+    });
+    for (const totals of all) totals.retrievableShare = await retrievableShare(home.storage, totals, imageTurns, sessionId);
+    return all;
+  } finally {
+    home.remove();
+  }
+}
+
+async function runSightline(screenshots: Buffer[][]): Promise<SightlineRun> {
+  const home = temporaryStorage('sightline');
+  const imageTurns = new Map<string, number>();
+  const totals = newTotals(SIGHTLINE.name);
+  const run: SightlineRun = { totals, compactionMs: [], compactionPlanMs: [], compactionMoveMs: [], compactionMarkMs: [], heapAfterTurn: [], rssAfterTurn: [], coldReadMs: [], coldDecodeMs: [] };
+  let cache = new EncodedImageCache();
+  try {
+    const sessionId = await playSession(home.storage, screenshots, imageTurns, {
+      beforeModelCall: async (turnId, turnNumber) => {
+        const started = performance.now();
+        const built = await buildRequest({
+          storage: home.storage,
+          sessionId: home.storage.turns.get(turnId)!.sessionId,
+          turnId,
+          profile: PROFILE,
+          maxImageEdge: MAX_IMAGE_EDGE,
+          systemPrompt: SYSTEM_PROMPT,
+          imageCache: cache,
+          context: CONTEXT,
+          policy: SIGHTLINE.policy,
+        });
+        totals.buildMs.push(performance.now() - started);
+        recordRequest(totals, built.request.messages, built.tokenReport.sentTokens, built.budgetTokens, turnNumber, imageTurns);
+      },
+      afterTurn: async (turnId) => {
+        const started = performance.now();
+        let planned = started;
+        let moved = started;
+        await compactTurn({
+          storage: home.storage,
+          turnId,
+          seams: { afterPlan: () => void (planned = performance.now()), beforeRowUpdates: () => void (moved = performance.now()) },
+        });
+        const ended = performance.now();
+        run.compactionMs.push(ended - started);
+        run.compactionPlanMs.push(planned - started);
+        run.compactionMoveMs.push(moved - planned);
+        run.compactionMarkMs.push(ended - moved);
+        cache = new EncodedImageCache();
+        collectGarbage();
+        const memory = process.memoryUsage();
+        run.heapAfterTurn.push(memory.heapUsed);
+        run.rssAfterTurn.push(memory.rss);
+      },
+    });
+    totals.retrievableShare = await retrievableShare(home.storage, totals, imageTurns, sessionId);
+    // Recall of folded screenshots: read back from cold storage (hash-checked) and made ready for a request.
+    const folded = home.storage.images.listBySession(sessionId).filter((image) => image.zone === 'offloaded');
+    for (const image of folded.slice(0, 40)) {
+      let started = performance.now();
+      const resolved = await new EncodedImageCache().resolve(home.storage.images, image.id, MAX_IMAGE_EDGE);
+      if (resolved.status !== 'ok') throw new Error(`folded image ${image.id} cannot be read back: ${resolved.reason}`);
+      run.coldReadMs.push(performance.now() - started);
+      started = performance.now();
+      const read = await home.storage.images.retrieve(image.id);
+      if (read.status === 'ok') await decodeImageBytes(read.bytes);
+      run.coldDecodeMs.push(performance.now() - started);
+    }
+    return run;
+  } finally {
+    home.remove();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reporting
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((first, second) => first - second);
+  const middle = sorted.length >> 1;
+  return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 0 ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[middle]!;
+}
+
+function percentile(values: readonly number[], fraction: number): number {
+  const sorted = [...values].sort((first, second) => first - second);
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
+}
+
+function thousands(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+function percent(value: number): string {
+  return `${(value * 100).toFixed(value === 1 || value === 0 ? 0 : 1)}%`;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function verdict(pass: boolean): string {
+  return pass ? '**PASS**' : '**FAIL**';
+}
+
+async function run(): Promise<string> {
+  const generation = performance.now();
+  const screenshots: Buffer[][] = [];
+  for (let turn = 1; turn <= TURNS; turn += 1) {
+    const steps: Buffer[] = [];
+    for (let step = 0; step < CALLS_PER_TURN; step += 1) steps.push(await makeScreenshot(turn, step));
+    screenshots.push(steps);
+  }
+  const generationMs = performance.now() - generation;
+
+  const comparisons = await runComparisons(screenshots);
+  const sightline = await runSightline(screenshots);
+  const policies = [...comparisons, sightline.totals];
+  const byName = (name: string) => policies.find((totals) => totals.name === name)!;
+  const keepAll = byName('keep everything');
+  const keepFive = byName('keep last 5 (UI-TARS desktop)');
+  const keepThree = byName('keep last 3 (Anthropic demo)');
+  const ours = sightline.totals;
+
+  const policyTable = markdownTable(
+    ['policy', 'input tokens', 'earlier turns\' visual tokens', 'cache-adjusted tokens', 'largest request (of 128k)', 'over 128k', 'images whole per request (min)', 'earlier images retrievable', 'build ms (median / p95)'],
+    policies.map((totals) => [
+      totals.name,
+      thousands(totals.inputTokens),
+      thousands(totals.earlierVisualTokens),
+      thousands(totals.cacheAdjustedTokens),
+      `${thousands(totals.largestRequest)} (${percent(totals.largestRequest / PROFILE.contextWindow)})`,
+      String(totals.overWindow),
+      `${(totals.imagesWhole / totals.requests).toFixed(1)} (${totals.fewestImagesWhole})`,
+      percent(totals.retrievableShare),
+      `${formatMs(median(totals.buildMs))} / ${formatMs(percentile(totals.buildMs, 0.95))}`,
+    ]),
+  );
+
+  const visualCut = 1 - ours.earlierVisualTokens / keepAll.earlierVisualTokens;
+  const heapEarly = median(sightline.heapAfterTurn.slice(5, 15));
+  const heapLate = median(sightline.heapAfterTurn.slice(-10));
+  const rssEarly = median(sightline.rssAfterTurn.slice(5, 15));
+  const rssLate = median(sightline.rssAfterTurn.slice(-10));
+  const memoryFlat = heapLate <= heapEarly * 1.25 + 8 * 1024 * 1024;
+  const compactionP95 = percentile(sightline.compactionMs, 0.95);
+  const coldMedian = median(sightline.coldReadMs);
+
+  const aims: Array<[string, string, boolean]> = [
+    [
+      'cache-adjusted cost below keep-last-3 and keep-last-5',
+      `${thousands(ours.cacheAdjustedTokens)} vs ${thousands(keepThree.cacheAdjustedTokens)} / ${thousands(keepFive.cacheAdjustedTokens)}`,
+      ours.cacheAdjustedTokens < keepThree.cacheAdjustedTokens && ours.cacheAdjustedTokens < keepFive.cacheAdjustedTokens,
+    ],
+    [
+      'more images whole per request than keep-last-3 and keep-last-5',
+      `${(ours.imagesWhole / ours.requests).toFixed(1)} vs ${(keepThree.imagesWhole / keepThree.requests).toFixed(1)} / ${(keepFive.imagesWhole / keepFive.requests).toFixed(1)}`,
+      ours.imagesWhole / ours.requests > keepThree.imagesWhole / keepThree.requests &&
+        ours.imagesWhole / ours.requests > keepFive.imagesWhole / keepFive.requests,
+    ],
+    ['earlier turns\' visual tokens ≥ 95% below keep-everything', `${percent(visualCut)} below`, visualCut >= 0.95],
+    ['no request over budget', `${ours.overBudget} of ${ours.requests} over ${thousands(PROFILE.contextWindow - CONTEXT.outputReserveTokens)}`, ours.overBudget === 0],
+    ['100% of earlier images retrievable', percent(ours.retrievableShare), ours.retrievableShare === 1],
+    ['compaction per turn < 100 ms (p95)', `median ${formatMs(median(sightline.compactionMs))} ms, p95 ${formatMs(compactionP95)} ms, max ${formatMs(Math.max(...sightline.compactionMs))} ms`, compactionP95 < 100],
+    ['cold read + rehydrate < 20 ms (median)', `median ${formatMs(coldMedian)} ms, max ${formatMs(Math.max(...sightline.coldReadMs))} ms`, coldMedian < 20],
+    ['memory flat as the session grows', `heap after GC ${megabytes(heapEarly)} (turns 6–15) → ${megabytes(heapLate)} (turns 41–50); RSS ${megabytes(rssEarly)} → ${megabytes(rssLate)}`, memoryFlat],
+  ];
+  const aimTable = markdownTable(['aim', 'measured', ''], aims.map(([aim, measured, pass]) => [aim, measured, verdict(pass)]));
+
+  const memoryRows = [1, 10, 20, 30, 40, 50].map((turn) => [
+    String(turn),
+    megabytes(sightline.heapAfterTurn[turn - 1] ?? Number.NaN),
+    megabytes(sightline.rssAfterTurn[turn - 1] ?? Number.NaN),
+  ]);
+  const timingTable = markdownTable(
+    ['timing (Sightline)', 'median ms', 'p95 ms', 'max ms'],
+    [
+      ['compaction at turn end (compactTurn)', formatMs(median(sightline.compactionMs)), formatMs(compactionP95), formatMs(Math.max(...sightline.compactionMs))],
+      ...(
+        [
+          ['  of which: plan (captions, journal)', sightline.compactionPlanMs],
+          ['  of which: files to cold storage', sightline.compactionMoveMs],
+          ['  of which: rows marked', sightline.compactionMarkMs],
+        ] as const
+      ).map(([label, values]) => [label, formatMs(median(values)), formatMs(percentile(values, 0.95)), formatMs(Math.max(...values))]),
+      ['cold read + rehydrate (read, hash check, ready for a request)', formatMs(coldMedian), formatMs(percentile(sightline.coldReadMs, 0.95)), formatMs(Math.max(...sightline.coldReadMs))],
+      ['cold read + decode to RGBA (what crop_image and re-encoding start from)', formatMs(median(sightline.coldDecodeMs)), formatMs(percentile(sightline.coldDecodeMs, 0.95)), formatMs(Math.max(...sightline.coldDecodeMs))],
+      ['request build (buildRequest)', formatMs(median(ours.buildMs)), formatMs(percentile(ours.buildMs, 0.95)), formatMs(Math.max(...ours.buildMs))],
+    ],
+  );
+
+  return [
+    `${TURNS} turns × ${CALLS_PER_TURN} model calls = ${ours.requests} requests per policy; ${TURNS * CALLS_PER_TURN} screenshots of ${WIDTH}×${HEIGHT} ` +
+      `(made in ${formatMs(generationMs)} ms); model profile ${PROFILE.model} (${thousands(PROFILE.contextWindow)}-token window, ` +
+      `${thousands(imageTokens(WIDTH, HEIGHT))} tokens a screenshot); anchor turns ${CONTEXT.anchorTurns}. Cached prefix tokens count ` +
+      `${CACHED_TOKEN_PRICE * 100}%: the prefix is the run of whole messages identical to the previous request's.`,
+    '',
+    policyTable,
+    '',
+    'Keep-last-1 is cheapest and sees only the present screen; it is reported for reference. A window policy forgets the images it drops ' +
+      '(no id, no way back), so its retrievable share is what its final request still shows.',
+    '',
+    aimTable,
+    '',
+    timingTable,
+    '',
+    markdownTable(['after turn', 'heap used (after GC)', 'RSS'], memoryRows),
+  ].join('\n');
+}
+
+export const section: BenchSection = { name: 'context', title: 'Context engineering: five policies over one 50-turn session', run };
