@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type McpConfig } from '../../src/shared/config.js';
 import { userText } from '../../src/shared/messages.js';
 import { loadMcpTools, type LoadedMcpTools } from '../../src/main/agent/mcp/load-mcp-tools.js';
+import { startHttpEchoServer, type HttpEchoServer } from '../fixtures/mcp/http-echo-server.js';
 import { chatMessages, contentText, finishCall, startAgentHarness, toolCall, type AgentHarness } from '../helpers/agent-harness.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/mcp');
@@ -18,10 +19,12 @@ const NEVER_STARTS = { command: process.execPath, args: ['--import', 'tsx', reso
 
 let harness: AgentHarness | undefined;
 let loaded: LoadedMcpTools | undefined;
+let httpServer: HttpEchoServer | undefined;
 afterEach(async () => {
   await loaded?.close();
   await harness?.close();
-  harness = loaded = undefined;
+  await httpServer?.close();
+  harness = loaded = httpServer = undefined;
 });
 
 function mcpConfig(servers: McpConfig['servers'], callTimeoutMs = 10_000): McpConfig {
@@ -132,5 +135,31 @@ describe('MCP servers\' tools in a run', () => {
     const outcome = await harness.agent.runTurn({ request: userText('Echo something') });
     expect(outcome).toMatchObject({ status: 'finished', summary: 'Worked without the broken server.' });
     expect(warnings).toHaveLength(2);
+  });
+
+  it('reaches a streamable HTTP server by its URL, sending the configured headers', async () => {
+    httpServer = await startHttpEchoServer();
+    const { harness, warnings } = await startWith(
+      mcpConfig({ tickets: { url: httpServer.url, headers: { Authorization: 'Bearer test-token' } } }),
+    );
+    expect(warnings).toEqual([]);
+    const whoami = toolCall('tickets__whoami', {});
+    harness.server.script([whoami, finishCall('Asked.')]);
+
+    const outcome = await harness.agent.runTurn({ request: userText('Who am I to the ticket server?') });
+
+    expect(outcome).toMatchObject({ status: 'finished' });
+    expect(toolResultText(harness, 1, callIdOf(whoami))).toBe('authorization: Bearer test-token');
+  });
+
+  it('reports an HTTP server that is not there, once, and goes on', async () => {
+    httpServer = await startHttpEchoServer();
+    const gone = httpServer.url;
+    await httpServer.close();
+    httpServer = undefined;
+    const { loaded, warnings } = await startWith(mcpConfig({ tickets: { url: gone }, echo: ECHO_SERVER }));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^MCP server "tickets" did not start: fetch failed: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(http:\/\/127\.0\.0\.1:\d+\/mcp\); its tools are left out of this run\.$/);
+    expect(loaded.tools.map((tool) => tool.name)).toContain('echo__echo');
   });
 });

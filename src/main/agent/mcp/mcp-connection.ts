@@ -105,8 +105,10 @@ function startFailure(server: McpServerConfig, error: unknown, timedOut: boolean
 
 export function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
+  // fetch says only "fetch failed"; why (ECONNREFUSED, a bad certificate …) is in its cause.
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
   // The SDK prefixes its errors with "MCP error <code>: "; the code means nothing to a reader.
-  return text.replace(/^MCP error -?\d+: /, '');
+  return `${text}${cause}`.replace(/^MCP error -?\d+: /, '');
 }
 
 /** The last few lines of a stream, bounded in size. */
