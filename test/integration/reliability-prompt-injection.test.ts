@@ -94,7 +94,9 @@ describe('text on the screen that tells the agent to close the window', () => {
     const storage = openHomeStorage(home);
     try {
       const steps = storage.steps.listBySession(events[0]!.sessionId);
-      expect(steps.filter((step) => step.action?.action === 'key').every((step) => step.error !== null)).toBe(true);
+      const keySteps = steps.filter((step) => (step.action as { action?: string } | null)?.action === 'key');
+      expect(keySteps).toHaveLength(2);
+      expect(keySteps.every((step) => step.error !== null)).toBe(true);
     } finally {
       storage.close();
     }
