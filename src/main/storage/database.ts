@@ -44,13 +44,13 @@ export function openDatabase(filePath: string): Database {
   try {
     mkdirSync(dirname(filePath), { recursive: true });
   } catch (error) {
-    throw new DatabaseOpenError(filePath, `its folder cannot be created (${describeOpenFailure(error)}).`);
+    throw new DatabaseOpenError(filePath, `its folder cannot be created (${describeOpenFailure(error, filePath)}).`);
   }
   let database: Database;
   try {
     database = new BetterSqlite3(filePath);
   } catch (error) {
-    throw new DatabaseOpenError(filePath, describeOpenFailure(error));
+    throw new DatabaseOpenError(filePath, describeOpenFailure(error, filePath));
   }
   try {
     database.pragma('busy_timeout = 5000');
@@ -65,7 +65,7 @@ export function openDatabase(filePath: string): Database {
   } catch (error) {
     database.close();
     if (error instanceof DatabaseVersionError || error instanceof DatabaseOpenError) throw error;
-    throw new DatabaseOpenError(filePath, describeOpenFailure(error));
+    throw new DatabaseOpenError(filePath, describeOpenFailure(error, filePath));
   }
 }
 
@@ -86,7 +86,7 @@ export function inspectDatabase(filePath: string): DatabaseInspection {
   try {
     database = new BetterSqlite3(filePath, { readonly: true, fileMustExist: true });
   } catch (error) {
-    throw new DatabaseOpenError(filePath, describeOpenFailure(error));
+    throw new DatabaseOpenError(filePath, describeOpenFailure(error, filePath));
   }
   try {
     database.pragma('busy_timeout = 5000');
@@ -95,7 +95,7 @@ export function inspectDatabase(filePath: string): DatabaseInspection {
     return { version, quickCheck };
   } catch (error) {
     if (error instanceof DatabaseOpenError) throw error;
-    throw new DatabaseOpenError(filePath, describeOpenFailure(error));
+    throw new DatabaseOpenError(filePath, describeOpenFailure(error, filePath));
   } finally {
     database.close();
   }
@@ -139,14 +139,26 @@ function lastVersion(migrations: readonly Migration[]): number {
   return migrations.length;
 }
 
-function describeOpenFailure(error: unknown): string {
+/**
+ * What to do with a database file Sightline cannot use. Never replaced silently: the user keeps it (to
+ * restore, to recover rows from, or to send with a bug report) and moves it aside themselves.
+ */
+export function keepAndMoveAsideAdvice(filePath: string): string {
+  return (
+    `Sightline has not changed it. To keep it and start with a new database, move it aside: ` +
+    `mv "${filePath}" "${filePath}.broken" (and its -wal and -shm files, if present); the next run creates a new one. ` +
+    `\`sqlite3 "${filePath}.broken" .recover\` may get rows back. Or restore a backup, or point SIGHTLINE_HOME (or --home) at another folder.`
+  );
+}
+
+function describeOpenFailure(error: unknown, filePath: string): string {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   switch (code) {
     case 'SQLITE_NOTADB':
-      return 'the file is not a SQLite database. Move it aside, or point SIGHTLINE_HOME (or --home) at another folder.';
+      return `the file is not a SQLite database. ${keepAndMoveAsideAdvice(filePath)}`;
     case 'SQLITE_CORRUPT':
-      return 'the database file is corrupt. Restore it from a backup, or point SIGHTLINE_HOME at another folder.';
+      return `the database file is damaged (${message}). ${keepAndMoveAsideAdvice(filePath)}`;
     case 'SQLITE_CANTOPEN':
       return `the file cannot be opened (${message}). Check that the folder exists and is writable.`;
     case 'SQLITE_READONLY':

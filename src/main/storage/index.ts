@@ -7,8 +7,10 @@ export {
   SCHEMA_VERSION,
   DatabaseOpenError,
   DatabaseVersionError,
+  keepAndMoveAsideAdvice,
   type Database,
 } from './database.js';
+export { refuseLostDatabase, type DatabaseSurroundings } from './lost-database.js';
 export {
   BlobStore,
   BlobWriteError,

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { BlobStore, type BlobStoreFaults } from './blob-store.js';
 import { openDatabase, type Database } from './database.js';
+import { refuseLostDatabase } from './lost-database.js';
 import { CompactionsRepository } from './repositories/compactions.js';
 import { ImagesRepository } from './repositories/images.js';
 import { InjectionsRepository } from './repositories/injections.js';
@@ -45,6 +46,7 @@ export interface Storage {
 
 export function openStorage(options: StorageOptions): Storage {
   const clock = options.clock ?? systemClock;
+  refuseLostDatabase(options);
   const database = openDatabase(options.databaseFile);
   try {
     mkdirSync(options.blobsDirectory, { recursive: true });

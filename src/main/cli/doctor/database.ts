@@ -4,7 +4,7 @@
  * schema is reported, not upgraded (the file is opened read-only).
  */
 import { existsSync, statSync } from 'node:fs';
-import { DatabaseOpenError, SCHEMA_VERSION, inspectDatabase } from '../../storage/index.js';
+import { DatabaseOpenError, SCHEMA_VERSION, inspectDatabase, refuseLostDatabase } from '../../storage/index.js';
 import { errorMessage, type DoctorCheckResult, type DoctorEnvironment } from './check.js';
 import { formatBytes } from './disk-space.js';
 
@@ -13,9 +13,10 @@ const NAME = 'database';
 export function checkDatabase(environment: DoctorEnvironment): DoctorCheckResult {
   const file = environment.home.databaseFile;
   if (!existsSync(file)) return { name: NAME, status: 'ok', detail: `${file} does not exist yet; will be created` };
-  const moveAside = `move it aside (mv ${file} ${file}.broken) and a new one will be created, or restore a backup`;
+  const moveAside = `keep it: move it aside (mv ${file} ${file}.broken) and a new one will be created, or restore a backup`;
   let inspection;
   try {
+    refuseLostDatabase(environment.home);
     inspection = inspectDatabase(file);
   } catch (error) {
     const reason = error instanceof DatabaseOpenError ? error.message : errorMessage(error);
