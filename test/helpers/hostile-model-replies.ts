@@ -128,9 +128,9 @@ export class HostileReplies {
       case 6:
         return JSON.stringify({ question: random.chance(0.3) ? this.maybeHugeString() : this.junkText(50) });
       case 7:
-        return JSON.stringify({ id: random.pick(['img_000000000000', 'img_zzz', '../../etc/passwd', '', 'x'.repeat(500), 'img_' + this.junkText(12)]) });
+        return JSON.stringify({ [random.chance(0.8) ? 'image_id' : 'id']: random.pick(['img_000000000000', 'img_zzz', '../../etc/passwd', '', 'x'.repeat(500), 'img_' + this.junkText(12)]) });
       case 8:
-        return JSON.stringify({ id: 'img_000000000000', x: random.pick(FAR_NUMBERS), y: -5, width: 1e9, height: random.pick(ODD_VALUES) });
+        return JSON.stringify({ image_id: 'img_000000000000', x: random.pick(FAR_NUMBERS), y: -5, width: 1e9, height: random.pick(ODD_VALUES) });
       default:
         return this.nestedJunk();
     }
