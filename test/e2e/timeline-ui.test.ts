@@ -41,10 +41,15 @@ const consoleProblems: string[] = [];
 /** Released by the test: the live run's second computer action waits on it, so the run is caught mid-way. */
 let releaseAction: () => void = () => {};
 
-function buildRendererIfMissing(): void {
-  if (existsSync(join(RENDERER, 'index.html'))) return;
+/**
+ * Builds the renderer from the sources under test, every run: testing a stale out/renderer would pass or
+ * fail for code that is no longer there. The whole build takes a couple of seconds.
+ */
+function buildRenderer(): void {
   const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
+  if (build.status !== 0 || !existsSync(join(RENDERER, 'index.html'))) {
+    throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
+  }
 }
 
 /** The page renders asynchronously (thumbnails are made on request): give it time on a loaded machine. */
@@ -58,7 +63,7 @@ async function snapshot(name: string): Promise<void> {
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set SIGHTLINE_CHROMIUM)`);
-  buildRendererIfMissing();
+  buildRenderer();
   mkdirSync(ARTIFACTS, { recursive: true });
 
   home = createTemporaryHome('sightline-timeline-ui');

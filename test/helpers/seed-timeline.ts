@@ -229,7 +229,7 @@ export async function seedTimeline(storage: Storage, clock: SeedClock, options: 
     },
     { action: { action: 'type', text: 'alex@example.com' }, thought: 'Viewers can read but not edit. Typing the address into the invite field.', screen: screen('Team') },
     {
-      action: { tool: 'crop_image', arguments: { image_id: typedScreen.id, x: 290, y: 160, width: 700, height: 64 } },
+      action: { tool: 'crop_image', arguments: { crops: { [typedScreen.id]: [290, 160, 990, 224] } } },
       thought: 'Zooming into the invite field to check the address was typed correctly.',
       reuse: typedScreen,
     },

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppEvent, SessionDetail, Step, Turn } from '../../src/shared/app-api.js';
 import type { LoadedImage } from '../../src/renderer/src/api/index.js';
-import { cropBoxOf, cropBoxesFor } from '../../src/renderer/src/timeline/crop-boxes.js';
+import { cropBoxesFor, cropBoxesOf } from '../../src/renderer/src/timeline/crop-boxes.js';
 import { formatDuration, formatTokens, savedShare, truncate } from '../../src/renderer/src/timeline/format.js';
 import { ImageCache, type ImageRequestKey } from '../../src/renderer/src/timeline/image-cache.js';
 import { isFolded, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
@@ -275,7 +275,7 @@ describe('how a step reads', () => {
     expect(label({ action: { action: 'type', text: 'x'.repeat(80) } })).toMatch(/^Type “x+…”$/);
     expect(label({ action: null, tool: 'web_search', toolArguments: { query: 'viewer role' } })).toBe('Web search “viewer role”');
     expect(label({ action: null, tool: 'my_mcp_tool', toolArguments: { other: 1 } })).toBe('my_mcp_tool');
-    expect(label({ action: null, tool: 'crop_image', toolArguments: { image_id: 'img_000000000001', x: 1, y: 2, width: 30, height: 40 } })).toBe(
+    expect(label({ action: null, tool: 'crop_image', toolArguments: { crops: { img_000000000001: [1, 2, 31, 42] } } })).toBe(
       'Zoom into image img_000000000001 (30×40 at 1, 2)',
     );
   });
@@ -291,24 +291,32 @@ describe('how a step reads', () => {
 });
 
 describe('crop boxes', () => {
-  const crop = (toolArguments: unknown) => cropBoxOf({ id: 'step_1', tool: 'crop_image', toolArguments: toolArguments as Step['toolArguments'] });
+  const crops = (toolArguments: unknown) => cropBoxesOf({ id: 'step_1', tool: 'crop_image', toolArguments: toolArguments as Step['toolArguments'] });
 
-  it('reads a box as size or as corners, for the image it names', () => {
-    expect(crop({ image_id: 'img_a', x: 1, y: 2, width: 3, height: 4 })).toEqual({ stepId: 'step_1', imageId: 'img_a', x: 1, y: 2, width: 3, height: 4 });
-    expect(crop({ imageId: 'img_a', x1: 10, y1: 20, x2: 4, y2: 8 })).toMatchObject({ x: 4, y: 8, width: 6, height: 12 });
-    expect(crop({ image_id: 'img_a', box: [0, 0, 5, 5] })).toMatchObject({ width: 5, height: 5 });
-    expect(crop({ image_id: 'img_a' })).toBeNull();
-    expect(crop({ x: 1, y: 2, width: 3, height: 4 })).toBeNull();
-    expect(cropBoxOf({ id: 's', tool: 'computer', toolArguments: { image_id: 'img_a', x: 1, y: 1, width: 1, height: 1 } })).toBeNull();
+  it('reads the tool\'s boxes, [left, top, right, bottom] per image, ids with or without their prefix', () => {
+    expect(crops({ crops: { img_0123456789ab: [10, 20, 40, 60] } })).toEqual([
+      { stepId: 'step_1', imageId: 'img_0123456789ab', x: 10, y: 20, width: 30, height: 40 },
+    ]);
+    expect(crops({ crops: { '0123456789ab': [0, 0, 5, 5], img_ba9876543210: [1, 1, 3, 3] }, scale: 2 }).map((box) => box.imageId)).toEqual([
+      'img_0123456789ab',
+      'img_ba9876543210',
+    ]);
+  });
+
+  it('leaves out what it cannot read rather than guessing', () => {
+    expect(crops({ crops: { img_0123456789ab: [40, 20, 10, 60] } })).toEqual([]);
+    expect(crops({ crops: { 'not an id': [0, 0, 5, 5] } })).toEqual([]);
+    expect(crops({ image_id: 'img_0123456789ab', x: 1, y: 2, width: 3, height: 4 })).toEqual([]);
+    expect(cropBoxesOf({ id: 's', tool: 'computer', toolArguments: { crops: { img_0123456789ab: [0, 0, 5, 5] } } })).toEqual([]);
   });
 
   it('collects the boxes drawn on one image', () => {
     const steps = [
-      step({ id: 'a', turnId: TURN_1, sequence: 1, tool: 'crop_image', action: null, toolArguments: { image_id: 'img_x', x: 0, y: 0, width: 2, height: 2 } }),
-      step({ id: 'b', turnId: TURN_1, sequence: 2, tool: 'crop_image', action: null, toolArguments: { image_id: 'img_y', x: 0, y: 0, width: 2, height: 2 } }),
+      step({ id: 'a', turnId: TURN_1, sequence: 1, tool: 'crop_image', action: null, toolArguments: { crops: { img_0123456789ab: [0, 0, 2, 2] } } }),
+      step({ id: 'b', turnId: TURN_1, sequence: 2, tool: 'crop_image', action: null, toolArguments: { crops: { img_ba9876543210: [0, 0, 2, 2] } } }),
       undefined,
     ];
-    expect(cropBoxesFor('img_x', steps).map((box) => box.stepId)).toEqual(['a']);
+    expect(cropBoxesFor('img_0123456789ab', steps).map((box) => box.stepId)).toEqual(['a']);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import type { ImageSummary, ImageZone, Step } from '../../../shared/app-api.js';
 import type { ComputerAction } from '../../../shared/actions.js';
-import { cropBoxOf } from './crop-boxes.js';
+import { cropBoxesOf } from './crop-boxes.js';
 import { truncate } from './format.js';
 
 export type StepOutcome = 'ok' | 'error' | 'refused' | 'unchanged';
@@ -69,8 +69,12 @@ const TOOL_NAMES: Record<string, string> = {
 export function stepActionLabel(step: Pick<Step, 'id' | 'tool' | 'action' | 'toolArguments'>): string {
   if (step.action !== null) return computerActionLabel(step.action);
   const name = TOOL_NAMES[step.tool] ?? step.tool;
-  const crop = cropBoxOf(step);
-  if (crop !== null) return `${name} ${crop.imageId} (${Math.round(crop.width)}×${Math.round(crop.height)} at ${Math.round(crop.x)}, ${Math.round(crop.y)})`;
+  const crops = cropBoxesOf(step);
+  const [crop] = crops;
+  if (crop !== undefined) {
+    const more = crops.length > 1 ? ` and ${crops.length - 1} more` : '';
+    return `${name} ${crop.imageId} (${Math.round(crop.width)}×${Math.round(crop.height)} at ${Math.round(crop.x)}, ${Math.round(crop.y)})${more}`;
+  }
   const detail = mainArgument(step.toolArguments);
   return detail === null ? name : `${name} “${truncate(detail, 56)}”`;
 }
