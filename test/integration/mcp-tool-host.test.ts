@@ -1,0 +1,130 @@
+/**
+ * The tools `sightline mcp` serves, in-process: the SDK's Client linked to our MCP server by the SDK's
+ * in-memory transport, a fake operator and real storage. What the stdio test cannot reach cheaply: HiDPI
+ * frames shown smaller (coordinates in the image sent), --yes approving a risky action, computer before
+ * any screenshot, web_search listed when Tavily is configured, and turns grouped by bursts of calls.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
+import { createSearchTools } from '../../src/main/agent/search/create-search-tools.js';
+import { McpToolHost, type McpToolHostOptions } from '../../src/main/agent/mcp/server/mcp-tool-host.js';
+import { createSightlineMcpServer } from '../../src/main/agent/mcp/server/mcp-server.js';
+import { createModelAdapter } from '../../src/main/llm/create-model-adapter.js';
+import type { Storage } from '../../src/main/storage/index.js';
+import { FakeOperator, type FakeOperatorOptions } from '../helpers/fake-operator.js';
+import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+
+type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+
+interface Connected {
+  client: Client;
+  host: McpToolHost;
+  operator: FakeOperator;
+  storage: Storage;
+}
+
+let home: TemporaryHome | undefined;
+let opened: Connected | undefined;
+afterEach(async () => {
+  await opened?.client.close();
+  await opened?.host.close();
+  opened?.storage.close();
+  home?.remove();
+  home = opened = undefined;
+});
+
+async function connect(
+  options: { operator?: FakeOperatorOptions; host?: Partial<McpToolHostOptions>; config?: Config } = {},
+): Promise<Connected> {
+  home = createTemporaryHome('sightline-mcp-host');
+  const storage = openHomeStorage(home);
+  const operator = new FakeOperator(options.operator);
+  const host = new McpToolHost({
+    storage,
+    config: options.config ?? DEFAULT_CONFIG,
+    operator,
+    approveRiskyActions: false,
+    settleDelayMs: 0,
+    ...options.host,
+  });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await createSightlineMcpServer(host).connect(serverTransport);
+  const client = new Client({ name: 'host-test', version: '1.0.0' });
+  await client.connect(clientTransport);
+  opened = { client, host, operator, storage };
+  return opened;
+}
+
+async function call(client: Client, name: string, argumentsValue: Record<string, unknown> = {}): Promise<{ content: Content[]; isError?: boolean }> {
+  return (await client.callTool({ name, arguments: argumentsValue })) as { content: Content[]; isError?: boolean };
+}
+
+function textOf(result: { content: Content[] }): string {
+  return result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
+describe('the MCP tool host', () => {
+  it('sends a HiDPI screen at the configured size and maps computer coordinates from the image sent', async () => {
+    const { client, operator } = await connect({ operator: { screen: { width: 1280, height: 800 }, scaleFactor: 2 } });
+    const shot = await call(client, 'screenshot');
+    expect(textOf(shot)).toMatch(/img_[0-9a-f]{12}: the screen, 2560×1600 pixels\./);
+    expect(textOf(shot)).toMatch(/shown at 1280×800; computer coordinates are in this image; crop_image boxes are in its full 2560×1600 pixels/);
+    const click = await call(client, 'computer', { action: 'click', x: 100, y: 50 });
+    expect(click.isError).toBeUndefined();
+    expect(operator.executed.at(-1)).toMatchObject({ action: { action: 'click' }, screen: [{ x: 100, y: 50 }] });
+  });
+
+  it('asks for a screenshot before the first action, and takes one when computer is asked for it', async () => {
+    const { client, operator } = await connect();
+    const early = await call(client, 'computer', { action: 'click', x: 10, y: 10 });
+    expect(early.isError).toBe(true);
+    expect(textOf(early)).toContain('There is no screenshot to act on yet');
+    expect(operator.executed).toHaveLength(0);
+    const shot = await call(client, 'computer', { action: 'screenshot' });
+    expect(shot.content.some((part) => part.type === 'image')).toBe(true);
+    expect((await call(client, 'computer', { action: 'click', x: 10, y: 10 })).isError).toBeUndefined();
+  });
+
+  it('runs a risky action when started with --yes, and records who approved it', async () => {
+    const { client, operator, storage, host } = await connect({ host: { approveRiskyActions: true } });
+    await call(client, 'screenshot');
+    const result = await call(client, 'computer', { action: 'key', keys: 'alt+F4' });
+    expect(result.isError).toBeUndefined();
+    expect(operator.executed.map((executed) => executed.action)).toContainEqual({ action: 'key', keys: 'alt+F4' });
+    const steps = storage.steps.listBySession(host.currentSessionId!);
+    expect(steps.at(-1)).toMatchObject({ action: { action: 'key', keys: 'alt+F4' }, error: null });
+  });
+
+  it('lists web_search when Tavily is configured', async () => {
+    const config: Config = {
+      ...DEFAULT_CONFIG,
+      model: { ...DEFAULT_CONFIG.model, apiKey: 'sk-test-host' },
+      search: { ...DEFAULT_CONFIG.search, tavilyApiKey: 'tvly-test-host' },
+    };
+    const extraTools = createSearchTools(config, { model: createModelAdapter(config.model) });
+    const { client } = await connect({ config, host: { extraTools } });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['screenshot', 'computer', 'get_history_image', 'crop_image', 'list_sessions', 'web_search']);
+    expect(tools.at(-1)?.inputSchema).toMatchObject({ type: 'object', required: ['question'] });
+  });
+
+  it('groups calls into turns by bursts: a pause ends the turn, the next call begins another in the same session', async () => {
+    const { client, storage, host } = await connect({ host: { idleTurnEndMs: 0 } });
+    await call(client, 'screenshot');
+    // The host's turn-end timer (0 ms) was set before this pause's, so it has run when the next call comes.
+    await sleep(20);
+    await call(client, 'list_sessions');
+    const sessionId = host.currentSessionId!;
+    const turns = storage.turns.listBySession(sessionId);
+    expect(turns.map((turn) => turn.status)).toEqual(['finished', 'running']);
+    expect(storage.sessions.get(sessionId)).toMatchObject({ title: 'MCP: host-test' });
+    await host.close();
+    expect(storage.turns.listBySession(sessionId).map((turn) => turn.status)).toEqual(['finished', 'finished']);
+    // The history stays well formed: each tool result follows the assistant message that made its call.
+    const roles = storage.messages.listBySession(sessionId).map((message) => message.message.role);
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'user', 'assistant', 'tool']);
+  });
+});
