@@ -8,6 +8,9 @@
  */
 import { z } from 'zod';
 
+/** The tool that carries these actions; its results carry the screen as it is now. */
+export const COMPUTER_TOOL_NAME = 'computer';
+
 export const COMPUTER_ACTION_TYPES = [
   'click',
   'double_click',

@@ -142,3 +142,34 @@ describe('modelImageSize', () => {
     expect(modelImageSize(width, height, maxEdge)).toEqual({ width: encoded.width, height: encoded.height });
   });
 });
+
+describe('the present screen', () => {
+  it('is the latest screenshot the agent showed, never one a recall tool brought back', async () => {
+    // The present screen is 640x400; an older screenshot of another size is recalled after it. Taking the
+    // recalled one as the present would map the next click through the wrong view.
+    const { session, turn, second } = await seedTurn();
+    const older = await storage.images.put({
+      sessionId: session.id,
+      turnId: turn.id,
+      bytes: await makePng({ width: 1600, height: 1000, seed: 9 }),
+      mime: 'image/png',
+      width: 1600,
+      height: 1000,
+      source: 'screen',
+    });
+    storage.messages.append({
+      sessionId: session.id,
+      turnId: turn.id,
+      message: { role: 'assistant', parts: [], toolCalls: [{ id: 'call_2', name: 'get_history_image', argumentsText: JSON.stringify({ image_id: older.id }) }] },
+    });
+    storage.messages.append({
+      sessionId: session.id,
+      turnId: turn.id,
+      message: { role: 'tool', toolCallId: 'call_2', name: 'get_history_image', parts: [{ type: 'text', text: 'recalled' }, { type: 'image', imageId: older.id }] },
+    });
+    const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'You are a test.' });
+    expect(built.request.messages.some((message) => message.parts.some((part) => part.type === 'image' && part.imageId === older.id))).toBe(true);
+    expect(built.lastScreenshotId).toBe(second.id);
+    expect(built.lastView).toMatchObject({ frameWidth: 640, frameHeight: 400 });
+  });
+});

@@ -9,10 +9,15 @@ import type { ImagesRepository } from '../storage/index.js';
 import type { EncodedImage, EncodedImageCache } from './encoded-image-cache.js';
 import { imageToken, unavailableImageText } from './image-reference.js';
 
+/** A stored image as sent, with the message that carried it (a user message, or which tool's result). */
+export interface SentImage extends EncodedImage {
+  carrier: { role: Message['role']; toolName?: string };
+}
+
 export interface RenderedHistory {
   messages: Message[];
   /** Every stored image sent, in order (parts that carried their own pixels or URL are not listed). */
-  images: EncodedImage[];
+  images: SentImage[];
 }
 
 export interface RenderOptions {
@@ -22,10 +27,13 @@ export interface RenderOptions {
 }
 
 export async function renderHistory(planned: readonly Message[], options: RenderOptions): Promise<RenderedHistory> {
-  const images: EncodedImage[] = [];
+  const images: SentImage[] = [];
   const messages: Message[] = [];
   for (const message of planned) {
-    const parts = await renderParts(message.parts, options, images);
+    const carrier = message.role === 'tool' ? { role: message.role, toolName: message.name } : { role: message.role };
+    const sent: EncodedImage[] = [];
+    const parts = await renderParts(message.parts, options, sent);
+    images.push(...sent.map((image) => ({ ...image, carrier })));
     messages.push({ ...message, parts } as Message);
   }
   return { messages, images };

@@ -23,7 +23,8 @@ import type { Storage, TurnRecord } from '../storage/index.js';
 import { EncodedImageCache, type EncodedImage } from './encoded-image-cache.js';
 import { injectEphemeral, stripInjectedFromMessages, type InjectionDebugLog } from './ephemeral-injection.js';
 import { nameHistoryPictures } from './history-pictures.js';
-import { renderHistory } from './history-rendering.js';
+import { renderHistory, type SentImage } from './history-rendering.js';
+import { COMPUTER_TOOL_NAME } from '../../shared/actions.js';
 import { ImageDescriptions } from './image-descriptions.js';
 import { answerUnansweredToolCalls, countImages, TokenEstimator, type PlannedMessage } from './planned-messages.js';
 import { enforceBudget } from './token-budget.js';
@@ -114,7 +115,7 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
     { images: storage.images, cache: input.imageCache ?? new EncodedImageCache(), maxImageEdge: input.maxImageEdge },
   );
   const sentTokens = sentTokensOf(history.messages, estimator, input.profile);
-  const lastScreenshot = history.images.filter(isScreenshotImage).at(-1);
+  const lastScreenshot = history.images.filter(showsPresentScreen).at(-1);
   return {
     request: { messages: history.messages },
     tokenReport: {
@@ -184,8 +185,15 @@ function sentTokensOf(messages: readonly Message[], estimator: TokenEstimator, p
   return total;
 }
 
-function isScreenshotImage(image: EncodedImage): boolean {
-  return image.source === 'screen' || image.source === 'browser';
+/**
+ * The screen as it is now is the latest screenshot the agent itself showed: in a turn's request or a
+ * computer action's result. A screenshot brought back by a recall tool (get_history_image) is the past:
+ * taking its size as the present would map the next click through the wrong view.
+ */
+function showsPresentScreen(image: SentImage): boolean {
+  const isScreenshot = image.source === 'screen' || image.source === 'browser';
+  const carriedAsPresent = image.carrier.role === 'user' || (image.carrier.role === 'tool' && image.carrier.toolName === COMPUTER_TOOL_NAME);
+  return isScreenshot && carriedAsPresent;
 }
 
 function viewOf(image: EncodedImage, profile: ModelProfile): ModelView {

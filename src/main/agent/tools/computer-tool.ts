@@ -19,7 +19,8 @@ import { assessRisk, confirmationReason, needsConfirmation } from '../safety-pol
 import type { ScreenRecorder } from '../screen-recorder.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './tool-definition.js';
 
-export const COMPUTER_TOOL_NAME = 'computer';
+export { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
+import { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
 
 export interface ComputerToolOptions {
   operator: Operator;
