@@ -23,6 +23,8 @@ describe('openRuntime', () => {
     expect(existsSync(home.blobsDirectory)).toBe(true);
     expect(runtime.startup).toEqual({
       temporaryFilesRemoved: 0,
+      unreferencedFilesRemoved: 0,
+      abandonedTurnsEnded: [],
       compactions: { resumed: [], compactedLate: [], filesMoved: 0, failed: [] },
       retention: { filesDeleted: 0, filesAlreadyMissing: 0, rowsPurged: 0, bytesFreed: 0 },
     });

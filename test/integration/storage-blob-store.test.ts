@@ -134,8 +134,8 @@ describe('a write interrupted between the temp file and the rename', () => {
     expect(payloadRead).toMatchObject({ status: 'unavailable', reason: 'missing' });
 
     // A young temp file might be another process's write in progress: reconcile leaves it by default.
-    expect(await store.reconcile()).toEqual({ temporaryFilesRemoved: 0 });
-    expect(await store.reconcile({ graceMs: 0 })).toEqual({ temporaryFilesRemoved: 1 });
+    expect(await store.reconcile()).toEqual({ temporaryFilesRemoved: 0, unreferencedFilesRemoved: 0 });
+    expect(await store.reconcile({ graceMs: 0 })).toEqual({ temporaryFilesRemoved: 1, unreferencedFilesRemoved: 0 });
     expect(filesUnder(home.blobsDirectory).filter((file) => file.endsWith('.tmp'))).toEqual([]);
 
     // Everything stored before is intact, and the interrupted write can simply be retried.

@@ -238,7 +238,9 @@ describe('upgrading', () => {
       try {
         expect(userVersion(upgraded)).toBe(SCHEMA_VERSION);
         for (const [table, row] of Object.entries(seeded)) {
-          const stored = upgraded.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(row.id) as Record<string, unknown>;
+          // The compaction journal is keyed by its turn; every other table by id.
+          const key = 'id' in row ? 'id' : 'turn_id';
+          const stored = upgraded.prepare(`SELECT * FROM ${table} WHERE ${key} = ?`).get(row[key]) as Record<string, unknown>;
           expect(stored, `${table} row after upgrading from ${version}`).toMatchObject(row);
         }
         expect(upgraded.pragma('foreign_key_check')).toEqual([]);

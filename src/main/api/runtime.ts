@@ -2,14 +2,16 @@
  * How every front end starts Sightline's core: the CLI, the Electron app and the MCP server open the
  * home's storage through `openRuntime`, so the work that must happen once at start happens in one place,
  * whichever way the app was launched. Startup repairs what an earlier process may have left behind:
- * temp files of blob writes that crashed before their rename, compactions cut short (finished from their
- * journal plan) or never run (their process died before its turn-end hook), and cold files past their
- * retention.
+ * temp files of blob writes that crashed before their rename, image files whose row was never inserted,
+ * turns left running by a process that is gone (ended as stopped), compactions cut short (finished from
+ * their journal plan) or never run (their process died before its turn-end hook), and cold files past
+ * their retention.
  */
 import type { Config } from '../../shared/config.js';
 import type { SightlineHome } from '../config/home.js';
 import { reconcileCompactions, type CompactionReconciliation } from '../context/index.js';
 import { openStorage, type RetentionSweepResult, type Storage } from '../storage/index.js';
+import { endAbandonedTurns } from './abandoned-turns.js';
 
 export interface RuntimeOptions {
   home: SightlineHome;
@@ -21,6 +23,10 @@ export interface RuntimeOptions {
 /** What startup repaired, for doctor-style reporting and tests. */
 export interface StartupReport {
   temporaryFilesRemoved: number;
+  /** Image files no row names (a process died between writing the file and its row). */
+  unreferencedFilesRemoved: number;
+  /** Turns left running by a process that is gone, now ended as stopped. */
+  abandonedTurnsEnded: string[];
   compactions: CompactionReconciliation;
   retention: RetentionSweepResult;
 }
@@ -48,9 +54,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
 }
 
 async function repairAtStartup(storage: Storage, config: Config, now: Date): Promise<StartupReport> {
-  const { temporaryFilesRemoved } = await storage.blobs.reconcile({ now });
+  const referenced = storage.images.referencedFiles();
+  const { temporaryFilesRemoved, unreferencedFilesRemoved } = await storage.blobs.reconcile({
+    now,
+    isReferenced: (sha256) => referenced.has(sha256),
+  });
+  // Before compaction: an abandoned turn, once ended, is compacted like any other (after the grace period).
+  const abandonedTurnsEnded = endAbandonedTurns(storage);
   // Before the sweep: finishing a compaction moves files into cold storage, where the sweep looks.
   const compactions = await reconcileCompactions(storage, { now });
   const retention = await storage.images.sweepRetention({ olderThanDays: config.storage.retentionDays, now });
-  return { temporaryFilesRemoved, compactions, retention };
+  return { temporaryFilesRemoved, unreferencedFilesRemoved, abandonedTurnsEnded, compactions, retention };
 }

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, readdir, rename, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { extensionForMime } from './mime-types.js';
 
 export type BlobLocation = 'blobs' | 'cold';
@@ -38,6 +38,20 @@ export type BlobArchiveOutcome = 'archived' | 'already-archived' | 'missing';
 
 export interface ReconcileResult {
   temporaryFilesRemoved: number;
+  /** Whole files no image row names (see `reconcile`'s isReferenced). */
+  unreferencedFilesRemoved: number;
+}
+
+export interface ReconcileOptions {
+  graceMs?: number;
+  now?: Date;
+  /**
+   * Whether an image row names this sha256. When given, files no row names are removed too: a process
+   * that died between writing an image's file and inserting its row leaves one. Removed, not adopted:
+   * nothing can refer to it (messages and steps name rows, and the row's size, turn and source are gone
+   * with the process), so keeping it would only leak disk.
+   */
+  isReferenced?: (sha256: string) => boolean;
 }
 
 /** A blob could not be stored; the message says why in words (disk full, permission denied). */
@@ -152,21 +166,29 @@ export class BlobStore {
   }
 
   /**
-   * Removes temp files left by writes that crashed before their rename. Files younger than the grace
-   * period are kept, because they may belong to a write still running in another process.
+   * Removes temp files left by writes that crashed before their rename, and (with `isReferenced`) files no
+   * row names. Files younger than the grace period are kept, because they may belong to a write still
+   * running in another process (its row not inserted yet).
    */
-  async reconcile(options: { graceMs?: number; now?: Date } = {}): Promise<ReconcileResult> {
+  async reconcile(options: ReconcileOptions = {}): Promise<ReconcileResult> {
     const graceMs = options.graceMs ?? DEFAULT_TEMPORARY_FILE_GRACE_MS;
     const now = (options.now ?? new Date()).getTime();
-    let temporaryFilesRemoved = 0;
+    const result: ReconcileResult = { temporaryFilesRemoved: 0, unreferencedFilesRemoved: 0 };
     for (const root of [this.blobsDirectory, this.coldStorageDirectory]) {
-      for (const path of await temporaryFilesUnder(root)) {
+      for (const path of await filesUnder(root)) {
+        const name = basename(path);
+        const temporary = name.endsWith(TEMPORARY_SUFFIX);
+        const sha256 = name.split('.')[0] ?? '';
+        const unreferenced = !temporary && options.isReferenced !== undefined && SHA256_PATTERN.test(sha256) && !options.isReferenced(sha256);
+        if (!temporary && !unreferenced) continue;
         const info = await stat(path).catch(() => undefined);
         if (info === undefined || now - info.mtimeMs < graceMs) continue;
-        if (await unlinkIfPresent(path)) temporaryFilesRemoved += 1;
+        if (!(await unlinkIfPresent(path))) continue;
+        if (temporary) result.temporaryFilesRemoved += 1;
+        else result.unreferencedFilesRemoved += 1;
       }
     }
-    return { temporaryFilesRemoved };
+    return result;
   }
 
   /** rename() cannot cross filesystems: copy to a temp file beside the target, fsync, rename, then unlink. */
@@ -251,14 +273,15 @@ async function unlinkIfPresent(path: string): Promise<boolean> {
   }
 }
 
-async function temporaryFilesUnder(root: string): Promise<string[]> {
+/** The files in the store's two-character folders. */
+async function filesUnder(root: string): Promise<string[]> {
   const found: string[] = [];
   const folders = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const folder of folders) {
     if (!folder.isDirectory()) continue;
     const entries = await readdir(join(root, folder.name), { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
-      if (entry.isFile() && entry.name.endsWith(TEMPORARY_SUFFIX)) found.push(join(root, folder.name, entry.name));
+      if (entry.isFile()) found.push(join(root, folder.name, entry.name));
     }
   }
   return found;

@@ -4,6 +4,7 @@ import { sessionsTurnsMessages } from './0001-sessions-turns-messages.js';
 import { imagesAndSteps } from './0002-images-and-steps.js';
 import { searchReportsAndInjections } from './0003-search-reports-and-injections.js';
 import { compactionJournal } from './0004-compaction-journal.js';
+import { turnOwner } from './0005-turn-owner.js';
 
 export type { Migration } from './migration.js';
 
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   imagesAndSteps,
   searchReportsAndInjections,
   compactionJournal,
+  turnOwner,
 ];

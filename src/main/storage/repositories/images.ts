@@ -149,6 +149,7 @@ export class ImagesRepository {
   private readonly otherLiveUsersStatement;
   private readonly sweepCandidatesStatement;
   private readonly purgeStatement;
+  private readonly fileHashesStatement;
 
   constructor(
     database: Database,
@@ -188,6 +189,7 @@ export class ImagesRepository {
        GROUP BY sha256, mime
        HAVING SUM(zone != 'offloaded') = 0 AND MAX(offloaded_at) < @cutoff`,
     );
+    this.fileHashesStatement = database.prepare('SELECT DISTINCT sha256 FROM images').pluck();
     this.purgeStatement = database.prepare(
       `UPDATE images SET purged_at = @purgedAt
        WHERE sha256 = @sha256 AND mime = @mime AND zone = 'offloaded' AND purged_at IS NULL`,
@@ -217,6 +219,11 @@ export class ImagesRepository {
       createdAt: isoTime(this.clock),
     });
     return parseRow(ImageRow, row, 'images');
+  }
+
+  /** The sha256 of every file some row names (purged rows included): what the blob store must keep. */
+  referencedFiles(): Set<string> {
+    return new Set(z.array(z.string()).parse(this.fileHashesStatement.all()));
   }
 
   get(id: string): ImageRecord | undefined {

@@ -1,4 +1,5 @@
 /** Turns: one user request and everything the agent did for it. Compaction happens at turn boundaries. */
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import { newId } from '../../../shared/ids.js';
 import type { Database } from '../database.js';
@@ -21,6 +22,18 @@ export interface TurnRecord {
   compactedAt: string | null;
   summary: string | null;
 }
+
+/** A running turn and the process that runs it (null for rows older than the owner columns). */
+export interface RunningTurn {
+  id: string;
+  sessionId: string;
+  ownerPid: number | null;
+  ownerHost: string | null;
+}
+
+const RunningTurnRow = z
+  .object({ id: z.string(), session_id: z.string(), owner_pid: z.number().int().nullable(), owner_host: z.string().nullable() })
+  .transform((row): RunningTurn => ({ id: row.id, sessionId: row.session_id, ownerPid: row.owner_pid, ownerHost: row.owner_host }));
 
 const TurnRow = z
   .object({
@@ -55,6 +68,7 @@ export class TurnsRepository {
   private readonly latestStatement;
   private readonly endStatement;
   private readonly compactedStatement;
+  private readonly runningStatement;
 
   constructor(
     database: Database,
@@ -62,11 +76,14 @@ export class TurnsRepository {
   ) {
     // The sequence is computed inside the INSERT, so concurrent writers can never take the same number.
     this.insertStatement = database.prepare(
-      `INSERT INTO turns (id, session_id, sequence, user_request, status, started_at)
+      `INSERT INTO turns (id, session_id, sequence, user_request, status, started_at, owner_pid, owner_host)
        VALUES (@id, @sessionId,
                (SELECT COALESCE(MAX(sequence), 0) + 1 FROM turns WHERE session_id = @sessionId),
-               @userRequest, 'running', @startedAt)
+               @userRequest, 'running', @startedAt, @ownerPid, @ownerHost)
        RETURNING *`,
+    );
+    this.runningStatement = database.prepare(
+      "SELECT id, session_id, owner_pid, owner_host FROM turns WHERE status = 'running' ORDER BY started_at",
     );
     this.getStatement = database.prepare('SELECT * FROM turns WHERE id = ?');
     this.listStatement = database.prepare('SELECT * FROM turns WHERE session_id = ? ORDER BY sequence');
@@ -87,6 +104,9 @@ export class TurnsRepository {
       sessionId: turn.sessionId,
       userRequest: turn.userRequest,
       startedAt: isoTime(this.clock),
+      // The process that runs the turn, so a later start can tell a turn in progress from an abandoned one.
+      ownerPid: process.pid,
+      ownerHost: hostname(),
     });
     return parseRow(TurnRow, row, 'turns');
   }
@@ -113,6 +133,11 @@ export class TurnsRepository {
       throw new Error(turn === undefined ? `No turn ${id}.` : `Turn ${id} has already ended (${turn.status}).`);
     }
     return parseRow(TurnRow, row, 'turns');
+  }
+
+  /** Every turn still marked running, with the process that started it. */
+  listRunning(): RunningTurn[] {
+    return parseRows(RunningTurnRow, this.runningStatement.all(), 'turns');
   }
 
   markCompacted(id: string, summary: string | null): TurnRecord {
