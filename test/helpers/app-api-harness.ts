@@ -21,6 +21,7 @@ export const HARNESS_API_KEY = 'sk-harness-0123456789abcdef-secret';
 export interface AppApiHarnessOptions {
   seed?: SeedOptions;
   agent?: Partial<Config['agent']>;
+  search?: Partial<Config['search']>;
   operator?: FakeOperatorOptions;
 }
 
@@ -51,6 +52,7 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
     ...DEFAULT_CONFIG,
     model: { ...DEFAULT_CONFIG.model, name: 'gpt-4.1', baseUrl: server.baseUrl, apiKey: HARNESS_API_KEY, maxRetries: 0 },
     agent: { ...DEFAULT_CONFIG.agent, ...options.agent },
+    search: { ...DEFAULT_CONFIG.search, ...options.search },
   };
   const operators: FakeOperator[] = [];
   const service = createAppService({

@@ -43,6 +43,21 @@ describe('startRun', () => {
     expect(JSON.stringify(run.events)).not.toContain(HARNESS_API_KEY);
   });
 
+  it('offers a run started from the app the same tools as sightline run (web_search with a Tavily key)', async () => {
+    const toolsOffered = async (search: { tavilyApiKey?: string }) => {
+      const run = await harness({ search });
+      run.server.script([finishCall('Done.')]);
+      const started = await run.call('startRun', { task: 'look something up' });
+      await turnEnded(run, started.turnId);
+      const body = run.server.requests[0]?.body as { tools?: { function?: { name?: string } }[] };
+      await run.close();
+      api = undefined;
+      return (body.tools ?? []).map((tool) => tool.function?.name);
+    };
+    expect(await toolsOffered({ tavilyApiKey: 'tvly-app-test' })).toContain('web_search');
+    expect(await toolsOffered({})).not.toContain('web_search');
+  });
+
   it('continues an existing session and refuses a second run on it', async () => {
     const run = await harness({ seed: { sessions: 1, turnsPerSession: 1, stepsPerTurn: 1 } });
     const sessionId = run.seeded[0]?.session.id ?? '';

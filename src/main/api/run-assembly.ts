@@ -1,22 +1,18 @@
 /**
- * What a run is made of: a model adapter, an operator and an agent wired to them. The app API assembles one
- * per run through `createRunAssembler`; tests pass their own operator factory (and a fake model server in
- * the configuration). Model and operator errors the user can fix (no API key, no display, no browser) come
- * out as AppApiError 'unavailable' with the layer's own message.
+ * A run for the app API: the shared run parts (run-parts.ts) and an agent wired to the run manager's
+ * handlers. Tests pass their own operator factory (and a fake model server in the configuration). Setup
+ * failures a person can fix come out as AppApiError 'unavailable' (or 'invalid-arguments') with the
+ * layer's own message.
  */
 import { AppApiError, type Ephemeral } from '../../shared/app-api.js';
 import type { Config, OperatorKind } from '../../shared/config.js';
 import type { AgentEvent } from '../../shared/events.js';
 import { createAgent, type Agent, type AskUserHandler, type ConfirmationHandler, type TurnEndHook } from '../agent/index.js';
-import { createModelAdapter } from '../llm/create-model-adapter.js';
 import type { ModelAdapter } from '../llm/model-adapter.js';
-import { ModelConfigurationError } from '../llm/model-errors.js';
-import { BrowserNotFoundError } from '../operators/browser-executable.js';
-import { BrowserOperatorError } from '../operators/browser-operator.js';
-import { createOperator, type CreateOperatorOptions } from '../operators/create-operator.js';
-import { DisplayUnavailableError, UnknownDisplayError } from '../operators/display-errors.js';
+import type { CreateOperatorOptions } from '../operators/create-operator.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
+import { buildModel, openRunParts, RunSetupError } from './run-parts.js';
 
 /** What one run asks for, beyond the task itself. */
 export interface RunSettings {
@@ -50,6 +46,8 @@ export interface RunAssemblerOptions {
   /** The Electron app's window, hidden around captures and actions on the desktop. */
   ownWindow?: OwnWindowHook;
   turnEndHooks?: TurnEndHook[];
+  /** A warning worth showing once (an MCP server that does not start); console.warn by default. */
+  onWarning?: (message: string) => void;
   /** Test seams. */
   operatorFactory?: (options: CreateOperatorOptions) => Promise<Operator>;
   settleDelayMs?: number;
@@ -58,21 +56,55 @@ export interface RunAssemblerOptions {
 export function createRunAssembler(options: RunAssemblerOptions): RunAssembler {
   return async (settings, handlers) => {
     const { config } = options;
-    const model = withStepGate(buildModel(config), handlers.beforeStep);
-    const operator = await buildOperator(options, settings);
+    const model = withStepGate(asApiError(() => buildModel(config)), handlers.beforeStep);
+    const parts = await asApiErrorAsync(() =>
+      openRunParts(
+        {
+          config,
+          env: options.env ?? process.env,
+          ownWindow: options.ownWindow,
+          onWarning: options.onWarning ?? ((message) => console.warn(`sightline: ${message}`)),
+          operatorFactory: options.operatorFactory,
+        },
+        { operator: settings.operator, url: settings.url },
+        model,
+      ),
+    );
     const agent = createAgent({
       storage: options.storage,
       config,
       model,
-      operator,
+      operator: parts.operator,
+      extraTools: parts.extraTools,
       confirm: handlers.confirm,
       askUser: handlers.askUser,
       onEvent: handlers.onEvent,
       ...(options.turnEndHooks ? { turnEndHooks: options.turnEndHooks } : {}),
       ...(options.settleDelayMs === undefined ? {} : { settleDelayMs: options.settleDelayMs }),
     });
-    return { agent, close: () => operator.close() };
+    return { agent, close: () => parts.close() };
   };
+}
+
+function toApiError(error: unknown): unknown {
+  if (!(error instanceof RunSetupError)) return error;
+  return new AppApiError(error.reason === 'invalid' ? 'invalid-arguments' : 'unavailable', error.message);
+}
+
+function asApiError<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
+async function asApiErrorAsync<T>(build: () => Promise<T>): Promise<T> {
+  try {
+    return await build();
+  } catch (error) {
+    throw toApiError(error);
+  }
 }
 
 /**
@@ -87,38 +119,4 @@ export function withStepGate(model: ModelAdapter, beforeStep: RunHandlers['befor
       return model.complete(request, callOptions);
     },
   };
-}
-
-function buildModel(config: Config): ModelAdapter {
-  try {
-    return createModelAdapter(config.model);
-  } catch (error) {
-    if (error instanceof ModelConfigurationError) throw new AppApiError('unavailable', error.message);
-    throw error;
-  }
-}
-
-async function buildOperator(options: RunAssemblerOptions, settings: RunSettings): Promise<Operator> {
-  const kind = settings.operator ?? options.config.agent.operator;
-  if (settings.url !== undefined && kind !== 'browser') {
-    throw new AppApiError('invalid-arguments', `A url opens a page in the browser operator; the operator is ${kind}.`);
-  }
-  const factory = options.operatorFactory ?? createOperator;
-  try {
-    return await factory({
-      kind,
-      displayId: options.config.perception.displayId,
-      url: settings.url,
-      ownWindow: options.ownWindow,
-      env: options.env ?? process.env,
-    });
-  } catch (error) {
-    const fixable =
-      error instanceof BrowserNotFoundError ||
-      error instanceof BrowserOperatorError ||
-      error instanceof DisplayUnavailableError ||
-      error instanceof UnknownDisplayError;
-    if (fixable) throw new AppApiError('unavailable', error.message);
-    throw error;
-  }
 }

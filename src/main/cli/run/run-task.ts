@@ -5,19 +5,11 @@
  * 0 finished, 1 failed, 2 usage or configuration error, 3 stopped.
  */
 import type { Command } from 'commander';
-import type { Config } from '../../../shared/config.js';
 import { userText } from '../../../shared/messages.js';
+import { buildModel, openRunParts, RunSetupError, type RunParts } from '../../api/run-parts.js';
 import { openRuntime, type Runtime } from '../../api/runtime.js';
 import { CompactionQueue, createCompactionHook, injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
-import { createModelAdapter } from '../../llm/create-model-adapter.js';
-import type { ModelAdapter } from '../../llm/model-adapter.js';
-import { ModelConfigurationError } from '../../llm/model-errors.js';
-import { BrowserNotFoundError } from '../../operators/browser-executable.js';
-import { BrowserOperatorError } from '../../operators/browser-operator.js';
-import { createOperator } from '../../operators/create-operator.js';
-import { DisplayUnavailableError, UnknownDisplayError } from '../../operators/display-errors.js';
-import type { Operator } from '../../operators/operator.js';
 import { DatabaseOpenError, DatabaseVersionError } from '../../storage/index.js';
 import { loadCliConfig, type CliConfig } from '../context-config.js';
 import { EXIT, UserError, type CliContext } from '../io.js';
@@ -27,7 +19,6 @@ import { exitCodeOf } from './exit-codes.js';
 import { watchInterrupts } from './interrupts.js';
 import { askUserHandler, confirmationHandler } from './person-handlers.js';
 import { CONFIG_FLAG_NAMES, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
-import { openRunTools, type RunTools } from './run-tools.js';
 import { redactingWriter, secretsOf } from './secrets.js';
 import { askOnTerminal } from './terminal-question.js';
 
@@ -41,16 +32,16 @@ export async function runTask(context: CliContext, command: Command, taskText: s
   const secrets = secretsOf(config);
   const stdout = redactingWriter(context.io.stdout, secrets);
   const stderr = redactingWriter(context.io.stderr, secrets);
-  const model = buildModel(config);
+  const model = asUsageError(() => buildModel(config));
 
   const runtime = await openHomeRuntime(loaded);
   const interrupts = watchInterrupts(stderr);
-  let operator: Operator | undefined;
-  let extraTools: RunTools | undefined;
+  let parts: RunParts | undefined;
   try {
     if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
-    operator = await withoutForeignInterruptHandlers(() => buildOperator(config, url, context.io.env));
-    extraTools = await openRunTools(config, model, stderr);
+    const partsOptions = { config, env: context.io.env, onWarning: (message: string) => stderr(`sightline: ${message}\n`) };
+    parts = await asUsageError(() => openRunParts(partsOptions, { url }, model));
+    const { operator } = parts;
     const ask = (question: string, signal: AbortSignal) => askOnTerminal(question, signal, interrupts.interrupt);
     const people = { io: context.io, stderr, assumeYes: options.yes === true, ask };
     const agent = createAgent({
@@ -60,7 +51,7 @@ export async function runTask(context: CliContext, command: Command, taskText: s
       operator,
       confirm: confirmationHandler(people),
       askUser: askUserHandler(people),
-      extraTools: extraTools.tools,
+      extraTools: parts.extraTools,
       onEvent: eventPrinter({ stdout, stderr, json: options.json === true, stream: options.stream === true }),
       injectionDebugLog: injectionDebugLogFromEnvironment(context.io.env, (line) => stderr(`${line}\n`)),
       turnEndHooks: [createCompactionHook(new CompactionQueue({ storage: runtime.storage }))],
@@ -76,17 +67,17 @@ export async function runTask(context: CliContext, command: Command, taskText: s
     context.exitCode = exitCodeOf(outcome);
   } finally {
     interrupts.dispose();
-    await extraTools?.close();
-    await operator?.close();
+    await parts?.close();
     runtime.close();
   }
 }
 
-function buildModel(config: Config): ModelAdapter {
+/** A setup failure the user can fix (no key, no display, no browser) exits 2 with the layer's own message. */
+function asUsageError<T>(build: () => T): T {
   try {
-    return createModelAdapter(config.model);
+    return build();
   } catch (error) {
-    if (error instanceof ModelConfigurationError) throw new UserError(error.message, EXIT.usage);
+    if (error instanceof RunSetupError) throw new UserError(error.message, EXIT.usage);
     throw error;
   }
 }
@@ -115,36 +106,6 @@ async function runTurn(agent: Agent, request: TurnRequest): Promise<TurnOutcome>
   } catch (error) {
     if (error instanceof SessionUnavailableError) throw new UserError(`--session: ${error.message}`, EXIT.usage);
     throw error;
-  }
-}
-
-/** The operator; a missing display or browser is the user's to fix (exit 2), with the operator's own message. */
-async function buildOperator(config: Config, url: string | undefined, env: Record<string, string | undefined>): Promise<Operator> {
-  try {
-    return await createOperator({ kind: config.agent.operator, displayId: config.perception.displayId, url, env });
-  } catch (error) {
-    const fixable =
-      error instanceof BrowserNotFoundError ||
-      error instanceof BrowserOperatorError ||
-      error instanceof DisplayUnavailableError ||
-      error instanceof UnknownDisplayError;
-    if (fixable) throw new UserError(error.message, EXIT.usage);
-    throw error;
-  }
-}
-
-/**
- * playwright-core's launch installs its own Ctrl+C handler that closes its browsers and exits the process
- * with 130 at once, which would cut our clean stop short (the turn must end as stopped, exit 3). The
- * operator closes its browser itself when the turn ends, so any SIGINT listener added while the operator
- * was being created is removed. (A no-op once BrowserOperator launches with `handleSIGINT: false`.)
- */
-async function withoutForeignInterruptHandlers<T>(create: () => Promise<T>): Promise<T> {
-  const before = new Set(process.listeners('SIGINT'));
-  try {
-    return await create();
-  } finally {
-    for (const listener of process.listeners('SIGINT')) if (!before.has(listener)) process.off('SIGINT', listener);
   }
 }
 
