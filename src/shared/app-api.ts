@@ -25,8 +25,11 @@ export const PLATFORMS = ['aix', 'android', 'darwin', 'freebsd', 'haiku', 'linux
 
 // ---- identifiers and shared pieces --------------------------------------------------------------------
 
+// The type error names the id too: a positional argument's message has no field name to go by.
 const idOf = (prefix: string, what: string) =>
-  z.string().regex(new RegExp(`^${prefix}[0-9a-f]{12}$`), `${what} id (${prefix} followed by 12 hex digits)`);
+  z
+    .string({ error: `expected ${what} id (${prefix} followed by 12 hex digits)` })
+    .regex(new RegExp(`^${prefix}[0-9a-f]{12}$`), `${what} id (${prefix} followed by 12 hex digits)`);
 
 export const SessionIdSchema = idOf('ses_', 'a session');
 export const TurnIdSchema = idOf('turn_', 'a turn');
