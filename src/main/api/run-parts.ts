@@ -65,7 +65,7 @@ export function buildModel(config: Config): ModelAdapter {
 }
 
 export async function openRunParts(options: RunPartsOptions, target: RunTarget, model: ModelAdapter): Promise<RunParts> {
-  const operator = await buildOperator(options, target);
+  const operator = await openOperator(options, target);
   try {
     const mcp = await loadMcpTools(options.config.mcp, { onWarning: options.onWarning });
     return {
@@ -81,7 +81,11 @@ export async function openRunParts(options: RunPartsOptions, target: RunTarget, 
   }
 }
 
-async function buildOperator(options: RunPartsOptions, target: RunTarget): Promise<Operator> {
+/** The operator a run acts on: the target's kind, else the configured one. */
+export async function openOperator(
+  options: Pick<RunPartsOptions, 'config' | 'env' | 'ownWindow' | 'operatorFactory'>,
+  target: RunTarget,
+): Promise<Operator> {
   const kind = target.operator ?? options.config.agent.operator;
   if (target.url !== undefined && kind !== 'browser') {
     throw new RunSetupError(`A url opens a page in the browser operator; the operator is ${kind}.`, 'invalid');

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../../../shared/config.js';
-import { openRuntime, type Runtime } from '../../api/runtime.js';
+import { openOperator, RunSetupError } from '../../api/run-parts.js';
 import type { ToolDefinition } from '../../agent/index.js';
 import { McpToolHost } from '../../agent/mcp/server/mcp-tool-host.js';
 import { createSightlineMcpServer } from '../../agent/mcp/server/mcp-server.js';
@@ -16,13 +16,9 @@ import { createSearchTools } from '../../agent/search/create-search-tools.js';
 import { CompactionQueue, createCompactionHook } from '../../context/index.js';
 import { createModelAdapter } from '../../llm/create-model-adapter.js';
 import { ModelConfigurationError } from '../../llm/model-errors.js';
-import { BrowserNotFoundError } from '../../operators/browser-executable.js';
-import { BrowserOperatorError } from '../../operators/browser-operator.js';
-import { createOperator } from '../../operators/create-operator.js';
-import { DisplayUnavailableError, UnknownDisplayError } from '../../operators/display-errors.js';
 import type { Operator } from '../../operators/operator.js';
-import { DatabaseOpenError, DatabaseVersionError } from '../../storage/index.js';
 import { loadCliConfig } from '../context-config.js';
+import { openCliRuntime } from '../open-cli-runtime.js';
 import { EXIT, UserError, type CliContext } from '../io.js';
 import type { McpOptions } from './mcp-options.js';
 import { checkUrl } from '../run/run-options.js';
@@ -36,12 +32,12 @@ export async function serveMcp(context: CliContext, command: Command, options: M
   const { config } = loaded;
   const url = checkUrl(options.url, config);
   const stderr = redactingWriter(context.io.stderr, secretsOf(config));
-  const runtime = await openHomeRuntime(loaded.home, config);
+  const runtime = await openCliRuntime(loaded);
   let operator: Operator | undefined;
   let host: McpToolHost | undefined;
   const leaving = watchForClientLeaving();
   try {
-    operator = await buildOperator(config, url, context.io.env);
+    operator = await openOperatorOrExplain(config, url, context.io.env);
     host = new McpToolHost({
       storage: runtime.storage,
       config,
@@ -105,25 +101,12 @@ function searchTools(config: Config, stderr: (text: string) => void): ToolDefini
   }
 }
 
-async function openHomeRuntime(home: Parameters<typeof openRuntime>[0]['home'], config: Config): Promise<Runtime> {
+/** The operator the served tools act on; a missing display or browser is the user's to fix (exit 2). */
+async function openOperatorOrExplain(config: Config, url: string | undefined, env: Record<string, string | undefined>): Promise<Operator> {
   try {
-    return await openRuntime({ home, config });
+    return await openOperator({ config, env }, { url });
   } catch (error) {
-    if (error instanceof DatabaseVersionError || error instanceof DatabaseOpenError) throw new UserError(error.message, EXIT.failed);
-    throw error;
-  }
-}
-
-async function buildOperator(config: Config, url: string | undefined, env: Record<string, string | undefined>): Promise<Operator> {
-  try {
-    return await createOperator({ kind: config.agent.operator, displayId: config.perception.displayId, url, env });
-  } catch (error) {
-    const fixable =
-      error instanceof BrowserNotFoundError ||
-      error instanceof BrowserOperatorError ||
-      error instanceof DisplayUnavailableError ||
-      error instanceof UnknownDisplayError;
-    if (fixable) throw new UserError(error.message, EXIT.usage);
+    if (error instanceof RunSetupError) throw new UserError(error.message, EXIT.usage);
     throw error;
   }
 }

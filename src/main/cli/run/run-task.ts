@@ -7,11 +7,11 @@
 import type { Command } from 'commander';
 import { userText } from '../../../shared/messages.js';
 import { buildModel, openRunParts, RunSetupError, type RunParts } from '../../api/run-parts.js';
-import { openRuntime, type Runtime } from '../../api/runtime.js';
+import type { Runtime } from '../../api/runtime.js';
 import { CompactionQueue, createCompactionHook, injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
-import { DatabaseOpenError, DatabaseVersionError } from '../../storage/index.js';
 import { loadCliConfig, type CliConfig } from '../context-config.js';
+import { openCliRuntime } from '../open-cli-runtime.js';
 import { EXIT, UserError, type CliContext } from '../io.js';
 import { readContextFile } from './context-file.js';
 import { eventPrinter } from './event-output.js';
@@ -34,7 +34,7 @@ export async function runTask(context: CliContext, command: Command, taskText: s
   const stderr = redactingWriter(context.io.stderr, secrets);
   const model = asUsageError(() => buildModel(config));
 
-  const runtime = await openHomeRuntime(loaded);
+  const runtime = await openCliRuntime(loaded);
   const interrupts = watchInterrupts(stderr);
   let parts: RunParts | undefined;
   try {
@@ -78,15 +78,6 @@ function asUsageError<T>(build: () => T): T {
     return build();
   } catch (error) {
     if (error instanceof RunSetupError) throw new UserError(error.message, EXIT.usage);
-    throw error;
-  }
-}
-
-async function openHomeRuntime(loaded: CliConfig): Promise<Runtime> {
-  try {
-    return await openRuntime({ home: loaded.home, config: loaded.config });
-  } catch (error) {
-    if (error instanceof DatabaseVersionError || error instanceof DatabaseOpenError) throw new UserError(error.message, EXIT.failed);
     throw error;
   }
 }

@@ -10,9 +10,8 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { createAppService } from '../../api/app-service.js';
 import { startTimelineServer } from '../../api/http-server.js';
-import { openRuntime, type Runtime } from '../../api/runtime.js';
-import { DatabaseOpenError, DatabaseVersionError } from '../../storage/index.js';
-import { loadCliConfig, type CliConfig } from '../context-config.js';
+import { loadCliConfig } from '../context-config.js';
+import { openCliRuntime } from '../open-cli-runtime.js';
 import { EXIT, UserError, type CliContext } from '../io.js';
 
 export interface TimelineOptions {
@@ -26,7 +25,7 @@ export async function serveTimeline(context: CliContext, command: Command, optio
   const rendererDirectory = findRendererDirectory(io.env);
   const version = packageVersion();
   const loaded = loadCliConfig(command, io);
-  const runtime = await openHomeRuntime(loaded);
+  const runtime = await openCliRuntime(loaded);
   const service = createAppService({
     storage: runtime.storage,
     config: loaded.config,
@@ -91,15 +90,6 @@ function packageRoots(): string[] {
     const parent = dirname(folder);
     if (parent === folder) return roots;
     folder = parent;
-  }
-}
-
-async function openHomeRuntime(loaded: CliConfig): Promise<Runtime> {
-  try {
-    return await openRuntime({ home: loaded.home, config: loaded.config });
-  } catch (error) {
-    if (error instanceof DatabaseVersionError || error instanceof DatabaseOpenError) throw new UserError(error.message, EXIT.failed);
-    throw error;
   }
 }
 

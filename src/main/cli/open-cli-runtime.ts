@@ -1,0 +1,18 @@
+/**
+ * How every long-running command opens the home's storage: through openRuntime (startup repairs included),
+ * with a database it cannot use (newer schema, not SQLite, corrupt) reported as the user's to resolve:
+ * the message as is, exit 1, the file untouched.
+ */
+import { openRuntime, type Runtime } from '../api/runtime.js';
+import { DatabaseOpenError, DatabaseVersionError } from '../storage/index.js';
+import type { CliConfig } from './context-config.js';
+import { EXIT, UserError } from './io.js';
+
+export async function openCliRuntime(loaded: Pick<CliConfig, 'home' | 'config'>): Promise<Runtime> {
+  try {
+    return await openRuntime({ home: loaded.home, config: loaded.config });
+  } catch (error) {
+    if (error instanceof DatabaseVersionError || error instanceof DatabaseOpenError) throw new UserError(error.message, EXIT.failed);
+    throw error;
+  }
+}
