@@ -30,6 +30,7 @@ describe('the confirmation policy', () => {
       {
         sessionId: outcome.sessionId,
         turnId: outcome.turnId,
+        requestId: expect.any(String),
         action: { action: 'key', keys: 'alt+F4' },
         reason: 'key combination alt+F4 may close a window or tab',
       },
@@ -40,6 +41,8 @@ describe('the confirmation policy', () => {
     expect(requested).toMatchObject({ action: { action: 'key', keys: 'alt+F4' }, reason: 'key combination alt+F4 may close a window or tab' });
     expect(answered).toMatchObject({ approved: false, by: 'user' });
     expect(answered!.type === 'confirmation-answered' && requested!.type === 'confirmation-requested' && answered!.requestId === requested!.requestId).toBe(true);
+    // The handler is asked under the id the event announced, so an answer from any window can name it.
+    expect(requested).toMatchObject({ requestId: harness.confirmations[0]!.requestId });
     const [step] = harness.storage.steps.listByTurn(outcome.turnId);
     expect(step!.error).toContain('the user refused this action');
     // Refused: no screenshot after it.

@@ -103,7 +103,7 @@ describe('secrets', () => {
 });
 
 describe('confirmation and questions', () => {
-  const request = { ...scope, action: { action: 'key', keys: 'alt+F4' } as const, reason: 'key combination alt+F4 may close a window or tab' };
+  const request = { ...scope, requestId: 'request-1', action: { action: 'key', keys: 'alt+F4' } as const, reason: 'key combination alt+F4 may close a window or tab' };
   const signal = new AbortController().signal;
   const neverAsked = async (): Promise<string | undefined> => {
     throw new Error('must not ask');
@@ -138,7 +138,7 @@ describe('confirmation and questions', () => {
 
   it('leaves a question unanswered without a terminal, and passes the answer on with one', async () => {
     const headless = captureIo();
-    const context = { sessionId: scope.sessionId, turnId: scope.turnId };
+    const context = { sessionId: scope.sessionId, turnId: scope.turnId, requestId: 'request-2' };
     expect(await askUserHandler({ io: headless, stderr: headless.stderr, assumeYes: false, ask: neverAsked })('Which team?', context, signal)).toBeUndefined();
     const io = { ...captureIo(), isInteractive: true };
     const ask = async (): Promise<string | undefined> => '  Platform ';

@@ -41,6 +41,8 @@ export interface TurnOutcome {
 export interface ConfirmationRequest {
   sessionId: string;
   turnId: string;
+  /** The id the agent's `confirmation-requested` event carries; an answer from the UI names it. */
+  requestId: string;
   action: ComputerAction;
   /** Why the policy asks, in a sentence a person understands ("key combination alt+F4 may close a window"). */
   reason: string;
@@ -64,7 +66,7 @@ export type ConfirmationHandler = (
 /** Asks a person the model's question; undefined when nobody can answer (headless without a terminal). */
 export type AskUserHandler = (
   question: string,
-  context: { sessionId: string; turnId: string },
+  context: { sessionId: string; turnId: string; /** The id the agent's `ask-user` event carries. */ requestId: string },
   signal: AbortSignal,
 ) => Promise<string | undefined>;
 

@@ -33,9 +33,6 @@ interface ActiveRun {
   /** Resolves the gate of a paused run. */
   resumeWaiters: Set<() => void>;
   pending: Map<string, PendingEntry>;
-  /** The requestId of the confirmation (or question) the agent announced and is about to ask for. */
-  announcedConfirmation: string | undefined;
-  announcedQuestion: string | undefined;
   finished: Promise<void>;
 }
 
@@ -61,8 +58,6 @@ export class RunManager {
       controller: new AbortController(),
       resumeWaiters: new Set(),
       pending: new Map(),
-      announcedConfirmation: undefined,
-      announcedQuestion: undefined,
       finished: Promise.resolve(),
     };
     // Reserved before anything asynchronous, so two quick starts on one session cannot both pass the check.
@@ -186,19 +181,14 @@ export class RunManager {
       run.sessionId = event.sessionId;
       run.turnId = event.turnId;
     }
-    if (event.type === 'confirmation-requested') run.announcedConfirmation = event.requestId;
-    if (event.type === 'ask-user') run.announcedQuestion = event.requestId;
     this.bus.publish(event);
     if (event.type === 'turn-started') this.publishState(run);
   }
 
   private confirmationHandler(run: ActiveRun): ConfirmationHandler {
     return (request, signal) => {
-      // The agent announced this confirmation (with its requestId) in the event emitted just before the call.
-      const requestId = run.announcedConfirmation ?? crypto.randomUUID();
-      run.announcedConfirmation = undefined;
       return this.waitForAnswer<boolean>(run, signal, (resolve) => ({
-        request: { kind: 'confirmation', requestId, turnId: request.turnId, action: request.action, reason: request.reason },
+        request: { kind: 'confirmation', requestId: request.requestId, turnId: request.turnId, action: request.action, reason: request.reason },
         answer: { resolve },
       }));
     };
@@ -206,10 +196,8 @@ export class RunManager {
 
   private questionHandler(run: ActiveRun): AskUserHandler {
     return (question, context, signal) => {
-      const requestId = run.announcedQuestion ?? crypto.randomUUID();
-      run.announcedQuestion = undefined;
       return this.waitForAnswer<string>(run, signal, (resolve) => ({
-        request: { kind: 'question', requestId, turnId: context.turnId, question },
+        request: { kind: 'question', requestId: context.requestId, turnId: context.turnId, question },
         answer: { resolve },
       }));
     };

@@ -27,7 +27,7 @@ export function createAskUserTool(askUser: AskUserHandler): ToolDefinition<AskUs
       const requestId = randomUUID();
       const scope = { sessionId: context.sessionId, turnId: context.turnId };
       context.emit({ type: 'ask-user', ...scope, at: Date.now(), requestId, question });
-      const answer = await untilAborted(askUser(question, scope, context.signal), context.signal);
+      const answer = await untilAborted(askUser(question, { ...scope, requestId }, context.signal), context.signal);
       if (answer === undefined) return { parts: [{ type: 'text', text: NO_USER_AVAILABLE }], isError: true };
       context.emit({ type: 'ask-user-answered', ...scope, at: Date.now(), requestId, answer });
       return { parts: [{ type: 'text', text: `The user answered: ${answer}` }] };

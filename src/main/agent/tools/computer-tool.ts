@@ -112,7 +112,7 @@ async function confirmIfNeeded(action: ComputerAction, context: ToolContext, opt
   const requestId = randomUUID();
   const scope = { sessionId: context.sessionId, turnId: context.turnId };
   context.emit({ type: 'confirmation-requested', ...scope, at: Date.now(), requestId, action, reason });
-  const answer = normalizeAnswer(await untilAborted(options.confirm({ ...scope, action, reason }, context.signal), context.signal));
+  const answer = normalizeAnswer(await untilAborted(options.confirm({ ...scope, requestId, action, reason }, context.signal), context.signal));
   context.emit({ type: 'confirmation-answered', ...scope, at: Date.now(), requestId, approved: answer.approved, by: answer.by });
   return answer.approved ? undefined : `the user refused this action: ${reason}. Nothing was done; do not try to get around the refusal.`;
 }
