@@ -50,11 +50,17 @@ export async function runStreamedCall<Body, Chunk, Result>(
     secrets: settings.secrets,
     signal,
   };
+  let disposeCallSignal: (() => void) | undefined;
   try {
     assertRequestFitsProfile(request, settings.profile);
     const body = steps.prepare();
     if (isAborted(signal)) throw new ModelCallCancelledError(model);
-    const stream = await steps.open(body, signal);
+    // The client adds an abort listener to the signal it is given and never removes it, so a turn's
+    // signal would collect one per model call (and Node warns after ten). It gets a signal of its own,
+    // linked to the caller's only for the length of this call.
+    const callSignal = linkedSignal(signal);
+    disposeCallSignal = callSignal.dispose;
+    const stream = await steps.open(body, callSignal.signal);
     const watchdog = new StreamIdleWatchdog(() => stream.controller.abort(), settings.timeoutMs);
     try {
       for await (const chunk of stream) {
@@ -75,7 +81,19 @@ export async function runStreamedCall<Body, Chunk, Result>(
     return steps.finish();
   } catch (error) {
     throw translateCallError(error, context);
+  } finally {
+    disposeCallSignal?.();
   }
+}
+
+/** A signal that aborts when `parent` does, until disposed; undefined in, undefined out. */
+function linkedSignal(parent: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (parent === undefined) return { signal: undefined, dispose: () => undefined };
+  const controller = new AbortController();
+  if (parent.aborted) controller.abort(parent.reason);
+  const forward = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', forward, { once: true });
+  return { signal: controller.signal, dispose: () => parent.removeEventListener('abort', forward) };
 }
 
 /** A function, not an inline check: the signal changes while we await, which narrowing cannot see. */
