@@ -202,6 +202,29 @@ describe('ending a turn', () => {
     expect(harness.hookCalls).toHaveLength(1);
   });
 
+  it('counts every tool call against the step limit: a reply with more calls than remain runs only what fits', async () => {
+    harness = await startAgentHarness({ config: { agent: { maxSteps: 3 } } });
+    const clicks = Array.from({ length: 10 }, (_, index) => computerCall({ action: 'click', x: 10 + index, y: 10 }).toolCalls![0]!);
+    harness.server.script([{ type: 'answer', text: 'Clicking everything.', toolCalls: clicks }]);
+    const outcome = await harness.agent.runTurn({ request: userText('Click ten times') });
+    expect(outcome).toMatchObject({ status: 'failed', reason: 'step-limit' });
+    expect(harness.operator.executed).toHaveLength(3);
+    // Every call still gets an answer, so the history stays valid for the next turn.
+    const steps = harness.storage.steps.listByTurn(outcome.turnId);
+    expect(steps).toHaveLength(10);
+    expect(steps.slice(3).every((step) => step.error?.includes('limit of 3 steps'))).toBe(true);
+  });
+
+  it('lets finish through at the step limit: it ends the turn and acts on nothing', async () => {
+    harness = await startAgentHarness({ config: { agent: { maxSteps: 1 } } });
+    const click = computerCall({ action: 'click', x: 5, y: 5 }).toolCalls![0]!;
+    const finish = finishCall('Clicked once.').toolCalls![0]!;
+    harness.server.script([{ type: 'answer', text: 'Click, then done.', toolCalls: [click, finish] }]);
+    const outcome = await harness.agent.runTurn({ request: userText('Click once') });
+    expect(outcome).toMatchObject({ status: 'finished', summary: 'Clicked once.' });
+    expect(harness.operator.executed).toHaveLength(1);
+  });
+
   it('ends as failed when the model call fails, and keeps the API key out of events and the summary', async () => {
     harness = await startAgentHarness();
     harness.server.script([{ type: 'error', status: 400, message: `Invalid request for key ${TEST_API_KEY}` }]);

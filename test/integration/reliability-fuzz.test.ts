@@ -28,7 +28,8 @@ import { HostileReplies } from '../helpers/hostile-model-replies.js';
 import { createTemporaryHome, openHomeStorage } from '../helpers/seed.js';
 import { storageProblems } from '../helpers/storage-consistency.js';
 
-const SEED = Number(process.env.SIGHTLINE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+// A fixed seed keeps CI deterministic; SIGHTLINE_FUZZ_SEED explores others (any failing seed is a bug to fix).
+const SEED = Number(process.env.SIGHTLINE_FUZZ_SEED ?? 20261121);
 const SCREEN = { width: 96, height: 64 };
 const MAX_STEPS = 6;
 const LOOP_TURNS = 24;
@@ -79,6 +80,7 @@ describe(`hostile model output (seed ${SEED})`, () => {
       const missing = MAX_STEPS + 1 - harness.server.remainingReplies();
       harness.server.script(Array.from({ length: missing }, () => () => (mode === 'endless' ? hostile.endlessReply() : hostile.reply())));
       const requestsBefore = harness.server.requests.length;
+      const actionsBefore = harness.operator.executed.length;
       let outcome;
       try {
         outcome = await harness.agent.runTurn({ request: userText(`fuzz turn ${turnIndex}`), ...(sessionId ? { sessionId } : {}) });
@@ -92,6 +94,8 @@ describe(`hostile model output (seed ${SEED})`, () => {
       if (!['finished', 'failed', 'stopped'].includes(outcome.status)) failures.push(`turn ${turnIndex}: status ${outcome.status}`);
       if (!(TURN_END_REASONS as readonly string[]).includes(outcome.reason)) failures.push(`turn ${turnIndex}: reason ${outcome.reason}`);
       if (modelCalls > MAX_STEPS) failures.push(`turn ${turnIndex}: ${modelCalls} model calls, limit ${MAX_STEPS}`);
+      const actions = harness.operator.executed.length - actionsBefore;
+      if (actions > MAX_STEPS) failures.push(`turn ${turnIndex}: ${actions} actions run, limit ${MAX_STEPS}`);
       if (endless && outcome.reason !== 'step-limit') failures.push(`endless turn ${turnIndex} ended ${outcome.reason}, not at the step limit`);
       if (harness.storage.turns.get(outcome.turnId)?.status !== outcome.status) failures.push(`turn ${turnIndex}: row disagrees`);
     }
@@ -124,6 +128,7 @@ describe(`hostile model output (seed ${SEED})`, () => {
       const outcome = await own.agent.runTurn({ request: userText('worst case') });
       expect(['finished', 'failed']).toContain(outcome.status);
       expect(own.server.requests.length).toBeLessThanOrEqual(MAX_STEPS);
+      expect(own.operator.executed.length).toBeLessThanOrEqual(MAX_STEPS);
       phase = 'after';
       const next = await own.agent.runTurn({ request: userText('and now finish'), sessionId: outcome.sessionId });
       expect(next.status).toBe('finished');

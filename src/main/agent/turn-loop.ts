@@ -21,6 +21,7 @@ import type { ScreenRecorder } from './screen-recorder.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { recordToolStep } from './step-recording.js';
 import { dispatchToolCall, type DispatchOutcome } from './tool-dispatch.js';
+import { FINISH_TOOL_NAME } from './tools/finish-tool.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { TurnEnding } from './turn-lifecycle.js';
 import { TurnStoppedError } from './turn-stopped-error.js';
@@ -43,7 +44,11 @@ export interface TurnLoopContext {
   turnId: string;
   systemPrompt: string;
   maxImageEdge: number;
-  /** Model calls allowed in the turn (config.agent.maxSteps). */
+  /**
+   * Tool calls the turn may run (config.agent.maxSteps), malformed ones included so the loop stays bounded;
+   * `finish` is always allowed, since it acts on nothing. A reply with more calls than remain has the rest
+   * answered "not run".
+   */
   maxSteps: number;
   imageCache: EncodedImageCache;
   /** config.context: how many earlier turns keep their anchors whole, and the token budget. */
@@ -60,10 +65,12 @@ const STOPPED: TurnEnding = { status: 'stopped', reason: 'stopped', summary: 'St
 export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding> {
   const malformedReplies = new MalformedReplyCounter();
   let nudged = false;
+  const steps = { taken: 0 };
   let modelCalls = 0;
   for (;;) {
     if (context.signal.aborted) return STOPPED;
-    if (modelCalls >= context.maxSteps) {
+    // Both bounds hold: actions run (a reply may carry many calls) and model calls (a reply may carry none).
+    if (steps.taken >= context.maxSteps || modelCalls >= context.maxSteps) {
       return {
         status: 'failed',
         reason: 'step-limit',
@@ -108,7 +115,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
     }
     nudged = false;
 
-    const calls = await runToolCalls(context, reply.message, {
+    const calls = await runToolCalls(context, reply.message, steps, {
       thought,
       screenshotImageId: context.screen.modelScreenshotId,
       tokenReport: built.tokenReport,
@@ -181,12 +188,19 @@ interface ToolCallsOutcome {
   lastError: string | undefined;
 }
 
-async function runToolCalls(context: TurnLoopContext, message: CompletedAssistantMessage, reply: ReplyContext): Promise<ToolCallsOutcome> {
+async function runToolCalls(
+  context: TurnLoopContext,
+  message: CompletedAssistantMessage,
+  steps: { taken: number },
+  reply: ReplyContext,
+): Promise<ToolCallsOutcome> {
   const outcome: ToolCallsOutcome = { ending: undefined, stopped: false, allMalformed: true, lastError: undefined };
   for (const [index, call] of message.toolCalls.entries()) {
     // The model call's cost goes on the reply's first step, so the steps of a turn add up to its calls.
     const cost = index === 0 ? { usage: message.usage, tokenReport: reply.tokenReport } : {};
-    const notRun = notRunReason(outcome, context.signal);
+    const overLimit = call.name !== FINISH_TOOL_NAME && steps.taken >= context.maxSteps;
+    const notRun = notRunReason(outcome, context.signal) ?? (overLimit ? stepLimitNotice(context.maxSteps) : undefined);
+    if (notRun === undefined) steps.taken += 1;
     let dispatched: DispatchOutcome & { stoppedDuringCall?: boolean; storageFailure?: string };
     if (notRun !== undefined) {
       dispatched = { result: { parts: [{ type: 'text', text: notRun }], isError: true }, malformed: false, latencyMs: 0 };
@@ -218,6 +232,10 @@ async function runToolCalls(context: TurnLoopContext, message: CompletedAssistan
     }
   }
   return outcome;
+}
+
+function stepLimitNotice(maxSteps: number): string {
+  return `Not run: the turn reached its limit of ${maxSteps} steps (agent.maxSteps).`;
 }
 
 function notRunReason(outcome: ToolCallsOutcome, signal: AbortSignal): string | undefined {
