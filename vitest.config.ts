@@ -7,6 +7,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    // The JSON report lets CI print a plain "N passed, N failed" line from the same run.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-artifacts/vitest-results.json' },
   },
 });
