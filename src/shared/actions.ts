@@ -79,3 +79,30 @@ export function actionPoints(action: ComputerAction): { x: number; y: number }[]
       return [];
   }
 }
+
+/**
+ * How a screenshot was shown to the model: the size of the (usually downscaled) image it saw, and how it
+ * names points in it. An action's coordinates are in this space, not in the stored original's pixels.
+ */
+export const ScreenshotViewSchema = z
+  .object({
+    imageWidth: z.number().int().positive(),
+    imageHeight: z.number().int().positive(),
+    coordinateSpace: z.enum(['pixels', 'normalized-1000']),
+  })
+  .strict();
+export type ScreenshotView = z.infer<typeof ScreenshotViewSchema>;
+
+/**
+ * The action's points in the pixels of a stored screenshot of `width` × `height`, for drawing them where
+ * they landed. (The operators map to the screen the same way, through the frame; see operators/coordinates.)
+ */
+export function actionPointsOnScreenshot(
+  action: ComputerAction,
+  view: ScreenshotView,
+  size: { width: number; height: number },
+): { x: number; y: number }[] {
+  const scaleX = size.width / (view.coordinateSpace === 'pixels' ? view.imageWidth : 1000);
+  const scaleY = size.height / (view.coordinateSpace === 'pixels' ? view.imageHeight : 1000);
+  return actionPoints(action).map((point) => ({ x: point.x * scaleX, y: point.y * scaleY }));
+}

@@ -12,7 +12,7 @@
  * to the preload and an implementation to src/main/api. The types below then require all of them to agree.
  */
 import { z } from 'zod';
-import { ComputerActionSchema } from './actions.js';
+import { ComputerActionSchema, ScreenshotViewSchema } from './actions.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
 import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
@@ -146,6 +146,11 @@ export const StepSchema = z
     thought: z.string().nullable(),
     /** The screenshot the model was looking at when it chose this step; null when none was recorded. */
     screenshot: ImageSummarySchema.nullable(),
+    /**
+     * How that screenshot was shown to the model (size, coordinate space): the action's coordinates are in
+     * this space. Null for steps recorded before it was kept; the timeline then does not draw the action.
+     */
+    screenshotView: ScreenshotViewSchema.nullable(),
     /** When the screen had not changed after the action: the earlier image the new capture repeated. */
     dedupOf: ImageIdSchema.nullable(),
     result: JsonSchema.nullable(),

@@ -5,7 +5,7 @@
  * reports and events). Secrets never appear in events.
  */
 import { z } from 'zod';
-import { ComputerActionSchema } from './actions.js';
+import { ComputerActionSchema, ScreenshotViewSchema } from './actions.js';
 import { TokenUsageSchema } from './token-usage.js';
 
 export const TURN_STATUSES = ['running', 'finished', 'failed', 'stopped'] as const;
@@ -54,6 +54,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     thought: z.string().optional(),
     /** The screenshot the model was looking at when it chose this step. */
     screenshotImageId: z.string().optional(),
+    /** How that screenshot was shown to the model: the space the action's coordinates are in. */
+    screenshotView: ScreenshotViewSchema.optional(),
     ok: z.boolean(),
     error: z.string().optional(),
     latencyMs: z.number().int().min(0),

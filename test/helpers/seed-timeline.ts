@@ -172,6 +172,7 @@ export async function seedTimeline(storage: Storage, clock: SeedClock, options: 
         action: spec.action,
         thought: spec.thought,
         screenshotImageId: image?.id ?? null,
+        screenshotView: image === undefined ? null : { imageWidth: image.width, imageHeight: image.height, coordinateSpace: 'pixels' },
         dedupOfImageId: spec.dedupOf?.id ?? null,
         result: spec.result ?? { ok: spec.error === undefined },
         error: spec.error ?? null,

@@ -54,6 +54,10 @@ describe('a multi-step turn', () => {
       imageHeight: 500,
       coordinateSpace: 'pixels',
     });
+    // The step keeps the space its coordinates are in, so the timeline can draw the click where it landed.
+    const shown = { imageWidth: 800, imageHeight: 500, coordinateSpace: 'pixels' };
+    expect(storage.steps.listByTurn(outcome.turnId)[0]!.screenshotView).toEqual(shown);
+    expect(harness.events.find((event) => event.type === 'step')).toMatchObject({ screenshotView: shown });
 
     // First request: the tools, the system prompt with the screenshot size, the request, the screen.
     expect(server.requests).toHaveLength(3);

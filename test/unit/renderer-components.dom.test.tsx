@@ -133,6 +133,7 @@ describe('ScreenshotFigure', () => {
         width={1280}
         height={800}
         action={{ action: 'drag', x: 10, y: 20, to_x: 300, to_y: 400 }}
+        view={{ imageWidth: 1280, imageHeight: 800, coordinateSpace: 'pixels' }}
         cropBoxes={[{ stepId: 'step_9', imageId: IMAGE, x: 5, y: 6, width: 70, height: 80 }]}
         scale="full"
         label="Screenshot"
@@ -144,6 +145,22 @@ describe('ScreenshotFigure', () => {
     expect(markup.match(/class="action-ring" cx="(\d+)" cy="(\d+)"/g)).toEqual(['class="action-ring" cx="10" cy="20"', 'class="action-ring" cx="300" cy="400"']);
     expect(markup).toContain('<rect x="5" y="6" width="70" height="80"');
     expect(markup).not.toContain('style=');
+  });
+
+  it('draws the action where it landed on the stored image, through the view the model was shown', () => {
+    // A 1920x1080 screenshot shown to the model at 1280x720: its click at (640, 360) is the centre.
+    const click = { action: 'click', x: 640, y: 360 } as const;
+    const shown = renderToStaticMarkup(
+      <ScreenshotFigure url="data:," width={1920} height={1080} action={click} view={{ imageWidth: 1280, imageHeight: 720, coordinateSpace: 'pixels' }} label="x" />,
+    );
+    expect(shown).toContain('class="action-ring" cx="960" cy="540"');
+    const normalized = renderToStaticMarkup(
+      <ScreenshotFigure url="data:," width={1920} height={1080} action={{ action: 'click', x: 500, y: 500 }} view={{ imageWidth: 1000, imageHeight: 1000, coordinateSpace: 'normalized-1000' }} label="x" />,
+    );
+    expect(normalized).toContain('class="action-ring" cx="960" cy="540"');
+    // Without the view (older steps) nothing is drawn, rather than a mark in the wrong place.
+    const unknown = renderToStaticMarkup(<ScreenshotFigure url="data:," width={1920} height={1080} action={click} label="x" />);
+    expect(unknown).not.toContain('action-ring');
   });
 
   it('draws nothing extra for an action without a point', () => {

@@ -3,7 +3,8 @@
  * timeline shows) in one transaction, so a crash leaves both or neither. Then the step event.
  */
 import type { TokenReport } from '../../shared/events.js';
-import { ComputerActionSchema } from '../../shared/actions.js';
+import { ComputerActionSchema, type ScreenshotView } from '../../shared/actions.js';
+import type { ModelView } from '../operators/operator.js';
 import { textOfParts, type ToolCall } from '../../shared/messages.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import type { StepRecord, Storage } from '../storage/index.js';
@@ -22,6 +23,8 @@ export interface ToolStep {
   thought: string | undefined;
   /** The screenshot the model was looking at when it chose this call. */
   screenshotImageId: string | undefined;
+  /** How that screenshot was shown (size, coordinate space): the space the call's coordinates are in. */
+  screenshotView?: ModelView | undefined;
   latencyMs: number;
   /** The model call's cost: on the first step of a reply only, so a turn's steps add up to its calls. */
   usage?: TokenUsage;
@@ -50,6 +53,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
       action,
       thought: step.thought ?? null,
       screenshotImageId: step.screenshotImageId ?? null,
+      screenshotView: step.screenshotView === undefined ? null : screenshotViewOf(step.screenshotView),
       dedupOfImageId: result.record?.dedupOfImageId ?? null,
       result: result.record?.result ?? { ok: result.isError !== true, text: resultText },
       error: result.isError === true ? resultText : null,
@@ -71,6 +75,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
     ...(computerAction.success ? { action: computerAction.data } : {}),
     ...(step.thought === undefined ? {} : { thought: step.thought }),
     ...(step.screenshotImageId === undefined ? {} : { screenshotImageId: step.screenshotImageId }),
+    ...(step.screenshotView === undefined ? {} : { screenshotView: screenshotViewOf(step.screenshotView) }),
     ok: result.isError !== true,
     ...(result.isError === true ? { error: resultText } : {}),
     latencyMs: step.latencyMs,
@@ -92,4 +97,9 @@ function stepAction(step: ToolStep): unknown {
     if (action.success) return action.data;
   }
   return { tool: step.call.name, arguments: step.arguments ?? step.call.argumentsText };
+}
+
+/** What of the model's view a step keeps: the image size and coordinate space its coordinates are in. */
+function screenshotViewOf(view: ModelView): ScreenshotView {
+  return { imageWidth: view.imageWidth, imageHeight: view.imageHeight, coordinateSpace: view.coordinateSpace };
 }

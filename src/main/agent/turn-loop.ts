@@ -21,6 +21,7 @@ import type { ScreenRecorder } from './screen-recorder.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { recordToolStep } from './step-recording.js';
 import { dispatchToolCall, type DispatchOutcome } from './tool-dispatch.js';
+import type { ModelView } from '../operators/operator.js';
 import { FINISH_TOOL_NAME } from './tools/finish-tool.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { TurnEnding } from './turn-lifecycle.js';
@@ -118,6 +119,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
     const calls = await runToolCalls(context, reply.message, steps, {
       thought,
       screenshotImageId: context.screen.modelScreenshotId,
+      screenshotView: context.screen.modelView,
       tokenReport: built.tokenReport,
     });
     if (calls.ending !== undefined) return calls.ending;
@@ -178,6 +180,7 @@ function storeAssistantMessage(context: TurnLoopContext, message: CompletedAssis
 interface ReplyContext {
   thought: string | undefined;
   screenshotImageId: string | undefined;
+  screenshotView: ModelView | undefined;
   tokenReport: TokenReport;
 }
 
@@ -220,6 +223,7 @@ async function runToolCalls(
       ...(dispatched.arguments === undefined ? {} : { arguments: dispatched.arguments }),
       thought: reply.thought,
       screenshotImageId: reply.screenshotImageId,
+      screenshotView: reply.screenshotView,
       latencyMs: dispatched.latencyMs,
       ...cost,
     });

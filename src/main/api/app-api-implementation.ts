@@ -12,7 +12,7 @@ import {
   type Step,
   type Turn,
 } from '../../shared/app-api.js';
-import { ComputerActionSchema } from '../../shared/actions.js';
+import { ComputerActionSchema, ScreenshotViewSchema } from '../../shared/actions.js';
 import { TokenReportSchema } from '../../shared/events.js';
 import type { ImageRecord, SessionRecord, StepRecord, Storage } from '../storage/index.js';
 import type { AppApiImplementation } from './app-api-dispatch.js';
@@ -58,6 +58,7 @@ export function createAppApiImplementation({ storage, runs, appInfo }: AppApiImp
     const computerAction = ComputerActionSchema.safeParse(record.action);
     const toolCall = toolCallOf(record.action);
     const tokenReport = TokenReportSchema.safeParse(record.tokenReport);
+    const screenshotView = ScreenshotViewSchema.safeParse(record.screenshotView);
     return {
       id: record.id,
       turnId: record.turnId,
@@ -67,6 +68,7 @@ export function createAppApiImplementation({ storage, runs, appInfo }: AppApiImp
       toolArguments: computerAction.success ? null : jsonOrNull(toolCall?.arguments),
       thought: record.thought,
       screenshot: screenshot === undefined ? null : imageSummary(screenshot),
+      screenshotView: screenshotView.success ? screenshotView.data : null,
       dedupOf: record.dedupOfImageId,
       result: jsonOrNull(record.result),
       error: record.error,

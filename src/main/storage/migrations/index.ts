@@ -5,6 +5,7 @@ import { imagesAndSteps } from './0002-images-and-steps.js';
 import { searchReportsAndInjections } from './0003-search-reports-and-injections.js';
 import { compactionJournal } from './0004-compaction-journal.js';
 import { turnOwner } from './0005-turn-owner.js';
+import { stepScreenshotView } from './0006-step-screenshot-view.js';
 
 export type { Migration } from './migration.js';
 
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   searchReportsAndInjections,
   compactionJournal,
   turnOwner,
+  stepScreenshotView,
 ];

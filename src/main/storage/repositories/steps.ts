@@ -23,6 +23,8 @@ export interface StepRecord {
   inputTokens: number | null;
   outputTokens: number | null;
   tokenReport: unknown;
+  /** How the screenshot was shown to the model (its size and coordinate space); storage does not interpret it. */
+  screenshotView: unknown;
   createdAt: string;
 }
 
@@ -39,6 +41,7 @@ export interface NewStep {
   inputTokens?: number | null;
   outputTokens?: number | null;
   tokenReport?: unknown;
+  screenshotView?: unknown;
 }
 
 /** What is known only after the action ran. */
@@ -64,6 +67,7 @@ const StepRow = z
     input_tokens: z.number().int().nullable(),
     output_tokens: z.number().int().nullable(),
     token_report: nullableJsonColumn,
+    screenshot_view: nullableJsonColumn,
     created_at: z.string(),
   })
   .transform(
@@ -82,6 +86,7 @@ const StepRow = z
       inputTokens: row.input_tokens,
       outputTokens: row.output_tokens,
       tokenReport: row.token_report,
+      screenshotView: row.screenshot_view,
       createdAt: row.created_at,
     }),
   );
@@ -99,11 +104,11 @@ export class StepsRepository {
   ) {
     this.insertStatement = database.prepare(
       `INSERT INTO steps (id, session_id, turn_id, sequence, action, thought, screenshot_image_id, dedup_of_image_id,
-                          result, error, latency_ms, input_tokens, output_tokens, token_report, created_at)
+                          result, error, latency_ms, input_tokens, output_tokens, token_report, screenshot_view, created_at)
        VALUES (@id, @sessionId, @turnId,
                (SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE turn_id = @turnId),
                @action, @thought, @screenshotImageId, @dedupOfImageId, @result, @error, @latencyMs,
-               @inputTokens, @outputTokens, @tokenReport, @createdAt)
+               @inputTokens, @outputTokens, @tokenReport, @screenshotView, @createdAt)
        RETURNING *`,
     );
     this.getStatement = database.prepare('SELECT * FROM steps WHERE id = ?');
@@ -132,6 +137,7 @@ export class StepsRepository {
       inputTokens: step.inputTokens ?? null,
       outputTokens: step.outputTokens ?? null,
       tokenReport: toNullableJson(step.tokenReport),
+      screenshotView: toNullableJson(step.screenshotView),
       createdAt: isoTime(this.clock),
     });
     return parseRow(StepRow, row, 'steps');

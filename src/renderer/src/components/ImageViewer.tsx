@@ -85,6 +85,7 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose }: ImageViewe
                 width={screenshot.width}
                 height={screenshot.height}
                 action={step.action}
+                view={step.screenshotView}
                 cropBoxes={cropBoxes}
                 scale="full"
                 label={`Screenshot ${screenshot.imageId} at full size`}

@@ -20,7 +20,7 @@ export function PlaceholderCard({ step, screenshot, onOpen }: { step: Step; scre
   if (image.status === 'ok') {
     return (
       <button type="button" className="step-media-frame placeholder-loaded" onClick={onOpen} title={`Open ${screenshot.imageId}`}>
-        <ScreenshotFigure url={image.url} width={screenshot.width} height={screenshot.height} action={step.action} label={`Screenshot ${screenshot.imageId}`} />
+        <ScreenshotFigure url={image.url} width={screenshot.width} height={screenshot.height} action={step.action} view={step.screenshotView} label={`Screenshot ${screenshot.imageId}`} />
         <span className="media-zone">
           <ZoneBadge zone={screenshot.zone} />
         </span>

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { actionPoints, type ComputerAction } from '../../../shared/actions.js';
+import { actionPointsOnScreenshot, type ComputerAction, type ScreenshotView } from '../../../shared/actions.js';
 import type { CropBox } from '../timeline/crop-boxes.js';
 
 export interface ScreenshotFigureProps {
@@ -8,6 +8,11 @@ export interface ScreenshotFigureProps {
   width: number;
   height: number;
   action?: ComputerAction | null | undefined;
+  /**
+   * How the screenshot was shown to the model: its coordinates are in that (downscaled or 0–1000) space.
+   * Without it the action is not drawn, rather than drawn in the wrong place.
+   */
+  view?: ScreenshotView | null | undefined;
   cropBoxes?: readonly CropBox[];
   /** Marks are sized for a thumbnail (large, to stay visible when scaled down) or for the full viewer. */
   scale?: 'thumbnail' | 'full';
@@ -20,9 +25,9 @@ export interface ScreenshotFigureProps {
  * boxes of crop_image calls. One SVG in the image's own coordinates, so the marks stay aligned at any size
  * without a single computed style.
  */
-export function ScreenshotFigure({ url, width, height, action, cropBoxes = [], scale = 'thumbnail', label, className }: ScreenshotFigureProps): ReactElement {
+export function ScreenshotFigure({ url, width, height, action, view, cropBoxes = [], scale = 'thumbnail', label, className }: ScreenshotFigureProps): ReactElement {
   const unit = Math.max(width, height) / (scale === 'thumbnail' ? 48 : 110);
-  const points = action ? actionPoints(action) : [];
+  const points = action && view ? actionPointsOnScreenshot(action, view, { width, height }) : [];
   return (
     <svg
       className={`screenshot-figure ${className ?? ''}`}

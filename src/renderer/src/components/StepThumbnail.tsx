@@ -18,7 +18,7 @@ export function StepThumbnail({ step, screenshot, onOpen }: { step: Step; screen
   return (
     <button ref={frame} type="button" className={`step-media-frame media-${image.status}`} onClick={onOpen} title={`Open ${screenshot.imageId}`}>
       {image.status === 'ok' ? (
-        <ScreenshotFigure url={image.url} width={screenshot.width} height={screenshot.height} action={step.action} label={`Screenshot ${screenshot.imageId}`} />
+        <ScreenshotFigure url={image.url} width={screenshot.width} height={screenshot.height} action={step.action} view={step.screenshotView} label={`Screenshot ${screenshot.imageId}`} />
       ) : image.status === 'unavailable' ? (
         <span className="media-message">Unavailable · {image.reason}</span>
       ) : image.status === 'failed' ? (

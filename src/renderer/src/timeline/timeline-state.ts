@@ -287,6 +287,7 @@ function stepFromEvent(state: TimelineState, event: Extract<AgentEvent, { type: 
             height: size?.height ?? 1,
             isErrorFrame: false,
           },
+    screenshotView: event.screenshotView ?? null,
     dedupOf: dedupOf as Step['dedupOf'],
     result: { ok: event.ok },
     error: event.error ?? null,

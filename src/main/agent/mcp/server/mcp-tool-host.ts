@@ -167,6 +167,7 @@ export class McpToolHost {
       message: { role: 'assistant', parts: [], toolCalls: [call] },
     });
     const screenshotSeen = this.screen.modelScreenshotId;
+    const viewSeen = this.screen.modelView;
     const context: ToolContext = { sessionId: turn.sessionId, turnId: turn.turnId, signal, storage: this.storage, emit: this.emit };
     this.lastRefusalReason = undefined;
     const outcome = await this.dispatch(call, context);
@@ -179,6 +180,7 @@ export class McpToolHost {
       arguments: outcome.arguments,
       thought: undefined,
       screenshotImageId: screenshotSeen,
+      screenshotView: viewSeen,
       latencyMs: outcome.latencyMs,
     });
     this.scheduleTurnEnd();
