@@ -4,33 +4,15 @@
  * prompt, and Ctrl+C typed at a prompt stops the turn (exit 3) like Ctrl+C anywhere else.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { scriptedMoves, summarizeRequest } from '../helpers/scripted-computer-model.js';
-import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
+
 import { REPO_ROOT } from './support/sightline-process.js';
+import { useRunEnvironment } from '../helpers/run-environment.js';
 
 const canRun = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
 
-let sandbox: SandboxServer;
-let model: FakeOpenAiServer;
-let home: TemporaryHome;
-
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  model = await startFakeOpenAiServer();
-  home = createTemporaryHome('sightline-run-terminal');
-});
-afterEach(async () => {
-  await model.close();
-  home.remove();
-});
+const environment = useRunEnvironment('sightline-run-terminal');
 
 interface Exchange {
   /** When the output so far contains this … */
@@ -41,8 +23,8 @@ interface Exchange {
 
 /** Runs sightline in a pseudo-terminal, typing each answer when its prompt appears; returns the exit code and what was shown. */
 function runAtTerminal(task: string, exchanges: Exchange[]): Promise<{ code: number; screen: string }> {
-  const command = [process.execPath, '--import', 'tsx', 'src/main/cli/main.ts', '--home', home.root, 'run', JSON.stringify(task),
-    '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl].join(' ');
+  const command = [process.execPath, '--import', 'tsx', 'src/main/cli/main.ts', '--home', environment.home.root, 'run', JSON.stringify(task),
+    '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl].join(' ');
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENAI_') && !name.startsWith('SIGHTLINE_')));
   const terminal = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], { cwd: REPO_ROOT, env });
   let screen = '';
@@ -64,7 +46,7 @@ function runAtTerminal(task: string, exchanges: Exchange[]): Promise<{ code: num
 describe.skipIf(!canRun)('sightline run at a terminal', () => {
   it('asks before a risky action and runs it on y; answers the model at the prompt', { timeout: 60_000 }, async () => {
     const seen: string[] = [];
-    model.script(
+    environment.model.script(
       scriptedMoves(
         [{ action: { action: 'key', keys: 'Delete' } }, { tool: 'ask_user', arguments: { question: 'Which team is this for?' } }, { finish: 'Done.' }],
         (summary) => seen.push(summary.text),
@@ -79,11 +61,11 @@ describe.skipIf(!canRun)('sightline run at a terminal', () => {
     expect(result.screen).toMatch(/step 1 {2}key Delete {2}ok/);
     expect(result.screen).toContain('the model asks: Which team is this for?');
     expect(seen.at(-1)).toContain('Platform');
-    expect(summarizeRequest(model.requests.at(-1)!).images).toBeGreaterThan(0);
+    expect(summarizeRequest(environment.model.requests.at(-1)!).images).toBeGreaterThan(0);
   });
 
   it('stops the turn when Ctrl+C is typed at the prompt', { timeout: 60_000 }, async () => {
-    model.script(scriptedMoves([{ action: { action: 'key', keys: 'Delete' } }, { finish: 'Done.' }]));
+    environment.model.script(scriptedMoves([{ action: { action: 'key', keys: 'Delete' } }, { finish: 'Done.' }]));
     const result = await runAtTerminal('Press Delete', [{ when: '[y/N]', type: '\x03' }]);
     expect(result.code, result.screen).toBe(3);
     expect(result.screen).toContain('stopping');

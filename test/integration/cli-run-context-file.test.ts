@@ -4,43 +4,25 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_EPHEMERAL_CONTEXT_LENGTH } from '../../src/shared/ephemeral.js';
 import { runCli } from '../../src/main/cli/program.js';
-import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
-import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { openHomeStorage } from '../helpers/seed.js';
+import { useRunEnvironment } from '../helpers/run-environment.js';
 
-let sandbox: SandboxServer;
-let model: FakeOpenAiServer;
-let home: TemporaryHome;
-
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  model = await startFakeOpenAiServer();
-  home = createTemporaryHome('sightline-cli-context');
-});
-afterEach(async () => {
-  await model.close();
-  home.remove();
-});
+const environment = useRunEnvironment('sightline-cli-context');
 
 async function run(flags: string[], env: Record<string, string | undefined> = {}) {
-  const io = captureIo(env, home.root);
-  const argv = ['--home', home.root, 'run', 'Look at the page', '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl, ...flags];
+  const io = captureIo(env, environment.home.root);
+  const argv = ['--home', environment.home.root, 'run', 'Look at the page', '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl, ...flags];
   const exitCode = await runCli(argv, io);
   return { exitCode, ...io.output };
 }
 
 function writeContext(name: string, content: string | Buffer): string {
-  const path = join(home.root, name);
+  const path = join(environment.home.root, name);
   writeFileSync(path, content);
   return path;
 }
@@ -49,16 +31,16 @@ const CONTENT = 'CONTEXT-FILE-5521: the customer prefers email.';
 
 describe('sightline run --context-file', () => {
   it('sends the file with every request of the run, records only its type and length, and logs lengths when debugged', async () => {
-    model.script(scriptedMoves([{ action: { action: 'click', x: 10, y: 10 } }, { finish: 'Looked.' }]));
+    environment.model.script(scriptedMoves([{ action: { action: 'click', x: 10, y: 10 } }, { finish: 'Looked.' }]));
     writeContext('note.txt', CONTENT);
     const result = await run(['--context-file', 'note.txt', '--context-type', 'quote'], { SIGHTLINE_DEBUG_INJECTION: '1' });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(model.requests.length).toBeGreaterThanOrEqual(2);
-    for (const request of model.requests) expect(request.rawBody).toContain('CONTEXT-FILE-5521');
+    expect(environment.model.requests.length).toBeGreaterThanOrEqual(2);
+    for (const request of environment.model.requests) expect(request.rawBody).toContain('CONTEXT-FILE-5521');
     expect(result.stderr).toMatch(new RegExp(`ephemeral injection: 1 context\\(s\\) \\(quote ${CONTENT.length} characters\\)`));
     expect(result.stderr).not.toContain('CONTEXT-FILE-5521');
 
-    const storage = openHomeStorage(home);
+    const storage = openHomeStorage(environment.home);
     try {
       const messages = JSON.stringify(storage.database.prepare('SELECT * FROM messages').all());
       expect(messages).not.toContain('CONTEXT-FILE-5521');
@@ -71,7 +53,7 @@ describe('sightline run --context-file', () => {
 
   const refusals: Array<[string, () => string[], RegExp]> = [
     ['a missing file', () => ['--context-file', 'nowhere.txt'], /--context-file: nowhere\.txt: no such file/],
-    ['a folder', () => (mkdirSync(join(home.root, 'folder')), ['--context-file', 'folder']), /--context-file: folder: is a folder/],
+    ['a folder', () => (mkdirSync(join(environment.home.root, 'folder')), ['--context-file', 'folder']), /--context-file: folder: is a folder/],
     ['an empty file', () => [ '--context-file', writeContext('empty.txt', '  \n')], /--context-file: .*empty\.txt is empty/],
     [
       'a file over the limit',
@@ -87,7 +69,7 @@ describe('sightline run --context-file', () => {
       const result = await run(flags());
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toMatch(message);
-      expect(model.requests).toHaveLength(0);
+      expect(environment.model.requests).toHaveLength(0);
     });
   }
 });

@@ -5,39 +5,21 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main/cli/program.js';
-import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
 import { chatMessages, contentText, finishCall, toolCall } from '../helpers/agent-harness.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
-import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
+
+import { useRunEnvironment } from '../helpers/run-environment.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/mcp');
 
-let sandbox: SandboxServer;
-let model: FakeOpenAiServer;
-let home: TemporaryHome;
-
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  model = await startFakeOpenAiServer();
-  home = createTemporaryHome('sightline-cli-run-mcp');
-});
-afterEach(async () => {
-  await model.close();
-  home.remove();
-});
+const environment = useRunEnvironment('sightline-cli-run-mcp');
 
 describe('sightline run with MCP servers', () => {
   it('offers their tools to the model, calls them, and reports a server that does not start once', async () => {
     writeFileSync(
-      home.configFile,
+      environment.home.configFile,
       JSON.stringify({
         mcp: {
           servers: {
@@ -48,11 +30,11 @@ describe('sightline run with MCP servers', () => {
       }),
     );
     const echo = toolCall('echo__echo', { text: 'from the run' });
-    model.script([echo, finishCall('Echoed.')]);
+    environment.model.script([echo, finishCall('Echoed.')]);
     const io = captureIo({ OPENAI_API_KEY: 'sk-test-cli-run-mcp' });
 
     const exitCode = await runCli(
-      ['--home', home.root, 'run', 'Echo something', '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl],
+      ['--home', environment.home.root, 'run', 'Echo something', '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl],
       io,
     );
 
@@ -61,10 +43,10 @@ describe('sightline run with MCP servers', () => {
     const reports = io.output.stderr.split('\n').filter((line) => line.includes('MCP server "broken" did not start'));
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatch(/^sightline: MCP server "broken" did not start: it exited before answering .*; its tools are left out of this run\.$/);
-    const tools = (model.requests[0]?.body as { tools: { function: { name: string } }[] }).tools.map((tool) => tool.function.name);
+    const tools = (environment.model.requests[0]?.body as { tools: { function: { name: string } }[] }).tools.map((tool) => tool.function.name);
     expect(tools).toEqual(expect.arrayContaining(['computer', 'finish', 'echo__echo', 'echo__add']));
     expect(tools.some((name) => name.startsWith('broken__'))).toBe(false);
-    const answer = chatMessages(model, 1).find((message) => message.role === 'tool' && message.tool_call_id === echo.toolCalls![0]!.id);
+    const answer = chatMessages(environment.model, 1).find((message) => message.role === 'tool' && message.tool_call_id === echo.toolCalls![0]!.id);
     expect(contentText(answer!)).toBe('echo: from the run');
   });
 });

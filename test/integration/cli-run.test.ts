@@ -4,34 +4,16 @@
  * flag refused with exit 2 naming it, a missing API key, risky actions without a terminal, keys never
  * printed, and --session continuing a session with its history.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentEventSchema, type AgentEvent } from '../../src/shared/events.js';
 import { runCli } from '../../src/main/cli/program.js';
-import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves, type RequestSummary, type ScriptedMove } from '../helpers/scripted-computer-model.js';
-import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { openHomeStorage } from '../helpers/seed.js';
+import { useRunEnvironment } from '../helpers/run-environment.js';
 
-let sandbox: SandboxServer;
-let model: FakeOpenAiServer;
-let home: TemporaryHome;
-
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  model = await startFakeOpenAiServer();
-  home = createTemporaryHome('sightline-cli-run');
-});
-afterEach(async () => {
-  await model.close();
-  home.remove();
-});
+const environment = useRunEnvironment('sightline-cli-run');
 
 interface RunResult {
   exitCode: number;
@@ -41,7 +23,7 @@ interface RunResult {
 }
 
 function browserArgs(task: string, ...extra: string[]): string[] {
-  return ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl, ...extra];
+  return ['--home', environment.home.root, 'run', task, '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl, ...extra];
 }
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}, whileRunning?: () => Promise<void>): Promise<RunResult> {
@@ -56,7 +38,7 @@ async function run(argv: string[], env: Record<string, string | undefined> = {},
 
 function script(moves: ScriptedMove[]): RequestSummary[] {
   const seen: RequestSummary[] = [];
-  model.script(scriptedMoves(moves, (summary) => seen.push(summary)));
+  environment.model.script(scriptedMoves(moves, (summary) => seen.push(summary)));
   return seen;
 }
 
@@ -98,14 +80,14 @@ describe('sightline run', () => {
   it('exits 3 when stopped with Ctrl+C mid-turn, and the turn is recorded as stopped', async () => {
     script([{ action: { action: 'click', ...SANDBOX_LAYOUT.teamNameField } }, { hang: true }]);
     const result = await run(browserArgs('Name the team', '--json'), {}, async () => {
-      await until(() => model.requests.length === 2);
+      await until(() => environment.model.requests.length === 2);
       process.emit('SIGINT', 'SIGINT');
     });
     expect(result.exitCode).toBe(3);
     expect(result.events.at(-1)).toMatchObject({ type: 'turn-ended', status: 'stopped' });
     expect(result.stderr).toContain('stopping');
     const ended = result.events.at(-1) as Extract<AgentEvent, { type: 'turn-ended' }>;
-    const storage = openHomeStorage(home);
+    const storage = openHomeStorage(environment.home);
     expect(storage.turns.get(ended.turnId)?.status).toBe('stopped');
     storage.close();
     expect(process.listenerCount('SIGINT')).toBe(0);
@@ -125,7 +107,7 @@ describe('sightline run', () => {
     expect(requests[0]!.text).toContain('Name the team Platform');
     expect(requests[0]!.text).toContain('What did you name the team?');
 
-    const storage = openHomeStorage(home);
+    const storage = openHomeStorage(environment.home);
     expect(storage.turns.listBySession(sessionId)).toHaveLength(2);
     storage.close();
   });
@@ -139,8 +121,7 @@ describe('sightline run', () => {
     expect(refused.stderr).toContain('refused: key Delete');
     expect(refused.stderr).toContain('pass --yes');
 
-    await model.close();
-    model = await startFakeOpenAiServer();
+    // The refused run used up its replies (the refusal, then finish); the allowed run gets its own.
     script(risky);
     const allowed = await run(browserArgs('Press Delete', '--json', '--yes'));
     expect(allowed.exitCode, allowed.stderr).toBe(0);
@@ -151,10 +132,10 @@ describe('sightline run', () => {
 
   it('never prints the API key, even when the endpoint echoes it back', async () => {
     const key = 'sk-test-do-not-print-0123456789';
-    model.script([{ type: 'error', status: 401, message: `Incorrect API key provided: ${key}` }]);
+    environment.model.script([{ type: 'error', status: 401, message: `Incorrect API key provided: ${key}` }]);
     const result = await run(browserArgs('Name the team', '--json'), { OPENAI_API_KEY: key });
     expect(result.exitCode).not.toBe(0);
-    expect(model.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
+    expect(environment.model.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
     expect(result.stdout + result.stderr).not.toContain(key);
   });
 });
@@ -171,46 +152,46 @@ describe('sightline run: usage and configuration errors exit 2 before anything s
   ];
   for (const [name, flags, message] of cases) {
     it(`${name}`, async () => {
-      const result = await run(['--home', home.root, 'run', 'do something', '--operator', 'browser', '--base-url', model.baseUrl, ...flags]);
+      const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'browser', '--base-url', environment.model.baseUrl, ...flags]);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toMatch(message);
       expect(result.stdout).toBe('');
-      expect(model.requests).toHaveLength(0);
+      expect(environment.model.requests).toHaveLength(0);
     });
   }
 
   it('--session of a closed session', async () => {
-    const storage = openHomeStorage(home);
+    const storage = openHomeStorage(environment.home);
     const session = storage.sessions.create({ title: 'Old work', operator: 'browser', model: 'gpt-4.1' });
     storage.sessions.setStatus(session.id, 'closed');
     storage.close();
-    const result = await run(['--home', home.root, 'run', 'do something', '--operator', 'browser', '--base-url', model.baseUrl, '--session', session.id]);
+    const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'browser', '--base-url', environment.model.baseUrl, '--session', session.id]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(`--session: session ${session.id} is closed`);
-    expect(model.requests).toHaveLength(0);
+    expect(environment.model.requests).toHaveLength(0);
   });
 
   it('--url without the browser operator', async () => {
-    const result = await run(['--home', home.root, 'run', 'do something', '--url', sandbox.url, '--base-url', model.baseUrl]);
+    const result = await run(['--home', environment.home.root, 'run', 'do something', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/--url .*--operator browser/);
   });
 
   it('--url that is not a URL', async () => {
-    const result = await run(['--home', home.root, 'run', 'do something', '--operator', 'browser', '--url', 'sandbox page']);
+    const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'browser', '--url', 'sandbox page']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('--url');
   });
 
   it('an empty task, and no task at all', async () => {
-    expect((await run(['--home', home.root, 'run', '  '])).exitCode).toBe(2);
-    const missing = await run(['--home', home.root, 'run']);
+    expect((await run(['--home', environment.home.root, 'run', '  '])).exitCode).toBe(2);
+    const missing = await run(['--home', environment.home.root, 'run']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('task');
   });
 
   it('no API key for a non-local endpoint names OPENAI_API_KEY', async () => {
-    const result = await run(['--home', home.root, 'run', 'do something', '--operator', 'browser', '--base-url', 'https://api.example.com/v1']);
+    const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'browser', '--base-url', 'https://api.example.com/v1']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('OPENAI_API_KEY');
     expect(result.stderr).not.toContain('    at ');

@@ -5,18 +5,17 @@
  * the turn is ended, not left running; the database passes integrity_check; every image row has its file
  * and the images stored before the fault are intact; once the fault is gone the session continues.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentEventSchema, type AgentEvent } from '../../src/shared/events.js';
 import { runCli } from '../../src/main/cli/program.js';
 import type { BlobStoreFaults } from '../../src/main/storage/index.js';
 import type * as BlobStoreModule from '../../src/main/storage/blob-store.js';
-import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves, type ScriptedMove } from '../helpers/scripted-computer-model.js';
-import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { openHomeStorage } from '../helpers/seed.js';
 import { storageProblems } from '../helpers/storage-consistency.js';
+import { useRunEnvironment } from '../helpers/run-environment.js';
 
 /** The fault the next blob writes meet: from the `failFromWrite`-th write on, every write fails with `code`. */
 const disk = vi.hoisted(() => ({ writes: 0, failFromWrite: Number.POSITIVE_INFINITY, code: 'ENOSPC' }));
@@ -40,29 +39,14 @@ vi.mock('../../src/main/storage/blob-store.js', async (importOriginal) => {
   return { ...original, BlobStore: BlobStoreOnAFailingDisk };
 });
 
-let sandbox: SandboxServer;
-let model: FakeOpenAiServer;
-let home: TemporaryHome;
-
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  model = await startFakeOpenAiServer();
-  home = createTemporaryHome('sightline-full-disk');
+const environment = useRunEnvironment('sightline-full-disk');
+beforeEach(() => {
   Object.assign(disk, { writes: 0, failFromWrite: Number.POSITIVE_INFINITY, code: 'ENOSPC' });
-});
-afterEach(async () => {
-  await model.close();
-  home.remove();
 });
 
 async function run(task: string, ...extra: string[]): Promise<{ exitCode: number; stdout: string; stderr: string; events: AgentEvent[] }> {
   const io = captureIo();
-  const argv = ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl, '--json', ...extra];
+  const argv = ['--home', environment.home.root, 'run', task, '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl, '--json', ...extra];
   const exitCode = await runCli(argv, io);
   const events = io.output.stdout.split('\n').filter((line) => line !== '').map((line) => AgentEventSchema.parse(JSON.parse(line)));
   return { exitCode, ...io.output, events };
@@ -81,7 +65,7 @@ describe('a failing image write during sightline run', () => {
     { code: 'EACCES', failFromWrite: 1, words: 'permission denied (EACCES)' },
   ])('stops the run at write $failFromWrite with $code, keeps what was stored, and the session continues', { timeout: 60_000 }, async ({ code, failFromWrite, words }) => {
     Object.assign(disk, { code, failFromWrite });
-    model.script(scriptedMoves(typeName));
+    environment.model.script(scriptedMoves(typeName));
     const failed = await run('Name the team Platform');
 
     expect(failed.exitCode, failed.stderr).toBe(1);
@@ -91,9 +75,9 @@ describe('a failing image write during sightline run', () => {
     expect(failed.stderr).toContain(words);
     expect(failed.stderr).not.toMatch(/^\s+at /m);
     // It stopped at the fault: the model was not asked to carry on without its screenshots.
-    expect(model.requests.length).toBeLessThanOrEqual(failFromWrite);
+    expect(environment.model.requests.length).toBeLessThanOrEqual(failFromWrite);
 
-    const storage = openHomeStorage(home);
+    const storage = openHomeStorage(environment.home);
     try {
       expect(await storageProblems(storage)).toEqual([]);
       expect(storage.turns.get(ended!.turnId)?.status).toBe('failed');
@@ -104,10 +88,10 @@ describe('a failing image write during sightline run', () => {
 
     // The disk has room again: the same session takes the next turn.
     Object.assign(disk, { failFromWrite: Number.POSITIVE_INFINITY });
-    model.script(scriptedMoves([{ finish: 'The name is set.' }]));
+    environment.model.script(scriptedMoves([{ finish: 'The name is set.' }]));
     const next = await run('Check the name', '--session', ended!.sessionId);
     expect(next.exitCode, next.stderr).toBe(0);
-    const after = openHomeStorage(home);
+    const after = openHomeStorage(environment.home);
     try {
       expect(await storageProblems(after)).toEqual([]);
       expect(after.turns.listBySession(ended!.sessionId).map((turn) => turn.status)).toEqual(['failed', 'finished']);
