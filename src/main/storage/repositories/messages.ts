@@ -93,6 +93,7 @@ export class MessagesRepository {
   private readonly insertStatement;
   private readonly getStatement;
   private readonly listBySessionStatement;
+  private readonly listBySessionAfterStatement;
   private readonly listByTurnStatement;
   private readonly compressStatement;
 
@@ -111,6 +112,10 @@ export class MessagesRepository {
     );
     this.getStatement = database.prepare('SELECT * FROM messages WHERE id = ?');
     this.listBySessionStatement = database.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY sequence');
+    // Served by the (session_id, sequence) unique index: only the rows after `sequence` are visited.
+    this.listBySessionAfterStatement = database.prepare(
+      'SELECT * FROM messages WHERE session_id = ? AND sequence > ? ORDER BY sequence',
+    );
     this.listByTurnStatement = database.prepare('SELECT * FROM messages WHERE turn_id = ? ORDER BY sequence');
     this.compressStatement = database.prepare(
       'UPDATE messages SET parts = @parts, is_compressed = 1 WHERE id = @id AND turn_id IS NOT NULL RETURNING *',
@@ -143,6 +148,11 @@ export class MessagesRepository {
 
   listBySession(sessionId: string): MessageRecord[] {
     return parseRows(MessageRow, this.listBySessionStatement.all(sessionId), 'messages');
+  }
+
+  /** The session's messages written after the one numbered `sequence`, in order: what a reader that has seen up to it lacks. */
+  listBySessionAfter(sessionId: string, sequence: number): MessageRecord[] {
+    return parseRows(MessageRow, this.listBySessionAfterStatement.all(sessionId, sequence), 'messages');
   }
 
   listByTurn(turnId: string): MessageRecord[] {
