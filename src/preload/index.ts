@@ -29,6 +29,8 @@ const bridge: SightlineBridge = {
   resumeRun: forward('resumeRun'),
   answerConfirmation: forward('answerConfirmation'),
   answerQuestion: forward('answerQuestion'),
+  getKeyStatus: forward('getKeyStatus'),
+  saveApiKey: forward('saveApiKey'),
   onEvent(listener) {
     // The page gets the event only, never Electron's IpcRendererEvent (it holds `sender`).
     const relay = (_event: IpcRendererEvent, appEvent: AppEvent): void => listener(appEvent);

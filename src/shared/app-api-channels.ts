@@ -19,6 +19,8 @@ export const APP_API_CHANNELS = {
   resumeRun: 'runs:resume',
   answerConfirmation: 'runs:answer-confirmation',
   answerQuestion: 'runs:answer-question',
+  getKeyStatus: 'keys:status',
+  saveApiKey: 'keys:save',
 } as const;
 
 export type AppApiName = keyof typeof APP_API_CHANNELS;

@@ -292,8 +292,48 @@ export const StartRunArgumentsSchema = z
   .strict();
 export type StartRunArguments = z.input<typeof StartRunArgumentsSchema>;
 
+/** The API keys a person may give the desktop app: the model provider's and Tavily's (web search). */
+export const API_KEY_KINDS = ['model', 'tavily'] as const;
+export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
+/** Where a key in use comes from: config.json, an environment variable, or saved in the desktop app. */
+export const API_KEY_SOURCES = ['config', 'environment', 'saved'] as const;
+export type ApiKeySource = (typeof API_KEY_SOURCES)[number];
+export const MAX_API_KEY_LENGTH = 1_000;
+
+export const SaveApiKeyArgumentsSchema = z
+  .object({
+    kind: z.enum(API_KEY_KINDS),
+    // Printable ASCII without spaces: a key travels in an HTTP header, and a space is a pasting slip. The
+    // messages never quote the value.
+    key: z
+      .string()
+      .trim()
+      .min(1, 'the key is empty')
+      .max(MAX_API_KEY_LENGTH, `the key is longer than ${MAX_API_KEY_LENGTH} characters`)
+      .regex(/^[\x21-\x7e]+$/, 'the key may hold only printable characters without spaces'),
+  })
+  .strict();
+export type SaveApiKeyArguments = z.input<typeof SaveApiKeyArgumentsSchema>;
+
 export const AnswerConfirmationArgumentsSchema = z.object({ requestId: RequestIdSchema, approved: z.boolean() }).strict();
 export const AnswerQuestionArgumentsSchema = z.object({ requestId: RequestIdSchema, answer: z.string().max(20_000) }).strict();
+
+/** Whether a key is set and where it comes from; never the key itself. */
+export const ApiKeyStatusSchema = z.object({ set: z.boolean(), source: z.enum(API_KEY_SOURCES).nullable() }).strict();
+
+export const KeyStatusSchema = z
+  .object({
+    model: ApiKeyStatusSchema,
+    tavily: ApiKeyStatusSchema,
+    /** Whether saveApiKey can store a key here (the desktop app with a way to encrypt it). */
+    canSave: z.boolean(),
+    /** For the person: saved keys would be as good as plain text, or cannot be encrypted at all. */
+    warning: z.string().optional(),
+  })
+  .strict();
+export type KeyStatus = z.infer<typeof KeyStatusSchema>;
+
+export const SaveApiKeyResultSchema = z.object({ saved: z.literal(true), warning: z.string().optional() }).strict();
 
 // ---- the table ----------------------------------------------------------------------------------------
 
@@ -352,6 +392,8 @@ export const APP_API = {
     arguments: z.tuple([AnswerQuestionArgumentsSchema]),
     result: AnsweredSchema,
   },
+  getKeyStatus: { channel: APP_API_CHANNELS.getKeyStatus, arguments: z.tuple([]), result: KeyStatusSchema },
+  saveApiKey: { channel: APP_API_CHANNELS.saveApiKey, arguments: z.tuple([SaveApiKeyArgumentsSchema]), result: SaveApiKeyResultSchema },
 } as const satisfies { [Name in AppApiName]: AppApiCall };
 
 type AppApi = typeof APP_API;

@@ -278,6 +278,19 @@ describe('the timeline UI over HTTP', () => {
     expect(storage.sessions.get(seeded.others[1]?.id ?? '')).toBeUndefined();
   });
 
+  it('shows the API keys from the header: where each comes from, and that keys are saved in the desktop app', async () => {
+    await page.getByRole('button', { name: 'API keys' }).click();
+    const dialog = page.getByRole('dialog', { name: 'API keys' });
+    await poll(() => dialog.locator('.api-key-row').count()).toBe(2);
+    expect(await dialog.locator('.api-key-row').allTextContents()).toEqual(['Model providerSet in config.json', 'Tavily (web search)Not set']);
+    expect(await dialog.textContent()).toContain('Keys are saved in the Sightline desktop app');
+    expect(await dialog.locator('input[type="password"]').count()).toBe(0);
+    expect(await dialog.textContent()).not.toContain(TEST_API_KEY);
+    await snapshot('api-keys');
+    await page.keyboard.press('Escape');
+    await poll(() => dialog.count()).toBe(0);
+  });
+
   it('refuses every API request without the token', async () => {
     const base = `http://127.0.0.1:${server.port}`;
     const call = (headers: Record<string, string>) =>

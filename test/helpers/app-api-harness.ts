@@ -10,6 +10,7 @@
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import type { AppApiArguments, AppApiName, AppApiResult, AppEvent } from '../../src/shared/app-api.js';
 import { dispatchAppApiCall } from '../../src/main/api/app-api-dispatch.js';
+import type { ApiKeySecrets } from '../../src/main/api/api-keys.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server.js';
@@ -23,6 +24,10 @@ export interface AppApiHarnessOptions {
   agent?: Partial<Config['agent']>;
   search?: Partial<Config['search']>;
   operator?: FakeOperatorOptions;
+  /** The model key in the configuration; null for none (HARNESS_API_KEY by default). */
+  apiKey?: string | null;
+  /** The desktop app's saved keys; absent like in `sightline timeline`. */
+  secrets?: ApiKeySecrets;
 }
 
 export interface AppApiHarness {
@@ -50,7 +55,7 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
   const seeded = options.seed ? await seedStorage(storage, options.seed) : [];
   const config: Config = {
     ...DEFAULT_CONFIG,
-    model: { ...DEFAULT_CONFIG.model, name: 'gpt-4.1', baseUrl: server.baseUrl, apiKey: HARNESS_API_KEY, maxRetries: 0 },
+    model: { ...DEFAULT_CONFIG.model, name: 'gpt-4.1', baseUrl: server.baseUrl, apiKey: options.apiKey === null ? undefined : (options.apiKey ?? HARNESS_API_KEY), maxRetries: 0 },
     agent: { ...DEFAULT_CONFIG.agent, ...options.agent },
     search: { ...DEFAULT_CONFIG.search, ...options.search },
   };
@@ -58,6 +63,7 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
   const service = createAppService({
     storage,
     config,
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     appInfo: () => ({ version: '9.9.9', platform: 'linux' }),
     operatorFactory: async () => {
       const operator = new FakeOperator(options.operator);

@@ -8,7 +8,10 @@ import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APP_API, AppApiError, type AppApiName } from '../../src/shared/app-api.js';
+import type { ApiKeySecrets } from '../../src/main/api/api-keys.js';
+import type { SecretFieldPath } from '../../src/shared/config.js';
 import { startAppApiHarness, type AppApiHarness } from '../helpers/app-api-harness.js';
+import { finishCall } from '../helpers/agent-harness.js';
 
 let api: AppApiHarness;
 
@@ -249,6 +252,12 @@ describe('argument checks', () => {
       ['answerConfirmation', [{ requestId: 'r', approved: 'yes' }], /approved/],
       ['getSession', [], /Invalid arguments/],
       ['appInfo', [{ unexpected: true }], /Invalid arguments for app:info/],
+      ['getKeyStatus', [{}], /Invalid arguments for keys:status/],
+      ['saveApiKey', [{ kind: 'github', key: 'sk-abc' }], /kind/],
+      ['saveApiKey', [{ kind: 'model', key: '' }], /key/],
+      ['saveApiKey', [{ kind: 'model', key: 'sk-with a space' }], /key/],
+      ['saveApiKey', [{ kind: 'model', key: 'x'.repeat(1_001) }], /key/],
+      ['saveApiKey', [{ kind: 'model', key: 'sk-abc', extra: 1 }], /extra/],
     ];
     for (const [name, callArguments, field] of cases) {
       const error = await refusal(name, callArguments);
@@ -259,5 +268,88 @@ describe('argument checks', () => {
 
   it('answers appInfo with the version and platform', async () => {
     expect(await api.call('appInfo')).toEqual({ version: '9.9.9', platform: 'linux' });
+  });
+});
+
+/** The desktop app's secret store, in memory: what it was given, as the Electron shell's SecretStore would keep it. */
+class MemorySecrets implements ApiKeySecrets {
+  readonly stored = new Map<SecretFieldPath, string>();
+  failWith: string | undefined;
+  constructor(private readonly warning?: string) {}
+  canSave(): boolean {
+    return true;
+  }
+  weakEncryptionWarning(): string | undefined {
+    return this.warning;
+  }
+  save(path: SecretFieldPath, key: string): void {
+    if (this.failWith !== undefined) throw new Error(this.failWith);
+    this.stored.set(path, key);
+  }
+  load(): Partial<Record<SecretFieldPath, string>> {
+    return Object.fromEntries(this.stored);
+  }
+}
+
+describe('API keys', () => {
+  const SAVED_KEY = 'sk-saved-in-the-app-0123456789';
+
+  async function withHarness(options: Parameters<typeof startAppApiHarness>[0]): Promise<AppApiHarness> {
+    await api.close();
+    api = await startAppApiHarness(options);
+    return api;
+  }
+
+  it('reports each key as unset, or set by the configuration, and that nothing can be saved without the desktop app', async () => {
+    expect(await api.call('getKeyStatus')).toEqual({ model: { set: true, source: 'config' }, tavily: { set: false, source: null }, canSave: false });
+    const bare = await withHarness({ apiKey: null });
+    expect(await bare.call('getKeyStatus')).toEqual({ model: { set: false, source: null }, tavily: { set: false, source: null }, canSave: false });
+  });
+
+  it('refuses to save a key without the desktop app, saying where keys go instead', async () => {
+    const error = await refusal('saveApiKey', [{ kind: 'model', key: SAVED_KEY }]);
+    expect(error.code).toBe('unavailable');
+    expect(error.message).toMatch(/desktop app/);
+    expect(error.message).toMatch(/config\.json/);
+    expect(error.message).toMatch(/OPENAI_API_KEY/);
+    expect(error.message).not.toContain(SAVED_KEY);
+  });
+
+  it('saves a key in the secrets store, reports it as saved, and the next run uses it without it showing anywhere', async () => {
+    const secrets = new MemorySecrets();
+    const harnessed = await withHarness({ apiKey: null, secrets });
+    expect((await harnessed.call('getKeyStatus')).canSave).toBe(true);
+    const results: unknown[] = [await harnessed.call('saveApiKey', { kind: 'model', key: `  ${SAVED_KEY}\n` })];
+    expect(results[0]).toEqual({ saved: true });
+    // Trimmed: a pasted newline is not part of the key.
+    expect(secrets.stored.get('model.apiKey')).toBe(SAVED_KEY);
+    results.push(await harnessed.call('getKeyStatus'));
+    expect(results[1]).toEqual({ model: { set: true, source: 'saved' }, tavily: { set: false, source: null }, canSave: true });
+
+    // The next run sends it; the model refuses it quoting it, and neither the events nor a result carry it.
+    harnessed.server.script([{ type: 'error', status: 401, message: `Incorrect API key provided: ${SAVED_KEY}` }]);
+    const started = await harnessed.call('startRun', { task: 'open the settings' });
+    await harnessed.nextEvent('turn-ended', (event) => event.turnId === started.turnId);
+    expect(harnessed.server.requests[0]?.headers.authorization).toBe(`Bearer ${SAVED_KEY}`);
+    results.push(await harnessed.call('getSession', started.sessionId), await harnessed.call('listSteps', { sessionId: started.sessionId }));
+
+    // A failing store's message is masked too.
+    secrets.failWith = `disk full while writing ${SAVED_KEY}`;
+    const failure = await harnessed.callRaw('saveApiKey', [{ kind: 'model', key: SAVED_KEY }]).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'unavailable', message: expect.stringContaining('disk full') });
+    for (const seen of [...results, ...harnessed.events, (failure as Error).message]) expect(JSON.stringify(seen)).not.toContain(SAVED_KEY);
+  });
+
+  it('says when the configuration overrides a saved key, and passes on the plain-text warning', async () => {
+    const harnessed = await withHarness({ secrets: new MemorySecrets('Saved keys are as good as plain text here.') });
+    expect((await harnessed.call('getKeyStatus')).warning).toMatch(/plain text/);
+    const saved = await harnessed.call('saveApiKey', { kind: 'model', key: SAVED_KEY });
+    expect(saved.warning).toMatch(/config\.json takes precedence/);
+    expect(saved.warning).toMatch(/plain text/);
+    expect((await harnessed.call('getKeyStatus')).model).toEqual({ set: true, source: 'config' });
+    harnessed.server.script([finishCall('Done.')]);
+    const started = await harnessed.call('startRun', { task: 'check' });
+    await harnessed.nextEvent('turn-ended', (event) => event.turnId === started.turnId);
+    expect(harnessed.server.requests[0]?.headers.authorization).not.toContain(SAVED_KEY);
   });
 });

@@ -23,7 +23,9 @@ import { registerAppApiHandlers, type AppApiImplementation } from '../../src/mai
 import { startApp } from '../../src/main/electron/app-lifecycle.js';
 import { forwardEvents } from '../../src/main/electron/event-forwarding.js';
 import { ownWindowHook } from '../../src/main/electron/own-window.js';
-import { SECRET_FILE_NAME, SecretStore, withStoredSecrets } from '../../src/main/electron/secret-store.js';
+import { SECRET_FILE_NAME, SecretStore } from '../../src/main/electron/secret-store.js';
+import { startAppBackend } from '../../src/main/electron/app-backend.js';
+import { withStoredSecrets } from '../../src/main/api/api-keys.js';
 import { EventBus } from '../../src/main/api/event-bus.js';
 import { APP_API, APP_API_CHANNELS, APP_EVENT_CHANNEL, decodeAppApiError, type AppApiName } from '../../src/shared/app-api.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
@@ -225,6 +227,8 @@ const BAD_ARGUMENTS: Record<AppApiName, unknown[]> = {
   resumeRun: [['ses_0123456789ab']],
   answerConfirmation: [{ requestId: 'r1' }],
   answerQuestion: [{ requestId: 'r1', answer: 7 }],
+  getKeyStatus: ['model'],
+  saveApiKey: [{ kind: 'model', key: 'sk-with a space' }],
 };
 
 describe('app API over IPC', () => {
@@ -270,6 +274,24 @@ describe('app API over IPC', () => {
       });
       expect(implementation[name], name).not.toHaveBeenCalled();
     }
+  });
+
+  it('refuses an API key of an unknown kind, empty or too long, naming the field and never quoting the key', async () => {
+    const implementation = register();
+    const cases: Array<[unknown, string]> = [
+      [{ kind: 'github', key: 'sk-secret-1' }, 'kind'],
+      [{ kind: 'model', key: '   ' }, 'key'],
+      [{ kind: 'model', key: `sk-${'x'.repeat(2_000)}` }, 'key'],
+      [{ kind: 'model' }, 'key'],
+    ];
+    for (const [argument, field] of cases) {
+      const error: unknown = await fakeElectron.ipcMain.invoke(APP_API_CHANNELS.saveApiKey, FILE_ENTRY, argument).catch((caught: unknown) => caught);
+      const decoded = decodeAppApiError((error as Error).message);
+      expect(decoded.code, field).toBe('invalid-arguments');
+      expect(decoded.message, field).toContain(field);
+      expect(decoded.message).not.toContain('sk-');
+    }
+    expect(implementation.saveApiKey).not.toHaveBeenCalled();
   });
 
   it('never sends a result that breaks the schema', async () => {
@@ -352,6 +374,58 @@ describe('API keys in the secret store', () => {
     const merged = withStoredSecrets(config, { 'model.apiKey': 'stored', 'search.tavilyApiKey': 'tvly-stored' });
     expect(merged.model.apiKey).toBe('from-env');
     expect(merged.search.tavilyApiKey).toBe('tvly-stored');
+  });
+});
+
+describe('API keys saved through the desktop app', () => {
+  let homeRoot: string;
+  beforeEach(() => {
+    resetFakeElectron();
+    homeRoot = mkdtempSync(join(tmpdir(), 'sightline-keys-'));
+    vi.stubEnv('SIGHTLINE_HOME', homeRoot);
+    vi.stubEnv('OPENAI_API_KEY', undefined);
+    vi.stubEnv('SIGHTLINE_MODEL_API_KEY', undefined);
+    vi.stubEnv('TAVILY_API_KEY', undefined);
+    vi.stubEnv('SIGHTLINE_SEARCH_TAVILY_API_KEY', undefined);
+  });
+  afterEach(() => {
+    fakeElectron.safeStorage.backend = 'gnome_libsecret';
+    fakeElectron.safeStorage.encryptionAvailable = true;
+    vi.unstubAllEnvs();
+    rmSync(homeRoot, { recursive: true, force: true });
+  });
+
+  it('encrypts a saved key on disk with safeStorage and reports it as saved, never returning it', async () => {
+    const backend = startAppBackend(() => null);
+    try {
+      const before = await backend.implementation.getKeyStatus();
+      expect(before).toEqual({ model: { set: false, source: null }, tavily: { set: false, source: null }, canSave: true });
+      const saved = await backend.implementation.saveApiKey({ kind: 'model', key: 'sk-desktop-secret-456' });
+      expect(saved).toEqual({ saved: true });
+      const onDisk = readFileSync(join(homeRoot, SECRET_FILE_NAME), 'utf8');
+      expect(onDisk).not.toContain('sk-desktop-secret-456');
+      expect(new SecretStore(homeRoot, fakeElectron.safeStorage, 'linux').load()).toEqual({ 'model.apiKey': 'sk-desktop-secret-456' });
+      const after = await backend.implementation.getKeyStatus();
+      expect(after).toEqual({ model: { set: true, source: 'saved' }, tavily: { set: false, source: null }, canSave: true });
+      expect(JSON.stringify(after)).not.toContain('sk-desktop');
+    } finally {
+      await backend.close();
+    }
+  });
+
+  // The backend reads process.platform: the plain-text backend exists on Linux only.
+  it.runIf(process.platform === 'linux')('warns when Linux offers only the plain-text backend, and refuses when nothing encrypts', async () => {
+    fakeElectron.safeStorage.backend = 'basic_text';
+    const backend = startAppBackend(() => null);
+    try {
+      expect((await backend.implementation.getKeyStatus()).warning).toMatch(/plain text/);
+      expect((await backend.implementation.saveApiKey({ kind: 'tavily', key: 'tvly-desktop-789' })).warning).toMatch(/plain text/);
+      fakeElectron.safeStorage.encryptionAvailable = false;
+      expect(await backend.implementation.getKeyStatus()).toMatchObject({ canSave: false, warning: expect.stringMatching(/no way to encrypt/) });
+      await expect(backend.implementation.saveApiKey({ kind: 'model', key: 'sk-never' })).rejects.toMatchObject({ code: 'unavailable' });
+    } finally {
+      await backend.close();
+    }
   });
 });
 

@@ -6,7 +6,8 @@
 import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Injection, SearchReport, SessionSummary, Step, Turn } from '../../src/shared/app-api.js';
+import type { Injection, KeyStatus, SearchReport, SessionSummary, Step, Turn } from '../../src/shared/app-api.js';
+import { ApiKeysDialog, ApiKeysView } from '../../src/renderer/src/components/ApiKeysDialog.js';
 import { ImageViewer, stepZoom } from '../../src/renderer/src/components/ImageViewer.js';
 import { NewTaskForm } from '../../src/renderer/src/components/NewTaskForm.js';
 import { PlaceholderCard } from '../../src/renderer/src/components/PlaceholderCard.js';
@@ -309,5 +310,50 @@ describe('run controls, the new-task form and the viewer', () => {
     expect(stepZoom(1, -1)).toBe(0.75);
     expect(stepZoom(4, 1)).toBe(4);
     expect(stepZoom(0.25, -1)).toBe(0.25);
+  });
+});
+
+describe('the API keys dialog', () => {
+  const saveNothing = () => Promise.resolve(false);
+  const keys = (overrides: Partial<KeyStatus> = {}): KeyStatus => ({
+    model: { set: true, source: 'saved' },
+    tavily: { set: true, source: 'environment' },
+    canSave: true,
+    ...overrides,
+  });
+
+  it('shows where each key comes from and a password field to save a new one in the desktop app', () => {
+    const markup = render(<ApiKeysView loaded={{ status: 'ready', keys: keys() }} saving={{ status: 'idle' }} inBrowser={false} onSave={saveNothing} onClose={noop} />);
+    expect(text(markup)).toContain('API keys Model provider Saved in Sightline Tavily (web search) Set in the environment');
+    expect(markup).toMatch(/<input class="text-input" type="password" [^>]*name="api-key" value=""/);
+    expect(markup).toMatch(/<button type="submit" class="button button-primary" disabled="">Save key<\/button>/);
+    expect(markup).not.toContain('form-warning');
+    expect(markup).not.toContain('style=');
+  });
+
+  it('warns when the system stores keys as good as plain text', () => {
+    const warning = 'No keyring was found: saved keys are as good as plain text.';
+    const markup = render(<ApiKeysView loaded={{ status: 'ready', keys: keys({ warning }) }} saving={{ status: 'idle' }} inBrowser={false} onSave={saveNothing} onClose={noop} />);
+    expect(markup).toContain(`<p class="form-warning" role="note">${warning}</p>`);
+  });
+
+  it('in the browser timeline, says keys are saved in the desktop app and offers no field', () => {
+    const unset = { set: false, source: null };
+    const markup = render(
+      <ApiKeysView loaded={{ status: 'ready', keys: keys({ model: unset, tavily: unset, canSave: false }) }} saving={{ status: 'idle' }} inBrowser onSave={saveNothing} onClose={noop} />,
+    );
+    expect(text(markup)).toContain('Model provider Not set Tavily (web search) Not set');
+    expect(text(markup)).toContain('Keys are saved in the Sightline desktop app');
+    expect(markup).not.toContain('type="password"');
+  });
+
+  it('reports a saved key with its warning, a failure, and loads the status when opened', () => {
+    const saved = render(
+      <ApiKeysView loaded={{ status: 'ready', keys: keys() }} saving={{ status: 'saved', kind: 'tavily', warning: 'config.json takes precedence' }} inBrowser={false} onSave={saveNothing} onClose={noop} />,
+    );
+    expect(text(saved)).toContain('Tavily (web search) key saved; the next run uses it. config.json takes precedence');
+    const failed = render(<ApiKeysView loaded={{ status: 'ready', keys: keys() }} saving={{ status: 'failed', message: 'could not save' }} inBrowser={false} onSave={saveNothing} onClose={noop} />);
+    expect(failed).toContain('<p class="form-failure" role="alert">could not save</p>');
+    expect(text(render(<ApiKeysDialog onClose={noop} />))).toContain('API keys Loading…');
   });
 });

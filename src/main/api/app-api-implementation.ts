@@ -15,6 +15,7 @@ import {
 import { ComputerActionSchema, ScreenshotViewSchema } from '../../shared/actions.js';
 import { TokenReportSchema } from '../../shared/events.js';
 import type { ImageRecord, SessionRecord, StepRecord, Storage } from '../storage/index.js';
+import type { ApiKeySettings } from './api-keys.js';
 import type { AppApiImplementation } from './app-api-dispatch.js';
 import { loadImage, timelineZone } from './image-loading.js';
 import type { RunManager } from './run-manager.js';
@@ -25,9 +26,11 @@ export interface AppApiImplementationOptions {
   storage: Storage;
   runs: RunManager;
   appInfo: () => AppInfo;
+  /** The API keys in use and the desktop app's saved ones (api-keys.ts). */
+  keys: ApiKeySettings;
 }
 
-export function createAppApiImplementation({ storage, runs, appInfo }: AppApiImplementationOptions): AppApiImplementation {
+export function createAppApiImplementation({ storage, runs, appInfo, keys }: AppApiImplementationOptions): AppApiImplementation {
   const queries = new SessionQueries(storage.database);
 
   const requireSession = (sessionId: string): SessionRecord => {
@@ -194,6 +197,14 @@ export function createAppApiImplementation({ storage, runs, appInfo }: AppApiImp
 
     answerQuestion({ requestId, answer }) {
       return { answered: runs.answerQuestion(requestId, answer) };
+    },
+
+    getKeyStatus() {
+      return keys.status();
+    },
+
+    saveApiKey({ kind, key }) {
+      return keys.save(kind, key);
     },
   };
 }

@@ -6,7 +6,9 @@
 import type { AppInfo } from '../../shared/app-api.js';
 import type { Config } from '../../shared/config.js';
 import { CompactionQueue, createCompactionHook } from '../context/index.js';
+import type { ConfigSource } from '../config/sources.js';
 import type { Storage } from '../storage/index.js';
+import { ApiKeySettings, type ApiKeySecrets } from './api-keys.js';
 import type { AppApiImplementation, DispatchOptions } from './app-api-dispatch.js';
 import { createAppApiImplementation } from './app-api-implementation.js';
 import { EventBus } from './event-bus.js';
@@ -16,7 +18,12 @@ import { secretRedactor } from './secret-redaction.js';
 
 export interface AppServiceOptions extends Omit<RunAssemblerOptions, 'storage' | 'config'> {
   storage: Storage;
+  /** The configuration as loaded (config.json, environment); saved keys are added from `secrets`. */
   config: Config;
+  /** Where each configuration value came from, so getKeyStatus can say config.json or environment. */
+  configSources?: Readonly<Record<string, ConfigSource>>;
+  /** The desktop app's saved keys; without it (sightline timeline) saveApiKey is refused. */
+  secrets?: ApiKeySecrets;
   appInfo: () => AppInfo;
   /** Replaces the default assembly of a run (tests). */
   assembler?: RunAssembler;
@@ -33,15 +40,20 @@ export interface AppService {
 }
 
 export function createAppService(options: AppServiceOptions): AppService {
-  const { storage, config, appInfo, assembler, ...assembly } = options;
+  const { storage, config, configSources, secrets, appInfo, assembler, ...assembly } = options;
+  const keys = new ApiKeySettings({ config, sources: configSources, secrets });
   const events = new EventBus();
   const turnEndHooks = assembly.turnEndHooks ?? [createCompactionHook(new CompactionQueue({ storage }))];
-  const runs = new RunManager(assembler ?? createRunAssembler({ storage, config, ...assembly, turnEndHooks }), events);
+  // Each run reads the configuration at its start, so a key saved a moment ago is the one it uses.
+  const assembleRun: RunAssembler =
+    assembler ?? ((settings, handlers) => createRunAssembler({ storage, config: keys.config(), ...assembly, turnEndHooks })(settings, handlers));
+  const runs = new RunManager(assembleRun, events);
   return {
-    implementation: createAppApiImplementation({ storage, runs, appInfo }),
+    implementation: createAppApiImplementation({ storage, runs, appInfo, keys }),
     events,
     runs,
-    dispatch: { redact: secretRedactor(config) },
+    // Asked at each error, so a key saved since start is masked too.
+    dispatch: { redact: (text) => secretRedactor(keys.config())(text) },
     close: () => runs.close(),
   };
 }

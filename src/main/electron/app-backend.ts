@@ -1,7 +1,8 @@
 /**
  * The desktop app's back end: the home folder and configuration (API keys from the secret store where the
- * config and environment set none), the runtime, and the app service the IPC handlers serve. It starts in
- * the background so the window can paint at once; calls made before it is ready wait for it.
+ * config and environment set none; the API keys dialog saves them there), the runtime, and the app service
+ * the IPC handlers serve. It starts in the background so the window can paint at once; calls made before it
+ * is ready wait for it.
  */
 import { app, safeStorage, type BrowserWindow } from 'electron';
 import { APP_API, AppApiError, type AppApiName } from '../../shared/app-api.js';
@@ -11,7 +12,7 @@ import { openRuntime, type Runtime } from '../api/runtime.js';
 import { resolveHome } from '../config/home.js';
 import { loadConfig } from '../config/load.js';
 import { ownWindowHook } from './own-window.js';
-import { SecretStore, withStoredSecrets } from './secret-store.js';
+import { SecretStore } from './secret-store.js';
 
 export interface AppBackend {
   /** Serves every call, waiting for the back end to be ready first. */
@@ -28,11 +29,14 @@ export function startAppBackend(currentWindow: () => BrowserWindow | null): AppB
     const secrets = new SecretStore(home.root, safeStorage);
     const warning = secrets.weakEncryptionWarning();
     if (warning !== undefined) console.warn(`Sightline: ${warning}`);
-    const config = withStoredSecrets(loadConfig({ home, env: process.env }).config, secrets.load());
-    runtime = await openRuntime({ home, config });
+    const loaded = loadConfig({ home, env: process.env });
+    runtime = await openRuntime({ home, config: loaded.config });
+    // The service adds the saved keys to the configuration, and a key saved later to the runs after it.
     return createAppService({
       storage: runtime.storage,
-      config,
+      config: loaded.config,
+      configSources: loaded.sources,
+      secrets,
       appInfo: () => ({ version: app.getVersion(), platform: process.platform }),
       ownWindow: ownWindowHook(currentWindow),
     });

@@ -7,7 +7,8 @@
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SECRET_FIELD_PATHS, type Config, type SecretFieldPath } from '../../shared/config.js';
+import { SECRET_FIELD_PATHS, type SecretFieldPath } from '../../shared/config.js';
+import type { ApiKeySecrets } from '../api/api-keys.js';
 
 /** The part of Electron's safeStorage used here (a fake in tests). */
 export interface SafeStorageLike {
@@ -28,7 +29,8 @@ export class SecretStoreError extends Error {
   override name = 'SecretStoreError';
 }
 
-export class SecretStore {
+/** The desktop app's ApiKeySecrets: what the app API's getKeyStatus and saveApiKey use. */
+export class SecretStore implements ApiKeySecrets {
   private readonly file: string;
 
   constructor(
@@ -39,6 +41,10 @@ export class SecretStore {
     this.file = join(homeRoot, SECRET_FILE_NAME);
   }
 
+  canSave(): boolean {
+    return this.safeStorage.isEncryptionAvailable();
+  }
+
   /** A sentence for the user when the keys are only obfuscated, not encrypted; undefined when they are safe. */
   weakEncryptionWarning(): string | undefined {
     if (this.platform !== 'linux') return undefined;
@@ -47,7 +53,7 @@ export class SecretStore {
   }
 
   save(path: SecretFieldPath, value: string): void {
-    if (!this.safeStorage.isEncryptionAvailable()) {
+    if (!this.canSave()) {
       throw new SecretStoreError('This system offers no way to encrypt the key; set it in the environment instead.');
     }
     const secrets = { ...this.readFile(), [path]: this.safeStorage.encryptString(value).toString('base64') };
@@ -77,13 +83,4 @@ export class SecretStore {
     if (!parsed.success) throw new SecretStoreError(`${this.file} is damaged; delete it and save the keys again.`);
     return parsed.data.secrets;
   }
-}
-
-/** The configuration with stored keys filled in where the config file and the environment set none. */
-export function withStoredSecrets(config: Config, stored: Partial<Record<SecretFieldPath, string>>): Config {
-  return {
-    ...config,
-    model: { ...config.model, apiKey: config.model.apiKey ?? stored['model.apiKey'] },
-    search: { ...config.search, tavilyApiKey: config.search.tavilyApiKey ?? stored['search.tavilyApiKey'] },
-  };
 }

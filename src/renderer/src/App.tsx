@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState, type ReactElement } from 'react';
 import { connectAppApi } from './api/index.js';
+import { ApiKeysDialog } from './components/ApiKeysDialog.js';
 import { NewTaskForm } from './components/NewTaskForm.js';
 import { SessionList } from './components/SessionList.js';
 import { SessionView } from './components/SessionView.js';
@@ -17,6 +18,8 @@ export function App(): ReactElement {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [taskForm, setTaskForm] = useState<TaskForm>({ open: false });
   const closeTaskForm = useCallback(() => setTaskForm({ open: false }), []);
+  const [keysOpen, setKeysOpen] = useState(false);
+  const closeKeys = useCallback(() => setKeysOpen(false), []);
   const onStarted = useCallback(
     (sessionId: string) => {
       setTaskForm({ open: false });
@@ -36,6 +39,9 @@ export function App(): ReactElement {
           </div>
           <div className="header-actions">
             <ConnectionBadge connection={connection} />
+            <button type="button" className="button" disabled={client === null} onClick={() => setKeysOpen(true)}>
+              API keys
+            </button>
             <button type="button" className="button button-primary" disabled={client === null} onClick={() => setTaskForm({ open: true, sessionId: undefined })}>
               New task
             </button>
@@ -58,6 +64,7 @@ export function App(): ReactElement {
           </main>
         </div>
         {taskForm.open ? <NewTaskForm sessionId={taskForm.sessionId} onStarted={onStarted} onCancel={closeTaskForm} /> : null}
+        {keysOpen ? <ApiKeysDialog onClose={closeKeys} /> : null}
       </div>
     </AppApiContext.Provider>
   );

@@ -29,6 +29,7 @@ export async function serveTimeline(context: CliContext, command: Command, optio
   const service = createAppService({
     storage: runtime.storage,
     config: loaded.config,
+    configSources: loaded.sources,
     env: io.env,
     appInfo: () => ({ version, platform: process.platform }),
   });
