@@ -9,6 +9,7 @@ import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { Agent, AgentDependencies, TurnOutcome, TurnRequest } from './agent-contract.js';
 import {
   EncodedImageCache,
+  TurnRequestCache,
   effectiveMaxImageEdge,
   injectionDebugLogFromEnvironment,
   modelImageSize,
@@ -143,6 +144,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       maxImageEdge,
       maxSteps: config.agent.maxSteps,
       imageCache: new EncodedImageCache(),
+      turnCache: new TurnRequestCache(),
       contextSettings: config.context,
       ephemeral,
       injectionDebugLog,

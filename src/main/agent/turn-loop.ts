@@ -11,7 +11,13 @@ import type { TokenReport } from '../../shared/events.js';
 import type { MessagePart, ToolCall } from '../../shared/messages.js';
 import { textOfParts } from '../../shared/messages.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
-import { buildRequest, type ContextSettings, type EncodedImageCache, type InjectionDebugLog } from '../context/index.js';
+import {
+  buildRequest,
+  type ContextSettings,
+  type EncodedImageCache,
+  type InjectionDebugLog,
+  type TurnRequestCache,
+} from '../context/index.js';
 import type { CompletedAssistantMessage, ModelAdapter, ModelRequest } from '../llm/model-adapter.js';
 import { ModelCallCancelledError, ModelError } from '../llm/model-errors.js';
 import type { Storage } from '../storage/index.js';
@@ -52,6 +58,8 @@ export interface TurnLoopContext {
    */
   maxSteps: number;
   imageCache: EncodedImageCache;
+  /** The turn's earlier-turns history, planned once: each step then reads only the turn's new rows. */
+  turnCache: TurnRequestCache;
   /** config.context: how many earlier turns keep their anchors whole, and the token budget. */
   contextSettings: ContextSettings;
   /** The turn's ephemeral context: appended to every request of the turn, never stored. */
@@ -86,6 +94,7 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
       maxImageEdge: context.maxImageEdge,
       systemPrompt: context.systemPrompt,
       imageCache: context.imageCache,
+      turnCache: context.turnCache,
       context: context.contextSettings,
       ephemeral: context.ephemeral,
       ...(context.injectionDebugLog === undefined ? {} : { injectionDebugLog: context.injectionDebugLog }),

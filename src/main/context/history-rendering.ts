@@ -20,23 +20,41 @@ export interface RenderedHistory {
   images: SentImage[];
 }
 
+/**
+ * Messages already rendered, by the planned message they came from (the same object), at one image size.
+ * Rendering is a pure function of the message and the stored images, so a message planned once per turn
+ * (an earlier turn's) need not be walked again at every step. Only messages whose every image could be
+ * shown are kept: an unavailable image is tried again next time, as it would be without the memo.
+ */
+export type RenderedMessageMemo = WeakMap<Message, { message: Message; images: SentImage[] }>;
+
 export interface RenderOptions {
   images: ImagesRepository;
   cache: EncodedImageCache;
   maxImageEdge: number;
+  memo?: RenderedMessageMemo;
 }
 
 export async function renderHistory(planned: readonly Message[], options: RenderOptions): Promise<RenderedHistory> {
   const images: SentImage[] = [];
   const messages: Message[] = [];
   for (const message of planned) {
-    const carrier = message.role === 'tool' ? { role: message.role, toolName: message.name } : { role: message.role };
-    const sent: EncodedImage[] = [];
-    const parts = await renderParts(message.parts, options, sent);
-    images.push(...sent.map((image) => ({ ...image, carrier })));
-    messages.push({ ...message, parts } as Message);
+    const rendered = options.memo?.get(message) ?? (await renderMessage(message, options));
+    images.push(...rendered.images);
+    messages.push(rendered.message);
   }
   return { messages, images };
+}
+
+async function renderMessage(message: Message, options: RenderOptions): Promise<{ message: Message; images: SentImage[] }> {
+  const carrier = message.role === 'tool' ? { role: message.role, toolName: message.name } : { role: message.role };
+  const sent: EncodedImage[] = [];
+  const parts = await renderParts(message.parts, options, sent);
+  const rendered = { message: { ...message, parts } as Message, images: sent.map((image) => ({ ...image, carrier })) };
+  if (options.memo !== undefined && sent.length === message.parts.filter((part) => part.type === 'image' && part.imageId !== undefined).length) {
+    options.memo.set(message, rendered);
+  }
+  return rendered;
 }
 
 async function renderParts(parts: readonly MessagePart[], options: RenderOptions, sent: EncodedImage[]): Promise<MessagePart[]> {

@@ -21,6 +21,7 @@ export { CompactionQueue, createCompactionHook, type CompactionQueueOptions } fr
 export { placeholderText, placeholderImageId, describeAction } from './captions.js';
 export { historyPictureText, historyPictureHash, findHistoryPicture } from './history-pictures.js';
 export { EncodedImageCache, type EncodedImage, type ResolvedImage } from './encoded-image-cache.js';
+export { TurnRequestCache } from './turn-request-cache.js';
 export { imageToken, unavailableImageText } from './image-reference.js';
 export { effectiveMaxImageEdge, modelImageSize } from './model-image-size.js';
 export { estimateTextTokens } from './token-estimates.js';

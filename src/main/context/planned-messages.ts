@@ -20,12 +20,19 @@ export interface PlannedMessage {
   message: Message;
 }
 
+/**
+ * Costs already estimated, by message (the same object), for one image formula and size. A message's cost
+ * depends only on its parts and its images' sizes, which never change, so a turn's cache keeps them.
+ */
+export type MessageCostMemo = WeakMap<Message, number>;
+
 /** What the parts of a request cost, estimated as the model will see them (images at the size sent). */
 export class TokenEstimator {
   constructor(
     private readonly formula: ImageTokenFormula,
     private readonly maxImageEdge: number,
     private readonly descriptions: ImageDescriptions,
+    private readonly memo?: MessageCostMemo,
   ) {}
 
   /**
@@ -33,6 +40,18 @@ export class TokenEstimator {
    * with the text, as the sent message counts it), plus its images.
    */
   message(message: Message): number {
+    const known = this.memo?.get(message);
+    if (known !== undefined) return known;
+    const cost = this.estimate(message);
+    this.memo?.set(message, cost);
+    return cost;
+  }
+
+  total(messages: readonly PlannedMessage[]): number {
+    return messages.reduce((total, planned) => total + this.message(planned.message), 0);
+  }
+
+  private estimate(message: Message): number {
     const tokens: TextPart[] = [];
     let imageTokens = 0;
     for (const part of message.parts) {
@@ -41,10 +60,6 @@ export class TokenEstimator {
       imageTokens += this.image(part);
     }
     return estimateMessageTextTokens({ ...message, parts: [...message.parts, ...tokens] } as Message) + imageTokens;
-  }
-
-  total(messages: readonly PlannedMessage[]): number {
-    return messages.reduce((total, planned) => total + this.message(planned.message), 0);
   }
 
   /** An image's own cost at the size sent. An image of unknown size is counted at the largest size sent. */

@@ -10,6 +10,10 @@
  * Every stage is a pure function of the rows, so the same rows always give the same bytes; and the
  * history part changes only when a turn ends (or the budget forces a fold), so within a turn each request
  * extends the previous one and their common prefix is byte-identical (prompt caches hold).
+ *
+ * That is also what lets the loop pass a TurnRequestCache: earlier turns are read and planned once per
+ * turn, and each step reads only the running turn's new rows, so build time follows the turn, not the
+ * session. The budget, the ephemeral context and the token report are still worked out per request.
  */
 import { DEFAULT_CONFIG, type Config } from '../../shared/config.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
@@ -19,18 +23,18 @@ import { estimateImageTokens } from '../llm/image-token-estimates.js';
 import type { ModelRequest } from '../llm/model-adapter.js';
 import type { ModelProfile } from '../llm/model-profiles.js';
 import type { ModelView } from '../operators/operator.js';
-import type { Storage, TurnRecord } from '../storage/index.js';
+import type { Storage } from '../storage/index.js';
 import { EncodedImageCache, type EncodedImage } from './encoded-image-cache.js';
-import { injectEphemeral, stripInjectedFromMessages, type InjectionDebugLog } from './ephemeral-injection.js';
-import { nameHistoryPictures } from './history-pictures.js';
+import { injectEphemeral, type InjectionDebugLog } from './ephemeral-injection.js';
 import { renderHistory, type SentImage } from './history-rendering.js';
 import { COMPUTER_TOOL_NAME } from '../../shared/actions.js';
-import { ImageDescriptions } from './image-descriptions.js';
-import { answerUnansweredToolCalls, countImages, TokenEstimator, type PlannedMessage } from './planned-messages.js';
+import { answerUnansweredToolCalls, countImages, TokenEstimator, type MessageCostMemo, type PlannedMessage } from './planned-messages.js';
 import { enforceBudget } from './token-budget.js';
 import { estimateMessageTextTokens } from './token-estimates.js';
-import { loadTurnView, type TurnView } from './turn-folding.js';
-import { keepLastImages, planKeepAll, planSightline, type ZoneInput } from './zone-rendering.js';
+import { planSessionRows } from './session-rows.js';
+import { loadTurnView } from './turn-folding.js';
+import type { TurnRequestCache } from './turn-request-cache.js';
+import { keepLastImages } from './zone-rendering.js';
 
 export type ContextSettings = Config['context'];
 
@@ -53,6 +57,11 @@ export interface BuildRequestInput {
   systemPrompt: string;
   /** Reuse one per turn so earlier screenshots are not re-encoded at every step. */
   imageCache?: EncodedImageCache;
+  /**
+   * Reuse one per turn so earlier turns are not read and planned again at every step (the build then
+   * grows with the running turn, not the session). Without one, the whole session is read: same bytes.
+   */
+  turnCache?: TurnRequestCache;
   /** Context for this request only, appended to the latest user message (never stored). */
   ephemeral?: readonly EphemeralContext[];
   /** Where injection logs its lengths when debugged (SIGHTLINE_DEBUG_INJECTION=1). */
@@ -82,39 +91,47 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   }
   const settings = input.context ?? DEFAULT_CONFIG.context;
   const policy = input.policy ?? { kind: 'sightline' };
-  const descriptions = new ImageDescriptions(storage);
-  descriptions.remember(storage.images.listBySession(input.sessionId));
-  const zoneInput = readZoneInput(storage, descriptions, turn);
-  const estimator = new TokenEstimator(input.profile.imageTokens, input.maxImageEdge, descriptions);
+  const planInput = { storage, turn, anchorTurns: settings.anchorTurns, withSightline: policy.kind === 'sightline' };
+  const { rows, descriptions } = await (input.turnCache?.plan(planInput) ?? planSessionRows(planInput));
+  const costKind = `${input.maxImageEdge}:${JSON.stringify(input.profile.imageTokens)}`;
+  const estimator = new TokenEstimator(
+    input.profile.imageTokens,
+    input.maxImageEdge,
+    descriptions,
+    input.turnCache?.messageCosts(`planned:${costKind}`),
+  );
   const system: PlannedMessage = { zone: 'system', turnId: null, message: systemText(input.systemPrompt) };
   const complete = (messages: readonly PlannedMessage[], debugLog?: InjectionDebugLog) =>
     withEphemeral([system, ...answerUnansweredToolCalls(messages)], input.ephemeral ?? [], debugLog);
 
-  const all = planKeepAll(zoneInput);
-  const keepAll = complete(all);
+  const keepAll = complete(rows.keepAll);
   const budget = budgetOf(settings, input.profile);
   let planned: PlannedMessage[];
-  if (policy.kind === 'sightline') {
-    const zoned = planSightline(zoneInput, settings.anchorTurns);
-    const named = await nameHistoryPictures(zoned.messages, { storage, sessionId: input.sessionId, descriptions });
+  if (rows.sightline !== undefined) {
     planned = enforceBudget({
-      messages: complete(named, input.injectionDebugLog),
+      messages: complete(rows.sightline.messages, input.injectionDebugLog),
       budgetTokens: budget.tokens,
       budgetSource: budget.source,
       estimator,
       descriptions,
-      activeTurn: activeTurnView(storage, descriptions, turn, zoneInput),
-      earlierTurns: zoned.earlierTurns,
+      activeTurn: loadTurnView(storage, descriptions, turn, rows.activeMessages),
+      earlierTurns: rows.sightline.earlierTurns,
     }).messages;
   } else {
-    planned = complete(policy.kind === 'keep-all' ? all : keepLastImages(all, policy.images), input.injectionDebugLog);
+    const all = rows.keepAll;
+    planned = complete(policy.kind === 'keep-last' ? keepLastImages(all, policy.images) : all, input.injectionDebugLog);
   }
 
   const history = await renderHistory(
     planned.map((entry) => entry.message),
-    { images: storage.images, cache: input.imageCache ?? new EncodedImageCache(), maxImageEdge: input.maxImageEdge },
+    {
+      images: storage.images,
+      cache: input.imageCache ?? new EncodedImageCache(),
+      maxImageEdge: input.maxImageEdge,
+      ...(input.turnCache === undefined ? {} : { memo: input.turnCache.renderedMessages(input.maxImageEdge) }),
+    },
   );
-  const sentTokens = sentTokensOf(history.messages, estimator, input.profile);
+  const sentTokens = sentTokensOf(history.messages, estimator, input.profile, input.turnCache?.messageCosts(`sent:${costKind}`));
   const lastScreenshot = history.images.filter(showsPresentScreen).at(-1);
   return {
     request: { messages: history.messages },
@@ -130,24 +147,6 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   };
 }
 
-function readZoneInput(storage: Storage, descriptions: ImageDescriptions, turn: TurnRecord): ZoneInput {
-  const records = storage.messages.listBySession(turn.sessionId);
-  // Older data may hold injected blocks; they are cut out before this request's own are appended.
-  const stripped = stripInjectedFromMessages(records.map((record) => record.message));
-  return {
-    storage,
-    descriptions,
-    activeTurn: turn,
-    turns: storage.turns.listBySession(turn.sessionId),
-    records: records.map((record, index) => ({ ...record, message: stripped[index] ?? record.message })),
-  };
-}
-
-function activeTurnView(storage: Storage, descriptions: ImageDescriptions, turn: TurnRecord, zoneInput: ZoneInput): TurnView {
-  const messages = zoneInput.records.filter((record) => record.turnId === turn.id).map((record) => record.message);
-  return loadTurnView(storage, descriptions, turn, messages);
-}
-
 /** Injection keeps the number and order of messages: it only appends parts to the latest user message. */
 function withEphemeral(
   messages: readonly PlannedMessage[],
@@ -159,7 +158,12 @@ function withEphemeral(
     contexts,
     debugLog === undefined ? {} : { debugLog },
   );
-  return messages.map((planned, index) => ({ ...planned, message: injected[index] ?? planned.message }));
+  // Only the message that carries the context changes; the others stay the same objects (the turn's
+  // caches know them by identity).
+  return messages.map((planned, index) => {
+    const message = injected[index] ?? planned.message;
+    return message === planned.message ? planned : { ...planned, message };
+  });
 }
 
 /** config.context.tokenBudget, else the model's context window less what the reply needs. */
@@ -172,15 +176,25 @@ function budgetOf(settings: ContextSettings, profile: ModelProfile): { tokens: n
 }
 
 /** Text is an estimate (characters / 4); a stored image at the size it was encoded to; an inline one as the estimator counts it. */
-function sentTokensOf(messages: readonly Message[], estimator: TokenEstimator, profile: ModelProfile): number {
+function sentTokensOf(messages: readonly Message[], estimator: TokenEstimator, profile: ModelProfile, memo?: MessageCostMemo): number {
   let total = 0;
   for (const message of messages) {
-    total += estimateMessageTextTokens(message);
-    for (const part of message.parts) {
-      if (part.type !== 'image') continue;
-      const stored = part.imageId !== undefined && part.width !== undefined && part.height !== undefined;
-      total += stored ? estimateImageTokens(profile.imageTokens, { width: part.width!, height: part.height! }) : estimator.image(part);
+    let cost = memo?.get(message);
+    if (cost === undefined) {
+      cost = sentTokensOfMessage(message, estimator, profile);
+      memo?.set(message, cost);
     }
+    total += cost;
+  }
+  return total;
+}
+
+function sentTokensOfMessage(message: Message, estimator: TokenEstimator, profile: ModelProfile): number {
+  let total = estimateMessageTextTokens(message);
+  for (const part of message.parts) {
+    if (part.type !== 'image') continue;
+    const stored = part.imageId !== undefined && part.width !== undefined && part.height !== undefined;
+    total += stored ? estimateImageTokens(profile.imageTokens, { width: part.width!, height: part.height! }) : estimator.image(part);
   }
   return total;
 }

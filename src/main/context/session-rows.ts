@@ -1,0 +1,70 @@
+/**
+ * The rows a request is planned from, planned as far as they can be before the budget: every message of
+ * the session with its zone (earlier turns folded, user pictures of earlier turns named), and the same
+ * messages with every image whole (what keeping everything would cost).
+ *
+ * `planSessionRows` reads and plans the whole session; a TurnRequestCache (turn-request-cache.ts) gives the
+ * same result by planning earlier turns once per turn and only the running turn's rows at each step.
+ */
+import type { Message } from '../../shared/messages.js';
+import type { MessageRecord, Storage, TurnRecord } from '../storage/index.js';
+import { stripInjectedFromMessages } from './ephemeral-injection.js';
+import { nameHistoryPictures } from './history-pictures.js';
+import { ImageDescriptions } from './image-descriptions.js';
+import type { PlannedMessage } from './planned-messages.js';
+import type { TurnView } from './turn-folding.js';
+import { planKeepAll, planSightline, type ZoneInput } from './zone-rendering.js';
+
+export interface PlannedRows {
+  /** Every message with each image whole (placeholders of compacted turns expanded again). */
+  keepAll: PlannedMessage[];
+  /** Sightline's zones with history pictures named; only when asked for. */
+  sightline: { messages: PlannedMessage[]; earlierTurns: TurnView[] } | undefined;
+  /** The running turn's messages, in order. */
+  activeMessages: Message[];
+}
+
+export interface PlanRowsInput {
+  storage: Storage;
+  turn: TurnRecord;
+  anchorTurns: number;
+  withSightline: boolean;
+}
+
+export interface SessionPlan {
+  rows: PlannedRows;
+  /** The image rows and captions the request goes on with (the budget folds with them). */
+  descriptions: ImageDescriptions;
+}
+
+/** Reads every message, turn and image row of the session and plans them. */
+export async function planSessionRows(input: PlanRowsInput): Promise<SessionPlan> {
+  const { storage, turn } = input;
+  const descriptions = new ImageDescriptions(storage);
+  descriptions.remember(storage.images.listBySession(turn.sessionId));
+  const zoneInput: ZoneInput = {
+    storage,
+    descriptions,
+    activeTurn: turn,
+    turns: storage.turns.listBySession(turn.sessionId),
+    records: stripInjected(storage.messages.listBySession(turn.sessionId)),
+  };
+  let sightline: PlannedRows['sightline'];
+  if (input.withSightline) {
+    const zoned = planSightline(zoneInput, input.anchorTurns);
+    const messages = await nameHistoryPictures(zoned.messages, { storage, sessionId: turn.sessionId, descriptions });
+    sightline = { messages, earlierTurns: zoned.earlierTurns };
+  }
+  const rows: PlannedRows = {
+    keepAll: planKeepAll(zoneInput),
+    sightline,
+    activeMessages: zoneInput.records.filter((record) => record.turnId === turn.id).map((record) => record.message),
+  };
+  return { rows, descriptions };
+}
+
+/** Older data may hold injected blocks; they are cut out before this request's own are appended. */
+export function stripInjected(records: readonly MessageRecord[]): MessageRecord[] {
+  const stripped = stripInjectedFromMessages(records.map((record) => record.message));
+  return records.map((record, index) => ({ ...record, message: stripped[index] ?? record.message }));
+}
