@@ -8,112 +8,37 @@
  * node-screenshots and nut-js each open their X connection at their first call and keep it for the life of
  * the process, so DISPLAY is set before either is first used; this file runs in its own forked process.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import { DesktopOperator } from '../../src/main/operators/desktop-operator.js';
 import type { ModelView } from '../../src/main/operators/operator.js';
-import type { RawImage } from '../../src/main/perception/frame.js';
 import { encodeForModel } from '../../src/main/perception/image-encoding.js';
+import { boxOfColour, canOpenDesktopTestWindow, openDesktopTestWindow, type DesktopTestWindow } from '../helpers/desktop-test-window.js';
 import { startXvfb, type Xvfb } from '../helpers/xvfb.js';
 
 const SCREEN = { width: 1280, height: 800 };
 const TITLE_PREFIX = 'sightline-desktop';
 
-const browserPath = (() => {
-  try {
-    return findBrowserExecutable({ env: process.env, platform: process.platform });
-  } catch {
-    return undefined;
-  }
-})();
-const canRun =
-  process.platform === 'linux' && browserPath !== undefined && ['Xvfb', 'xdotool'].every((tool) => spawnSync('which', [tool]).status === 0);
-
-const PAGE = `<!doctype html>
-<html><head><title>${TITLE_PREFIX} clicks=0 name=</title><style>
-  body { margin: 0; background: #fff; }
-  button { position: absolute; left: 600px; top: 250px; width: 240px; height: 90px; background: #ff0000; border: 0; }
-  input { position: absolute; left: 300px; top: 400px; width: 400px; height: 60px; background: #0000ff; color: #fff;
-          border: 0; outline: none; font-size: 24px; }
-</style></head><body>
-  <button id="press"></button>
-  <input id="name" type="text">
-<script>
-  let clicks = 0;
-  const show = () => { document.title = '${TITLE_PREFIX} clicks=' + clicks + ' name=' + document.getElementById('name').value; };
-  document.getElementById('press').addEventListener('click', () => { clicks += 1; show(); });
-  document.getElementById('name').addEventListener('input', show);
-</script></body></html>`;
-
 let xvfb: Xvfb;
-let chromium: ChildProcess | undefined;
-let folder: string;
+let testWindow: DesktopTestWindow | undefined;
 let operator: DesktopOperator;
 
 beforeAll(async () => {
-  if (!canRun) return;
+  if (!canOpenDesktopTestWindow) return;
   xvfb = await startXvfb(SCREEN);
   process.env.DISPLAY = xvfb.display;
-  folder = mkdtempSync(join(tmpdir(), 'sightline-desktop-operator-'));
-  const page = join(folder, 'page.html');
-  writeFileSync(page, PAGE);
-  chromium = spawn(
-    browserPath!,
-    [
-      `--app=${pathToFileURL(page).href}`,
-      `--user-data-dir=${join(folder, 'profile')}`,
-      '--window-position=0,0',
-      `--window-size=${SCREEN.width},${SCREEN.height}`,
-      '--force-device-scale-factor=1',
-      '--disable-gpu',
-      '--no-first-run',
-      '--no-default-browser-check',
-      '--password-store=basic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-    ],
-    { env: xvfb.env, stdio: 'ignore' },
-  );
+  testWindow = openDesktopTestWindow({ xvfb, screen: SCREEN, titlePrefix: TITLE_PREFIX, fieldTop: 400 });
   operator = new DesktopOperator();
 });
 
 afterAll(async () => {
-  if (chromium?.pid !== undefined && chromium.exitCode === null) {
-    const exited = new Promise((resolve) => chromium!.once('exit', resolve));
-    chromium.kill('SIGTERM');
-    await exited;
-  }
+  await testWindow?.close();
   await operator?.close();
   await xvfb?.stop();
-  if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-/** The bounding box of the pixels of one exact colour. */
-function boxOfColour(frame: RawImage, [red, green, blue]: [number, number, number]): { x: number; y: number; width: number; height: number } | undefined {
-  let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1;
-  for (let y = 0; y < frame.height; y++) {
-    for (let x = 0; x < frame.width; x++) {
-      const index = (y * frame.width + x) * 4;
-      if (frame.rgba[index] === red && frame.rgba[index + 1] === green && frame.rgba[index + 2] === blue) {
-        minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
-      }
-    }
-  }
-  return maxX < 0 ? undefined : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
-}
-
 function windowTitle(): string {
-  const found = spawnSync('xdotool', ['search', '--name', `^${TITLE_PREFIX}`], { env: xvfb.env, encoding: 'utf8' });
-  const windowId = found.stdout.trim().split('\n')[0];
-  if (!windowId) return '';
-  return spawnSync('xdotool', ['getwindowname', windowId], { env: xvfb.env, encoding: 'utf8' }).stdout.trim();
+  return testWindow?.title() ?? '';
 }
 
 async function titleBecomes(expected: string): Promise<void> {
@@ -126,7 +51,7 @@ function mouseLocation(): string {
   return spawnSync('xdotool', ['getmouselocation'], { env: xvfb.env, encoding: 'utf8' }).stdout.trim();
 }
 
-describe.skipIf(!canRun)('desktop operator under Xvfb', () => {
+describe.skipIf(!canOpenDesktopTestWindow)('desktop operator under Xvfb', () => {
   let view: ModelView;
   /** The centre of a box in the frame, named in the model's image. */
   let inModelImage: (box: { x: number; y: number; width: number; height: number }) => { x: number; y: number };

@@ -9,18 +9,17 @@
  * screenshots are 1280x800 like the display (gpt-4.1's profile and the default maxImageEdge keep them
  * whole), so those points are the model's coordinates too.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import type { RawImage } from '../../src/main/perception/frame.js';
 import { decodeImageFile } from '../../src/main/perception/image-encoding.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { boxOfColour, canOpenDesktopTestWindow, openDesktopTestWindow, type Box, type DesktopTestWindow } from '../helpers/desktop-test-window.js';
 import { startXvfb, type Xvfb } from '../helpers/xvfb.js';
 import { REPO_ROOT, runSightlineProcess } from './support/sightline-process.js';
 
@@ -28,108 +27,35 @@ const SCREEN = { width: 1280, height: 800 };
 const TITLE_PREFIX = 'sightline-run-desktop';
 const TYPED = 'hello sightline';
 
-const browserPath = (() => {
-  try {
-    return findBrowserExecutable({ env: process.env, platform: process.platform });
-  } catch {
-    return undefined;
-  }
-})();
-const canRun =
-  process.platform === 'linux' && browserPath !== undefined && ['Xvfb', 'xdotool'].every((tool) => spawnSync('which', [tool]).status === 0);
-
-const PAGE = `<!doctype html>
-<html><head><title>${TITLE_PREFIX} clicks=0 name=</title><style>
-  body { margin: 0; background: #fff; }
-  button { position: absolute; left: 600px; top: 250px; width: 240px; height: 90px; background: #ff0000; border: 0; }
-  input { position: absolute; left: 300px; top: 420px; width: 400px; height: 60px; background: #0000ff; color: #fff;
-          border: 0; outline: none; font-size: 24px; }
-</style></head><body>
-  <button id="press"></button>
-  <input id="name" type="text">
-<script>
-  let clicks = 0;
-  const show = () => { document.title = '${TITLE_PREFIX} clicks=' + clicks + ' name=' + document.getElementById('name').value; };
-  document.getElementById('press').addEventListener('click', () => { clicks += 1; show(); });
-  document.getElementById('name').addEventListener('input', show);
-</script></body></html>`;
-
 let xvfb: Xvfb;
-let chromium: ChildProcess | undefined;
+let testWindow: DesktopTestWindow | undefined;
 let folder: string;
 let model: FakeOpenAiServer;
 let home: TemporaryHome;
 
 beforeAll(async () => {
-  if (!canRun) return;
+  if (!canOpenDesktopTestWindow) return;
   xvfb = await startXvfb(SCREEN);
   folder = mkdtempSync(join(tmpdir(), 'sightline-run-desktop-'));
-  const page = join(folder, 'page.html');
-  writeFileSync(page, PAGE);
-  chromium = spawn(
-    browserPath!,
-    [
-      `--app=${pathToFileURL(page).href}`,
-      `--user-data-dir=${join(folder, 'profile')}`,
-      '--window-position=0,0',
-      `--window-size=${SCREEN.width},${SCREEN.height}`,
-      '--force-device-scale-factor=1',
-      '--disable-gpu',
-      '--no-first-run',
-      '--no-default-browser-check',
-      '--password-store=basic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-    ],
-    { env: xvfb.env, stdio: 'ignore' },
-  );
+  testWindow = openDesktopTestWindow({ xvfb, screen: SCREEN, titlePrefix: TITLE_PREFIX, fieldTop: 420 });
   model = await startFakeOpenAiServer();
   home = createTemporaryHome('sightline-run-desktop');
 });
 
 afterAll(async () => {
-  if (chromium?.pid !== undefined && chromium.exitCode === null) {
-    const exited = new Promise((resolve) => chromium!.once('exit', resolve));
-    chromium.kill('SIGTERM');
-    await exited;
-  }
+  await testWindow?.close();
   await model?.close();
   await xvfb?.stop();
   home?.remove();
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-function boxOfColour(frame: RawImage, [red, green, blue]: [number, number, number]): Box | undefined {
-  let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1;
-  for (let y = 0; y < frame.height; y++) {
-    for (let x = 0; x < frame.width; x++) {
-      const index = (y * frame.width + x) * 4;
-      if (frame.rgba[index] === red && frame.rgba[index + 1] === green && frame.rgba[index + 2] === blue) {
-        minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
-      }
-    }
-  }
-  return maxX < 0 ? undefined : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
-}
-
 function center(box: Box): { x: number; y: number } {
   return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
 }
 
 function windowTitle(): string {
-  const found = spawnSync('xdotool', ['search', '--name', `^${TITLE_PREFIX}`], { env: xvfb.env, encoding: 'utf8' });
-  const windowId = found.stdout.trim().split('\n')[0];
-  if (!windowId) return '';
-  return spawnSync('xdotool', ['getwindowname', windowId], { env: xvfb.env, encoding: 'utf8' }).stdout.trim();
+  return testWindow?.title() ?? '';
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
@@ -155,7 +81,7 @@ async function captureScreen(): Promise<RawImage> {
   return decodeImageFile(file);
 }
 
-describe.skipIf(!canRun)('sightline run --operator desktop under Xvfb', () => {
+describe.skipIf(!canOpenDesktopTestWindow)('sightline run --operator desktop under Xvfb', () => {
   it('clicks a real button and types into a real field of a real window', { timeout: 90_000 }, async () => {
     await waitFor(() => (windowTitle().startsWith(TITLE_PREFIX) ? true : undefined), 'the Chromium window');
     const [button, field] = await waitFor(async () => {
