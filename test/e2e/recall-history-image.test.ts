@@ -9,34 +9,20 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_TURNS } from '../../demo/demo-script.js';
-import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest } from '../helpers/fake-openai-server.js';
+import { type RecordedRequest } from '../helpers/fake-openai-server.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
-import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { openHomeStorage } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
+import { useRunEnvironment } from '../helpers/run-environment.js';
 
-let sandbox: SandboxServer;
-let model: FakeOpenAiServer;
-let home: TemporaryHome;
-
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-  model = await startFakeOpenAiServer();
-  home = createTemporaryHome('sightline-recall-e2e');
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await model?.close();
-  home?.remove();
-});
+const environment = useRunEnvironment('sightline-recall-e2e', { per: 'file' });
 
 const PLACEHOLDER = /\[Visual_Placeholder: (img_[0-9a-f]{12})\]/g;
 
 function runArgs(task: string, sessionId?: string): string[] {
-  return ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl, '--json',
+  return ['--home', environment.home.root, 'run', task, '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl, '--json',
     ...(sessionId ? ['--session', sessionId] : [])];
 }
 
@@ -67,7 +53,7 @@ function toolResultImages(request: RecordedRequest, imageId: string): Buffer[] {
 }
 
 function zoneOf(imageId: string): string | undefined {
-  const storage = openHomeStorage(home);
+  const storage = openHomeStorage(environment.home);
   try {
     return storage.images.get(imageId)?.zone;
   } finally {
@@ -82,21 +68,21 @@ async function pixelsOf(bytes: Buffer): Promise<Buffer> {
 describe('recalling a folded screenshot of an earlier turn', () => {
   it('brings its pixels back from cold storage into the next request', { timeout: 120_000 }, async () => {
     const [nameTurn, summaryTurn] = DEMO_TURNS as [typeof DEMO_TURNS[0], typeof DEMO_TURNS[0]];
-    model.script(scriptedMoves(nameTurn.moves));
+    environment.model.script(scriptedMoves(nameTurn.moves));
     const first = await runSightlineProcess(runArgs(nameTurn.task));
     expect(first.code, first.stderr).toBe(0);
     const sessionId = /continue it with --session (ses_[0-9a-f]{12})/.exec(first.stderr)?.[1];
     expect(sessionId, first.stderr).toBeDefined();
 
-    model.script(scriptedMoves(summaryTurn.moves));
+    environment.model.script(scriptedMoves(summaryTurn.moves));
     const second = await runSightlineProcess(runArgs(summaryTurn.task, sessionId));
     expect(second.code, second.stderr).toBe(0);
 
     // Third turn: the model looks back at the oldest folded screenshot it is shown a placeholder for.
     let recalledId: string | undefined;
     const placeholdersSeen: string[] = [];
-    const requestsBefore = model.requests.length;
-    model.script([
+    const requestsBefore = environment.model.requests.length;
+    environment.model.script([
       ...scriptedMoves([{ tool: 'get_history_image', arguments: { image_id: 'pending' } }]).map((reply) => (request: RecordedRequest) => {
         placeholdersSeen.push(...[...request.rawBody.matchAll(PLACEHOLDER)].map((match) => match[1]!));
         // Anchors of turns that left the anchor window are placeholders too, with their files still in
@@ -114,7 +100,7 @@ describe('recalling a folded screenshot of an earlier turn', () => {
     expect(third.code, third.stderr).toBe(0);
     expect(recalledId, `no placeholder of an offloaded image among ${placeholdersSeen.join(', ')}`).toBeDefined();
 
-    const storage = openHomeStorage(home);
+    const storage = openHomeStorage(environment.home);
     try {
       const turns = storage.turns.listBySession(sessionId!);
       expect(turns).toHaveLength(3);
@@ -128,7 +114,7 @@ describe('recalling a folded screenshot of an earlier turn', () => {
       expect(existsSync(storage.blobs.pathFor('blobs', record.sha256, record.mime))).toBe(false);
 
       // The request that answered the recall: the image is in it, after its id token, with the stored pixels.
-      const thirdRequests = model.requests.slice(requestsBefore);
+      const thirdRequests = environment.model.requests.slice(requestsBefore);
       expect(thirdRequests).toHaveLength(2);
       expect(thirdRequests[0]!.rawBody).not.toContain(`"<${recalledId}>"`);
       const sent = toolResultImages(thirdRequests[1]!, recalledId!);

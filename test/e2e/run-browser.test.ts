@@ -3,33 +3,18 @@
  * bundled sandbox page, the second continued with --session. The page itself reports what the agent's
  * clicks and keystrokes did (it saves its state to the sandbox server), and the database holds both turns.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentEventSchema } from '../../src/shared/events.js';
 import { DEMO_TURNS } from '../../demo/demo-script.js';
-import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer-model.js';
-import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { openHomeStorage } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
+import { useRunEnvironment } from '../helpers/run-environment.js';
 
-let sandbox: SandboxServer;
-let model: FakeOpenAiServer;
-let home: TemporaryHome;
-
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-  model = await startFakeOpenAiServer();
-  home = createTemporaryHome('sightline-run-browser');
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await model?.close();
-  home?.remove();
-});
+const environment = useRunEnvironment('sightline-run-browser', { per: 'file' });
 
 function runArgs(task: string, sessionId?: string): string[] {
-  return ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl, '--json',
+  return ['--home', environment.home.root, 'run', task, '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl, '--json',
     ...(sessionId ? ['--session', sessionId] : [])];
 }
 
@@ -37,22 +22,22 @@ describe('sightline run --operator browser', () => {
   it('changes the page over two turns of one session', { timeout: 60_000 }, async () => {
     const [nameTurn, summaryTurn] = DEMO_TURNS as [typeof DEMO_TURNS[0], typeof DEMO_TURNS[0]];
     const requests: RequestSummary[] = [];
-    model.script(scriptedMoves(nameTurn.moves, (summary) => requests.push(summary)));
+    environment.model.script(scriptedMoves(nameTurn.moves, (summary) => requests.push(summary)));
     const first = await runSightlineProcess(runArgs(nameTurn.task));
     expect(first.code, first.stderr).toBe(0);
     const firstEvents = first.stdout.trimEnd().split('\n').map((line) => AgentEventSchema.parse(JSON.parse(line)));
     const sessionId = firstEvents[0]!.sessionId;
-    expect(sandbox.state()).toMatchObject({ teamName: 'Platform', weeklySummary: false });
+    expect(environment.sandbox.state()).toMatchObject({ teamName: 'Platform', weeklySummary: false });
 
-    model.script(scriptedMoves(summaryTurn.moves, (summary) => requests.push(summary)));
+    environment.model.script(scriptedMoves(summaryTurn.moves, (summary) => requests.push(summary)));
     const second = await runSightlineProcess(runArgs(summaryTurn.task, sessionId));
     expect(second.code, second.stderr).toBe(0);
     // The second browser opened the page afresh: what it shows came from the first turn's Save.
-    expect(sandbox.state()).toMatchObject({ teamName: 'Platform', weeklySummary: true });
+    expect(environment.sandbox.state()).toMatchObject({ teamName: 'Platform', weeklySummary: true });
     expect(requests.every((request) => request.images > 0)).toBe(true);
     expect(requests.at(-1)!.text).toContain(nameTurn.task.replace(/"/g, '\\"'));
 
-    const storage = openHomeStorage(home);
+    const storage = openHomeStorage(environment.home);
     try {
       const turns = storage.turns.listBySession(sessionId);
       expect(turns.map((turn) => turn.status)).toEqual(['finished', 'finished']);

@@ -4,33 +4,18 @@
  * integrity check ok, no step half-written, every image row with its file. The session then continues.
  * A second Ctrl+C, for a stop that takes too long (an action still running), quits at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentEventSchema } from '../../src/shared/events.js';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
-import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
-import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { openHomeStorage } from '../helpers/seed.js';
 import { runSightlineProcess, startSightline } from './support/sightline-process.js';
+import { useRunEnvironment } from '../helpers/run-environment.js';
 
-let sandbox: SandboxServer;
-let model: FakeOpenAiServer;
-let home: TemporaryHome;
-
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-  model = await startFakeOpenAiServer();
-  home = createTemporaryHome('sightline-run-interrupt');
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await model?.close();
-  home?.remove();
-});
+const environment = useRunEnvironment('sightline-run-interrupt', { per: 'file' });
 
 function runArgs(task: string, ...extra: string[]): string[] {
-  return ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--base-url', model.baseUrl, '--json', ...extra];
+  return ['--home', environment.home.root, 'run', task, '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl, '--json', ...extra];
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -43,20 +28,20 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 describe('Ctrl+C during sightline run', () => {
   it('stops the turn cleanly, exits 3, leaves the database consistent, and the session continues', { timeout: 60_000 }, async () => {
-    model.script(scriptedMoves([{ action: { action: 'click', ...SANDBOX_LAYOUT.teamNameField } }, { hang: true }]));
+    environment.model.script(scriptedMoves([{ action: { action: 'click', ...SANDBOX_LAYOUT.teamNameField } }, { hang: true }]));
     const running = startSightline(runArgs('Name the team Platform'));
-    await until(() => model.requests.length === 2, 'the second model call');
+    await until(() => environment.model.requests.length === 2, 'the second model call');
     running.child.kill('SIGINT');
     const stopped = await running.exited;
 
     expect(stopped.code, stopped.stderr).toBe(3);
-    expect(await model.requests[1]!.closed).toBe('aborted');
+    expect(await environment.model.requests[1]!.closed).toBe('aborted');
     const events = stopped.stdout.trimEnd().split('\n').map((line) => AgentEventSchema.parse(JSON.parse(line)));
     const ended = events.at(-1)!;
     expect(ended).toMatchObject({ type: 'turn-ended', status: 'stopped' });
     const { sessionId, turnId } = ended as { sessionId: string; turnId: string };
 
-    const storage = openHomeStorage(home);
+    const storage = openHomeStorage(environment.home);
     try {
       expect(storage.database.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(storage.database.pragma('foreign_key_check')).toEqual([]);
@@ -72,10 +57,10 @@ describe('Ctrl+C during sightline run', () => {
       storage.close();
     }
 
-    model.script(scriptedMoves([{ finish: 'Nothing left to do.' }]));
+    environment.model.script(scriptedMoves([{ finish: 'Nothing left to do.' }]));
     const continued = await runSightlineProcess(runArgs('Carry on', '--session', sessionId));
     expect(continued.code, continued.stderr).toBe(0);
-    const after = openHomeStorage(home);
+    const after = openHomeStorage(environment.home);
     try {
       expect(after.turns.listBySession(sessionId).map((turn) => turn.status)).toEqual(['stopped', 'finished']);
     } finally {
@@ -84,10 +69,10 @@ describe('Ctrl+C during sightline run', () => {
   });
 
   it('quits at once on a second Ctrl+C while the current action still runs, leaving the database intact', { timeout: 60_000 }, async () => {
-    model.script(scriptedMoves([{ action: { action: 'wait', seconds: 30 } }, { finish: 'Waited.' }]));
-    const requestsBefore = model.requests.length;
+    environment.model.script(scriptedMoves([{ action: { action: 'wait', seconds: 30 } }, { finish: 'Waited.' }]));
+    const requestsBefore = environment.model.requests.length;
     const running = startSightline(runArgs('Wait half a minute'));
-    await until(() => model.requests.length === requestsBefore + 1, 'the first model call');
+    await until(() => environment.model.requests.length === requestsBefore + 1, 'the first model call');
     await until(() => running.output.stderr.includes('turn 1 of session'), 'the turn to start');
     running.child.kill('SIGINT');
     await until(() => running.output.stderr.includes('stopping'), 'the first Ctrl+C to be taken');
@@ -96,7 +81,7 @@ describe('Ctrl+C during sightline run', () => {
 
     expect(quit.code, quit.stderr).toBe(130);
     expect(quit.stderr).toContain('quitting at once');
-    const storage = openHomeStorage(home);
+    const storage = openHomeStorage(environment.home);
     try {
       expect(storage.database.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {

@@ -1,6 +1,7 @@
 /**
  * What a test of `sightline run` needs around it: the bundled sandbox page served for the whole file, and a
- * fresh fake model server and temporary home for each test. Call once at the top of a test file; it
+ * fake model server and temporary home, fresh for each test (`per: 'test'`, the default) or shared by the
+ * file's tests when they continue one session (`per: 'file'`). Call once at the top of a test file; it
  * registers the vitest hooks and returns live handles (read them inside tests, not at module level).
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -14,7 +15,8 @@ export interface RunEnvironment {
   readonly home: TemporaryHome;
 }
 
-export function useRunEnvironment(homeLabel: string): RunEnvironment {
+export function useRunEnvironment(homeLabel: string, options: { per?: 'test' | 'file' } = {}): RunEnvironment {
+  const [setUp, tearDown] = options.per === 'file' ? [beforeAll, afterAll] : [beforeEach, afterEach];
   let sandbox: SandboxServer | undefined;
   let model: FakeOpenAiServer | undefined;
   let home: TemporaryHome | undefined;
@@ -24,11 +26,11 @@ export function useRunEnvironment(homeLabel: string): RunEnvironment {
   afterAll(async () => {
     await sandbox?.close();
   });
-  beforeEach(async () => {
+  setUp(async () => {
     model = await startFakeOpenAiServer();
     home = createTemporaryHome(homeLabel);
   });
-  afterEach(async () => {
+  tearDown(async () => {
     await model?.close();
     home?.remove();
   });
