@@ -112,6 +112,13 @@ describe('sightline run', () => {
     storage.close();
   });
 
+  it('says a browser it cannot find is the user\'s to fix: exit 2 with the message, no stack trace', async () => {
+    const result = await run(browserArgs('Name the team'), { SIGHTLINE_BROWSER_PATH: '/nonexistent/chrome' });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('no browser at /nonexistent/chrome (SIGHTLINE_BROWSER_PATH)');
+    expect(result.stderr).not.toContain('unexpected error');
+  });
+
   it('refuses a risky action without a terminal, and allows it with --yes', async () => {
     const risky: ScriptedMove[] = [{ action: { action: 'key', keys: 'Delete' } }, { finish: 'Pressed Delete.' }];
     script(risky);

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { userText } from '../../../shared/messages.js';
 import { buildModel, openRunParts, RunSetupError, type RunParts } from '../../api/run-parts.js';
+import type { ModelAdapter } from '../../llm/model-adapter.js';
 import type { Runtime } from '../../api/runtime.js';
 import { CompactionQueue, createCompactionHook, injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
@@ -32,7 +33,7 @@ export async function runTask(context: CliContext, command: Command, taskText: s
   const secrets = secretsOf(config);
   const stdout = redactingWriter(context.io.stdout, secrets);
   const stderr = redactingWriter(context.io.stderr, secrets);
-  const model = asUsageError(() => buildModel(config));
+  const model = buildModelOrExplain(config);
 
   const runtime = await openCliRuntime(loaded);
   const interrupts = watchInterrupts(stderr);
@@ -40,7 +41,9 @@ export async function runTask(context: CliContext, command: Command, taskText: s
   try {
     if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
     const partsOptions = { config, env: context.io.env, onWarning: (message: string) => stderr(`sightline: ${message}\n`) };
-    parts = await asUsageError(() => openRunParts(partsOptions, { url }, model));
+    parts = await openRunParts(partsOptions, { url }, model).catch((error: unknown) => {
+      throw asUsageError(error);
+    });
     const { operator } = parts;
     const ask = (question: string, signal: AbortSignal) => askOnTerminal(question, signal, interrupts.interrupt);
     const people = { io: context.io, stderr, assumeYes: options.yes === true, ask };
@@ -73,12 +76,15 @@ export async function runTask(context: CliContext, command: Command, taskText: s
 }
 
 /** A setup failure the user can fix (no key, no display, no browser) exits 2 with the layer's own message. */
-function asUsageError<T>(build: () => T): T {
+function asUsageError(error: unknown): unknown {
+  return error instanceof RunSetupError ? new UserError(error.message, EXIT.usage) : error;
+}
+
+function buildModelOrExplain(config: CliConfig['config']): ModelAdapter {
   try {
-    return build();
+    return buildModel(config);
   } catch (error) {
-    if (error instanceof RunSetupError) throw new UserError(error.message, EXIT.usage);
-    throw error;
+    throw asUsageError(error);
   }
 }
 
