@@ -58,6 +58,14 @@ describe('startRun', () => {
     expect(await toolsOffered({})).not.toContain('web_search');
   });
 
+  it('answers a run it cannot set up as a request error naming why, and starts nothing', async () => {
+    const run = await harness();
+    const refused = run.call('startRun', { task: 'open the page', operator: 'desktop', url: 'http://127.0.0.1:9/' });
+    await expect(refused).rejects.toMatchObject({ code: 'invalid-arguments', message: expect.stringContaining('browser operator') });
+    expect(run.operators).toHaveLength(0);
+    expect((await run.call('listRuns')).runs).toEqual([]);
+  });
+
   it('continues an existing session and refuses a second run on it', async () => {
     const run = await harness({ seed: { sessions: 1, turnsPerSession: 1, stepsPerTurn: 1 } });
     const sessionId = run.seeded[0]?.session.id ?? '';

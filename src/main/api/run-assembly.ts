@@ -56,20 +56,17 @@ export interface RunAssemblerOptions {
 export function createRunAssembler(options: RunAssemblerOptions): RunAssembler {
   return async (settings, handlers) => {
     const { config } = options;
-    const model = withStepGate(asApiError(() => buildModel(config)), handlers.beforeStep);
-    const parts = await asApiErrorAsync(() =>
-      openRunParts(
-        {
-          config,
-          env: options.env ?? process.env,
-          ownWindow: options.ownWindow,
-          onWarning: options.onWarning ?? ((message) => console.warn(`sightline: ${message}`)),
-          operatorFactory: options.operatorFactory,
-        },
-        { operator: settings.operator, url: settings.url },
-        model,
-      ),
-    );
+    const model = withStepGate(buildModelOrExplain(config), handlers.beforeStep);
+    const partsOptions = {
+      config,
+      env: options.env ?? process.env,
+      ownWindow: options.ownWindow,
+      onWarning: options.onWarning ?? ((message: string) => console.warn(`sightline: ${message}`)),
+      operatorFactory: options.operatorFactory,
+    };
+    const parts = await openRunParts(partsOptions, { operator: settings.operator, url: settings.url }, model).catch((error: unknown) => {
+      throw toApiError(error);
+    });
     const agent = createAgent({
       storage: options.storage,
       config,
@@ -91,17 +88,9 @@ function toApiError(error: unknown): unknown {
   return new AppApiError(error.reason === 'invalid' ? 'invalid-arguments' : 'unavailable', error.message);
 }
 
-function asApiError<T>(build: () => T): T {
+function buildModelOrExplain(config: Config): ModelAdapter {
   try {
-    return build();
-  } catch (error) {
-    throw toApiError(error);
-  }
-}
-
-async function asApiErrorAsync<T>(build: () => Promise<T>): Promise<T> {
-  try {
-    return await build();
+    return buildModel(config);
   } catch (error) {
     throw toApiError(error);
   }
