@@ -41,18 +41,7 @@ export function toResponsesInput(messages: readonly Message[], model: string): R
 
 function userContent(parts: readonly MessagePart[], model: string): string | ResponseInputContent[] {
   if (parts.every((part) => part.type === 'text')) return textOfParts(parts);
-  return parts.map((part): ResponseInputContent => {
-    switch (part.type) {
-      case 'text':
-        return { type: 'input_text', text: part.text };
-      case 'image':
-        return { type: 'input_image', image_url: imagePartUrl(part), detail: 'auto' };
-      case 'file':
-        return { type: 'input_file', filename: part.name, file_data: fileDataUrl(part) };
-      case 'audio':
-        throw audioUnsupported(model);
-    }
-  });
+  return parts.map((part) => inputContentOf(part, model));
 }
 
 /** Text-only results go as a string; with media, as a list of input items. */
@@ -61,18 +50,7 @@ function toolOutput(message: ToolMessage, model: string): string | ResponseFunct
   if (message.parts.every((part) => part.type === 'text')) {
     return prefix + (textOfParts(message.parts) || '(no output)');
   }
-  const items = message.parts.map((part): ResponseFunctionCallOutputItem => {
-    switch (part.type) {
-      case 'text':
-        return { type: 'input_text', text: part.text };
-      case 'image':
-        return { type: 'input_image', image_url: imagePartUrl(part), detail: 'auto' };
-      case 'file':
-        return { type: 'input_file', filename: part.name, file_data: fileDataUrl(part) };
-      case 'audio':
-        throw audioUnsupported(model);
-    }
-  });
+  const items: ResponseFunctionCallOutputItem[] = message.parts.map((part) => inputContentOf(part, model));
   return prefix === '' ? items : [{ type: 'input_text', text: prefix.trim() }, ...items];
 }
 
@@ -81,4 +59,18 @@ function audioUnsupported(model: string): ModelCapabilityError {
     `The Responses API takes no audio input, but the request for model "${model}" contains audio. ` +
       `Set model.api to "chat-completions" to send audio.`,
   );
+}
+
+/** One part as Responses input content: the same shapes serve a user message and a function call's output. */
+function inputContentOf(part: MessagePart, model: string): ResponseInputContent {
+  switch (part.type) {
+    case 'text':
+      return { type: 'input_text', text: part.text };
+    case 'image':
+      return { type: 'input_image', image_url: imagePartUrl(part), detail: 'auto' };
+    case 'file':
+      return { type: 'input_file', filename: part.name, file_data: fileDataUrl(part) };
+    case 'audio':
+      throw audioUnsupported(model);
+  }
 }
