@@ -1,12 +1,13 @@
 /**
  * The layering rules of ../shared/ARCHITECTURE.md, checked by `npm run layers` (and in CI).
  * Inside src/main the layers form one list; a folder may import only folders below it:
- *   cli, electron -> api -> agent -> context, search -> llm, operators -> perception -> storage -> shared
+ *   cli, electron -> api, mcp-server -> app -> agent -> context, search -> llm, operators -> perception -> storage -> shared
  * A config.ts of a layer (src/main/config) sits with storage: it only reads files and the environment.
  */
 const MAIN_LAYERS = [
   ['cli', 'electron'],
-  ['api'],
+  ['api', 'mcp-server'],
+  ['app'],
   ['agent'],
   ['context', 'search'],
   ['llm', 'operators'],

@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
-import { startTimelineServer, type TimelineServer } from '../../src/main/api/http-server.js';
+import { startTimelineServer, type TimelineServer } from '../../src/main/api/http/http-server.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { computerCall, finishCall, toolCall, TEST_API_KEY } from '../helpers/agent-harness.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';

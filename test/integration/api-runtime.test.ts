@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/shared/config.js';
-import { openRuntime } from '../../src/main/api/runtime.js';
+import { openRuntime } from '../../src/main/app/runtime.js';
 import { createTemporaryHome, openHomeStorage, seedStorage, type TemporaryHome } from '../helpers/seed.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
-import { openRuntime } from '../../src/main/api/runtime.js';
+import { openRuntime } from '../../src/main/app/runtime.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { recordTurn, screenshot } from '../helpers/turn-fixture.js';

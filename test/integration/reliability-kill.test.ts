@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/shared/config.js';
 import { userText } from '../../src/shared/messages.js';
-import { openRuntime } from '../../src/main/api/runtime.js';
+import { openRuntime } from '../../src/main/app/runtime.js';
 import { createAgent } from '../../src/main/agent/agent.js';
 import { CompactionQueue, createCompactionHook } from '../../src/main/context/index.js';
 import { createModelAdapter } from '../../src/main/llm/create-model-adapter.js';

@@ -9,8 +9,8 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/shared/config.js';
-import { endAbandonedTurns } from '../../src/main/api/abandoned-turns.js';
-import { openRuntime } from '../../src/main/api/runtime.js';
+import { endAbandonedTurns } from '../../src/main/app/abandoned-turns.js';
+import { openRuntime } from '../../src/main/app/runtime.js';
 import { sha256Of } from '../../src/main/storage/index.js';
 import { createTemporaryHome, makePng, openHomeStorage, seedStorage, type TemporaryHome } from '../helpers/seed.js';
 

@@ -11,7 +11,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTimelineServer, TIMELINE_CONTENT_SECURITY_POLICY, type TimelineServer } from '../../src/main/api/http-server.js';
+import { startTimelineServer, TIMELINE_CONTENT_SECURITY_POLICY, type TimelineServer } from '../../src/main/api/http/http-server.js';
 import { startAppApiHarness, type AppApiHarness } from '../helpers/app-api-harness.js';
 import { createTemporaryHome, openHomeStorage, seedStorage } from '../helpers/seed.js';
 

@@ -26,7 +26,7 @@ import { ownWindowHook } from '../../src/main/electron/own-window.js';
 import { SECRET_FILE_NAME, SecretStore } from '../../src/main/electron/secret-store.js';
 import { startAppBackend } from '../../src/main/electron/app-backend.js';
 import { withStoredSecrets } from '../../src/main/api/api-keys.js';
-import { EventBus } from '../../src/main/api/event-bus.js';
+import { EventBus } from '../../src/main/app/event-bus.js';
 import { APP_API, APP_API_CHANNELS, APP_EVENT_CHANNEL, decodeAppApiError, type AppApiName } from '../../src/shared/app-api.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -18,7 +18,7 @@ import type { ImageRecord, SessionRecord, StepRecord, Storage } from '../storage
 import type { ApiKeySettings } from './api-keys.js';
 import type { AppApiImplementation } from './app-api-dispatch.js';
 import { loadImage, timelineZone } from './image-loading.js';
-import type { RunManager } from './run-manager.js';
+import type { RunManager } from '../app/run-manager.js';
 import { deleteSessionWithFiles } from './session-deletion.js';
 import { SessionQueries } from './session-queries.js';
 

@@ -11,9 +11,9 @@ import type { Storage } from '../storage/index.js';
 import { ApiKeySettings, type ApiKeySecrets } from './api-keys.js';
 import type { AppApiImplementation, DispatchOptions } from './app-api-dispatch.js';
 import { createAppApiImplementation } from './app-api-implementation.js';
-import { EventBus } from './event-bus.js';
-import { createRunAssembler, type RunAssembler, type RunAssemblerOptions } from './run-assembly.js';
-import { RunManager } from './run-manager.js';
+import { EventBus } from '../app/event-bus.js';
+import { createRunAssembler, type RunAssembler, type RunAssemblerOptions } from '../app/run-assembly.js';
+import { RunManager } from '../app/run-manager.js';
 import { secretRedactor } from './secret-redaction.js';
 
 export interface AppServiceOptions extends Omit<RunAssemblerOptions, 'storage' | 'config'> {

@@ -3,7 +3,7 @@
  * with a database it cannot use (newer schema, not SQLite, corrupt) reported as the user's to resolve:
  * the message as is, exit 1, the file untouched.
  */
-import { openRuntime, type Runtime } from '../api/runtime.js';
+import { openRuntime, type Runtime } from '../app/runtime.js';
 import { DatabaseOpenError, DatabaseVersionError } from '../storage/index.js';
 import type { CliConfig } from './context-config.js';
 import { EXIT, UserError } from './io.js';

@@ -8,7 +8,7 @@ import { app, safeStorage, type BrowserWindow } from 'electron';
 import { APP_API, AppApiError, type AppApiName } from '../../shared/app-api.js';
 import type { AppApiImplementation } from '../api/app-api-dispatch.js';
 import { createAppService, type AppService } from '../api/app-service.js';
-import { openRuntime, type Runtime } from '../api/runtime.js';
+import { openRuntime, type Runtime } from '../app/runtime.js';
 import { resolveHome } from '../config/home.js';
 import { loadConfig } from '../config/load.js';
 import { ownWindowHook } from './own-window.js';

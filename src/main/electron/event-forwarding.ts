@@ -4,7 +4,7 @@
  */
 import type { WebContents } from 'electron';
 import { APP_EVENT_CHANNEL } from '../../shared/app-api.js';
-import type { EventBus } from '../api/event-bus.js';
+import type { EventBus } from '../app/event-bus.js';
 
 export function forwardEvents(events: EventBus, currentContents: () => WebContents | null): () => void {
   return events.subscribe((event) => {

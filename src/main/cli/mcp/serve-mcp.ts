@@ -8,10 +8,10 @@
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../../../shared/config.js';
-import { openOperator, RunSetupError } from '../../api/run-parts.js';
+import { openOperator, RunSetupError } from '../../app/run-parts.js';
 import type { ToolDefinition } from '../../agent/index.js';
-import { McpToolHost } from '../../agent/mcp/server/mcp-tool-host.js';
-import { createSightlineMcpServer } from '../../agent/mcp/server/mcp-server.js';
+import { McpToolHost } from '../../mcp-server/mcp-tool-host.js';
+import { createSightlineMcpServer } from '../../mcp-server/mcp-server.js';
 import { createSearchTools } from '../../agent/search/create-search-tools.js';
 import { CompactionQueue, createCompactionHook } from '../../context/index.js';
 import { createModelAdapter } from '../../llm/create-model-adapter.js';

@@ -6,9 +6,9 @@
  */
 import type { Command } from 'commander';
 import { userText } from '../../../shared/messages.js';
-import { buildModel, openRunParts, RunSetupError, type RunParts } from '../../api/run-parts.js';
+import { buildModel, openRunParts, RunSetupError, type RunParts } from '../../app/run-parts.js';
 import type { ModelAdapter } from '../../llm/model-adapter.js';
-import type { Runtime } from '../../api/runtime.js';
+import type { Runtime } from '../../app/runtime.js';
 import { CompactionQueue, createCompactionHook, injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
 import { loadCliConfig, type CliConfig } from '../context-config.js';

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { createAppService } from '../../api/app-service.js';
-import { startTimelineServer } from '../../api/http-server.js';
+import { startTimelineServer } from '../../api/http/http-server.js';
 import { loadCliConfig } from '../context-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
 import { EXIT, UserError, type CliContext } from '../io.js';

@@ -17,24 +17,24 @@
  * pointer, as the agent runs one turn at a time.
  */
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../../../shared/config.js';
-import type { AgentEvent } from '../../../../shared/events.js';
-import { textOfParts, userText, type MessagePart, type ToolCall } from '../../../../shared/messages.js';
-import { EncodedImageCache } from '../../../context/index.js';
-import type { ModelView, Operator } from '../../../operators/operator.js';
-import type { Storage } from '../../../storage/index.js';
-import type { ConfirmationHandler, TurnEndHook } from '../../agent-contract.js';
-import { createEventEmitter, createSecretRedactor, type Emit } from '../../event-emitter.js';
-import { ScreenRecorder } from '../../screen-recorder.js';
-import { recordToolStep } from '../../step-recording.js';
-import { emptyUsage } from '../../token-usage-totals.js';
-import { dispatchToolCall, type DispatchOutcome } from '../../tool-dispatch.js';
-import { COMPUTER_TOOL_NAME, createComputerTool } from '../../tools/computer-tool.js';
-import { createCropImageTool } from '../../tools/crop-image-tool.js';
-import { createGetHistoryImageTool } from '../../tools/get-history-image-tool.js';
-import { ToolRegistry } from '../../tools/registry.js';
-import type { ToolContext, ToolDefinition, ToolResult } from '../../tools/tool-definition.js';
-import { TurnLifecycle } from '../../turn-lifecycle.js';
+import type { Config } from '../../shared/config.js';
+import type { AgentEvent } from '../../shared/events.js';
+import { textOfParts, userText, type MessagePart, type ToolCall } from '../../shared/messages.js';
+import { EncodedImageCache } from '../context/index.js';
+import type { ModelView, Operator } from '../operators/operator.js';
+import type { Storage } from '../storage/index.js';
+import type { ConfirmationHandler, TurnEndHook } from '../agent/agent-contract.js';
+import { createEventEmitter, createSecretRedactor, type Emit } from '../agent/event-emitter.js';
+import { ScreenRecorder } from '../agent/screen-recorder.js';
+import { recordToolStep } from '../agent/step-recording.js';
+import { emptyUsage } from '../agent/token-usage-totals.js';
+import { dispatchToolCall, type DispatchOutcome } from '../agent/tool-dispatch.js';
+import { COMPUTER_TOOL_NAME, createComputerTool } from '../agent/tools/computer-tool.js';
+import { createCropImageTool } from '../agent/tools/crop-image-tool.js';
+import { createGetHistoryImageTool } from '../agent/tools/get-history-image-tool.js';
+import { ToolRegistry } from '../agent/tools/registry.js';
+import type { ToolContext, ToolDefinition, ToolResult } from '../agent/tools/tool-definition.js';
+import { TurnLifecycle } from '../agent/turn-lifecycle.js';
 import { createListSessionsTool } from './list-sessions-tool.js';
 import { createScreenshotTool, SCREENSHOT_TOOL_NAME } from './screenshot-tool.js';
 

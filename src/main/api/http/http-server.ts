@@ -13,9 +13,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { APP_API_CHANNELS, AppApiError, type AppApiErrorCode, type AppApiName } from '../../shared/app-api.js';
-import { dispatchAppApiCall, isAppApiName, type AppApiImplementation, type DispatchOptions } from './app-api-dispatch.js';
-import type { EventBus } from './event-bus.js';
+import { APP_API_CHANNELS, AppApiError, type AppApiErrorCode, type AppApiName } from '../../../shared/app-api.js';
+import { dispatchAppApiCall, isAppApiName, type AppApiImplementation, type DispatchOptions } from '../app-api-dispatch.js';
+import type { EventBus } from '../../app/event-bus.js';
 import { checkHostAndOrigin, checkToken, presentedToken } from './http-request-guard.js';
 import { readStaticFile } from './static-files.js';
 

@@ -3,8 +3,8 @@
  * and steps, when it last changed. What another agent reads to know what Sightline has done and seen.
  */
 import { z } from 'zod';
-import type { SessionSummary } from '../../../storage/index.js';
-import type { ToolDefinition, ToolResult } from '../../tools/tool-definition.js';
+import type { SessionSummary } from '../storage/index.js';
+import type { ToolDefinition, ToolResult } from '../agent/tools/tool-definition.js';
 
 export const LIST_SESSIONS_TOOL_NAME = 'list_sessions';
 const DEFAULT_LIMIT = 20;

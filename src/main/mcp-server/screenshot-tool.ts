@@ -4,9 +4,9 @@
  * answered "unchanged: same as img_…" without sending the pixels again.
  */
 import { z } from 'zod';
-import { unchangedNotice } from '../../../perception/capture-with-dedup.js';
-import type { ScreenRecorder } from '../../screen-recorder.js';
-import type { ToolDefinition, ToolResult } from '../../tools/tool-definition.js';
+import { unchangedNotice } from '../perception/capture-with-dedup.js';
+import type { ScreenRecorder } from '../agent/screen-recorder.js';
+import type { ToolDefinition, ToolResult } from '../agent/tools/tool-definition.js';
 
 export const SCREENSHOT_TOOL_NAME = 'screenshot';
 
