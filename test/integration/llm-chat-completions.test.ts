@@ -8,7 +8,7 @@ import { userText } from '../../src/shared/messages.js';
 import type { Message } from '../../src/shared/messages.js';
 import { createModelAdapter } from '../../src/main/llm/create-model-adapter.js';
 import type { ModelConfig } from '../../src/main/llm/create-model-adapter.js';
-import type { ModelStreamEvent, ToolDefinition } from '../../src/main/llm/model-adapter.js';
+import type { ModelStreamEvent, ModelToolDeclaration } from '../../src/main/llm/model-adapter.js';
 import {
   ModelCallCancelledError,
   ModelCallError,
@@ -19,7 +19,7 @@ import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
 
 const API_KEY = 'sk-test-0123456789abcdefSECRET';
 const PIXELS = Buffer.from('fake png bytes').toString('base64');
-const CLICK_TOOL: ToolDefinition = {
+const CLICK_TOOL: ModelToolDeclaration = {
   name: 'click',
   description: 'Click at a point on the screen',
   parameters: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] },

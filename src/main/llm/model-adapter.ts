@@ -8,8 +8,12 @@ import type { AssistantMessage, ImagePart, AudioPart, Message } from '../../shar
 import type { FinishReason, TokenUsage } from '../../shared/token-usage.js';
 import type { ModelProfile } from './model-profiles.js';
 
-/** A function the model may call. `parameters` is a JSON Schema object, as MCP tools declare theirs. */
-export interface ToolDefinition {
+/**
+ * A function the model may call, as a provider is told of it: name, description and a JSON Schema object of
+ * its arguments (as MCP tools declare theirs). Only a declaration: what runs the call is the agent's
+ * `ToolDefinition`, which the registry turns into one of these.
+ */
+export interface ModelToolDeclaration {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
@@ -17,7 +21,7 @@ export interface ToolDefinition {
 
 export interface ModelRequest {
   messages: readonly Message[];
-  tools?: readonly ToolDefinition[];
+  tools?: readonly ModelToolDeclaration[];
   /** `required` makes the model call some tool; `none` forbids tool calls this time. */
   toolChoice?: 'auto' | 'required' | 'none';
   maxOutputTokens?: number;

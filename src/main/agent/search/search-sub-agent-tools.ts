@@ -3,7 +3,7 @@
  * in the sub-agent's own conversation; the main agent never sees them.
  */
 import { z } from 'zod';
-import type { ToolDefinition as ModelToolDefinition } from '../../llm/model-adapter.js';
+import type { ModelToolDeclaration } from '../../llm/model-adapter.js';
 
 /** Pages read in depth per extract call: enough to compare sources, few enough to keep the context small. */
 export const MAX_PAGES_PER_EXTRACT = 3;
@@ -58,7 +58,7 @@ const DESCRIPTIONS: Record<SubAgentToolName, string> = {
 };
 
 /** The tools as the model is shown them, converted once so every request carries the same bytes. */
-export const SUB_AGENT_MODEL_TOOLS: readonly ModelToolDefinition[] = (Object.keys(SUB_AGENT_TOOL_SCHEMAS) as SubAgentToolName[]).map(
+export const SUB_AGENT_MODEL_TOOLS: readonly ModelToolDeclaration[] = (Object.keys(SUB_AGENT_TOOL_SCHEMAS) as SubAgentToolName[]).map(
   (name) => {
     const { $schema: _schema, ...parameters } = z.toJSONSchema(SUB_AGENT_TOOL_SCHEMAS[name], { io: 'input' });
     return { name, description: DESCRIPTIONS[name], parameters };

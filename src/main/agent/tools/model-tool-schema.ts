@@ -1,6 +1,6 @@
 /** How a tool is shown to the model: its name, description and a JSON schema of its arguments. */
 import { z } from 'zod';
-import type { ToolDefinition as ModelToolDefinition } from '../../llm/model-adapter.js';
+import type { ModelToolDeclaration } from '../../llm/model-adapter.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** The JSON schema the model is shown (the tool's own, or one derived from its zod schema). */
@@ -11,6 +11,6 @@ export function toolParametersSchema(tool: ToolDefinition): Record<string, unkno
   return schema;
 }
 
-export function toModelTool(tool: ToolDefinition): ModelToolDefinition {
+export function toModelTool(tool: ToolDefinition): ModelToolDeclaration {
   return { name: tool.name, description: tool.description, parameters: toolParametersSchema(tool) };
 }

@@ -3,7 +3,7 @@
  * servers' tools). Names are unique; a collision is a configuration mistake found when the agent is built,
  * not a surprise in the middle of a turn.
  */
-import type { ToolDefinition as ModelToolDefinition } from '../../llm/model-adapter.js';
+import type { ModelToolDeclaration } from '../../llm/model-adapter.js';
 import { toModelTool } from './model-tool-schema.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -16,7 +16,7 @@ export class ToolRegistryError extends Error {
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
-  private readonly modelTools: ModelToolDefinition[];
+  private readonly modelTools: ModelToolDeclaration[];
 
   constructor(tools: readonly ToolDefinition[]) {
     for (const tool of tools) {
@@ -47,7 +47,7 @@ export class ToolRegistry {
   }
 
   /** The tools as the model is shown them. */
-  forModel(): readonly ModelToolDefinition[] {
+  forModel(): readonly ModelToolDeclaration[] {
     return this.modelTools;
   }
 }
