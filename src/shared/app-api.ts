@@ -16,7 +16,9 @@ import { ComputerActionSchema, ScreenshotViewSchema } from './actions.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
 import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
-import { AgentEventSchema, TokenReportSchema, TURN_STATUSES } from './events.js';
+import { AgentEventSchema, TokenReportSchema } from './events.js';
+import { IMAGE_UNAVAILABLE_REASONS, TIMELINE_IMAGE_ZONES } from './images.js';
+import { SESSION_STATUSES, TURN_STATUSES } from './statuses.js';
 
 export { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName };
 
@@ -41,12 +43,6 @@ const TimeSchema = z.string();
 /** JSON as stored (actions of tools other than `computer`, step results, search queries and sources). */
 const JsonSchema = z.json();
 
-export const SESSION_STATUSES = ['idle', 'running', 'closed'] as const;
-/** Where an image's pixels are: whole in the request, folded to a placeholder, in cold storage, or deleted by retention. */
-export const IMAGE_ZONES = ['active', 'compact', 'offloaded', 'purged'] as const;
-export type ImageZone = (typeof IMAGE_ZONES)[number];
-export const IMAGE_UNAVAILABLE_REASONS = ['not-found', 'missing', 'corrupt', 'purged', 'too-large'] as const;
-export type ImageUnavailableReason = (typeof IMAGE_UNAVAILABLE_REASONS)[number];
 export const RUN_STATES = ['running', 'paused', 'stopping'] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
@@ -123,7 +119,7 @@ export type SessionDetail = z.infer<typeof SessionDetailSchema>;
 export const ImageSummarySchema = z
   .object({
     imageId: ImageIdSchema,
-    zone: z.enum(IMAGE_ZONES),
+    zone: z.enum(TIMELINE_IMAGE_ZONES),
     caption: z.string().nullable(),
     width: z.number().int().positive(),
     height: z.number().int().positive(),
@@ -180,7 +176,7 @@ export const ImageResultSchema = z.discriminatedUnion('status', [
       width: z.number().int().positive(),
       height: z.number().int().positive(),
       byteSize: z.number().int().min(0),
-      zone: z.enum(IMAGE_ZONES),
+      zone: z.enum(TIMELINE_IMAGE_ZONES),
       thumbnail: z.boolean(),
     })
     .strict(),

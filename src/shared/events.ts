@@ -6,14 +6,12 @@
  */
 import { z } from 'zod';
 import { ComputerActionSchema, ScreenshotViewSchema } from './actions.js';
+import { TURN_END_REASONS, TURN_STATUSES } from './statuses.js';
 import { TokenUsageSchema } from './token-usage.js';
 
-export const TURN_STATUSES = ['running', 'finished', 'failed', 'stopped'] as const;
-export type TurnStatus = (typeof TURN_STATUSES)[number];
-
-/** Why a turn ended, finer than its status: a step limit or a refused action ends a turn as failed. */
-export const TURN_END_REASONS = ['finished', 'failed', 'step-limit', 'stopped', 'error'] as const;
-export type TurnEndReason = (typeof TURN_END_REASONS)[number];
+/** Who answered a confirmation: a person, a rule (headless without a terminal), or a flag (`--yes`). */
+export const CONFIRMATION_ANSWERERS = ['user', 'policy', 'flag'] as const;
+export type ConfirmationAnswerer = (typeof CONFIRMATION_ANSWERERS)[number];
 
 /** What a request cost, against what it would have cost to keep every image whole. */
 export const TokenReportSchema = z.object({
@@ -74,7 +72,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     ...inTurn,
     requestId: z.string(),
     approved: z.boolean(),
-    by: z.enum(['user', 'policy', 'flag']),
+    by: z.enum(CONFIRMATION_ANSWERERS),
   }),
   z.object({ type: z.literal('ask-user'), ...inTurn, requestId: z.string(), question: z.string() }),
   z.object({ type: z.literal('ask-user-answered'), ...inTurn, requestId: z.string(), answer: z.string() }),

@@ -118,6 +118,8 @@ export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
 export type ToolMessage = z.infer<typeof ToolMessageSchema>;
 export type Message = z.infer<typeof MessageSchema>;
 export type MessageRole = Message['role'];
+/** Every role, for the database's role column (its CHECK constraint names the same four). */
+export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const satisfies readonly MessageRole[];
 
 /** The one place a plain string becomes a message: for the CLI and app API entry points. */
 export function userText(text: string): UserMessage {

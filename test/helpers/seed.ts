@@ -15,9 +15,9 @@ import {
   type StepRecord,
   type Storage,
   type StorageOptions,
-  type TurnEndStatus,
   type TurnRecord,
 } from '../../src/main/storage/index.js';
+import type { TurnEndStatus } from '../../src/shared/statuses.js';
 
 export interface TemporaryHome extends SightlineHome {
   /** Deletes the folder and everything in it. */

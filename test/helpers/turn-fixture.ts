@@ -5,7 +5,8 @@
  * For context tests (compaction, zones, budget) that need exact control over which steps fail.
  */
 import type { MessagePart } from '../../src/shared/messages.js';
-import type { ImageRecord, SessionRecord, StepRecord, Storage, TurnEndStatus, TurnRecord } from '../../src/main/storage/index.js';
+import type { ImageRecord, SessionRecord, StepRecord, Storage, TurnRecord } from '../../src/main/storage/index.js';
+import type { TurnEndStatus } from '../../src/shared/statuses.js';
 import { makePng } from './seed.js';
 
 export interface FixtureStep {

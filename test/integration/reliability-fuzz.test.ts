@@ -9,7 +9,7 @@
  * The seed is printed; replay a failure with SIGHTLINE_FUZZ_SEED=<seed> npx vitest run <this file>.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TURN_END_REASONS } from '../../src/shared/events.js';
+import { TURN_END_REASONS } from '../../src/shared/statuses.js';
 import { userText } from '../../src/shared/messages.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { createEventEmitter } from '../../src/main/agent/event-emitter.js';

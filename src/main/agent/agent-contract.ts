@@ -5,8 +5,9 @@
 import type { ComputerAction } from '../../shared/actions.js';
 import type { Config } from '../../shared/config.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
-import type { AgentEvent, TurnEndReason, TurnStatus } from '../../shared/events.js';
+import type { AgentEvent, ConfirmationAnswerer } from '../../shared/events.js';
 import type { UserMessage } from '../../shared/messages.js';
+import type { TurnEndReason, TurnStatus } from '../../shared/statuses.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import type { ModelAdapter } from '../llm/model-adapter.js';
 import type { Operator } from '../operators/operator.js';
@@ -51,7 +52,7 @@ export interface ConfirmationRequest {
 /** A handler's answer with who gave it: a person, a rule (headless without a terminal), or a flag (`--yes`). */
 export interface ConfirmationAnswer {
   approved: boolean;
-  by: 'user' | 'policy' | 'flag';
+  by: ConfirmationAnswerer;
 }
 
 /**

@@ -5,7 +5,8 @@
  * One recorder serves one operator, so one turn at a time: the agent refuses a second concurrent turn.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ImageSource, Storage } from '../storage/index.js';
+import type { ImageSource } from '../../shared/images.js';
+import type { Storage } from '../storage/index.js';
 import type { ModelView, Operator } from '../operators/operator.js';
 import { captureWithDedup, type DedupSettings, type PreviousImage } from '../perception/capture-with-dedup.js';
 import { encodeLossless } from '../perception/image-encoding.js';

@@ -3,11 +3,11 @@
  * row started, the request stored) and ends exactly once, whatever path the loop took: the turn row gets
  * its status, the session is idle again, the turn-end hooks run once, and `turn-ended` is emitted.
  */
-import type { TurnEndReason } from '../../shared/events.js';
 import { textOfParts, type MessagePart, type UserMessage } from '../../shared/messages.js';
+import type { TurnEndReason, TurnEndStatus } from '../../shared/statuses.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import { decodeImageBytes } from '../perception/image-encoding.js';
-import type { SessionRecord, Storage, TurnEndStatus } from '../storage/index.js';
+import type { SessionRecord, Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
 

@@ -4,7 +4,8 @@
  * shown is an `unavailable` result with the reason, never a throw: the timeline draws a placeholder.
  */
 import sharp from 'sharp';
-import type { ImageResult, ImageZone } from '../../shared/app-api.js';
+import type { ImageResult } from '../../shared/app-api.js';
+import type { TimelineImageZone } from '../../shared/images.js';
 import type { ImageRecord, Storage } from '../storage/index.js';
 
 export interface ImageRequest {
@@ -13,7 +14,7 @@ export interface ImageRequest {
   thumbnailWidth?: number | undefined;
 }
 
-export function timelineZone(record: Pick<ImageRecord, 'zone' | 'purgedAt'>): ImageZone {
+export function timelineZone(record: Pick<ImageRecord, 'zone' | 'purgedAt'>): TimelineImageZone {
   return record.purgedAt !== null ? 'purged' : record.zone;
 }
 

@@ -6,7 +6,8 @@
  * Encoding is deterministic (same stored bytes, same edge → same base64), so a cached entry and a fresh
  * one are byte-identical: the cache saves time, it never changes what is sent.
  */
-import type { ImageSource, ImagesRepository } from '../storage/index.js';
+import type { ImageSource } from '../../shared/images.js';
+import type { ImagesRepository } from '../storage/index.js';
 import { decodeImageBytes, encodeForModel } from '../perception/image-encoding.js';
 
 export interface EncodedImage {

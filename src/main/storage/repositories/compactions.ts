@@ -3,12 +3,10 @@
  * belongs to the context layer, which writes it and reads it back through its own schema.
  */
 import { z } from 'zod';
+import { COMPACTION_STATES, type CompactionState } from '../../../shared/statuses.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { jsonColumn, parseRow, parseRows, toJson } from './columns.js';
-
-export const COMPACTION_STATES = ['planned', 'done'] as const;
-export type CompactionState = (typeof COMPACTION_STATES)[number];
 
 export interface CompactionRecord {
   turnId: string;

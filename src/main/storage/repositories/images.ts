@@ -5,16 +5,11 @@
  */
 import { z } from 'zod';
 import { newId } from '../../../shared/ids.js';
+import { IMAGE_SOURCES, IMAGE_ZONES, type ImageReadFailure, type ImageSource, type ImageZone } from '../../../shared/images.js';
 import type { BlobLocation, BlobStore } from '../blob-store.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { booleanColumn, booleanToColumn, parseRow, parseRows } from './columns.js';
-
-export const IMAGE_ZONES = ['active', 'compact', 'offloaded'] as const;
-export type ImageZone = (typeof IMAGE_ZONES)[number];
-
-export const IMAGE_SOURCES = ['screen', 'browser', 'crop', 'user', 'tool'] as const;
-export type ImageSource = (typeof IMAGE_SOURCES)[number];
 
 export interface ImageRecord {
   id: string;
@@ -63,7 +58,7 @@ export type ImageReadResult =
   | { status: 'ok'; bytes: Buffer; record: ImageRecord; location: BlobLocation }
   | {
       status: 'unavailable';
-      reason: 'not-found' | 'missing' | 'corrupt' | 'purged';
+      reason: ImageReadFailure;
       message: string;
       record?: ImageRecord;
     };

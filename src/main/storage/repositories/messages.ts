@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { newId } from '../../../shared/ids.js';
 import {
+  MESSAGE_ROLES,
   MessagePartSchema,
   MessageSchema,
   ToolCallSchema,
@@ -16,8 +17,6 @@ import {
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { booleanColumn, booleanToColumn, jsonColumn, parseRow, parseRows, toJson } from './columns.js';
-
-export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const satisfies readonly MessageRole[];
 
 export interface MessageRecord {
   id: string;

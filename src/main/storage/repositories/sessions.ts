@@ -1,13 +1,10 @@
 /** Sessions: one conversation with the agent, made of turns. */
 import { z } from 'zod';
 import { newId } from '../../../shared/ids.js';
+import { SESSION_STATUSES, type SessionStatus } from '../../../shared/statuses.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { parseRow, parseRows } from './columns.js';
-
-/** idle: waiting for the next request; running: a turn is in progress; closed: not to be continued. */
-export const SESSION_STATUSES = ['idle', 'running', 'closed'] as const;
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export interface SessionRecord {
   id: string;

@@ -2,13 +2,10 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { newId } from '../../../shared/ids.js';
+import { TURN_STATUSES, type TurnEndStatus, type TurnStatus } from '../../../shared/statuses.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { parseRow, parseRows } from './columns.js';
-
-export const TURN_STATUSES = ['running', 'finished', 'failed', 'stopped'] as const;
-export type TurnStatus = (typeof TURN_STATUSES)[number];
-export type TurnEndStatus = Exclude<TurnStatus, 'running'>;
 
 export interface TurnRecord {
   id: string;

@@ -11,7 +11,8 @@
  *
  * Every call rejects with an AppApiError ({code, message}) when the main process refuses it.
  */
-import type { AppApiArguments, AppApiName, AppApiResult, AppEvent, ImageUnavailableReason, ImageZone } from '../../../shared/app-api.js';
+import type { AppApiArguments, AppApiName, AppApiResult, AppEvent } from '../../../shared/app-api.js';
+import type { ImageUnavailableReason, TimelineImageZone } from '../../../shared/images.js';
 
 export { AppApiError, type AppApiErrorCode, type AppEvent } from '../../../shared/app-api.js';
 
@@ -32,7 +33,7 @@ export function imageDataUrl(image: { mime: string; dataBase64: string }): strin
 }
 
 export type LoadedImage =
-  | { status: 'ok'; url: string; width: number; height: number; zone: ImageZone }
+  | { status: 'ok'; url: string; width: number; height: number; zone: TimelineImageZone }
   | { status: 'unavailable'; reason: ImageUnavailableReason; message: string };
 
 /**

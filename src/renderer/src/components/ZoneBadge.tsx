@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
-import type { ImageZone } from '../../../shared/app-api.js';
+import type { TimelineImageZone } from '../../../shared/images.js';
 import { zoneLabel } from '../timeline/step-presentation.js';
 
-const ZONE_TITLES: Record<ImageZone, string> = {
+const ZONE_TITLES: Record<TimelineImageZone, string> = {
   active: 'Active: sent whole with every request of its turn',
   compact: 'Compact: kept from an earlier turn, text and anchor frames only',
   offloaded: 'Cold: folded out of the context; the pixels are in cold storage',
@@ -10,7 +10,7 @@ const ZONE_TITLES: Record<ImageZone, string> = {
 };
 
 /** Where an image's pixels are, as a small coloured tag. */
-export function ZoneBadge({ zone }: { zone: ImageZone }): ReactElement {
+export function ZoneBadge({ zone }: { zone: TimelineImageZone }): ReactElement {
   return (
     <span className={`zone-badge zone-${zone}`} title={ZONE_TITLES[zone]}>
       {zoneLabel(zone)}

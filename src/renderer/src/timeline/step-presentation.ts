@@ -3,7 +3,8 @@
  * action a person refused), whether the screen stayed the same, and whether its screenshot is shown whole
  * or as a placeholder card for a folded image.
  */
-import type { ImageSummary, ImageZone, Step } from '../../../shared/app-api.js';
+import type { ImageSummary, Step } from '../../../shared/app-api.js';
+import type { TimelineImageZone } from '../../../shared/images.js';
 import type { ComputerAction } from '../../../shared/actions.js';
 import { cropBoxesOf } from './crop-boxes.js';
 import { truncate } from './format.js';
@@ -98,7 +99,7 @@ export function isFolded(screenshot: Pick<ImageSummary, 'zone' | 'caption'>): bo
 }
 
 /** The zone as the timeline names it: the offloaded zone is "cold" (its pixels are in cold storage). */
-export function zoneLabel(zone: ImageZone): string {
+export function zoneLabel(zone: TimelineImageZone): string {
   switch (zone) {
     case 'active':
       return 'active';
