@@ -129,7 +129,7 @@ async function playSession(storage: Storage, screenshots: Buffer[][], imageTurns
       callNumber += 1;
       const callId = `call_${callNumber}`;
       const finishing = step === CALLS_PER_TURN;
-      const action = { action: 'click', x: (step * 97 + turn * 13) % WIDTH, y: (step * 61 + turn * 7) % HEIGHT };
+      const action = { action: 'click' as const, x: (step * 97 + turn * 13) % WIDTH, y: (step * 61 + turn * 7) % HEIGHT };
       const thought = finishing ? `The report for week ${turn} is filed.` : `Step ${step}: I click the next control of the report form.`;
       const argumentsText = finishing ? JSON.stringify({ summary: thought, success: true }) : JSON.stringify(action);
       storage.messages.append({

@@ -61,6 +61,29 @@ export const ComputerActionSchema = z.discriminatedUnion('action', [
 
 export type ComputerAction = z.infer<typeof ComputerActionSchema>;
 
+/** A tool's arguments as a step keeps them: JSON, since they were parsed from the model's JSON text. */
+export const ToolArgumentsSchema = z.json();
+export type ToolArguments = z.infer<typeof ToolArgumentsSchema>;
+
+/**
+ * A call of any tool but `computer` (finish, ask_user, web_search, an MCP tool…) as a step records it: the
+ * validated arguments, or the raw text the model wrote when they were malformed (a string).
+ */
+export const ToolCallActionSchema = z.object({ tool: z.string().min(1), arguments: ToolArgumentsSchema }).strict();
+export type ToolCallAction = z.infer<typeof ToolCallActionSchema>;
+
+/**
+ * What a step did, as its action column holds it: a computer action as itself (what the timeline draws),
+ * any other tool call as a ToolCallAction. A computer call too malformed to be an action is a
+ * ToolCallAction of the `computer` tool with its raw text.
+ */
+export const StepActionSchema = z.union([ComputerActionSchema, ToolCallActionSchema]);
+export type StepAction = z.infer<typeof StepActionSchema>;
+
+export function isComputerAction(action: StepAction): action is ComputerAction {
+  return 'action' in action;
+}
+
 /** Actions that carry a point on the screen (drawn on the screenshot in the timeline). */
 export function actionPoints(action: ComputerAction): { x: number; y: number }[] {
   switch (action.action) {

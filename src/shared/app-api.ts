@@ -12,7 +12,7 @@
  * to the preload and an implementation to src/main/api. The types below then require all of them to agree.
  */
 import { z } from 'zod';
-import { ComputerActionSchema, ScreenshotViewSchema } from './actions.js';
+import { ComputerActionSchema, ScreenshotViewSchema, ToolArgumentsSchema } from './actions.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
 import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
@@ -40,7 +40,7 @@ export const ImageIdSchema = idOf('img_', 'an image');
 export const RequestIdSchema = z.string().min(1).max(100);
 /** ISO 8601 UTC, as storage writes it. */
 const TimeSchema = z.string();
-/** JSON as stored (actions of tools other than `computer`, step results, search queries and sources). */
+/** JSON as stored (step results, search queries and sources). */
 const JsonSchema = z.json();
 
 export const RUN_STATES = ['running', 'paused', 'stopping'] as const;
@@ -137,8 +137,8 @@ export const StepSchema = z
     tool: z.string(),
     /** The computer action, when the step was one. */
     action: ComputerActionSchema.nullable(),
-    /** The arguments of any other tool call, as stored. */
-    toolArguments: JsonSchema.nullable(),
+    /** The arguments of any other tool call, as stored (the model's raw text when they were malformed). */
+    toolArguments: ToolArgumentsSchema.nullable(),
     thought: z.string().nullable(),
     /** The screenshot the model was looking at when it chose this step; null when none was recorded. */
     screenshot: ImageSummarySchema.nullable(),

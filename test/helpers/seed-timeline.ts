@@ -10,7 +10,7 @@
  * zones, captions, archive to cold storage, markCompacted.
  */
 import sharp from 'sharp';
-import type { ComputerAction } from '../../src/shared/actions.js';
+import type { ComputerAction, StepAction } from '../../src/shared/actions.js';
 import type { ImageRecord, SessionRecord, Storage, TurnRecord } from '../../src/main/storage/index.js';
 
 export interface SeededTimeline {
@@ -141,7 +141,7 @@ function tokenReport(requestIndex: number, folded: number) {
 }
 
 interface StepSpec {
-  action: ComputerAction | { tool: string; arguments: unknown };
+  action: StepAction;
   thought: string;
   screen?: ScreenOptions;
   /** Reuse this image as the step's screenshot instead of drawing a new one. */

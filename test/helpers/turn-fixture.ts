@@ -4,13 +4,14 @@
  * screenshot taken after the action, or an error) and its step row; a `finish` call at the end.
  * For context tests (compaction, zones, budget) that need exact control over which steps fail.
  */
+import type { ComputerAction } from '../../src/shared/actions.js';
 import type { MessagePart } from '../../src/shared/messages.js';
 import type { ImageRecord, SessionRecord, StepRecord, Storage, TurnRecord } from '../../src/main/storage/index.js';
 import type { TurnEndStatus } from '../../src/shared/statuses.js';
 import { makePng } from './seed.js';
 
 export interface FixtureStep {
-  action?: Record<string, unknown>;
+  action?: ComputerAction;
   /** The operator refused or failed the action: no screenshot, an error result, a failed step. */
   fails?: boolean;
   /** The action ran and its screenshot came back, but the tool result was an error. */
@@ -66,7 +67,7 @@ export async function recordTurn(storage: Storage, session: SessionRecord, optio
   for (const [index, step] of (options.steps ?? []).entries()) {
     callCounter += 1;
     const callId = `call_fixture_${callCounter}`;
-    const action = step.action ?? { action: 'click', x: 100 + index, y: 200 + index };
+    const action: ComputerAction = step.action ?? { action: 'click', x: 100 + index, y: 200 + index };
     append({ role: 'assistant', parts: [{ type: 'text', text: `Step ${index + 1}.` }], toolCalls: [{ id: callId, name: 'computer', argumentsText: JSON.stringify(action) }] });
     if (step.fails === true) {
       append({ role: 'tool', toolCallId: callId, name: 'computer', parts: [{ type: 'text', text: 'The point is outside the screen.' }], isError: true });

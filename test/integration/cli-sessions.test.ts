@@ -114,7 +114,7 @@ describe('sightline sessions show', () => {
     expect(text).toContain('request: Request 1.1');
     for (const turn of target.turns) {
       for (const [index, step] of turn.steps.entries()) {
-        expect(text).toContain(`${index + 1}. click {"x":${10 + index},"y":${20 + index}}  [screenshot ${step.screenshotImageId}]`);
+        expect(text).toContain(`${index + 1}. click (${10 + index}, ${20 + index})  [screenshot ${step.screenshotImageId}]`);
       }
     }
     expect(text).toContain('Search reports:');
@@ -122,6 +122,33 @@ describe('sightline sessions show', () => {
 
     const other = await sightline('sessions', 'show', seeded[1]?.session.id ?? '');
     expect(other.stdout).not.toContain('Search reports:');
+  });
+
+  it('prints each action in the words sightline run uses, and other tools by name, never as raw JSON', async () => {
+    const storage = openHomeStorage(home);
+    let sessionId: string;
+    try {
+      const session = storage.sessions.create({ title: 'Words', operator: 'browser', model: 'test-model' });
+      const turn = storage.turns.start({ sessionId: session.id, userRequest: 'Invite Alex' });
+      const actions = [
+        { action: 'click', x: 640.4, y: 233 },
+        { action: 'drag', x: 1, y: 2, to_x: 3, to_y: 4 },
+        { action: 'type', text: 'alex@example.com' },
+        { tool: 'finish', arguments: { summary: 'Invited.', success: true } },
+      ] as const;
+      for (const action of actions) storage.steps.append({ sessionId: session.id, turnId: turn.id, action });
+      storage.turns.end(turn.id, 'finished');
+      sessionId = session.id;
+    } finally {
+      storage.close();
+    }
+    const result = await sightline('sessions', 'show', sessionId);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('1. click (640, 233)  [no screenshot]');
+    expect(result.stdout).toContain('2. drag (1, 2) to (3, 4)  [no screenshot]');
+    expect(result.stdout).toContain('3. type "alex@example.com"  [no screenshot]');
+    expect(result.stdout).toContain('4. finish  [no screenshot]');
+    expect(result.stdout).not.toContain('{"');
   });
 
   it('accepts the id without its prefix, and prints JSON', async () => {

@@ -54,7 +54,7 @@ class ScriptedSession {
   async step(turnId: string, options: { fails?: boolean } = {}): Promise<void> {
     this.calls += 1;
     const callId = `call_cache_${this.calls}`;
-    const action = { action: 'click', x: 10 + this.calls, y: 20 };
+    const action = { action: 'click' as const, x: 10 + this.calls, y: 20 };
     this.append(turnId, { role: 'assistant', parts: [{ type: 'text', text: `Click ${this.calls}.` }], toolCalls: [{ id: callId, name: 'computer', argumentsText: JSON.stringify(action) }] });
     if (options.fails === true) {
       this.append(turnId, { role: 'tool', toolCallId: callId, name: 'computer', parts: [{ type: 'text', text: 'Outside the screen.' }], isError: true });

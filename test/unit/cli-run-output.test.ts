@@ -7,7 +7,7 @@ import { AgentEventSchema, type AgentEvent } from '../../src/shared/events.js';
 import { ConfigSchema } from '../../src/shared/config.js';
 import { eventPrinter } from '../../src/main/cli/run/event-output.js';
 import { askUserHandler, confirmationHandler } from '../../src/main/cli/run/person-handlers.js';
-import { describeAction, progressLine } from '../../src/main/cli/run/progress-lines.js';
+import { progressLine } from '../../src/main/cli/run/progress-lines.js';
 import { redactingWriter, secretsOf } from '../../src/main/cli/run/secrets.js';
 import { exitCodeOf } from '../../src/main/cli/run/exit-codes.js';
 import { captureIo } from '../helpers/cli-io.js';
@@ -55,15 +55,6 @@ describe('progress lines', () => {
       summary: 'Ran out of steps.',
     };
     expect(progressLine(ended)).toBe('stopped at the step limit after 50 steps, 123,456 input + 789 output tokens: Ran out of steps.');
-  });
-
-  it('describes every kind of action the way a person would say it', () => {
-    expect(describeAction({ action: 'type', text: 'x'.repeat(60) })).toBe(`type "${'x'.repeat(39)}…"`);
-    expect(describeAction({ action: 'key', keys: 'ctrl+s' })).toBe('key ctrl+s');
-    expect(describeAction({ action: 'drag', x: 1, y: 2, to_x: 3, to_y: 4 })).toBe('drag (1, 2) to (3, 4)');
-    expect(describeAction({ action: 'double_click', x: 1, y: 2 })).toBe('double click (1, 2)');
-    expect(describeAction({ action: 'scroll', x: 5, y: 6, scroll_x: 0, scroll_y: -3 })).toBe('scroll (5, 6) by 0, -3');
-    expect(describeAction({ action: 'wait', seconds: 2 })).toBe('wait 2s');
   });
 });
 

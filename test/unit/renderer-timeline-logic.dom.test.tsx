@@ -268,11 +268,11 @@ describe('how a step reads', () => {
 
   it('labels computer actions and other tools', () => {
     const label = (overrides: Partial<Step>) => stepActionLabel(step({ id: 's', turnId: TURN_1, sequence: 1, ...overrides }));
-    expect(label({ action: { action: 'double_click', x: 1.4, y: 2.6 } })).toBe('Double-click (1, 3)');
-    expect(label({ action: { action: 'drag', x: 1, y: 2, to_x: 3, to_y: 4 } })).toBe('Drag (1, 2) → (3, 4)');
-    expect(label({ action: { action: 'scroll', x: 5, y: 6, scroll_x: 0, scroll_y: -3 } })).toBe('Scroll ↑ 3 at (5, 6)');
-    expect(label({ action: { action: 'key', keys: 'ctrl+s' } })).toBe('Press ctrl+s');
-    expect(label({ action: { action: 'type', text: 'x'.repeat(80) } })).toMatch(/^Type “x+…”$/);
+    expect(label({ action: { action: 'double_click', x: 1.4, y: 2.6 } })).toBe('Double click (1, 3)');
+    expect(label({ action: { action: 'drag', x: 1, y: 2, to_x: 3, to_y: 4 } })).toBe('Drag (1, 2) to (3, 4)');
+    expect(label({ action: { action: 'scroll', x: 5, y: 6, scroll_x: 0, scroll_y: -3 } })).toBe('Scroll (5, 6) by 0, -3');
+    expect(label({ action: { action: 'key', keys: 'ctrl+s' } })).toBe('Key ctrl+s');
+    expect(label({ action: { action: 'type', text: 'x'.repeat(80) } })).toBe(`Type "${'x'.repeat(39)}…"`);
     expect(label({ action: null, tool: 'web_search', toolArguments: { query: 'viewer role' } })).toBe('Web search “viewer role”');
     expect(label({ action: null, tool: 'my_mcp_tool', toolArguments: { other: 1 } })).toBe('my_mcp_tool');
     expect(label({ action: null, tool: 'crop_image', toolArguments: { crops: { img_000000000001: [1, 2, 31, 42] } } })).toBe(

@@ -3,7 +3,7 @@
  * timeline shows) in one transaction, so a crash leaves both or neither. Then the step event.
  */
 import type { TokenReport } from '../../shared/events.js';
-import { ComputerActionSchema, type ScreenshotView } from '../../shared/actions.js';
+import { ComputerActionSchema, type ScreenshotView, type StepAction, type ToolArguments } from '../../shared/actions.js';
 import type { ModelView } from '../operators/operator.js';
 import { textOfParts, type ToolCall } from '../../shared/messages.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
@@ -89,14 +89,15 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
  * The step's action column: a computer action as itself (what the timeline draws); any other call as
  * `{ tool, arguments }`, with the raw text when the arguments were malformed.
  */
-function stepAction(step: ToolStep): unknown {
+function stepAction(step: ToolStep): StepAction {
   if (step.result.record?.action !== undefined) return step.result.record.action;
   // A computer call whose tool failed before saying what it did is still drawn as its action.
   if (step.call.name === COMPUTER_TOOL_NAME) {
     const action = ComputerActionSchema.safeParse(step.arguments);
     if (action.success) return action.data;
   }
-  return { tool: step.call.name, arguments: step.arguments ?? step.call.argumentsText };
+  // Validated arguments are JSON: the tool's schema parsed them from the model's JSON text.
+  return { tool: step.call.name, arguments: (step.arguments as ToolArguments | undefined) ?? step.call.argumentsText };
 }
 
 /** What of the model's view a step keeps: the image size and coordinate space its coordinates are in. */

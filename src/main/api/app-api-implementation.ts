@@ -12,7 +12,7 @@ import {
   type Step,
   type Turn,
 } from '../../shared/app-api.js';
-import { ComputerActionSchema, ScreenshotViewSchema } from '../../shared/actions.js';
+import { COMPUTER_TOOL_NAME, isComputerAction, ScreenshotViewSchema } from '../../shared/actions.js';
 import { TokenReportSchema } from '../../shared/events.js';
 import type { ImageRecord, SessionRecord, StepRecord, Storage } from '../storage/index.js';
 import type { ApiKeySettings } from './api-keys.js';
@@ -58,17 +58,16 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
 
   const stepOf = (record: StepRecord): Step => {
     const screenshot = record.screenshotImageId === null ? undefined : storage.images.get(record.screenshotImageId);
-    const computerAction = ComputerActionSchema.safeParse(record.action);
-    const toolCall = toolCallOf(record.action);
+    const { action } = record;
     const tokenReport = TokenReportSchema.safeParse(record.tokenReport);
     const screenshotView = ScreenshotViewSchema.safeParse(record.screenshotView);
     return {
       id: record.id,
       turnId: record.turnId,
       sequence: record.sequence,
-      tool: computerAction.success ? 'computer' : (toolCall?.tool ?? 'unknown'),
-      action: computerAction.success ? computerAction.data : null,
-      toolArguments: computerAction.success ? null : jsonOrNull(toolCall?.arguments),
+      tool: isComputerAction(action) ? COMPUTER_TOOL_NAME : action.tool,
+      action: isComputerAction(action) ? action : null,
+      toolArguments: isComputerAction(action) ? null : action.arguments,
       thought: record.thought,
       screenshot: screenshot === undefined ? null : imageSummary(screenshot),
       screenshotView: screenshotView.success ? screenshotView.data : null,
@@ -218,13 +217,6 @@ function imageSummary(image: ImageRecord): Step['screenshot'] {
     height: image.height,
     isErrorFrame: image.isErrorFrame,
   };
-}
-
-/** Steps of tools other than `computer` store `{ tool, arguments }` (see the agent's step recording). */
-function toolCallOf(action: unknown): { tool: string; arguments: unknown } | undefined {
-  if (typeof action !== 'object' || action === null) return undefined;
-  const { tool, arguments: toolArguments } = action as { tool?: unknown; arguments?: unknown };
-  return typeof tool === 'string' ? { tool, arguments: toolArguments } : undefined;
 }
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };

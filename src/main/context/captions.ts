@@ -8,10 +8,10 @@
  * Captions are a pure function of the image row and its turn's steps, so the compaction that stores one
  * and the request builder that renders a turn not yet compacted write the same bytes.
  */
+import { describeAction } from '../../shared/action-descriptions.js';
 import type { ImageRecord, StepRecord } from '../storage/index.js';
 
 const PLACEHOLDER_PATTERN = /^\[Visual_Placeholder: (img_[0-9a-f]{12})\]/;
-const TYPED_TEXT_PREVIEW_LENGTH = 24;
 
 export function placeholderText(imageId: string, caption: string): string {
   return `[Visual_Placeholder: ${imageId}] ${caption}`;
@@ -53,39 +53,4 @@ function resultScreenshotId(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
   const id = (result as { screenshotImageId?: unknown }).screenshotImageId;
   return typeof id === 'string' ? id : undefined;
-}
-
-/** A step's action in a few words: `click (640, 412)`, `type "hello"`, `key ctrl+s`, or the tool's name. */
-export function describeAction(action: unknown): string {
-  if (typeof action !== 'object' || action === null) return 'action';
-  const fields = action as Record<string, unknown>;
-  if (typeof fields.tool === 'string') return oneLine(fields.tool);
-  if (typeof fields.action !== 'string') return 'action';
-  const name = oneLine(fields.action);
-  const point = pointText(fields.x, fields.y);
-  switch (name) {
-    case 'drag':
-      return `drag ${point ?? ''} → ${pointText(fields.to_x, fields.to_y) ?? ''}`.replace(/\s+/g, ' ').trim();
-    case 'type':
-      return typeof fields.text === 'string' ? `type "${preview(fields.text)}"` : 'type';
-    case 'key':
-      return typeof fields.keys === 'string' ? `key ${preview(fields.keys)}` : 'key';
-    case 'wait':
-      return typeof fields.seconds === 'number' ? `wait ${fields.seconds}s` : 'wait';
-    default:
-      return point === undefined ? name : `${name} ${point}`;
-  }
-}
-
-function pointText(x: unknown, y: unknown): string | undefined {
-  return typeof x === 'number' && typeof y === 'number' ? `(${Math.round(x)}, ${Math.round(y)})` : undefined;
-}
-
-function preview(text: string): string {
-  const line = oneLine(text);
-  return line.length <= TYPED_TEXT_PREVIEW_LENGTH ? line : `${line.slice(0, TYPED_TEXT_PREVIEW_LENGTH - 1)}…`;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }

@@ -18,7 +18,7 @@ export {
   type ReconcileCompactionsOptions,
 } from './compact-turn.js';
 export { CompactionQueue, createCompactionHook, type CompactionQueueOptions } from './compaction-queue.js';
-export { placeholderText, placeholderImageId, describeAction } from './captions.js';
+export { placeholderText, placeholderImageId } from './captions.js';
 export { historyPictureText, historyPictureHash, findHistoryPicture } from './history-pictures.js';
 export { EncodedImageCache, type EncodedImage, type ResolvedImage } from './encoded-image-cache.js';
 export { TurnRequestCache } from './turn-request-cache.js';

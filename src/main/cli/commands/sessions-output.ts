@@ -1,4 +1,5 @@
 /** How `sightline sessions` prints: a table for `ls`, a readable outline for `show`, and the JSON shapes. */
+import { describeAction } from '../../../shared/action-descriptions.js';
 import type {
   SearchReportRecord,
   SessionRecord,
@@ -24,7 +25,6 @@ export function sessionDetail(storage: Storage, sessionId: string): SessionDetai
 }
 
 const TITLE_WIDTH = 40;
-const ACTION_WIDTH = 60;
 
 export function renderSessionTable(summaries: readonly SessionSummary[]): string {
   const header = ['ID', 'TITLE', 'STATUS', 'TURNS', 'STEPS', 'CREATED'];
@@ -105,18 +105,6 @@ function renderStep(step: StepRecord): string[] {
   const lines = [`  ${step.sequence}. ${describeAction(step.action)}  [${screenshot}]`];
   if (step.error !== null) lines.push(`     error: ${step.error}`);
   return lines;
-}
-
-/** `click {"x":10,"y":20}` for computer actions, compact JSON for anything else. */
-export function describeAction(action: unknown): string {
-  if (typeof action === 'object' && action !== null && !Array.isArray(action)) {
-    const { action: name, ...rest } = action as Record<string, unknown>;
-    if (typeof name === 'string') {
-      const details = Object.keys(rest).length === 0 ? '' : ` ${JSON.stringify(rest)}`;
-      return truncate(`${name}${details}`, ACTION_WIDTH);
-    }
-  }
-  return truncate(JSON.stringify(action) ?? String(action), ACTION_WIDTH);
 }
 
 /** `2026-01-02 03:04` (UTC) from a stored ISO time. */

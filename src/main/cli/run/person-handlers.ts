@@ -3,9 +3,9 @@
  * terminal it asks; without one (a script, a CI job) nobody can answer, so a risky action is refused
  * unless --yes said in advance to allow it, and a question goes unanswered.
  */
+import { describeAction } from '../../../shared/action-descriptions.js';
 import type { AskUserHandler, ConfirmationHandler } from '../../agent/agent-contract.js';
 import type { CliIo } from '../io.js';
-import { describeAction } from './progress-lines.js';
 
 export type TerminalQuestion = (question: string, signal: AbortSignal) => Promise<string | undefined>;
 

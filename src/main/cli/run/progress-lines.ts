@@ -4,11 +4,9 @@
  *   unchanged: same as img_3f9c0a12b7e4
  * Pure functions from events to text, so the wording is tested without running anything.
  */
-import type { ComputerAction } from '../../../shared/actions.js';
+import { describeAction } from '../../../shared/action-descriptions.js';
 import type { AgentEvent } from '../../../shared/events.js';
 import type { TokenUsage } from '../../../shared/token-usage.js';
-
-const TYPED_TEXT_SHOWN = 40;
 
 /** The line (without newline) an event shows as, or undefined for events that show nothing. */
 export function progressLine(event: AgentEvent): string | undefined {
@@ -61,29 +59,6 @@ const TURN_END_WORDS: Record<Extract<AgentEvent, { type: 'turn-ended' }>['reason
   error: 'failed with an error',
 };
 
-/** An action as a person would say it: `click (640, 412)`, `type "hello"`, `key ctrl+s`. */
-export function describeAction(action: ComputerAction): string {
-  switch (action.action) {
-    case 'click':
-    case 'double_click':
-    case 'right_click':
-    case 'move':
-      return `${action.action.replace('_', ' ')} (${round(action.x)}, ${round(action.y)})`;
-    case 'drag':
-      return `drag (${round(action.x)}, ${round(action.y)}) to (${round(action.to_x)}, ${round(action.to_y)})`;
-    case 'scroll':
-      return `scroll (${round(action.x)}, ${round(action.y)}) by ${action.scroll_x}, ${action.scroll_y}`;
-    case 'type':
-      return `type ${JSON.stringify(shorten(action.text))}`;
-    case 'key':
-      return `key ${action.keys}`;
-    case 'wait':
-      return `wait ${action.seconds}s`;
-    case 'screenshot':
-      return 'screenshot';
-  }
-}
-
 export function totalTokens(usage: TokenUsage): number {
   return usage.inputTokens + usage.outputTokens;
 }
@@ -95,12 +70,4 @@ export function formatCount(count: number): string {
 
 function seconds(milliseconds: number): string {
   return `${(milliseconds / 1000).toFixed(1)}s`;
-}
-
-function round(value: number): number {
-  return Math.round(value);
-}
-
-function shorten(text: string): string {
-  return text.length <= TYPED_TEXT_SHOWN ? text : `${text.slice(0, TYPED_TEXT_SHOWN - 1)}…`;
 }

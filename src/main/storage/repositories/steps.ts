@@ -1,5 +1,6 @@
 /** Steps of the loop: one model decision and its action, with the screenshot it saw and what it cost. */
 import { z } from 'zod';
+import { StepActionSchema, type StepAction } from '../../../shared/actions.js';
 import { newId } from '../../../shared/ids.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
@@ -11,8 +12,8 @@ export interface StepRecord {
   turnId: string;
   /** 1, 2, 3… within the turn. */
   sequence: number;
-  /** The action as the agent layer describes it (JSON); storage does not interpret it. */
-  action: unknown;
+  /** What the step did: a computer action, or another tool's call (src/shared/actions.ts). */
+  action: StepAction;
   thought: string | null;
   screenshotImageId: string | null;
   /** When the screen had not changed: the earlier image this step's screenshot repeats. */
@@ -31,7 +32,7 @@ export interface StepRecord {
 export interface NewStep {
   sessionId: string;
   turnId: string;
-  action: unknown;
+  action: StepAction;
   thought?: string | null;
   screenshotImageId?: string | null;
   dedupOfImageId?: string | null;
@@ -57,7 +58,7 @@ const StepRow = z
     session_id: z.string(),
     turn_id: z.string(),
     sequence: z.number().int(),
-    action: jsonColumn,
+    action: jsonColumn.pipe(StepActionSchema),
     thought: z.string().nullable(),
     screenshot_image_id: z.string().nullable(),
     dedup_of_image_id: z.string().nullable(),

@@ -5,6 +5,7 @@
  */
 import type { ImageSummary, Step } from '../../../shared/app-api.js';
 import type { TimelineImageZone } from '../../../shared/images.js';
+import { describeAction } from '../../../shared/action-descriptions.js';
 import type { ComputerAction } from '../../../shared/actions.js';
 import { cropBoxesOf } from './crop-boxes.js';
 import { truncate } from './format.js';
@@ -25,37 +26,13 @@ function isRefused(step: Pick<Step, 'error' | 'result'>): boolean {
   return step.error !== null && /\brefused\b/i.test(step.error);
 }
 
+/**
+ * A computer action as a label: the same words `sightline run` and `sessions show` print
+ * (src/shared/action-descriptions.ts), starting with a capital as a label does.
+ */
 export function computerActionLabel(action: ComputerAction): string {
-  const at = (x: number, y: number) => `(${Math.round(x)}, ${Math.round(y)})`;
-  switch (action.action) {
-    case 'click':
-      return `Click ${at(action.x, action.y)}`;
-    case 'double_click':
-      return `Double-click ${at(action.x, action.y)}`;
-    case 'right_click':
-      return `Right-click ${at(action.x, action.y)}`;
-    case 'move':
-      return `Move to ${at(action.x, action.y)}`;
-    case 'drag':
-      return `Drag ${at(action.x, action.y)} → ${at(action.to_x, action.to_y)}`;
-    case 'scroll':
-      return `Scroll ${scrollDirection(action.scroll_x, action.scroll_y)} at ${at(action.x, action.y)}`;
-    case 'type':
-      return `Type “${truncate(action.text, 48)}”`;
-    case 'key':
-      return `Press ${action.keys}`;
-    case 'wait':
-      return `Wait ${action.seconds} s`;
-    case 'screenshot':
-      return 'Take a screenshot';
-  }
-}
-
-function scrollDirection(horizontal: number, vertical: number): string {
-  const parts: string[] = [];
-  if (vertical !== 0) parts.push(`${vertical > 0 ? '↓' : '↑'} ${Math.abs(vertical)}`);
-  if (horizontal !== 0) parts.push(`${horizontal > 0 ? '→' : '←'} ${Math.abs(horizontal)}`);
-  return parts.length === 0 ? '0' : parts.join(' ');
+  const words = describeAction(action);
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const TOOL_NAMES: Record<string, string> = {

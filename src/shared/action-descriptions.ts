@@ -1,0 +1,53 @@
+/**
+ * A step's action in words, one line, the same wherever one is printed: `sightline run`'s progress lines
+ * and confirmation questions, `sightline sessions show`, the captions of folded images (stored text that
+ * later requests carry) and the timeline's step labels.
+ *
+ *   click (640, 412) · double click (1, 2) · drag (1, 2) to (3, 4) · scroll (5, 6) by 0, -3
+ *   type "hello" · key ctrl+s · wait 2s · screenshot · finish
+ */
+import { isComputerAction, type ComputerAction, type StepAction } from './actions.js';
+
+/** Typed text longer than this is cut, so one step stays one short line. */
+const TYPED_TEXT_SHOWN = 40;
+
+/** A computer action as a person would say it; any other tool call by the tool's name. */
+export function describeAction(action: StepAction): string {
+  return isComputerAction(action) ? describeComputerAction(action) : oneLine(action.tool);
+}
+
+function describeComputerAction(action: ComputerAction): string {
+  switch (action.action) {
+    case 'click':
+    case 'double_click':
+    case 'right_click':
+    case 'move':
+      return `${action.action.replace('_', ' ')} ${point(action.x, action.y)}`;
+    case 'drag':
+      return `drag ${point(action.x, action.y)} to ${point(action.to_x, action.to_y)}`;
+    case 'scroll':
+      return `scroll ${point(action.x, action.y)} by ${action.scroll_x}, ${action.scroll_y}`;
+    case 'type':
+      // JSON quoting keeps a typed newline on the line, as \n.
+      return `type ${JSON.stringify(shorten(action.text))}`;
+    case 'key':
+      // Never shortened: a person asked to allow a key combination must see all of it.
+      return `key ${oneLine(action.keys)}`;
+    case 'wait':
+      return `wait ${action.seconds}s`;
+    case 'screenshot':
+      return 'screenshot';
+  }
+}
+
+function point(x: number, y: number): string {
+  return `(${Math.round(x)}, ${Math.round(y)})`;
+}
+
+function shorten(text: string): string {
+  return text.length <= TYPED_TEXT_SHOWN ? text : `${text.slice(0, TYPED_TEXT_SHOWN - 1)}…`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,26 @@
+/**
+ * One wording of a step's action, for every place that prints one: `sightline run`, `sessions show`, the
+ * captions of folded images and the timeline.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeAction } from '../../src/shared/action-descriptions.js';
+
+describe('an action in words', () => {
+  it('describes every kind of action the way a person would say it', () => {
+    expect(describeAction({ action: 'click', x: 640.4, y: 412 })).toBe('click (640, 412)');
+    expect(describeAction({ action: 'type', text: 'x'.repeat(60) })).toBe(`type "${'x'.repeat(39)}…"`);
+    expect(describeAction({ action: 'key', keys: 'ctrl+s' })).toBe('key ctrl+s');
+    expect(describeAction({ action: 'drag', x: 1, y: 2, to_x: 3, to_y: 4 })).toBe('drag (1, 2) to (3, 4)');
+    expect(describeAction({ action: 'double_click', x: 1, y: 2 })).toBe('double click (1, 2)');
+    expect(describeAction({ action: 'scroll', x: 5, y: 6, scroll_x: 0, scroll_y: -3 })).toBe('scroll (5, 6) by 0, -3');
+    expect(describeAction({ action: 'wait', seconds: 2 })).toBe('wait 2s');
+    expect(describeAction({ action: 'screenshot' })).toBe('screenshot');
+  });
+
+  it('keeps an action on one line, and names any other tool call by its tool', () => {
+    expect(describeAction({ action: 'type', text: 'two\nlines' })).toBe('type "two\\nlines"');
+    expect(describeAction({ action: 'key', keys: 'ctrl+a\nDelete' })).toBe('key ctrl+a Delete');
+    expect(describeAction({ tool: 'finish', arguments: { summary: 'Done.' } })).toBe('finish');
+    expect(describeAction({ tool: 'computer', arguments: '{"action": "click", x: 1' })).toBe('computer');
+  });
+});
