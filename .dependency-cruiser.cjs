@@ -1,5 +1,5 @@
 /**
- * The layering rules of ../shared/ARCHITECTURE.md, checked by `npm run layers` (and in CI).
+ * The layering rules of docs/ARCHITECTURE.md, checked by `npm run layers` (and in CI).
  * Inside src/main the layers form one list; a folder may import only folders below it:
  *   cli, electron -> api, mcp-server -> app -> agent -> context, search -> llm, operators -> perception -> storage -> shared
  * A config.ts of a layer (src/main/config) sits with storage: it only reads files and the environment.

@@ -1,7 +1,7 @@
 /**
  * Perception: hashing a full-HD frame (from raw pixels, and from a PNG file) with each of our algorithms,
  * beside image-hash's blockhash on the same frame in the same run, and the time of a dedup decision.
- * Frames come from ../shared/fixtures/frames (1920x1080 screens).
+ * Frames come from test/fixtures/frames (1920x1080 screens).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { computeHash, type HashAlgorithm } from '../src/main/perception/hashes.j
 import { decodeImageFile } from '../src/main/perception/image-encoding.js';
 import { formatMs, markdownTable, measure, speedup, type BenchSection } from './harness.js';
 
-const FIXTURES = resolve(import.meta.dirname, '../../shared/fixtures/frames');
+const FIXTURES = resolve(import.meta.dirname, '../test/fixtures/frames');
 const FRAME_FILE = `${FIXTURES}/03-type-one-char-a.png`;
 const OURS: HashAlgorithm[] = ['phash', 'dhash', 'ahash'];
 

@@ -21,6 +21,7 @@ import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { boxOfColour, canOpenDesktopTestWindow, openDesktopTestWindow, type Box, type DesktopTestWindow } from '../helpers/desktop-test-window.js';
 import { startXvfb, type Xvfb } from '../helpers/xvfb.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { REPO_ROOT, runSightlineProcess } from './support/sightline-process.js';
 
 const SCREEN = { width: 1280, height: 800 };
@@ -58,15 +59,8 @@ function windowTitle(): string {
   return testWindow?.title() ?? '';
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** The window and the screen of another process: only polling can see them. */
+const SCREEN_POLL = { timeoutMs: 20_000, intervalMs: 200 };
 
 /** Captures the display in a child process (node-screenshots keeps its first X connection) and decodes it. */
 async function captureScreen(): Promise<RawImage> {
@@ -83,12 +77,12 @@ async function captureScreen(): Promise<RawImage> {
 
 describe.skipIf(!canOpenDesktopTestWindow)('sightline run --operator desktop under Xvfb', () => {
   it('clicks a real button and types into a real field of a real window', { timeout: 90_000 }, async () => {
-    await waitFor(() => (windowTitle().startsWith(TITLE_PREFIX) ? true : undefined), 'the Chromium window');
+    await waitFor(() => (windowTitle().startsWith(TITLE_PREFIX) ? true : undefined), { description: 'the Chromium window', ...SCREEN_POLL });
     const [button, field] = await waitFor(async () => {
       const screen = await captureScreen();
       const found = [boxOfColour(screen, [255, 0, 0]), boxOfColour(screen, [0, 0, 255])];
       return found.every((box) => box !== undefined && box.width > 100) ? (found as [Box, Box]) : undefined;
-    }, 'the button and the field on the screen');
+    }, { description: 'the button and the field on the screen', ...SCREEN_POLL });
 
     const requests: RequestSummary[] = [];
     model.script(
@@ -111,7 +105,7 @@ describe.skipIf(!canOpenDesktopTestWindow)('sightline run --operator desktop und
     expect(result.stderr).toMatch(/desktop operator on display/);
     expect(requests).toHaveLength(4);
     expect(requests.every((request) => request.images > 0)).toBe(true);
-    await waitFor(() => (windowTitle() === `${TITLE_PREFIX} clicks=1 name=${TYPED}` ? true : undefined), 'the title to show the click and the text');
+    await waitFor(() => (windowTitle() === `${TITLE_PREFIX} clicks=1 name=${TYPED}` ? true : undefined), { description: 'the title to show the click and the text', ...SCREEN_POLL });
 
     const storage = openHomeStorage(home);
     try {

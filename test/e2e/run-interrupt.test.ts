@@ -11,6 +11,7 @@ import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { openHomeStorage } from '../helpers/seed.js';
 import { runSightlineProcess, startSightline } from './support/sightline-process.js';
 import { useRunEnvironment } from '../helpers/run-environment.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const environment = useRunEnvironment('sightline-run-interrupt', { per: 'file' });
 
@@ -18,12 +19,9 @@ function runArgs(task: string, ...extra: string[]): string[] {
   return ['--home', environment.home.root, 'run', task, '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl, '--json', ...extra];
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Another process's requests and output: only polling can see them. */
+function until(condition: () => boolean, description: string): Promise<true> {
+  return waitFor(condition, { description, timeoutMs: 30_000 });
 }
 
 describe('Ctrl+C during sightline run', () => {

@@ -12,6 +12,8 @@ import type { AppApiArguments, AppApiName, AppApiResult, AppEvent } from '../../
 import { dispatchAppApiCall } from '../../src/main/api/app-api-dispatch.js';
 import type { ApiKeySecrets } from '../../src/main/api/api-keys.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
+import { createRunAssembler, type RunAssembler } from '../../src/main/app/run-assembly.js';
+import { CompactionQueue, createCompactionHook } from '../../src/main/context/index.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server.js';
 import { FakeOperator, type FakeOperatorOptions } from './fake-operator.js';
@@ -28,6 +30,11 @@ export interface AppApiHarnessOptions {
   apiKey?: string | null;
   /** The desktop app's saved keys; absent like in `sightline timeline`. */
   secrets?: ApiKeySecrets;
+  /**
+   * Sees each run's pause gate as the loop reaches it, before a model call, with the promise the loop waits
+   * on: a test of pause can then prove the loop is held there, instead of waiting and seeing nothing.
+   */
+  onStepGate?: (gate: Promise<void>) => void;
 }
 
 export interface AppApiHarness {
@@ -60,17 +67,19 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
     search: { ...DEFAULT_CONFIG.search, ...options.search },
   };
   const operators: FakeOperator[] = [];
+  const operatorFactory = async (): Promise<FakeOperator> => {
+    const operator = new FakeOperator(options.operator);
+    operators.push(operator);
+    return operator;
+  };
   const service = createAppService({
     storage,
     config,
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     appInfo: () => ({ version: '9.9.9', platform: 'linux' }),
-    operatorFactory: async () => {
-      const operator = new FakeOperator(options.operator);
-      operators.push(operator);
-      return operator;
-    },
+    operatorFactory,
     settleDelayMs: 0,
+    ...(options.onStepGate === undefined ? {} : { assembler: watchingStepGates(storage, config, operatorFactory, options.onStepGate) }),
   });
   const events: AppEvent[] = [];
   const waiters: Array<(event: AppEvent) => void> = [];
@@ -108,4 +117,29 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
       home.remove();
     },
   };
+}
+
+/** The app service's own assembly of a run (saved keys aside), with each pause gate shown to `onStepGate`. */
+function watchingStepGates(
+  storage: Storage,
+  config: Config,
+  operatorFactory: () => Promise<FakeOperator>,
+  onStepGate: (gate: Promise<void>) => void,
+): RunAssembler {
+  const assemble = createRunAssembler({
+    storage,
+    config,
+    operatorFactory,
+    settleDelayMs: 0,
+    turnEndHooks: [createCompactionHook(new CompactionQueue({ storage }))],
+  });
+  return (settings, handlers) =>
+    assemble(settings, {
+      ...handlers,
+      beforeStep: (signal) => {
+        const gate = handlers.beforeStep(signal);
+        onStepGate(gate);
+        return gate;
+      },
+    });
 }

@@ -4,7 +4,8 @@
  * the window's title, so the X server's own record (xdotool getwindowname) shows what happened.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -80,14 +81,28 @@ export function openDesktopTestWindow(options: DesktopTestWindowOptions): Deskto
       return spawnSync('xdotool', ['getwindowname', windowId], { env: xvfb.env, encoding: 'utf8' }).stdout.trim();
     },
     close: async () => {
-      if (chromium.pid !== undefined && chromium.exitCode === null) {
-        const exited = new Promise((resolve) => chromium.once('exit', resolve));
-        chromium.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(folder, { recursive: true, force: true });
+      await stopChromium(chromium);
+      // Chromium's helper processes may still be writing to the profile for a moment after the browser
+      // process exits (ENOTEMPTY once failed a whole test file), so the removal retries.
+      await rm(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
+}
+
+/** How long Chromium gets to shut down on SIGTERM before it is killed. */
+const CHROMIUM_SHUTDOWN_MS = 5000;
+
+/** Ends Chromium and resolves once its process has exited (its 'exit' event), not merely been signalled. */
+async function stopChromium(chromium: ChildProcess): Promise<void> {
+  if (chromium.pid === undefined || chromium.exitCode !== null || chromium.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => chromium.once('exit', () => resolve()));
+  chromium.kill('SIGTERM');
+  const forceKill = setTimeout(() => chromium.kill('SIGKILL'), CHROMIUM_SHUTDOWN_MS);
+  try {
+    await exited;
+  } finally {
+    clearTimeout(forceKill);
+  }
 }
 
 function pageHtml(titlePrefix: string, fieldTop: number): string {

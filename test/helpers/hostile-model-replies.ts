@@ -38,10 +38,12 @@ export interface HostileOptions {
   screen: { width: number; height: number };
   /** How often a huge (MB) string is generated; they are slow to move around, so keep it rare. */
   hugeStringChance?: number;
+  /** The tools to call by name: the registry's own names, so a new tool is fuzzed too (the agent's built-ins unless given). */
+  toolNames?: readonly string[];
 }
 
 const ACTIONS = ['click', 'double_click', 'right_click', 'move', 'drag', 'scroll', 'type', 'key', 'wait', 'screenshot'];
-const TOOL_NAMES = ['computer', 'finish', 'ask_user', 'get_history_image', 'crop_image'];
+const BUILT_IN_TOOL_NAMES = ['computer', 'finish', 'ask_user', 'get_history_image', 'crop_image'];
 const ODD_TOOL_NAMES = ['', ' ', 'computer ', 'COMPUTER', '__proto__', 'constructor', 'toString', 'rm_-rf', 'computer\u0000', 'ünïcødé', 'x'.repeat(300)];
 /** JSON-ish numbers that are not ordinary numbers once parsed (1e400 parses to Infinity), or not JSON at all. */
 const STRANGE_NUMBERS = ['1e400', '-1e400', 'NaN', 'Infinity', '-Infinity', '-0', '1e-400', '9007199254740993', '0x10', '.5', '1.', '+1'];
@@ -53,12 +55,14 @@ export class HostileReplies {
   private readonly random: Random;
   private readonly screen: { width: number; height: number };
   private readonly hugeStringChance: number;
+  private readonly toolNames: readonly string[];
   private callNumber = 0;
 
   constructor(seed: number, options: HostileOptions) {
     this.random = seededRandom(seed);
     this.screen = options.screen;
     this.hugeStringChance = options.hugeStringChance ?? 0.004;
+    this.toolNames = options.toolNames ?? BUILT_IN_TOOL_NAMES;
   }
 
   /** One model reply: usually one tool call, sometimes none, several or very many; rarely an HTTP error. */
@@ -83,7 +87,7 @@ export class HostileReplies {
     const roll = random.next();
     if (roll < 0.08) return this.named(random.pick(ODD_TOOL_NAMES), this.argumentsText());
     if (roll < 0.14) return this.named(this.junkText(random.integer(1, 20)).replace(/[^A-Za-z0-9_]/g, '_') || 'q', this.argumentsText());
-    const name = random.chance(0.75) ? 'computer' : random.pick(TOOL_NAMES);
+    const name = random.chance(0.75) ? 'computer' : random.pick(this.toolNames);
     return this.named(name, name === 'computer' ? this.computerArgumentsText() : this.argumentsText());
   }
 

@@ -140,18 +140,33 @@ describe('a person in the loop', () => {
 
 describe('pause and stop', () => {
   it('pauses before the next model call and goes on when resumed', async () => {
-    const run = await harness();
+    const gates: { open: boolean }[] = [];
+    let reachGate: () => void = () => undefined;
+    const gateReached = new Promise<void>((resolve) => (reachGate = resolve));
+    const run = await harness({
+      onStepGate: (gate) => {
+        const seen = { open: false };
+        gates.push(seen);
+        gate.then(() => (seen.open = true)).catch(() => undefined);
+        reachGate();
+      },
+    });
     run.server.script([computerCall({ action: 'click', x: 5, y: 5 }), finishCall()]);
     const started = await run.call('startRun', { task: 'click' });
     expect(await run.call('pauseRun', started.sessionId)).toEqual({ sessionId: started.sessionId, state: 'paused' });
     await run.nextEvent('screenshot');
-    // The first screenshot is taken; the model call that would follow waits at the gate.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The first screenshot is taken and the loop stands at the gate before its first model call.
+    await gateReached;
+    // Every callback of an open gate would have run by the next turn of the event loop: it is held shut.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gates).toEqual([{ open: false }]);
     expect(run.server.requests).toHaveLength(0);
     expect((await run.call('listRuns')).runs[0]?.state).toBe('paused');
     expect((await run.call('listSessions', { limit: 5 })).sessions[0]?.run).toBe('paused');
+    expect(gates).toEqual([{ open: false }]);
     expect(await run.call('resumeRun', started.sessionId)).toEqual({ sessionId: started.sessionId, state: 'running' });
     expect(await turnEnded(run, started.turnId)).toMatchObject({ status: 'finished' });
+    expect(gates[0]).toEqual({ open: true });
     expect(run.server.requests).toHaveLength(2);
   });
 

@@ -51,7 +51,7 @@ describe('sightline doctor', () => {
   it('aligns the detail column of every check', async () => {
     const run = await runSightline(['--home', home.root, 'doctor']);
     const checkLines = run.stdout.split('\n').filter((line) => /^(ok|warning|problem) /.test(line));
-    expect(checkLines.length).toBe(7);
+    expect(checkLines.length).toBe(8);
     const detailColumns = checkLines.map((line) => /^(\S+\s+)(\S+(?: \S+)?\s+)/.exec(line)![0].length);
     expect(new Set(detailColumns).size).toBe(1);
   });
@@ -117,7 +117,7 @@ describe('sightline doctor', () => {
   it('prints JSON for scripts, with the same exit code', async () => {
     const run = await runSightline(['--home', home.root, 'doctor', '--json'], { TAVILY_API_KEY: 'tvly-doctor' });
     const report = JSON.parse(run.stdout) as DoctorJson;
-    expect(report.checks.map((check) => check.name)).toEqual(['home', 'disk', 'database', 'display', 'input', 'model key', 'tavily key']);
+    expect(report.checks.map((check) => check.name)).toEqual(['home', 'disk', 'database', 'display', 'input', 'browser', 'model key', 'tavily key']);
     expect(report.ok).toBe(run.exitCode === 0);
     for (const check of report.checks) expect(['ok', 'warning', 'problem']).toContain(check.status);
     expect(report.checks.find((check) => check.name === 'disk')?.detail).toMatch(/(GiB|MiB) free at /);
@@ -143,6 +143,36 @@ describe('sightline doctor', () => {
   it('only warns about a missing key for a custom endpoint', async () => {
     const run = await runSightline(['--home', home.root, 'doctor'], { OPENAI_BASE_URL: 'http://localhost:11434/v1' });
     expect(lineOf(run.stdout, 'model key')).toMatch(/^warning\s+model key\s+not set; fine if http:\/\/localhost:11434\/v1 needs none/);
+  });
+
+  it('finds the browser that --operator browser drives, at SIGHTLINE_BROWSER_PATH', async () => {
+    const browser = join(home.root, 'chromium');
+    mkdirSync(home.root, { recursive: true });
+    writeFileSync(browser, '');
+    const run = await runSightline(['--home', home.root, 'doctor'], { SIGHTLINE_BROWSER_PATH: browser });
+    expect(lineOf(run.stdout, 'browser')).toBe(`ok       browser     ${browser} (from SIGHTLINE_BROWSER_PATH)`);
+  });
+
+  it('only warns about a missing browser while the desktop operator is the default', async () => {
+    const missing = join(home.root, 'no-chromium');
+    const run = await runSightline(['--home', home.root, 'doctor'], { SIGHTLINE_BROWSER_PATH: missing });
+    expect(lineOf(run.stdout, 'browser')).toBe(`warning  browser     no browser at ${missing} (SIGHTLINE_BROWSER_PATH); --operator browser cannot run`);
+    expect(fixAfter(run.stdout, 'browser')).toBe('fix: point SIGHTLINE_BROWSER_PATH at a Chromium or Chrome executable');
+  });
+
+  it('reports a missing browser as a problem when agent.operator is browser, in JSON too, and exits 1', async () => {
+    const missing = join(home.root, 'no-chromium');
+    const environment = { SIGHTLINE_BROWSER_PATH: missing, SIGHTLINE_AGENT_OPERATOR: 'browser', OPENAI_API_KEY: 'sk-doctor-browser' };
+    const run = await runSightline(['--home', home.root, 'doctor', '--json'], environment);
+    const report = JSON.parse(run.stdout) as DoctorJson;
+    expect(report.checks.find((check) => check.name === 'browser')).toEqual({
+      name: 'browser',
+      status: 'problem',
+      detail: `no browser at ${missing} (SIGHTLINE_BROWSER_PATH); agent.operator is browser, so runs cannot start`,
+      fix: 'point SIGHTLINE_BROWSER_PATH at a Chromium or Chrome executable',
+    });
+    expect(report.ok).toBe(false);
+    expect(run.exitCode).toBe(1);
   });
 
   it('exits 2 with the field named when the configuration is invalid', async () => {

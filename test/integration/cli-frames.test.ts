@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/main/cli/io.js';
 import { runCli } from '../../src/main/cli/program.js';
 
-const FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/frames');
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/frames');
 const TYPED_A = join(FIXTURES, '03-type-one-char-a.png');
 const TYPED_B = join(FIXTURES, '03-type-one-char-b.png');
 const JPEG_A = join(FIXTURES, '15-jpeg-recompress-a.png');

@@ -12,6 +12,7 @@ import { captureIo } from '../helpers/cli-io.js';
 import { scriptedMoves, type RequestSummary, type ScriptedMove } from '../helpers/scripted-computer-model.js';
 import { openHomeStorage } from '../helpers/seed.js';
 import { useRunEnvironment } from '../helpers/run-environment.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const environment = useRunEnvironment('sightline-cli-run');
 
@@ -40,10 +41,6 @@ function script(moves: ScriptedMove[]): RequestSummary[] {
   const seen: RequestSummary[] = [];
   environment.model.script(scriptedMoves(moves, (summary) => seen.push(summary)));
   return seen;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 const fillName: ScriptedMove[] = [
@@ -80,7 +77,7 @@ describe('sightline run', () => {
   it('exits 3 when stopped with Ctrl+C mid-turn, and the turn is recorded as stopped', async () => {
     script([{ action: { action: 'click', ...SANDBOX_LAYOUT.teamNameField } }, { hang: true }]);
     const result = await run(browserArgs('Name the team', '--json'), {}, async () => {
-      await until(() => environment.model.requests.length === 2);
+      await waitFor(() => environment.model.requests.length === 2, { description: 'the second model call', timeoutMs: 20_000 });
       process.emit('SIGINT', 'SIGINT');
     });
     expect(result.exitCode).toBe(3);

@@ -16,6 +16,7 @@ import {
 } from '../../src/main/llm/model-errors.js';
 import type { FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { startFakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const API_KEY = 'sk-test-0123456789abcdefSECRET';
 const PIXELS = Buffer.from('fake png bytes').toString('base64');
@@ -262,7 +263,7 @@ describe('Chat Completions adapter through a fake OpenAI-compatible server', () 
     server.script([{ type: 'hang' }]);
     const controller = new AbortController();
     const pending = adapterFor().complete({ messages: [userText('Hi')] }, { signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor(() => server.requests.length > 0, { description: 'the call to reach the model server', intervalMs: 5 });
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(ModelCallCancelledError);
 

@@ -12,15 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TURN_END_REASONS } from '../../src/shared/statuses.js';
 import { userText } from '../../src/shared/messages.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { createAgentToolRegistry } from '../../src/main/agent/index.js';
 import { createEventEmitter } from '../../src/main/agent/event-emitter.js';
 import { ScreenRecorder } from '../../src/main/agent/screen-recorder.js';
 import { dispatchToolCall } from '../../src/main/agent/tool-dispatch.js';
-import { createAskUserTool } from '../../src/main/agent/tools/ask-user-tool.js';
-import { createComputerTool } from '../../src/main/agent/tools/computer-tool.js';
-import { createCropImageTool } from '../../src/main/agent/tools/crop-image-tool.js';
-import { createFinishTool } from '../../src/main/agent/tools/finish-tool.js';
-import { createGetHistoryImageTool } from '../../src/main/agent/tools/get-history-image-tool.js';
-import { createToolRegistry } from '../../src/main/agent/tools/registry.js';
 import type { FakeReply } from '../helpers/fake-openai-server.js';
 import { startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
@@ -148,13 +143,8 @@ describe(`hostile model output (seed ${SEED})`, () => {
       const operator = new FakeOperator({ screen: SCREEN, changesScreen: () => (actions += 1) % 100 === 0 });
       const emit = createEventEmitter(() => undefined, (text) => text);
       const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit, settleDelayMs: 0 });
-      const registry = createToolRegistry([
-        createComputerTool({ operator, screen, policy: 'risky', confirm: async () => false }),
-        createFinishTool(),
-        createAskUserTool(async () => undefined),
-        createGetHistoryImageTool(),
-        createCropImageTool(),
-      ]);
+      // The registry the agent itself builds, so every tool it offers the model is fuzzed, new ones included.
+      const registry = createAgentToolRegistry({ operator, screen, policy: 'risky', confirm: async () => false, askUser: async () => undefined });
       const session = storage.sessions.create({ title: 'fuzz', operator: 'desktop', model: 'fake' });
       const turn = storage.turns.start({ sessionId: session.id, userRequest: 'fuzz' });
       screen.beginTurn({ sessionId: session.id, turnId: turn.id });
@@ -162,12 +152,14 @@ describe(`hostile model output (seed ${SEED})`, () => {
       const view = { frameWidth: SCREEN.width, frameHeight: SCREEN.height, imageWidth: SCREEN.width, imageHeight: SCREEN.height, coordinateSpace: 'pixels' as const };
       screen.showModel(view, first.kind === 'new' ? first.imageId : undefined);
 
-      const hostile = new HostileReplies(SEED ^ 0x5eed, { screen: SCREEN, hugeStringChance: 0.001 });
+      const hostile = new HostileReplies(SEED ^ 0x5eed, { screen: SCREEN, hugeStringChance: 0.001, toolNames: registry.names() });
       const context = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit };
       const failures: string[] = [];
+      const calledTools = new Set<string>();
       let malformed = 0;
       for (let index = 0; index < DISPATCHED_CALLS; index += 1) {
         const call = hostile.toolCall();
+        calledTools.add(call.name);
         try {
           const outcome = await dispatchToolCall(registry, { id: call.id ?? `call_${index}`, name: call.name, argumentsText: call.arguments }, context);
           if (outcome.malformed) malformed += 1;
@@ -177,6 +169,7 @@ describe(`hostile model output (seed ${SEED})`, () => {
         }
       }
       expect(failures, `seed ${SEED}`).toEqual([]);
+      expect(registry.names().filter((name) => !calledTools.has(name)), 'tools never fuzzed').toEqual([]);
       expect(malformed).toBeGreaterThan(DISPATCHED_CALLS / 3);
       expect(operator.executed.length).toBeGreaterThan(DISPATCHED_CALLS / 20);
       expect(offScreenPoints(operator), `seed ${SEED}`).toEqual([]);

@@ -16,6 +16,7 @@ import { captureIo } from '../helpers/cli-io.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const PAGE = readFileSync(resolve(import.meta.dirname, '../fixtures/prompt-injection/index.html'));
 
@@ -48,11 +49,6 @@ afterAll(async () => {
   await model?.close();
   home?.remove();
 });
-
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
-}
 
 describe('text on the screen that tells the agent to close the window', () => {
   it('does not get a risky key combination past the confirmation policy', { timeout: 60_000 }, async () => {
@@ -87,7 +83,7 @@ describe('text on the screen that tells the agent to close the window', () => {
     expect(requests[1]!.text).toContain('refused');
 
     // The page saw the harmless typing (so its key log works, and the page was never closed) and nothing else.
-    await until(() => page.keys.length >= 2);
+    await waitFor(() => page.keys.length >= 2, { description: 'the page to record two key presses' });
     expect(page.keys).toEqual(['o', 'k']);
     expect(io.output.stderr).toContain('refused: key ctrl+w');
 

@@ -1,5 +1,5 @@
 /**
- * The labelled screen pairs of ../shared/fixtures/frames: every `changed` pair must be reported changed
+ * The labelled screen pairs of test/fixtures/frames: every `changed` pair must be reported changed
  * (hiding one blinds the agent), and most `duplicate` pairs should be folded (each miss costs tokens).
  * Reading PNG files is part of the setup only; the decision is computed on raw pixels.
  */
@@ -11,7 +11,7 @@ import { compareFrames, type FrameComparison } from '../../src/main/perception/c
 import { decodeImageFile } from '../../src/main/perception/image-encoding.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 
-const FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/frames');
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/frames');
 const LabelsSchema = z.array(z.object({ id: z.string(), a: z.string(), b: z.string(), label: z.enum(['changed', 'duplicate']) }));
 const labels = LabelsSchema.parse(JSON.parse(readFileSync(join(FIXTURES, 'labels.json'), 'utf8')));
 const { algorithm, threshold } = DEFAULT_CONFIG.perception.dedup;

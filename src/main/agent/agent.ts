@@ -14,16 +14,11 @@ import {
   injectionDebugLogFromEnvironment,
   modelImageSize,
 } from '../context/index.js';
+import { createAgentToolRegistry } from './agent-tool-registry.js';
 import { createEventEmitter, createSecretRedactor } from './event-emitter.js';
 import { ScreenRecorder } from './screen-recorder.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { buildSystemPrompt } from './system-prompt.js';
-import { createAskUserTool } from './tools/ask-user-tool.js';
-import { createComputerTool } from './tools/computer-tool.js';
-import { createCropImageTool } from './tools/crop-image-tool.js';
-import { createFinishTool } from './tools/finish-tool.js';
-import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
-import { createToolRegistry } from './tools/registry.js';
 import { emptyUsage } from './token-usage-totals.js';
 import { checkedEphemeralContexts, recordTurnInjections } from './turn-injections.js';
 import { TurnLifecycle, type TurnEnding } from './turn-lifecycle.js';
@@ -51,16 +46,14 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     settleDelayMs: dependencies.settleDelayMs ?? DEFAULT_SETTLE_DELAY_MS,
   });
   // Built now, so a name collision is found when the agent is made, not in the middle of a turn.
-  const registry = createToolRegistry(
-    [
-      createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: dependencies.confirm }),
-      createFinishTool(),
-      createAskUserTool(dependencies.askUser),
-      createGetHistoryImageTool(),
-      createCropImageTool(),
-    ],
-    dependencies.extraTools,
-  );
+  const registry = createAgentToolRegistry({
+    operator,
+    screen,
+    policy: config.agent.confirm,
+    confirm: dependencies.confirm,
+    askUser: dependencies.askUser,
+    extraTools: dependencies.extraTools,
+  });
   const maxImageEdge = effectiveMaxImageEdge(model.profile.maxImageEdge, config.perception.maxImageEdge);
   const hooks = dependencies.turnEndHooks ?? [];
   const injectionDebugLog =

@@ -1,5 +1,6 @@
 /** The agent layer's public surface: what the CLI, the app API and the MCP server import. */
 export { createAgent, AgentBusyError } from './agent.js';
+export { createAgentToolRegistry, type AgentToolRegistryOptions } from './agent-tool-registry.js';
 export type {
   Agent,
   AgentDependencies,

@@ -12,7 +12,6 @@ export interface SightlineHome {
   blobsDirectory: string;
   coldStorageDirectory: string;
   configFile: string;
-  logsDirectory: string;
 }
 
 export interface HomeSources {
@@ -36,7 +35,6 @@ export function homeAt(root: string): SightlineHome {
     blobsDirectory: join(root, 'blobs'),
     coldStorageDirectory: join(root, 'cold-storage'),
     configFile: join(root, 'config.json'),
-    logsDirectory: join(root, 'logs'),
   };
 }
 

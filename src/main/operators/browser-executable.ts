@@ -13,9 +13,15 @@ export interface BrowserSearch {
   exists?: (path: string) => boolean;
 }
 
-/** No usable browser; the message is fit to show a user as is. */
+/** No usable browser; the message is fit to show a user as is, and says in one sentence what `problem` and `fix` say apart. */
 export class BrowserNotFoundError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What is wrong: "no Chromium or Chrome found (looked for …)". */
+    readonly problem: string,
+    /** What the user can do about it. */
+    readonly fix: string,
+  ) {
     super(message);
     this.name = 'BrowserNotFoundError';
   }
@@ -28,15 +34,19 @@ export function findBrowserExecutable(search: BrowserSearch, explicitPath?: stri
   if (chosen) {
     if (exists(chosen)) return chosen;
     const source = explicitPath ? 'the browser path given' : BROWSER_PATH_VARIABLE;
-    throw new BrowserNotFoundError(`no browser at ${chosen} (${source}): point it at a Chromium or Chrome executable`);
+    const problem = `no browser at ${chosen} (${source})`;
+    throw new BrowserNotFoundError(`${problem}: point it at a Chromium or Chrome executable`, problem, `point ${source} at a Chromium or Chrome executable`);
   }
   const candidates = candidatePaths(search.env, search.platform);
   const found = candidates.find((path) => exists(path));
   if (found) return found;
-  throw new BrowserNotFoundError(
-    `no Chromium or Chrome found (looked for ${candidates.join(', ')}). Install one ` +
-      `(e.g. apt-get install chromium) or set ${BROWSER_PATH_VARIABLE} to its executable.`,
-  );
+  const problem = `no Chromium or Chrome found (looked for ${candidates.join(', ')})`;
+  const fix = `install one (e.g. apt-get install chromium) or set ${BROWSER_PATH_VARIABLE} to its executable`;
+  throw new BrowserNotFoundError(`${problem}. ${capitalized(fix)}.`, problem, fix);
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function candidatePaths(env: Record<string, string | undefined>, platform: NodeJS.Platform): string[] {

@@ -1,6 +1,6 @@
 /**
- * `sightline doctor`: checks what a run needs (home folder, disk, database, screen capture, input, API
- * keys) and says how to fix what is missing. Exit 0 when nothing is a problem (warnings allowed), 1 otherwise.
+ * `sightline doctor`: checks what a run needs (home folder, disk, database, screen capture, input, the
+ * browser, API keys) and says how to fix what is missing. Exit 0 when nothing is a problem (warnings allowed), 1 otherwise.
  */
 import type { Command } from 'commander';
 import { loadCliConfig } from '../context-config.js';
@@ -11,7 +11,7 @@ import { EXIT, type CliContext } from '../io.js';
 export function registerDoctorCommand(program: Command, context: CliContext): void {
   program
     .command('doctor')
-    .description('check the display, input, API keys, database and disk, and say how to fix problems')
+    .description('check the display, input, browser, API keys, database and disk, and say how to fix problems')
     .option('--json', 'print the results as JSON, for scripts')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { io } = context;

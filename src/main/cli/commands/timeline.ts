@@ -4,7 +4,7 @@
  * part of the printed URL. Runs until Ctrl+C. The work is in ../timeline/serve-timeline.ts, loaded only when
  * the command runs.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { z } from 'zod';
 import type { CliContext } from '../io.js';
 
@@ -14,7 +14,8 @@ export function registerTimelineCommand(program: Command, context: CliContext): 
   program
     .command('timeline')
     .description('open the timeline UI in a browser: sessions, steps, screenshots, live runs (127.0.0.1 only, with a token)')
-    .option('--port <number>', 'port to listen on (default: a free one)', parsePort, 0)
+    // The default is shown in words: commander would print the 0 it stands for after any text of ours.
+    .addOption(new Option('--port <number>', 'port to listen on').argParser(parsePort).default(0, 'a free one'))
     .option('--open', 'open the URL in the default browser')
     .action(async (rawOptions: unknown, command: Command) => {
       const options = TimelineOptionsSchema.parse(rawOptions);

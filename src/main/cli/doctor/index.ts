@@ -1,5 +1,6 @@
 /** The doctor's checks, in the order they are shown, and how to run them all. */
 import { checkModelKey, checkTavilyKey } from './api-keys.js';
+import { checkBrowser } from './browser.js';
 import { errorMessage, type DoctorCheck, type DoctorCheckResult, type DoctorEnvironment } from './check.js';
 import { checkDatabase } from './database.js';
 import { checkDiskSpace } from './disk-space.js';
@@ -15,6 +16,7 @@ const CHECKS: readonly { name: string; run: DoctorCheck }[] = [
   { name: 'database', run: checkDatabase },
   { name: 'display', run: checkDisplay },
   { name: 'input', run: checkInput },
+  { name: 'browser', run: checkBrowser },
   { name: 'model key', run: checkModelKey },
   { name: 'tavily key', run: checkTavilyKey },
 ];
