@@ -6,7 +6,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImageSource, Storage } from '../storage/index.js';
-import type { ModelView, Operator } from '../operators/operator.js';
+import type { ModelView } from '../../shared/model-view.js';
+import type { Operator } from '../operators/operator.js';
 import { captureWithDedup, type DedupSettings, type PreviousImage } from '../perception/capture-with-dedup.js';
 import { encodeLossless } from '../perception/image-encoding.js';
 import type { Emit } from './event-emitter.js';

@@ -3,8 +3,8 @@
  * timeline shows) in one transaction, so a crash leaves both or neither. Then the step event.
  */
 import type { TokenReport } from '../../shared/events.js';
-import { ComputerActionSchema, type ScreenshotView } from '../../shared/actions.js';
-import type { ModelView } from '../operators/operator.js';
+import { ComputerActionSchema } from '../../shared/actions.js';
+import type { ModelView, ScreenshotView } from '../../shared/model-view.js';
 import { textOfParts, type ToolCall } from '../../shared/messages.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import type { StepRecord, Storage } from '../storage/index.js';

@@ -27,7 +27,7 @@ import type { ScreenRecorder } from './screen-recorder.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { recordToolStep } from './step-recording.js';
 import { dispatchToolCall, type DispatchOutcome } from './tool-dispatch.js';
-import type { ModelView } from '../operators/operator.js';
+import type { ModelView } from '../../shared/model-view.js';
 import { FINISH_TOOL_NAME } from './tools/finish-tool.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { TurnEnding } from './turn-lifecycle.js';

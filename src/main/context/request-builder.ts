@@ -22,7 +22,7 @@ import { systemText, type Message } from '../../shared/messages.js';
 import { estimateImageTokens } from '../llm/image-token-estimates.js';
 import type { ModelRequest } from '../llm/model-adapter.js';
 import type { ModelProfile } from '../llm/model-profiles.js';
-import type { ModelView } from '../operators/operator.js';
+import type { ModelView } from '../../shared/model-view.js';
 import type { Storage } from '../storage/index.js';
 import { EncodedImageCache, type EncodedImage } from './encoded-image-cache.js';
 import { injectEphemeral, type InjectionDebugLog } from './ephemeral-injection.js';
