@@ -1,7 +1,9 @@
 /**
- * What the model was shown: the image size it saw, the frame that image was made from, and how it names a
- * point in it. Below context (which builds the view from stored images), operators (which map a point
- * through it) and llm (the model profile names a coordinate space), so none of them imports another.
+ * What the model was shown, as a value. The model sees a scaled copy of a frame (or names points 0–1000),
+ * so a point it names means something only together with the view it was looking at. That view travels
+ * with the call: from where the screenshot was sent (a request the context layer built, or an MCP tool
+ * result) through the tool context of the call to the operator that maps the point, and into the step row.
+ * Nothing keeps it as state in between, so nothing can hand a call the view of another moment.
  *
  * A model protocol with a coordinate convention of its own is one more coordinate space here, and one more
  * case in the mapping (src/main/operators/coordinates.ts).
@@ -31,4 +33,37 @@ export interface ModelView extends Readonly<ScreenshotView> {
   /** Size of the captured frame (what the operator's `capture()` returned). */
   readonly frameWidth: number;
   readonly frameHeight: number;
+}
+
+/** The screenshot the model was looking at: which stored image, and how it was shown. */
+export interface ShownScreenshot {
+  readonly imageId: string;
+  readonly view: ModelView;
+}
+
+/** The sizes of an image as it was sent, and of the frame it was made from. */
+export interface SentImageSize {
+  width: number;
+  height: number;
+  frameWidth: number;
+  frameHeight: number;
+}
+
+/** The one way a view is made from an image as it was sent: wherever a screenshot goes to a model. */
+export function shownScreenshot(imageId: string, image: SentImageSize, coordinateSpace: CoordinateSpace): ShownScreenshot {
+  return {
+    imageId,
+    view: {
+      frameWidth: image.frameWidth,
+      frameHeight: image.frameHeight,
+      imageWidth: image.width,
+      imageHeight: image.height,
+      coordinateSpace,
+    },
+  };
+}
+
+/** What of a view a step keeps (the frame size is the stored screenshot's own). */
+export function screenshotViewOf(view: ModelView): ScreenshotView {
+  return { imageWidth: view.imageWidth, imageHeight: view.imageHeight, coordinateSpace: view.coordinateSpace };
 }

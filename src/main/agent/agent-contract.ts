@@ -52,6 +52,11 @@ export interface ConfirmationRequest {
 export interface ConfirmationAnswer {
   approved: boolean;
   by: 'user' | 'policy' | 'flag';
+  /**
+   * What the model is told of a refusal, when the answerer knows better than "the user refused": over MCP
+   * nobody was asked, the policy refused, and the way to allow the action is a flag.
+   */
+  refusal?: string;
 }
 
 /**
