@@ -7,6 +7,7 @@
  * (snake_case), since models are prompted with them.
  */
 import { z } from 'zod';
+import type { ScreenshotView } from './model-view.js';
 
 /** The tool that carries these actions; its results carry the screen as it is now. */
 export const COMPUTER_TOOL_NAME = 'computer';
@@ -102,19 +103,6 @@ export function actionPoints(action: ComputerAction): { x: number; y: number }[]
       return [];
   }
 }
-
-/**
- * How a screenshot was shown to the model: the size of the (usually downscaled) image it saw, and how it
- * names points in it. An action's coordinates are in this space, not in the stored original's pixels.
- */
-export const ScreenshotViewSchema = z
-  .object({
-    imageWidth: z.number().int().positive(),
-    imageHeight: z.number().int().positive(),
-    coordinateSpace: z.enum(['pixels', 'normalized-1000']),
-  })
-  .strict();
-export type ScreenshotView = z.infer<typeof ScreenshotViewSchema>;
 
 /**
  * The action's points in the pixels of a stored screenshot of `width` × `height`, for drawing them where

@@ -12,7 +12,8 @@
  * to the preload and an implementation to src/main/api. The types below then require all of them to agree.
  */
 import { z } from 'zod';
-import { ComputerActionSchema, ScreenshotViewSchema, ToolArgumentsSchema } from './actions.js';
+import { ComputerActionSchema, ToolArgumentsSchema } from './actions.js';
+import { ScreenshotViewSchema } from './model-view.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
 import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';

@@ -5,7 +5,8 @@
  * reports and events). Secrets never appear in events.
  */
 import { z } from 'zod';
-import { ComputerActionSchema, ScreenshotViewSchema } from './actions.js';
+import { ComputerActionSchema } from './actions.js';
+import { ScreenshotViewSchema } from './model-view.js';
 import { TURN_END_REASONS, TURN_STATUSES } from './statuses.js';
 import { TokenUsageSchema } from './token-usage.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComputerAction } from '../../src/shared/actions.js';
 import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import { BrowserOperator } from '../../src/main/operators/browser-operator.js';
-import type { ModelView } from '../../src/main/operators/operator.js';
+import type { ModelView } from '../../src/shared/model-view.js';
 import { encodeForModel } from '../../src/main/perception/image-encoding.js';
 
 const hasBrowser = (() => {

@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DesktopOperator } from '../../src/main/operators/desktop-operator.js';
-import type { ModelView } from '../../src/main/operators/operator.js';
+import type { ModelView } from '../../src/shared/model-view.js';
 import { encodeForModel } from '../../src/main/perception/image-encoding.js';
 import { boxOfColour, canOpenDesktopTestWindow, openDesktopTestWindow, type DesktopTestWindow } from '../helpers/desktop-test-window.js';
 import { startXvfb, type Xvfb } from '../helpers/xvfb.js';

@@ -9,12 +9,12 @@
  *   expect(operator.executed.map((entry) => entry.screen)).toEqual([[{ x: 400, y: 250 }]]);
  */
 import type { ComputerAction } from '../../src/shared/actions.js';
+import type { ModelView } from '../../src/shared/model-view.js';
 import { mapModelPoint, mapModelPoints, type FrameGeometry, type Point } from '../../src/main/operators/coordinates.js';
 import { parseKeyCombinations } from '../../src/main/operators/key-combination.js';
 import type {
   ActionResult,
   FocusedFieldKind,
-  ModelView,
   Operator,
   OperatorDescription,
 } from '../../src/main/operators/operator.js';

@@ -70,8 +70,8 @@ describe('buildRequest', () => {
     ]);
     expect(tool!.parts[1]).toEqual({ type: 'text', text: `<${second.id}>` });
     expect(tool!.parts[2]).toMatchObject({ type: 'image', imageId: second.id, mime: 'image/png', width: 640, height: 400 });
-    expect(one.lastScreenshotId).toBe(second.id);
-    expect(one.lastView).toEqual({ frameWidth: 640, frameHeight: 400, imageWidth: 640, imageHeight: 400, coordinateSpace: 'pixels' });
+    expect(one.shown?.imageId).toBe(second.id);
+    expect(one.shown?.view).toEqual({ frameWidth: 640, frameHeight: 400, imageWidth: 640, imageHeight: 400, coordinateSpace: 'pixels' });
     const imageTokens = 2 * estimateImageTokens(profile.imageTokens, { width: 640, height: 400 });
     expect(one.tokenReport.imagesSent).toBe(2);
     expect(one.tokenReport.imagesFolded).toBe(0);
@@ -82,7 +82,7 @@ describe('buildRequest', () => {
   it('scales images to the longest edge and reports the view the model sees', async () => {
     const { session, turn } = await seedTurn({ width: 1600, height: 1000 });
     const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 800, systemPrompt: 'x' });
-    expect(built.lastView).toMatchObject({ frameWidth: 1600, frameHeight: 1000, imageWidth: 800, imageHeight: 500 });
+    expect(built.shown?.view).toMatchObject({ frameWidth: 1600, frameHeight: 1000, imageWidth: 800, imageHeight: 500 });
     const image = built.request.messages.flatMap((message) => message.parts).find((part) => part.type === 'image');
     const metadata = await sharp(Buffer.from(image!.type === 'image' ? image!.data! : '', 'base64')).metadata();
     expect([metadata.width, metadata.height]).toEqual([800, 500]);
@@ -169,7 +169,7 @@ describe('the present screen', () => {
     });
     const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'You are a test.' });
     expect(built.request.messages.some((message) => message.parts.some((part) => part.type === 'image' && part.imageId === older.id))).toBe(true);
-    expect(built.lastScreenshotId).toBe(second.id);
-    expect(built.lastView).toMatchObject({ frameWidth: 640, frameHeight: 400 });
+    expect(built.shown?.imageId).toBe(second.id);
+    expect(built.shown?.view).toMatchObject({ frameWidth: 640, frameHeight: 400 });
   });
 });

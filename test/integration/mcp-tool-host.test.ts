@@ -6,9 +6,9 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
+import type { AgentEvent } from '../../src/shared/events.js';
 import { createSearchTools } from '../../src/main/agent/search/create-search-tools.js';
 import { McpToolHost, type McpToolHostOptions } from '../../src/main/mcp-server/mcp-tool-host.js';
 import { createSightlineMcpServer } from '../../src/main/mcp-server/mcp-server.js';
@@ -112,10 +112,15 @@ describe('the MCP tool host', () => {
   });
 
   it('groups calls into turns by bursts: a pause ends the turn, the next call begins another in the same session', async () => {
-    const { client, storage, host } = await connect({ host: { idleTurnEndMs: 0 } });
+    let firstTurnEnded = () => {};
+    const turnEnded = new Promise<void>((resolve) => (firstTurnEnded = resolve));
+    const onEvent = (event: AgentEvent) => {
+      if (event.type === 'turn-ended') firstTurnEnded();
+    };
+    const { client, storage, host } = await connect({ host: { idleTurnEndMs: 0, onEvent } });
     await call(client, 'screenshot');
-    // The host's turn-end timer (0 ms) was set before this pause's, so it has run when the next call comes.
-    await sleep(20);
+    // The pause after the burst ended its turn (idleTurnEndMs 0): the next call comes after that turn's end.
+    await turnEnded;
     await call(client, 'list_sessions');
     const sessionId = host.currentSessionId!;
     const turns = storage.turns.listBySession(sessionId);

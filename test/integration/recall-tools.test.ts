@@ -45,7 +45,7 @@ async function call(tool: ToolDefinition<never>, argumentsValue: unknown) {
   const outcome = await dispatchToolCall(
     registry,
     { id: `call_${callNumber}`, name: tool.name, argumentsText: JSON.stringify(argumentsValue) },
-    { sessionId, turnId, signal: new AbortController().signal, storage, emit: () => undefined },
+    { sessionId, turnId, signal: new AbortController().signal, storage, emit: () => undefined, shown: undefined },
   );
   return outcome;
 }

@@ -150,10 +150,10 @@ describe(`hostile model output (seed ${SEED})`, () => {
       screen.beginTurn({ sessionId: session.id, turnId: turn.id });
       const first = await screen.capture(false);
       const view = { frameWidth: SCREEN.width, frameHeight: SCREEN.height, imageWidth: SCREEN.width, imageHeight: SCREEN.height, coordinateSpace: 'pixels' as const };
-      screen.showModel(view, first.kind === 'new' ? first.imageId : undefined);
+      const shown = first.kind === 'new' ? { imageId: first.imageId, view } : undefined;
 
       const hostile = new HostileReplies(SEED ^ 0x5eed, { screen: SCREEN, hugeStringChance: 0.001, toolNames: registry.names() });
-      const context = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit };
+      const context = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown };
       const failures: string[] = [];
       const calledTools = new Set<string>();
       let malformed = 0;

@@ -73,7 +73,7 @@ function webSearchTool(search: Partial<Config['search']> = {}, options: { tavily
 }
 
 async function runWebSearch(tool: ToolDefinition, question: string, signal = new AbortController().signal): Promise<ToolResult> {
-  const context: ToolContext = { ...scope, signal, storage, emit: (event) => events.push(event) };
+  const context: ToolContext = { ...scope, signal, storage, emit: (event) => events.push(event), shown: undefined };
   return tool.execute(tool.arguments.parse({ question }), context);
 }
 

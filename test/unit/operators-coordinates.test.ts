@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapModelPoint, mapModelPoints, type FrameGeometry } from '../../src/main/operators/coordinates.js';
-import type { ModelView } from '../../src/main/operators/operator.js';
+import type { ModelView } from '../../src/shared/model-view.js';
 
 function geometry(width: number, height: number, scaleFactor = 1, x = 0, y = 0): FrameGeometry {
   return { width, height, scaleFactor, bounds: { x, y, width: width / scaleFactor, height: height / scaleFactor } };

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { InputDriver } from '../../src/main/operators/action-performer.js';
 import { DesktopFrameSource, type MonitorLike } from '../../src/main/operators/desktop-frame-source.js';
 import { DesktopOperator } from '../../src/main/operators/desktop-operator.js';
-import type { ModelView, OwnWindowHook } from '../../src/main/operators/operator.js';
+import type { ModelView } from '../../src/shared/model-view.js';
+import type { OwnWindowHook } from '../../src/main/operators/operator.js';
 
 /** A Retina monitor of 1440x900 points to the left of the primary one. */
 function leftRetinaMonitor(): MonitorLike {

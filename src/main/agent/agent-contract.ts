@@ -53,6 +53,11 @@ export interface ConfirmationRequest {
 export interface ConfirmationAnswer {
   approved: boolean;
   by: ConfirmationAnswerer;
+  /**
+   * What the model is told of a refusal, when the answerer knows better than "the user refused": over MCP
+   * nobody was asked, the policy refused, and the way to allow the action is a flag.
+   */
+  refusal?: string;
 }
 
 /**

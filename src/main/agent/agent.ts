@@ -20,11 +20,13 @@ import { ScreenRecorder } from './screen-recorder.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { emptyUsage } from './token-usage-totals.js';
+import { ToolTurn, type ToolTurnParts } from './tool-turn.js';
 import { checkedEphemeralContexts, recordTurnInjections } from './turn-injections.js';
-import { TurnLifecycle, type TurnEnding } from './turn-lifecycle.js';
+import type { TurnEnding } from './turn-lifecycle.js';
 import { runTurnLoop } from './turn-loop.js';
 
 const DEFAULT_SETTLE_DELAY_MS = 500;
+const STOPPED_CALL_NOTICE = 'Interrupted: the user stopped the turn.';
 
 /** runTurn was called while a turn was still running on this agent. */
 export class AgentBusyError extends Error {
@@ -54,6 +56,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     askUser: dependencies.askUser,
     extraTools: dependencies.extraTools,
   });
+  const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, stoppedNotice: STOPPED_CALL_NOTICE };
   const maxImageEdge = effectiveMaxImageEdge(model.profile.maxImageEdge, config.perception.maxImageEdge);
   const hooks = dependencies.turnEndHooks ?? [];
   const injectionDebugLog =
@@ -71,7 +74,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     request.signal?.addEventListener('abort', forwardAbort, { once: true });
     if (request.signal?.aborted === true) controller.abort();
     try {
-      const turn = TurnLifecycle.begin(storage, emit, {
+      const turn = ToolTurn.begin(turnParts, {
         request: request.request,
         sessionId: request.sessionId,
         operatorKind: operator.describe().kind,
@@ -88,7 +91,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
             ? { status: 'failed', reason: 'error', summary: storageFailureSummary(redact(errorMessage(error))) }
             : { status: 'failed', reason: 'error', summary: `The turn failed: ${redact(errorMessage(error))}` };
       }
-      return await turn.end(ending, usage.total, hooks);
+      return await turn.end(ending, hooks, usage.total);
     } finally {
       request.signal?.removeEventListener('abort', forwardAbort);
       running = false;
@@ -96,7 +99,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
   }
 
   async function playTurn(
-    turn: TurnLifecycle,
+    turn: ToolTurn,
     request: TurnRequest,
     ephemeral: readonly EphemeralContext[],
     signal: AbortSignal,
@@ -104,7 +107,6 @@ export function createAgent(dependencies: AgentDependencies): Agent {
   ): Promise<TurnEnding> {
     await turn.storeRequest(request.request);
     recordTurnInjections(storage, turn, ephemeral);
-    screen.beginTurn({ sessionId: turn.sessionId, turnId: turn.turnId });
     const first = await screen.capture(false);
     if (first.kind !== 'new') throw new Error('The first screenshot of a turn must be a stored image.');
     storage.messages.append({
@@ -127,12 +129,10 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       storage,
       model,
       registry,
-      screen,
+      turn,
       emit,
       redact,
       signal,
-      sessionId: turn.sessionId,
-      turnId: turn.turnId,
       systemPrompt,
       maxImageEdge,
       maxSteps: config.agent.maxSteps,

@@ -14,6 +14,9 @@ export type {
 } from './agent-contract.js';
 export { SessionUnavailableError } from './turn-lifecycle.js';
 export { ToolRegistryError } from './tools/registry.js';
+export { createHostedTools, type HostedTools, type HostedToolsOptions } from './hosted-tools.js';
+export type { CallOrigin, TakenStep, ToolTurn } from './tool-turn.js';
+export { SCREENSHOT_TOOL_NAME } from './tools/screenshot-tool.js';
 export type { ToolContext, ToolDefinition, ToolResult, ToolStepRecord } from './tools/tool-definition.js';
 export { assessRisk, needsConfirmation, type RiskAssessment, type RiskContext } from './safety-policy.js';
 export { NO_USER_AVAILABLE } from './tools/ask-user-tool.js';

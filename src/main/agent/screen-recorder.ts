@@ -1,13 +1,14 @@
 /**
  * The screenshots of a turn: capture, dedup against the last stored frame, store what changed, and tell
- * the timeline. It also remembers what the model was last shown (the view its coordinates refer to).
+ * the timeline. What the model was shown is not kept here: it travels with each call as a value (the
+ * tool context's `shown`), from the request or the MCP result that showed it.
  *
  * One recorder serves one operator, so one turn at a time: the agent refuses a second concurrent turn.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImageSource } from '../../shared/images.js';
 import type { Storage } from '../storage/index.js';
-import type { ModelView, Operator } from '../operators/operator.js';
+import type { Operator } from '../operators/operator.js';
 import { captureWithDedup, type DedupSettings, type PreviousImage } from '../perception/capture-with-dedup.js';
 import { encodeLossless } from '../perception/image-encoding.js';
 import type { Emit } from './event-emitter.js';
@@ -32,8 +33,6 @@ interface TurnScope {
 export class ScreenRecorder {
   private scope: TurnScope | undefined;
   private lastStored: PreviousImage | undefined;
-  /** What the model's coordinates refer to: the last screenshot in its latest request. */
-  private shown: { view: ModelView; imageId: string } | undefined;
 
   constructor(private readonly options: ScreenRecorderOptions) {}
 
@@ -41,21 +40,6 @@ export class ScreenRecorder {
   beginTurn(scope: TurnScope): void {
     this.scope = scope;
     this.lastStored = undefined;
-    this.shown = undefined;
-  }
-
-  /** Records what the latest request showed the model (from the request builder). */
-  showModel(view: ModelView | undefined, imageId: string | undefined): void {
-    this.shown = view === undefined || imageId === undefined ? undefined : { view, imageId };
-  }
-
-  /** The view of the screenshot the model last saw, for mapping its coordinates. */
-  get modelView(): ModelView | undefined {
-    return this.shown?.view;
-  }
-
-  get modelScreenshotId(): string | undefined {
-    return this.shown?.imageId;
   }
 
   /** The screen now; after an action, waits for it to settle first. */

@@ -3,9 +3,9 @@
  * timeline shows) in one transaction, so a crash leaves both or neither. Then the step event.
  */
 import type { TokenReport } from '../../shared/events.js';
-import { ComputerActionSchema, type ScreenshotView, type StepAction, type ToolArguments } from '../../shared/actions.js';
-import type { ModelView } from '../operators/operator.js';
+import { ComputerActionSchema, type StepAction, type ToolArguments } from '../../shared/actions.js';
 import { textOfParts, type ToolCall } from '../../shared/messages.js';
+import { screenshotViewOf, type ShownScreenshot } from '../../shared/model-view.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import type { StepRecord, Storage } from '../storage/index.js';
 import type { Emit } from './event-emitter.js';
@@ -21,10 +21,8 @@ export interface ToolStep {
   arguments?: unknown;
   /** The assistant's text of the reply that made the call. */
   thought: string | undefined;
-  /** The screenshot the model was looking at when it chose this call. */
-  screenshotImageId: string | undefined;
-  /** How that screenshot was shown (size, coordinate space): the space the call's coordinates are in. */
-  screenshotView?: ModelView | undefined;
+  /** The screenshot the model was looking at when it chose this call, and how it was shown. */
+  shown: ShownScreenshot | undefined;
   latencyMs: number;
   /** The model call's cost: on the first step of a reply only, so a turn's steps add up to its calls. */
   usage?: TokenUsage;
@@ -52,8 +50,8 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
       turnId: step.turnId,
       action,
       thought: step.thought ?? null,
-      screenshotImageId: step.screenshotImageId ?? null,
-      screenshotView: step.screenshotView === undefined ? null : screenshotViewOf(step.screenshotView),
+      screenshotImageId: step.shown?.imageId ?? null,
+      screenshotView: step.shown === undefined ? null : screenshotViewOf(step.shown.view),
       dedupOfImageId: result.record?.dedupOfImageId ?? null,
       result: result.record?.result ?? { ok: result.isError !== true, text: resultText },
       error: result.isError === true ? resultText : null,
@@ -74,8 +72,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
     tool: step.call.name,
     ...(computerAction.success ? { action: computerAction.data } : {}),
     ...(step.thought === undefined ? {} : { thought: step.thought }),
-    ...(step.screenshotImageId === undefined ? {} : { screenshotImageId: step.screenshotImageId }),
-    ...(step.screenshotView === undefined ? {} : { screenshotView: screenshotViewOf(step.screenshotView) }),
+    ...(step.shown === undefined ? {} : { screenshotImageId: step.shown.imageId, screenshotView: screenshotViewOf(step.shown.view) }),
     ok: result.isError !== true,
     ...(result.isError === true ? { error: resultText } : {}),
     latencyMs: step.latencyMs,
@@ -98,9 +95,4 @@ function stepAction(step: ToolStep): StepAction {
   }
   // Validated arguments are JSON: the tool's schema parsed them from the model's JSON text.
   return { tool: step.call.name, arguments: (step.arguments as ToolArguments | undefined) ?? step.call.argumentsText };
-}
-
-/** What of the model's view a step keeps: the image size and coordinate space its coordinates are in. */
-function screenshotViewOf(view: ModelView): ScreenshotView {
-  return { imageWidth: view.imageWidth, imageHeight: view.imageHeight, coordinateSpace: view.coordinateSpace };
 }

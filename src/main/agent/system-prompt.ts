@@ -3,7 +3,7 @@
  * means, and when to stop. It is a pure function of its inputs and is built once per turn, so it is the
  * same bytes at every step (the start of the prompt cache).
  */
-import type { CoordinateSpace } from '../llm/model-profiles.js';
+import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { OperatorKind } from '../../shared/config.js';
 
 export interface SystemPromptInput {

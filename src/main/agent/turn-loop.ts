@@ -8,8 +8,9 @@
  */
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { TokenReport } from '../../shared/events.js';
-import type { MessagePart, ToolCall } from '../../shared/messages.js';
+import type { MessagePart } from '../../shared/messages.js';
 import { textOfParts } from '../../shared/messages.js';
+import type { ShownScreenshot } from '../../shared/model-view.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import {
   buildRequest,
@@ -23,15 +24,10 @@ import { ModelCallCancelledError, ModelError } from '../llm/model-errors.js';
 import type { Storage } from '../storage/index.js';
 import type { Emit } from './event-emitter.js';
 import { MAX_CONSECUTIVE_MALFORMED_REPLIES, MalformedReplyCounter } from './malformed-output.js';
-import type { ScreenRecorder } from './screen-recorder.js';
-import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
-import { recordToolStep } from './step-recording.js';
-import { dispatchToolCall, type DispatchOutcome } from './tool-dispatch.js';
-import type { ModelView } from '../operators/operator.js';
 import { FINISH_TOOL_NAME } from './tools/finish-tool.js';
 import type { ToolRegistry } from './tools/registry.js';
+import type { CallOrigin, ToolTurn } from './tool-turn.js';
 import type { TurnEnding } from './turn-lifecycle.js';
-import { TurnStoppedError } from './turn-stopped-error.js';
 import { addUsage } from './token-usage-totals.js';
 
 /** Sent once when the model replies without calling a tool; a second such reply in a row ends the turn. */
@@ -43,12 +39,11 @@ export interface TurnLoopContext {
   storage: Storage;
   model: ModelAdapter;
   registry: ToolRegistry;
-  screen: ScreenRecorder;
+  /** Where the turn's calls are run and recorded; the turn's session and id. */
+  turn: ToolTurn;
   emit: Emit;
   redact: (text: string) => string;
   signal: AbortSignal;
-  sessionId: string;
-  turnId: string;
   systemPrompt: string;
   maxImageEdge: number;
   /**
@@ -88,8 +83,8 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
     }
     const built = await buildRequest({
       storage: context.storage,
-      sessionId: context.sessionId,
-      turnId: context.turnId,
+      sessionId: context.turn.sessionId,
+      turnId: context.turn.turnId,
       profile: context.model.profile,
       maxImageEdge: context.maxImageEdge,
       systemPrompt: context.systemPrompt,
@@ -99,13 +94,12 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
       ephemeral: context.ephemeral,
       ...(context.injectionDebugLog === undefined ? {} : { injectionDebugLog: context.injectionDebugLog }),
     });
-    context.screen.showModel(built.lastView, built.lastScreenshotId);
     const reply = await callModel(context, built.request.messages);
     if ('ending' in reply) return reply.ending;
     modelCalls += 1;
     context.usage.total = addUsage(context.usage.total, reply.message.usage);
     const thought = textOfParts(reply.message.parts) || undefined;
-    storeAssistantMessage(context, reply.message);
+    context.turn.storeCalls(keptParts(reply.message), reply.message.toolCalls);
 
     if (reply.message.toolCalls.length === 0) {
       if (nudged) {
@@ -117,20 +111,16 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
       }
       nudged = true;
       context.storage.messages.append({
-        sessionId: context.sessionId,
-        turnId: context.turnId,
+        sessionId: context.turn.sessionId,
+        turnId: context.turn.turnId,
         message: { role: 'user', parts: [{ type: 'text', text: NO_TOOL_CALL_NUDGE }] },
       });
       continue;
     }
     nudged = false;
 
-    const calls = await runToolCalls(context, reply.message, steps, {
-      thought,
-      screenshotImageId: context.screen.modelScreenshotId,
-      screenshotView: context.screen.modelView,
-      tokenReport: built.tokenReport,
-    });
+    // Every call of the reply was made looking at the request's last screenshot, whatever the calls before it did.
+    const calls = await runToolCalls(context, reply.message, steps, { thought, shown: built.shown, tokenReport: built.tokenReport });
     if (calls.ending !== undefined) return calls.ending;
     if (calls.stopped || context.signal.aborted) return STOPPED;
     if (malformedReplies.record(calls.allMalformed)) {
@@ -158,8 +148,8 @@ async function callModel(
           if (event.type !== 'text-delta') return;
           context.emit({
             type: 'model-text-delta',
-            sessionId: context.sessionId,
-            turnId: context.turnId,
+            sessionId: context.turn.sessionId,
+            turnId: context.turn.turnId,
             at: Date.now(),
             text: event.text,
           });
@@ -177,19 +167,13 @@ async function callModel(
 }
 
 /** Only text is kept: media a model generated would need the image store, and nothing reads it back yet. */
-function storeAssistantMessage(context: TurnLoopContext, message: CompletedAssistantMessage): void {
-  const parts: MessagePart[] = message.parts.filter((part) => part.type === 'text');
-  context.storage.messages.append({
-    sessionId: context.sessionId,
-    turnId: context.turnId,
-    message: { role: 'assistant', parts, toolCalls: message.toolCalls },
-  });
+function keptParts(message: CompletedAssistantMessage): MessagePart[] {
+  return message.parts.filter((part) => part.type === 'text');
 }
 
 interface ReplyContext {
   thought: string | undefined;
-  screenshotImageId: string | undefined;
-  screenshotView: ModelView | undefined;
+  shown: ShownScreenshot | undefined;
   tokenReport: TokenReport;
 }
 
@@ -210,37 +194,24 @@ async function runToolCalls(
   for (const [index, call] of message.toolCalls.entries()) {
     // The model call's cost goes on the reply's first step, so the steps of a turn add up to its calls.
     const cost = index === 0 ? { usage: message.usage, tokenReport: reply.tokenReport } : {};
+    const origin: CallOrigin = { shown: reply.shown, thought: reply.thought, ...cost };
     const overLimit = call.name !== FINISH_TOOL_NAME && steps.taken >= context.maxSteps;
     const notRun = notRunReason(outcome, context.signal) ?? (overLimit ? stepLimitNotice(context.maxSteps) : undefined);
-    if (notRun === undefined) steps.taken += 1;
-    let dispatched: DispatchOutcome & { stoppedDuringCall?: boolean; storageFailure?: string };
     if (notRun !== undefined) {
-      dispatched = { result: { parts: [{ type: 'text', text: notRun }], isError: true }, malformed: false, latencyMs: 0 };
-    } else {
-      dispatched = await dispatchOrStop(context, call);
-      if (dispatched.stoppedDuringCall === true) outcome.stopped = true;
+      context.turn.answerUnrun(call, notRun, origin);
+      continue;
     }
-    if (dispatched.storageFailure !== undefined) {
-      // Recorded first (the call gets its answer), then nothing more runs: the turn ends on the failure.
-      outcome.ending = { status: 'failed', reason: 'error', summary: dispatched.storageFailure };
+    steps.taken += 1;
+    const taken = await context.turn.take(call, origin, context.signal);
+    if (taken.stopped) outcome.stopped = true;
+    if (taken.storageFailure !== undefined) {
+      // Recorded (the call got its answer), then nothing more runs: the turn ends on the failure.
+      outcome.ending = { status: 'failed', reason: 'error', summary: taken.storageFailure };
     }
-    recordToolStep(context.storage, context.emit, context.redact, {
-      sessionId: context.sessionId,
-      turnId: context.turnId,
-      call,
-      result: dispatched.result,
-      ...(dispatched.arguments === undefined ? {} : { arguments: dispatched.arguments }),
-      thought: reply.thought,
-      screenshotImageId: reply.screenshotImageId,
-      screenshotView: reply.screenshotView,
-      latencyMs: dispatched.latencyMs,
-      ...cost,
-    });
-    if (notRun !== undefined) continue;
-    if (!dispatched.malformed) outcome.allMalformed = false;
-    if (dispatched.result.isError === true) outcome.lastError = textOfParts(dispatched.result.parts);
-    if (dispatched.result.endTurn !== undefined && dispatched.storageFailure === undefined) {
-      const { status, summary } = dispatched.result.endTurn;
+    if (!taken.malformed) outcome.allMalformed = false;
+    if (taken.result.isError === true) outcome.lastError = textOfParts(taken.result.parts);
+    if (taken.result.endTurn !== undefined && taken.storageFailure === undefined) {
+      const { status, summary } = taken.result.endTurn;
       outcome.ending = { status, reason: status === 'finished' ? 'finished' : 'failed', summary };
     }
   }
@@ -255,37 +226,4 @@ function notRunReason(outcome: ToolCallsOutcome, signal: AbortSignal): string | 
   if (outcome.ending !== undefined) return 'Not run: the turn had already ended.';
   if (outcome.stopped || signal.aborted) return 'Not run: the user stopped the turn.';
   return undefined;
-}
-
-async function dispatchOrStop(
-  context: TurnLoopContext,
-  call: ToolCall,
-): Promise<DispatchOutcome & { stoppedDuringCall?: boolean; storageFailure?: string }> {
-  const started = performance.now();
-  try {
-    return await dispatchToolCall(context.registry, call, {
-      sessionId: context.sessionId,
-      turnId: context.turnId,
-      signal: context.signal,
-      storage: context.storage,
-      emit: context.emit,
-    });
-  } catch (error) {
-    if (isStorageFailure(error)) {
-      const summary = storageFailureSummary(context.redact(error instanceof Error ? error.message : String(error)));
-      return {
-        result: { parts: [{ type: 'text', text: summary }], isError: true },
-        malformed: false,
-        latencyMs: Math.max(0, Math.round(performance.now() - started)),
-        storageFailure: summary,
-      };
-    }
-    if (!(error instanceof TurnStoppedError)) throw error;
-    return {
-      result: { parts: [{ type: 'text', text: 'Interrupted: the user stopped the turn.' }], isError: true },
-      malformed: false,
-      latencyMs: Math.max(0, Math.round(performance.now() - started)),
-      stoppedDuringCall: true,
-    };
-  }
 }

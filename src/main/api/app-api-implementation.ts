@@ -12,7 +12,8 @@ import {
   type Step,
   type Turn,
 } from '../../shared/app-api.js';
-import { COMPUTER_TOOL_NAME, isComputerAction, ScreenshotViewSchema } from '../../shared/actions.js';
+import { COMPUTER_TOOL_NAME, isComputerAction } from '../../shared/actions.js';
+import { ScreenshotViewSchema } from '../../shared/model-view.js';
 import { TokenReportSchema } from '../../shared/events.js';
 import type { ImageRecord, SessionRecord, StepRecord, Storage } from '../storage/index.js';
 import type { ApiKeySettings } from './api-keys.js';

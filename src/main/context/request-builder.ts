@@ -19,12 +19,12 @@ import { DEFAULT_CONFIG, type Config } from '../../shared/config.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { TokenReport } from '../../shared/events.js';
 import { systemText, type Message } from '../../shared/messages.js';
+import { shownScreenshot, type ShownScreenshot } from '../../shared/model-view.js';
 import { estimateImageTokens } from '../llm/image-token-estimates.js';
 import type { ModelRequest } from '../llm/model-adapter.js';
 import type { ModelProfile } from '../llm/model-profiles.js';
-import type { ModelView } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
-import { EncodedImageCache, type EncodedImage } from './encoded-image-cache.js';
+import { EncodedImageCache } from './encoded-image-cache.js';
 import { injectEphemeral, type InjectionDebugLog } from './ephemeral-injection.js';
 import { renderHistory, type SentImage } from './history-rendering.js';
 import { COMPUTER_TOOL_NAME } from '../../shared/actions.js';
@@ -77,10 +77,11 @@ export interface BuiltRequest {
   tokenReport: TokenReport;
   /** The budget the request was held to (comparison policies are measured against it, not held to it). */
   budgetTokens: number;
-  /** How the last screenshot in the request relates to its frame: what the model's coordinates refer to. */
-  lastView: ModelView | undefined;
-  /** The id of that screenshot. */
-  lastScreenshotId: string | undefined;
+  /**
+   * The last screenshot in the request and how it was shown: what the model's coordinates in its reply
+   * refer to. The loop hands it to each call of that reply; undefined when the request shows no screen.
+   */
+  shown: ShownScreenshot | undefined;
 }
 
 export async function buildRequest(input: BuildRequestInput): Promise<BuiltRequest> {
@@ -142,8 +143,7 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
       imagesFolded: Math.max(0, countImages(keepAll) - countImages(planned)),
     },
     budgetTokens: budget.tokens,
-    lastView: lastScreenshot === undefined ? undefined : viewOf(lastScreenshot, input.profile),
-    lastScreenshotId: lastScreenshot?.imageId,
+    shown: lastScreenshot === undefined ? undefined : shownScreenshot(lastScreenshot.imageId, lastScreenshot, input.profile.coordinateSpace),
   };
 }
 
@@ -208,14 +208,4 @@ function showsPresentScreen(image: SentImage): boolean {
   const isScreenshot = image.source === 'screen' || image.source === 'browser';
   const carriedAsPresent = image.carrier.role === 'user' || (image.carrier.role === 'tool' && image.carrier.toolName === COMPUTER_TOOL_NAME);
   return isScreenshot && carriedAsPresent;
-}
-
-function viewOf(image: EncodedImage, profile: ModelProfile): ModelView {
-  return {
-    frameWidth: image.frameWidth,
-    frameHeight: image.frameHeight,
-    imageWidth: image.width,
-    imageHeight: image.height,
-    coordinateSpace: profile.coordinateSpace,
-  };
 }

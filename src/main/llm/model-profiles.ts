@@ -4,13 +4,11 @@
  * produce. Known models are matched by name (provider prefixes such as `openai/` or `Qwen/` are ignored);
  * anything else gets a default profile, and every field can be overridden.
  */
+import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { ImageTokenFormula } from './image-token-estimates.js';
 
 export type InputModality = 'text' | 'image' | 'audio' | 'file';
 export type OutputModality = 'text' | 'image' | 'audio';
-
-/** Where a model's coordinates live: screen pixels of the image it saw, or 0–1000 on both axes. */
-export type CoordinateSpace = 'pixels' | 'normalized-1000';
 
 export interface ModelProfile {
   /** The model name the profile was resolved for. */

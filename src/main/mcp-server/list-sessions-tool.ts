@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { SessionSummary } from '../storage/index.js';
-import type { ToolDefinition, ToolResult } from '../agent/tools/tool-definition.js';
+import type { ToolDefinition, ToolResult } from '../agent/index.js';
 
 export const LIST_SESSIONS_TOOL_NAME = 'list_sessions';
 const DEFAULT_LIMIT = 20;

@@ -7,7 +7,8 @@
 import type { ComputerAction } from '../../shared/actions.js';
 import { mapModelPoint, mapModelPoints, type FrameGeometry, type Point } from './coordinates.js';
 import { parseKeyCombinations, type KeyChord } from './key-combination.js';
-import type { ActionResult, ModelView } from './operator.js';
+import type { ModelView } from '../../shared/model-view.js';
+import type { ActionResult } from './operator.js';
 
 export type MouseButton = 'left' | 'right';
 

@@ -14,7 +14,8 @@ import { performAction } from './action-performer.js';
 import { findBrowserExecutable } from './browser-executable.js';
 import { BrowserFrameSource } from './browser-frame-source.js';
 import type { FrameGeometry } from './coordinates.js';
-import type { ActionResult, FocusedFieldKind, ModelView, Operator, OperatorDescription } from './operator.js';
+import type { ModelView } from '../../shared/model-view.js';
+import type { ActionResult, FocusedFieldKind, Operator, OperatorDescription } from './operator.js';
 import { PlaywrightInput } from './playwright-input.js';
 
 export interface Viewport {

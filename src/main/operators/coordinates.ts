@@ -18,7 +18,7 @@
  * there" lands on something else (a neighbouring monitor, the taskbar) and the model would not know.
  */
 import type { ScreenBounds } from '../perception/frame.js';
-import type { ModelView } from './operator.js';
+import type { CoordinateSpace, ModelView } from '../../shared/model-view.js';
 
 export interface Point {
   x: number;
@@ -94,7 +94,7 @@ export function mapModelPoints(
   return errors.size > 0 ? { ok: false, error: [...errors].join('; ') } : { ok: true, screens };
 }
 
-function rangeError(name: string, value: number, imageExtent: number, space: ModelView['coordinateSpace']): string | undefined {
+function rangeError(name: string, value: number, imageExtent: number, space: CoordinateSpace): string | undefined {
   if (space === 'normalized-1000') {
     if (value >= 0 && value <= NORMALIZED_EXTENT) return undefined;
     return `${name}=${value} is outside the screenshot (0–${NORMALIZED_EXTENT}, normalized coordinates)`;
@@ -103,7 +103,7 @@ function rangeError(name: string, value: number, imageExtent: number, space: Mod
   return `${name}=${value} is outside the screenshot (0–${imageExtent - 1})`;
 }
 
-function toFramePixel(value: number, imageExtent: number, frameExtent: number, space: ModelView['coordinateSpace']): number {
+function toFramePixel(value: number, imageExtent: number, frameExtent: number, space: CoordinateSpace): number {
   const fraction = space === 'normalized-1000' ? value / NORMALIZED_EXTENT : (Math.floor(value) + 0.5) / imageExtent;
   return Math.min(Math.floor(fraction * frameExtent), frameExtent - 1);
 }

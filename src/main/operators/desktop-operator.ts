@@ -10,7 +10,8 @@ import { performAction, type InputDriver } from './action-performer.js';
 import type { FrameGeometry } from './coordinates.js';
 import { DesktopFrameSource } from './desktop-frame-source.js';
 import { NutJsInput } from './nut-js-input.js';
-import { withOwnWindowHidden, type ActionResult, type ModelView, type Operator, type OperatorDescription, type OwnWindowHook } from './operator.js';
+import type { ModelView } from '../../shared/model-view.js';
+import { withOwnWindowHidden, type ActionResult, type Operator, type OperatorDescription, type OwnWindowHook } from './operator.js';
 
 export interface DesktopOperatorOptions {
   /** The display to capture and act on (config: perception.displayId); the primary display when absent. */

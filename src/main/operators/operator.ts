@@ -2,27 +2,14 @@
  * The contract between the agent and whatever it acts on. An operator is a frame source plus an input
  * driver: the desktop (node-screenshots + nut-js) or a browser page (playwright-core). The agent shows the
  * model a scaled copy of `capture()`'s frame, and hands the model's action back to `execute()` together
- * with a `ModelView` that says how that copy relates to the frame, so the operator can map the model's
- * coordinates to the screen (see coordinates.ts).
+ * with the `ModelView` (src/shared/model-view.ts) the model was looking at, which says how that copy relates
+ * to the frame, so the operator can map the model's coordinates to the screen (see coordinates.ts).
  */
 import type { ComputerAction } from '../../shared/actions.js';
 import type { OperatorKind } from '../../shared/config.js';
 import type { Frame } from '../perception/frame.js';
 import type { FrameSource } from '../perception/frame-source.js';
-
-/** How the model names a point: pixels of the image it was shown, or 0–1000 on both axes (Qwen, UI-TARS). */
-export type CoordinateSpace = 'pixels' | 'normalized-1000';
-
-/** How the screenshot the model saw relates to the frame it was made from. */
-export interface ModelView {
-  /** Size of the captured frame (what `capture()` returned). */
-  frameWidth: number;
-  frameHeight: number;
-  /** Size of the image the model was shown (what encodeForModel produced). */
-  imageWidth: number;
-  imageHeight: number;
-  coordinateSpace: CoordinateSpace;
-}
+import type { ModelView } from '../../shared/model-view.js';
 
 /**
  * What an action came to. A failure's `error` is written for the model (it is sent back as the tool

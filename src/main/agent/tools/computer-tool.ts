@@ -3,8 +3,9 @@
  * safety policy decides whether a person must approve; a refused action does nothing. After an action,
  * a new screenshot goes back in the result (or, when nothing changed, "unchanged: same as img_…").
  *
- * The model's coordinates are in the screenshot it last saw; the operator maps them to the screen with
- * that screenshot's ModelView, and refuses a point outside it (nothing is done).
+ * The model's coordinates are in the screenshot it was looking at when it made the call (the call's
+ * `shown`); the operator maps them to the screen through that screenshot's ModelView, and refuses a point
+ * outside it (nothing is done).
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -74,15 +75,14 @@ async function runComputerAction(action: ComputerAction, context: ToolContext, o
   if (refusal !== undefined) {
     return { parts: [{ type: 'text', text: refusal }], isError: true, record: { action, result: { ok: false, refused: true } } };
   }
-  const view = options.screen.modelView;
-  if (view === undefined) {
+  if (context.shown === undefined) {
     return {
       parts: [{ type: 'text', text: 'There is no screenshot to act on yet; call computer with action "screenshot" first.' }],
       isError: true,
       record: { action, result: { ok: false } },
     };
   }
-  const outcome = await options.operator.execute(action, view);
+  const outcome = await options.operator.execute(action, context.shown.view);
   if (!outcome.ok) {
     return { parts: [{ type: 'text', text: outcome.error }], isError: true, record: { action, result: { ok: false } } };
   }
@@ -114,7 +114,8 @@ async function confirmIfNeeded(action: ComputerAction, context: ToolContext, opt
   context.emit({ type: 'confirmation-requested', ...scope, at: Date.now(), requestId, action, reason });
   const answer = normalizeAnswer(await untilAborted(options.confirm({ ...scope, requestId, action, reason }, context.signal), context.signal));
   context.emit({ type: 'confirmation-answered', ...scope, at: Date.now(), requestId, approved: answer.approved, by: answer.by });
-  return answer.approved ? undefined : `the user refused this action: ${reason}. Nothing was done; do not try to get around the refusal.`;
+  if (answer.approved) return undefined;
+  return answer.refusal ?? `the user refused this action: ${reason}. Nothing was done; do not try to get around the refusal.`;
 }
 
 function normalizeAnswer(answer: boolean | ConfirmationAnswer): ConfirmationAnswer {

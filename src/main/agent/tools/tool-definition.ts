@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { ComputerAction } from '../../../shared/actions.js';
 import type { AgentEvent } from '../../../shared/events.js';
 import type { MessagePart } from '../../../shared/messages.js';
+import type { ShownScreenshot } from '../../../shared/model-view.js';
 import type { Storage } from '../../storage/storage.js';
 
 export interface ToolContext {
@@ -14,6 +15,11 @@ export interface ToolContext {
   signal: AbortSignal;
   storage: Storage;
   emit: (event: AgentEvent) => void;
+  /**
+   * The screenshot the model was looking at when it made this call: its coordinates are in that view.
+   * Undefined while it has been shown no screen (an MCP client that has not asked for a screenshot yet).
+   */
+  shown: ShownScreenshot | undefined;
 }
 
 /**

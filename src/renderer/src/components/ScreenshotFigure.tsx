@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
-import { actionPointsOnScreenshot, type ComputerAction, type ScreenshotView } from '../../../shared/actions.js';
+import { actionPointsOnScreenshot, type ComputerAction } from '../../../shared/actions.js';
+import type { ScreenshotView } from '../../../shared/model-view.js';
 import type { CropBox } from '../timeline/crop-boxes.js';
 
 export interface ScreenshotFigureProps {

@@ -1,12 +1,13 @@
 /**
- * `screenshot` (served over MCP): the screen now, captured with dedup against the last stored screenshot.
- * A changed screen is stored (it gets an id the recall tools take) and returned; an unchanged one is
- * answered "unchanged: same as img_…" without sending the pixels again.
+ * `screenshot`: the screen now, captured with dedup against the last stored screenshot. A changed screen
+ * is stored (it gets an id the recall tools take) and returned; an unchanged one is answered "unchanged:
+ * same as img_…" without sending the pixels again. Served to another agent (see hosted-tools.ts); the
+ * agent's own model needs none, since each of its requests already shows the screen.
  */
 import { z } from 'zod';
-import { unchangedNotice } from '../perception/capture-with-dedup.js';
-import type { ScreenRecorder } from '../agent/screen-recorder.js';
-import type { ToolDefinition, ToolResult } from '../agent/tools/tool-definition.js';
+import { unchangedNotice } from '../../perception/capture-with-dedup.js';
+import type { ScreenRecorder } from '../screen-recorder.js';
+import type { ToolDefinition, ToolResult } from './tool-definition.js';
 
 export const SCREENSHOT_TOOL_NAME = 'screenshot';
 

@@ -1,0 +1,86 @@
+/**
+ * The agent's tools for a model that is not ours: another agent calls them, over MCP. The face that serves
+ * them (src/main/mcp-server) decides when a turn begins and ends and what its caller was last shown;
+ * everything that happens to one call is here and the same as for the agent's own model: the tool
+ * definitions, the screen recorder, the safety policy, and the ToolTurn that runs and records each call.
+ */
+import type { Config } from '../../shared/config.js';
+import type { AgentEvent } from '../../shared/events.js';
+import type { UserMessage } from '../../shared/messages.js';
+import type { ModelToolDeclaration } from '../llm/model-adapter.js';
+import type { Operator } from '../operators/operator.js';
+import type { Storage } from '../storage/index.js';
+import type { ConfirmationHandler } from './agent-contract.js';
+import { createEventEmitter, createSecretRedactor } from './event-emitter.js';
+import { ScreenRecorder } from './screen-recorder.js';
+import { createComputerTool } from './tools/computer-tool.js';
+import { createCropImageTool } from './tools/crop-image-tool.js';
+import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
+import { createToolRegistry } from './tools/registry.js';
+import { createScreenshotTool } from './tools/screenshot-tool.js';
+import type { ToolDefinition } from './tools/tool-definition.js';
+import { ToolTurn } from './tool-turn.js';
+
+const DEFAULT_SETTLE_DELAY_MS = 500;
+
+export interface HostedToolsOptions {
+  storage: Storage;
+  config: Config;
+  operator: Operator;
+  /** Approves or refuses a risky action; there may be nobody to ask. */
+  confirm: ConfirmationHandler;
+  /** Served after the built-in tools (list_sessions, web_search). */
+  extraTools?: readonly ToolDefinition[];
+  onEvent?: (event: AgentEvent) => void;
+  /** How long to let the screen settle after an action (default 500 ms; tests pass 0). */
+  settleDelayMs?: number;
+  /** The answer to a call its caller cancelled while it ran. */
+  cancelledNotice: string;
+}
+
+export interface HostedTools {
+  /** As a model is shown them: screenshot, computer, get_history_image, crop_image, then the extra tools. */
+  readonly listed: readonly ModelToolDeclaration[];
+  /** Takes the configured secrets out of text that leaves the process. */
+  redact(text: string): string;
+  /** Begins a turn of calls in a session that exists, and stores its request. */
+  beginTurn(sessionId: string, request: UserMessage): Promise<ToolTurn>;
+}
+
+export function createHostedTools(options: HostedToolsOptions): HostedTools {
+  const { storage, config, operator } = options;
+  const redact = createSecretRedactor([config.model.apiKey, config.search.tavilyApiKey]);
+  const emit = createEventEmitter(options.onEvent, redact);
+  const screen = new ScreenRecorder({
+    operator,
+    storage,
+    dedup: config.perception.dedup,
+    emit,
+    settleDelayMs: options.settleDelayMs ?? DEFAULT_SETTLE_DELAY_MS,
+  });
+  const screenshot = createScreenshotTool(screen);
+  const computer = createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: options.confirm });
+  const registry = createToolRegistry(
+    [screenshot, withScreenshotAction(computer, screenshot), createGetHistoryImageTool(), createCropImageTool()],
+    options.extraTools,
+  );
+  const parts = { storage, emit, redact, registry, screen, stoppedNotice: options.cancelledNotice };
+  return {
+    listed: registry.forModel(),
+    redact,
+    async beginTurn(sessionId, request) {
+      const turn = ToolTurn.begin(parts, { request, sessionId, operatorKind: operator.describe().kind, modelName: '' });
+      await turn.storeRequest(request);
+      return turn;
+    },
+  };
+}
+
+/** `computer` with action "screenshot" is the screenshot tool: it works before any screenshot was shown. */
+function withScreenshotAction(computer: ToolDefinition, screenshot: ToolDefinition<Record<string, never>>): ToolDefinition {
+  return {
+    ...computer,
+    execute: (action, context) =>
+      (action as { action?: string }).action === 'screenshot' ? screenshot.execute({}, context) : computer.execute(action, context),
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * A turn as its tool calls see it: begun, each call run and recorded, ended once. The same code whoever
+ * makes the calls: the agent's own model (the turn loop) or another agent over MCP (the MCP server's tool
+ * host). Each call runs with the screenshot its maker was looking at (`shown`, a value the caller passes
+ * in), which the computer tool maps the call's coordinates through and the step row records.
+ */
+import type { TokenReport } from '../../shared/events.js';
+import type { MessagePart, ToolCall, UserMessage } from '../../shared/messages.js';
+import type { ShownScreenshot } from '../../shared/model-view.js';
+import type { TokenUsage } from '../../shared/token-usage.js';
+import type { Storage } from '../storage/index.js';
+import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
+import type { Emit } from './event-emitter.js';
+import type { ScreenRecorder } from './screen-recorder.js';
+import { recordToolStep } from './step-recording.js';
+import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
+import { emptyUsage } from './token-usage-totals.js';
+import { dispatchToolCall, type DispatchOutcome } from './tool-dispatch.js';
+import type { ToolRegistry } from './tools/registry.js';
+import { TurnLifecycle, type TurnBeginning, type TurnEnding } from './turn-lifecycle.js';
+import { TurnStoppedError } from './turn-stopped-error.js';
+
+/** What all the turns of one agent (or one MCP tool host) share. */
+export interface ToolTurnParts {
+  storage: Storage;
+  emit: Emit;
+  redact: (text: string) => string;
+  registry: ToolRegistry;
+  screen: ScreenRecorder;
+  /** The answer to a call its signal stopped: the user stopped the turn, or the client cancelled the call. */
+  stoppedNotice: string;
+}
+
+/** Who made a call and what they were looking at: what its step records beside the call itself. */
+export interface CallOrigin {
+  /** The screenshot the caller was looking at when it made the call; its coordinates are in that view. */
+  shown: ShownScreenshot | undefined;
+  /** The assistant's text of the reply that made the call. */
+  thought?: string | undefined;
+  /** The model call's cost: on the first step of a reply only, so a turn's steps add up to its calls. */
+  usage?: TokenUsage;
+  tokenReport?: TokenReport;
+}
+
+export interface TakenStep extends DispatchOutcome {
+  /** The call's signal stopped it while it ran. */
+  stopped: boolean;
+  /** The disk or the database failed under the call: the turn's summary, since the turn cannot go on. */
+  storageFailure: string | undefined;
+}
+
+export class ToolTurn {
+  private constructor(
+    private readonly parts: ToolTurnParts,
+    private readonly lifecycle: TurnLifecycle,
+  ) {}
+
+  /** Starts the turn: session, turn row, `turn-started`. The request itself is stored by `storeRequest`. */
+  static begin(parts: ToolTurnParts, beginning: TurnBeginning): ToolTurn {
+    const lifecycle = TurnLifecycle.begin(parts.storage, parts.emit, beginning);
+    parts.screen.beginTurn({ sessionId: lifecycle.sessionId, turnId: lifecycle.turnId });
+    return new ToolTurn(parts, lifecycle);
+  }
+
+  get sessionId(): string {
+    return this.lifecycle.sessionId;
+  }
+
+  get turnId(): string {
+    return this.lifecycle.turnId;
+  }
+
+  storeRequest(request: UserMessage): Promise<void> {
+    return this.lifecycle.storeRequest(request);
+  }
+
+  /** The assistant message that makes calls (a model's reply, or one call over MCP); their results follow it. */
+  storeCalls(parts: MessagePart[], toolCalls: ToolCall[]): void {
+    this.parts.storage.messages.append({
+      sessionId: this.sessionId,
+      turnId: this.turnId,
+      message: { role: 'assistant', parts, toolCalls },
+    });
+  }
+
+  /** Runs one call as its maker saw the screen, and records it: its tool message and its step row. */
+  async take(call: ToolCall, origin: CallOrigin, signal: AbortSignal): Promise<TakenStep> {
+    const taken = await this.dispatch(call, origin.shown, signal);
+    this.record(call, taken, origin);
+    return taken;
+  }
+
+  /** Answers a call that is not run (the turn ended first, or reached its step limit), so the history stays valid. */
+  answerUnrun(call: ToolCall, notice: string, origin: CallOrigin): void {
+    const result = { parts: [{ type: 'text' as const, text: notice }], isError: true };
+    this.record(call, { result, malformed: false, latencyMs: 0 }, origin);
+  }
+
+  /** Ends the turn once (later calls return the first outcome); each hook runs once. */
+  end(ending: TurnEnding, hooks: readonly TurnEndHook[], usage: TokenUsage = emptyUsage()): Promise<TurnOutcome> {
+    return this.lifecycle.end(ending, usage, hooks);
+  }
+
+  private async dispatch(call: ToolCall, shown: ShownScreenshot | undefined, signal: AbortSignal): Promise<TakenStep> {
+    const { storage, emit, redact, registry } = this.parts;
+    const started = performance.now();
+    const interrupted = (text: string, stopped: boolean, storageFailure?: string): TakenStep => ({
+      result: { parts: [{ type: 'text', text }], isError: true },
+      malformed: false,
+      latencyMs: Math.max(0, Math.round(performance.now() - started)),
+      stopped,
+      storageFailure,
+    });
+    try {
+      const context = { sessionId: this.sessionId, turnId: this.turnId, signal, storage, emit, shown };
+      const outcome = await dispatchToolCall(registry, call, context);
+      return { ...outcome, stopped: false, storageFailure: undefined };
+    } catch (error) {
+      if (isStorageFailure(error)) {
+        const summary = storageFailureSummary(redact(error instanceof Error ? error.message : String(error)));
+        return interrupted(summary, false, summary);
+      }
+      if (!(error instanceof TurnStoppedError)) throw error;
+      return interrupted(this.parts.stoppedNotice, true);
+    }
+  }
+
+  private record(call: ToolCall, outcome: DispatchOutcome, origin: CallOrigin): void {
+    recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
+      sessionId: this.sessionId,
+      turnId: this.turnId,
+      call,
+      result: outcome.result,
+      ...(outcome.arguments === undefined ? {} : { arguments: outcome.arguments }),
+      thought: origin.thought,
+      shown: origin.shown,
+      latencyMs: outcome.latencyMs,
+      ...(origin.usage === undefined ? {} : { usage: origin.usage }),
+      ...(origin.tokenReport === undefined ? {} : { tokenReport: origin.tokenReport }),
+    });
+  }
+}
