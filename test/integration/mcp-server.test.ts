@@ -4,8 +4,10 @@
  * are listed with their schemas, a screenshot comes back as an image with an id that get_history_image
  * returns, computer actions change the page, a bad argument is an invalid-params error, a risky action is
  * refused with the way to allow it, and every call is recorded in a session of its own. The MCP servers
- * in config.json are offered too, as in `sightline run`.
+ * in config.json are offered too, as in `sightline run`, and a display it cannot reach exits 2 before
+ * serving.
  */
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,6 +19,7 @@ import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-serve
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { runSightline } from '../helpers/cli-io.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { unusedDisplay } from '../helpers/xvfb.js';
 
 const MAIN = resolve(import.meta.dirname, '../../src/main/cli/main.ts');
 const MCP_FIXTURES = resolve(import.meta.dirname, '../fixtures/mcp');
@@ -252,5 +255,30 @@ describe('sightline mcp with MCP servers in config.json', () => {
     const reports = configuredLog.split('\n').filter((line) => line.includes('MCP server "broken" did not start'));
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatch(/^sightline mcp: MCP server "broken" did not start: .*; its tools are left out of this run\.$/);
+  });
+});
+
+describe('sightline mcp with the desktop operator and no display', () => {
+  it.skipIf(process.platform !== 'linux')('exits 2 with the display message before serving', async () => {
+    const deadDisplayHome = createTemporaryHome('sightline-mcp-server-no-display');
+    try {
+      // A child process: node-screenshots reads DISPLAY from the real environment, once per process.
+      const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--home', deadDisplayHome.root, 'mcp', '--operator', 'desktop'], {
+        env: { ...process.env, DISPLAY: unusedDisplay() },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolveExit) => child.once('close', resolveExit));
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain('no display to capture');
+      expect(stderr).not.toContain('unexpected error');
+      expect(stderr).not.toContain('serving');
+      expect(stdout).toBe('');
+    } finally {
+      deadDisplayHome.remove();
+    }
   });
 });

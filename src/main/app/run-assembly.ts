@@ -135,8 +135,9 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
     throw new RunSetupError(`A url opens a page in the browser operator; the operator is ${kind}.`, 'invalid');
   }
   const factory = options.operatorFactory ?? createOperator;
+  let operator: Operator;
   try {
-    return await factory({
+    operator = await factory({
       kind,
       displayId: options.config.perception.displayId,
       url: target.url,
@@ -146,6 +147,15 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
   } catch (error) {
     throw asSetupError(error);
   }
+  try {
+    // The desktop operator reaches for its display only when asked: asking now makes a missing display a
+    // setup error, rather than a failure inside the turn (or, for `sightline mcp`, after serving began).
+    operator.describe();
+  } catch (error) {
+    await operator.close().catch(() => undefined);
+    throw asSetupError(error);
+  }
+  return operator;
 }
 
 function asSetupError(error: unknown): unknown {
