@@ -8,6 +8,9 @@
  * process, as node-screenshots needs) and finds the button and the field by colour. The model's
  * screenshots are 1280x800 like the display (gpt-4.1's profile and the default maxImageEdge keep them
  * whole), so those points are the model's coordinates too.
+ *
+ * Without a display it can reach, the same command exits 2 with the display's own message, before any
+ * model call (that needs no Xvfb, only Linux, where DISPLAY names the X server).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +23,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-op
 import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { boxOfColour, canOpenDesktopTestWindow, openDesktopTestWindow, type Box, type DesktopTestWindow } from '../helpers/desktop-test-window.js';
-import { startXvfb, type Xvfb } from '../helpers/xvfb.js';
+import { startXvfb, unusedDisplay, type Xvfb } from '../helpers/xvfb.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { REPO_ROOT, runSightlineProcess } from './support/sightline-process.js';
 
@@ -114,6 +117,27 @@ describe.skipIf(!canOpenDesktopTestWindow)('sightline run --operator desktop und
       expect(storage.images.listBySession(session!.id).every((image) => image.source === 'screen')).toBe(true);
     } finally {
       storage.close();
+    }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('sightline run --operator desktop without a display', () => {
+  it('exits 2 with the display message, not "unexpected error", and calls no model', { timeout: 60_000 }, async () => {
+    const unusedModel = await startFakeOpenAiServer();
+    const scratch = createTemporaryHome('sightline-run-desktop-no-display');
+    try {
+      // The key is there so that the display is the only thing missing.
+      const result = await runSightlineProcess(
+        ['--home', scratch.root, 'run', 'Press the red button', '--operator', 'desktop', '--base-url', unusedModel.baseUrl],
+        { DISPLAY: unusedDisplay(), OPENAI_API_KEY: 'sk-test-no-display' },
+      );
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('no display to capture');
+      expect(result.stderr).not.toContain('unexpected error');
+      expect(unusedModel.requests).toHaveLength(0);
+    } finally {
+      await unusedModel.close();
+      scratch.remove();
     }
   });
 });

@@ -12,8 +12,7 @@ import type { AppApiArguments, AppApiName, AppApiResult, AppEvent } from '../../
 import { dispatchAppApiCall } from '../../src/main/api/app-api-dispatch.js';
 import type { ApiKeySecrets } from '../../src/main/api/api-keys.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
-import { createRunAssembler, type RunAssembler } from '../../src/main/app/run-assembly.js';
-import { CompactionQueue, createCompactionHook } from '../../src/main/context/index.js';
+import { createRunAssembler, type RunAssembler } from '../../src/main/app/app-run-assembler.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server.js';
 import { FakeOperator, type FakeOperatorOptions } from './fake-operator.js';
@@ -131,7 +130,6 @@ function watchingStepGates(
     config,
     operatorFactory,
     settleDelayMs: 0,
-    turnEndHooks: [createCompactionHook(new CompactionQueue({ storage }))],
   });
   return (settings, handlers) =>
     assemble(settings, {

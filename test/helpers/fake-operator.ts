@@ -32,6 +32,8 @@ export interface FakeOperatorOptions {
   changesScreen?: (action: ComputerAction) => boolean;
   /** Runs inside each executed action, after it is recorded (a test can stop the turn here). */
   onExecute?: (action: ComputerAction) => Promise<void> | void;
+  /** What describe() throws, as a desktop operator whose display cannot be reached does. */
+  describeError?: Error;
 }
 
 export interface ExecutedAction {
@@ -113,6 +115,7 @@ export class FakeOperator implements Operator {
   }
 
   describe(): OperatorDescription {
+    if (this.options.describeError !== undefined) throw this.options.describeError;
     return {
       kind: this.kind,
       target: `fake ${this.kind} ${this.screen.width}x${this.screen.height} @${this.scaleFactor}x`,

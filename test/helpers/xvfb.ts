@@ -109,3 +109,13 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
+
+/**
+ * A DISPLAY where no X server listens (no lock file, no socket), for tests of what Sightline says when it
+ * cannot reach a display. Counted up from :77, far above the numbers Xvfb picks for itself.
+ */
+export function unusedDisplay(): string {
+  for (let displayNumber = 77; ; displayNumber += 1) {
+    if (!existsSync(`/tmp/.X${displayNumber}-lock`) && !existsSync(`/tmp/.X11-unix/X${displayNumber}`)) return `:${displayNumber}`;
+  }
+}

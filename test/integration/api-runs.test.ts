@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppApiError } from '../../src/shared/app-api.js';
+import { DisplayUnavailableError } from '../../src/main/operators/display-errors.js';
 import { startAppApiHarness, HARNESS_API_KEY, type AppApiHarness } from '../helpers/app-api-harness.js';
 import { computerCall, contentText, chatMessages, finishCall, toolCall } from '../helpers/agent-harness.js';
 
@@ -63,6 +64,14 @@ describe('startRun', () => {
     const refused = run.call('startRun', { task: 'open the page', operator: 'desktop', url: 'http://127.0.0.1:9/' });
     await expect(refused).rejects.toMatchObject({ code: 'invalid-arguments', message: expect.stringContaining('browser operator') });
     expect(run.operators).toHaveLength(0);
+    expect((await run.call('listRuns')).runs).toEqual([]);
+  });
+
+  it('answers a run whose display cannot be reached as unavailable, with the display message, and calls no model', async () => {
+    const run = await harness({ operator: { describeError: new DisplayUnavailableError('nothing listens on :77') } });
+    const refused = run.call('startRun', { task: 'click the button' });
+    await expect(refused).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('no display to capture (nothing listens on :77)') });
+    expect(run.server.requests).toHaveLength(0);
     expect((await run.call('listRuns')).runs).toEqual([]);
   });
 

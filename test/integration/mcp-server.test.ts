@@ -3,8 +3,12 @@
  * browser operator on the bundled sandbox page, a temporary SIGHTLINE_HOME) and calls its tools. The tools
  * are listed with their schemas, a screenshot comes back as an image with an id that get_history_image
  * returns, computer actions change the page, a bad argument is an invalid-params error, a risky action is
- * refused with the way to allow it, and every call is recorded in a session of its own.
+ * refused with the way to allow it, and every call is recorded in a session of its own. The MCP servers
+ * in config.json are offered too, as in `sightline run`, and a display it cannot reach exits 2 before
+ * serving.
  */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,8 +19,10 @@ import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-serve
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { runSightline } from '../helpers/cli-io.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { unusedDisplay } from '../helpers/xvfb.js';
 
 const MAIN = resolve(import.meta.dirname, '../../src/main/cli/main.ts');
+const MCP_FIXTURES = resolve(import.meta.dirname, '../fixtures/mcp');
 const CLIENT_NAME = 'mcp-server-test-client';
 
 type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
@@ -196,6 +202,83 @@ describe('sightline mcp', () => {
       expect(turn).toMatchObject({ status: 'finished', endedAt: expect.any(String) });
     } finally {
       storage.close();
+    }
+  });
+});
+
+describe('sightline mcp with MCP servers in config.json', () => {
+  let configuredHome: TemporaryHome;
+  let configuredClient: Client;
+  let configuredLog = '';
+
+  beforeAll(async () => {
+    configuredHome = createTemporaryHome('sightline-mcp-server-configured');
+    writeFileSync(
+      configuredHome.configFile,
+      JSON.stringify({
+        mcp: {
+          servers: {
+            echo: { command: process.execPath, args: ['--import', 'tsx', resolve(MCP_FIXTURES, 'echo-server.ts')] },
+            broken: { command: process.execPath, args: ['--import', 'tsx', resolve(MCP_FIXTURES, 'never-starts.ts')] },
+          },
+        },
+      }),
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', MAIN, 'mcp', '--operator', 'browser', '--url', sandbox.url],
+      env: { SIGHTLINE_HOME: configuredHome.root },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      configuredLog += chunk.toString('utf8');
+    });
+    configuredClient = new Client({ name: CLIENT_NAME, version: '1.0.0' });
+    await configuredClient.connect(transport);
+  });
+
+  afterAll(async () => {
+    await configuredClient?.close();
+    configuredHome?.remove();
+  });
+
+  it('offers their tools beside its own, calls them, and reports a server that does not start once', async () => {
+    const { tools } = await configuredClient.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['screenshot', 'computer', 'echo__echo', 'echo__add']));
+    expect(names.some((name) => name.startsWith('broken__'))).toBe(false);
+
+    const echoed = (await configuredClient.callTool({ name: 'echo__echo', arguments: { text: 'over MCP' } })) as CallResult;
+    expect(echoed.isError).toBeFalsy();
+    expect(texts(echoed)).toBe('echo: over MCP');
+
+    const reports = configuredLog.split('\n').filter((line) => line.includes('MCP server "broken" did not start'));
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatch(/^sightline mcp: MCP server "broken" did not start: .*; its tools are left out of this run\.$/);
+  });
+});
+
+describe('sightline mcp with the desktop operator and no display', () => {
+  it.skipIf(process.platform !== 'linux')('exits 2 with the display message before serving', async () => {
+    const deadDisplayHome = createTemporaryHome('sightline-mcp-server-no-display');
+    try {
+      // A child process: node-screenshots reads DISPLAY from the real environment, once per process.
+      const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--home', deadDisplayHome.root, 'mcp', '--operator', 'desktop'], {
+        env: { ...process.env, DISPLAY: unusedDisplay() },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolveExit) => child.once('close', resolveExit));
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain('no display to capture');
+      expect(stderr).not.toContain('unexpected error');
+      expect(stderr).not.toContain('serving');
+      expect(stdout).toBe('');
+    } finally {
+      deadDisplayHome.remove();
     }
   });
 });

@@ -5,14 +5,13 @@
  */
 import type { AppInfo } from '../../shared/app-api.js';
 import type { Config } from '../../shared/config.js';
-import { CompactionQueue, createCompactionHook } from '../context/index.js';
 import type { ConfigSource } from '../config/sources.js';
 import type { Storage } from '../storage/index.js';
 import { ApiKeySettings, type ApiKeySecrets } from './api-keys.js';
 import type { AppApiImplementation, DispatchOptions } from './app-api-dispatch.js';
 import { createAppApiImplementation } from './app-api-implementation.js';
 import { EventBus } from '../app/event-bus.js';
-import { createRunAssembler, type RunAssembler, type RunAssemblerOptions } from '../app/run-assembly.js';
+import { createRunAssembler, type RunAssembler, type RunAssemblerOptions } from '../app/app-run-assembler.js';
 import { RunManager } from '../app/run-manager.js';
 import { secretRedactor } from './secret-redaction.js';
 
@@ -43,10 +42,9 @@ export function createAppService(options: AppServiceOptions): AppService {
   const { storage, config, configSources, secrets, appInfo, assembler, ...assembly } = options;
   const keys = new ApiKeySettings({ config, sources: configSources, secrets });
   const events = new EventBus();
-  const turnEndHooks = assembly.turnEndHooks ?? [createCompactionHook(new CompactionQueue({ storage }))];
   // Each run reads the configuration at its start, so a key saved a moment ago is the one it uses.
   const assembleRun: RunAssembler =
-    assembler ?? ((settings, handlers) => createRunAssembler({ storage, config: keys.config(), ...assembly, turnEndHooks })(settings, handlers));
+    assembler ?? ((settings, handlers) => createRunAssembler({ storage, config: keys.config(), ...assembly })(settings, handlers));
   const runs = new RunManager(assembleRun, events);
   return {
     implementation: createAppApiImplementation({ storage, runs, appInfo, keys }),

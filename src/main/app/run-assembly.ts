@@ -1,111 +1,168 @@
 /**
- * A run for the app API: the shared run parts (run-parts.ts) and an agent wired to the run manager's
- * handlers. Tests pass their own operator factory (and a fake model server in the configuration). Setup
- * failures a person can fix come out as AppApiError 'unavailable' (or 'invalid-arguments') with the
- * layer's own message.
+ * Everything a run needs, whichever face starts it (`sightline run`, the app, `sightline mcp`): the model
+ * adapter, the operator, the tools beyond the built-in ones (web_search when Tavily is configured, the tools
+ * of the MCP servers in config.json), the turn-end hooks (compaction), and one close for all of it. One
+ * place builds them, so the faces cannot drift apart.
+ *
+ * Two steps: `assembleRun` builds the model, cheaply and before the face opens anything, so a missing key
+ * costs nothing; `open` then starts the operator and the MCP servers.
+ *
+ * Failures a person can fix (no API key, no display, no browser, a url for the desktop operator) come out
+ * as RunSetupError with the layer's own message; each face says it its own way (exit 2, an API error).
  */
-import { AppApiError, type Ephemeral } from '../../shared/app-api.js';
 import type { Config, OperatorKind } from '../../shared/config.js';
-import type { AgentEvent } from '../../shared/events.js';
-import { createAgent, type Agent, type AskUserHandler, type ConfirmationHandler, type TurnEndHook } from '../agent/index.js';
+import { loadMcpTools, type ToolDefinition, type TurnEndHook } from '../agent/index.js';
+import { createSearchTools } from '../agent/search/create-search-tools.js';
+import { CompactionQueue, createCompactionHook } from '../context/index.js';
+import { createModelAdapter } from '../llm/create-model-adapter.js';
 import type { ModelAdapter } from '../llm/model-adapter.js';
-import type { CreateOperatorOptions } from '../operators/create-operator.js';
+import { ModelConfigurationError } from '../llm/model-errors.js';
+import { BrowserNotFoundError } from '../operators/browser-executable.js';
+import { BrowserOperatorError } from '../operators/browser-operator.js';
+import { createOperator, type CreateOperatorOptions } from '../operators/create-operator.js';
+import { DisplayUnavailableError, UnknownDisplayError } from '../operators/display-errors.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
-import { buildModel, openRunParts, RunSetupError } from './run-parts.js';
+import { withStepGate, type StepGate } from './step-gate.js';
 
-/** What one run asks for, beyond the task itself. */
-export interface RunSettings {
-  operator?: OperatorKind | undefined;
-  url?: string | undefined;
-  ephemeral?: Ephemeral | undefined;
-}
-
-/** The run manager's side of a run: how the agent reaches a person, where its events go, and the pause gate. */
-export interface RunHandlers {
-  confirm: ConfirmationHandler;
-  askUser: AskUserHandler;
-  onEvent: (event: AgentEvent) => void;
-  /** Resolves when the run may take its next step (immediately unless paused); rejects when `signal` aborts. */
-  beforeStep: (signal: AbortSignal | undefined) => Promise<void>;
-}
-
-export interface AssembledRun {
-  agent: Agent;
-  /** Releases the operator (the browser process, pressed keys). */
-  close(): Promise<void>;
-}
-
-export type RunAssembler = (settings: RunSettings, handlers: RunHandlers) => Promise<AssembledRun>;
-
-export interface RunAssemblerOptions {
-  storage: Storage;
-  config: Config;
-  /** Where the browser operator looks for SIGHTLINE_BROWSER_PATH; process.env by default. */
-  env?: Record<string, string | undefined>;
-  /** The Electron app's window, hidden around captures and actions on the desktop. */
-  ownWindow?: OwnWindowHook;
-  turnEndHooks?: TurnEndHook[];
-  /** A warning worth showing once (an MCP server that does not start); console.warn by default. */
-  onWarning?: (message: string) => void;
-  /** Test seams. */
-  operatorFactory?: (options: CreateOperatorOptions) => Promise<Operator>;
-  settleDelayMs?: number;
-}
-
-export function createRunAssembler(options: RunAssemblerOptions): RunAssembler {
-  return async (settings, handlers) => {
-    const { config } = options;
-    const model = withStepGate(buildModelOrExplain(config), handlers.beforeStep);
-    const partsOptions = {
-      config,
-      env: options.env ?? process.env,
-      ownWindow: options.ownWindow,
-      onWarning: options.onWarning ?? ((message: string) => console.warn(`sightline: ${message}`)),
-      operatorFactory: options.operatorFactory,
-    };
-    const parts = await openRunParts(partsOptions, { operator: settings.operator, url: settings.url }, model).catch((error: unknown) => {
-      throw toApiError(error);
-    });
-    const agent = createAgent({
-      storage: options.storage,
-      config,
-      model,
-      operator: parts.operator,
-      extraTools: parts.extraTools,
-      confirm: handlers.confirm,
-      askUser: handlers.askUser,
-      onEvent: handlers.onEvent,
-      ...(options.turnEndHooks ? { turnEndHooks: options.turnEndHooks } : {}),
-      ...(options.settleDelayMs === undefined ? {} : { settleDelayMs: options.settleDelayMs }),
-    });
-    return { agent, close: () => parts.close() };
-  };
-}
-
-function toApiError(error: unknown): unknown {
-  if (!(error instanceof RunSetupError)) return error;
-  return new AppApiError(error.reason === 'invalid' ? 'invalid-arguments' : 'unavailable', error.message);
-}
-
-function buildModelOrExplain(config: Config): ModelAdapter {
-  try {
-    return buildModel(config);
-  } catch (error) {
-    throw toApiError(error);
+/** `unavailable`: the machine or configuration lacks something; `invalid`: the request itself is wrong. */
+export class RunSetupError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'unavailable' | 'invalid',
+  ) {
+    super(message);
+    this.name = 'RunSetupError';
   }
 }
 
-/**
- * Pausing without a hook in the loop: every step starts with a model call, so a model that waits for the gate
- * before each call makes the loop wait before its next step. The step in progress finishes first.
- */
-export function withStepGate(model: ModelAdapter, beforeStep: RunHandlers['beforeStep']): ModelAdapter {
+export interface RunAssemblyOptions {
+  config: Config;
+  /** Where the browser operator looks for SIGHTLINE_BROWSER_PATH. */
+  env: Record<string, string | undefined>;
+  /** The Electron app's window, hidden around captures and actions on the desktop. */
+  ownWindow?: OwnWindowHook | undefined;
+  /** A warning worth showing once (an MCP server that does not start, web_search left out). */
+  onWarning: (message: string) => void;
+  /**
+   * `optional` for `sightline mcp`: the tools it serves need no model, so a missing one is no setup error;
+   * only web_search is left out (its research helper thinks with the model), with a warning.
+   */
+  model?: 'required' | 'optional';
+  /** Awaited before every model call, the research helper's too: the app's pause gate. */
+  beforeModelCall?: StepGate | undefined;
+  /** Test seam: where operators come from. */
+  operatorFactory?: ((options: CreateOperatorOptions) => Promise<Operator>) | undefined;
+}
+
+/** What one run asks for beyond the configuration. */
+export interface RunTarget {
+  operator?: OperatorKind | undefined;
+  url?: string | undefined;
+}
+
+export interface RunParts<Model extends ModelAdapter | undefined = ModelAdapter> {
+  model: Model;
+  operator: Operator;
+  /** The tools beyond the built-in ones: web_search, then the MCP servers' tools. */
+  tools: ToolDefinition[];
+  turnEndHooks: TurnEndHook[];
+  /** Ends the MCP servers and releases the operator; each is released even when the other fails. */
+  close(): Promise<void>;
+}
+
+export interface RunAssembly<Model extends ModelAdapter | undefined = ModelAdapter> {
+  readonly model: Model;
+  /** Opens the operator the target asks for (else the configured one) and the configured MCP servers. */
+  open(storage: Storage, target: RunTarget): Promise<RunParts<Model>>;
+}
+
+export function assembleRun(options: RunAssemblyOptions & { model?: 'required' }): RunAssembly;
+export function assembleRun(options: RunAssemblyOptions & { model: 'optional' }): RunAssembly<ModelAdapter | undefined>;
+export function assembleRun(options: RunAssemblyOptions): RunAssembly<ModelAdapter | undefined> {
+  const built = buildModel(options);
+  const { model } = built;
   return {
-    profile: model.profile,
-    complete: async (request, callOptions) => {
-      await beforeStep(callOptions?.signal);
-      return model.complete(request, callOptions);
+    model,
+    open: async (storage, target) => {
+      const operator = await openOperator(options, target);
+      try {
+        const mcp = await loadMcpTools(options.config.mcp, { onWarning: options.onWarning });
+        return {
+          model,
+          operator,
+          tools: [...searchTools(options, built), ...mcp.tools],
+          // One queue per run is enough: the hook waits for its compaction, so a session's next run starts after it.
+          turnEndHooks: [createCompactionHook(new CompactionQueue({ storage }))],
+          close: async () => {
+            await Promise.allSettled([mcp.close(), operator.close()]);
+          },
+        };
+      } catch (error) {
+        await operator.close();
+        throw error;
+      }
     },
   };
+}
+
+type BuiltModel = { model: ModelAdapter } | { model: undefined; problem: string };
+
+/** The configured model, behind the gate when there is one. Without a model, a required one is a setup error. */
+function buildModel(options: RunAssemblyOptions): BuiltModel {
+  let model: ModelAdapter;
+  try {
+    model = createModelAdapter(options.config.model);
+  } catch (error) {
+    if (!(error instanceof ModelConfigurationError)) throw error;
+    if (options.model === 'optional') return { model: undefined, problem: error.message };
+    throw new RunSetupError(error.message, 'unavailable');
+  }
+  return { model: options.beforeModelCall === undefined ? model : withStepGate(model, options.beforeModelCall) };
+}
+
+/** web_search when a Tavily key is configured. Its research sub-agent thinks with the model: without one it is left out, and said so. */
+function searchTools(options: RunAssemblyOptions, built: BuiltModel): ToolDefinition[] {
+  if (built.model !== undefined) return createSearchTools(options.config, { model: built.model });
+  if (options.config.search.tavilyApiKey !== undefined) options.onWarning(`web_search is left out: its research helper needs a model (${built.problem})`);
+  return [];
+}
+
+/** The operator a run acts on: the target's kind, else the configured one. */
+async function openOperator(options: RunAssemblyOptions, target: RunTarget): Promise<Operator> {
+  const kind = target.operator ?? options.config.agent.operator;
+  if (target.url !== undefined && kind !== 'browser') {
+    throw new RunSetupError(`A url opens a page in the browser operator; the operator is ${kind}.`, 'invalid');
+  }
+  const factory = options.operatorFactory ?? createOperator;
+  let operator: Operator;
+  try {
+    operator = await factory({
+      kind,
+      displayId: options.config.perception.displayId,
+      url: target.url,
+      ownWindow: options.ownWindow,
+      env: options.env,
+    });
+  } catch (error) {
+    throw asSetupError(error);
+  }
+  try {
+    // The desktop operator reaches for its display only when asked: asking now makes a missing display a
+    // setup error, rather than a failure inside the turn (or, for `sightline mcp`, after serving began).
+    operator.describe();
+  } catch (error) {
+    await operator.close().catch(() => undefined);
+    throw asSetupError(error);
+  }
+  return operator;
+}
+
+function asSetupError(error: unknown): unknown {
+  const fixable =
+    error instanceof BrowserNotFoundError ||
+    error instanceof BrowserOperatorError ||
+    error instanceof DisplayUnavailableError ||
+    error instanceof UnknownDisplayError;
+  return fixable ? new RunSetupError(error.message, 'unavailable') : error;
 }

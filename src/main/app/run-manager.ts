@@ -9,7 +9,7 @@ import type { AgentEvent } from '../../shared/events.js';
 import { userText } from '../../shared/messages.js';
 import { SessionUnavailableError, type AskUserHandler, type ConfirmationHandler, type TurnOutcome, type TurnRequest } from '../agent/index.js';
 import type { EventBus } from './event-bus.js';
-import type { RunAssembler, RunSettings } from './run-assembly.js';
+import type { RunAssembler, RunSettings } from './app-run-assembler.js';
 
 export interface StartRunRequest extends RunSettings {
   sessionId?: string | undefined;

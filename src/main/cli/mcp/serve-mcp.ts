@@ -1,25 +1,22 @@
 /**
- * `sightline mcp`: opens the runtime and the operator, builds the tool host (screenshot, computer,
- * get_history_image, crop_image, list_sessions, and web_search when Tavily is configured), and serves it
- * over stdio until the client goes away (stdin ends) or the process is told to stop. Then the open turn is
- * ended, the operator released and the database closed. Every problem before serving is a UserError on
- * stderr with exit 2, as for `sightline run`; nothing but protocol is ever written to stdout.
+ * `sightline mcp`: opens the runtime and the run's parts (the one run assembly, as `sightline run` does),
+ * builds the tool host (screenshot, computer, get_history_image, crop_image, list_sessions, web_search when
+ * Tavily is configured, and the tools of the MCP servers in config.json), and serves it over stdio until the
+ * client goes away (stdin ends) or the process is told to stop. Then the open turn is ended, the operator
+ * and the MCP servers released and the database closed. Every problem before serving is a UserError on
+ * stderr with exit 2, as for `sightline run`; nothing but protocol is ever written to stdout. The served
+ * tools need no model: without one, only web_search is left out, with a warning.
  */
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Config } from '../../../shared/config.js';
-import { openOperator, RunSetupError } from '../../app/run-parts.js';
-import type { ToolDefinition } from '../../agent/index.js';
+import { assembleRun, type RunParts } from '../../app/run-assembly.js';
+import type { ModelAdapter } from '../../llm/model-adapter.js';
 import { McpToolHost } from '../../mcp-server/mcp-tool-host.js';
 import { createSightlineMcpServer } from '../../mcp-server/mcp-server.js';
-import { createSearchTools } from '../../agent/search/create-search-tools.js';
-import { CompactionQueue, createCompactionHook } from '../../context/index.js';
-import { createModelAdapter } from '../../llm/create-model-adapter.js';
-import { ModelConfigurationError } from '../../llm/model-errors.js';
-import type { Operator } from '../../operators/operator.js';
 import { loadCliConfig } from '../context-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
-import { EXIT, UserError, type CliContext } from '../io.js';
+import type { CliContext } from '../io.js';
+import { explainSetupErrors } from '../run-setup-errors.js';
 import type { McpOptions } from './mcp-options.js';
 import { checkUrl } from '../run/run-options.js';
 import { redactingWriter, secretsOf } from '../run/secrets.js';
@@ -32,19 +29,22 @@ export async function serveMcp(context: CliContext, command: Command, options: M
   const { config } = loaded;
   const url = checkUrl(options.url, config);
   const stderr = redactingWriter(context.io.stderr, secretsOf(config));
+  const onWarning = (message: string) => stderr(`sightline mcp: ${message}\n`);
+  const assembly = await explainSetupErrors(() => assembleRun({ config, env: context.io.env, onWarning, model: 'optional' }));
   const runtime = await openCliRuntime(loaded);
-  let operator: Operator | undefined;
+  let parts: RunParts<ModelAdapter | undefined> | undefined;
   let host: McpToolHost | undefined;
   const leaving = watchForClientLeaving();
   try {
-    operator = await openOperatorOrExplain(config, url, context.io.env);
+    parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url }));
+    const { operator } = parts;
     host = new McpToolHost({
       storage: runtime.storage,
       config,
       operator,
       approveRiskyActions: options.yes === true,
-      extraTools: searchTools(config, stderr),
-      turnEndHooks: [createCompactionHook(new CompactionQueue({ storage: runtime.storage }))],
+      extraTools: parts.tools,
+      turnEndHooks: parts.turnEndHooks,
       onEvent: (event) => {
         if (event.type === 'warning') stderr(`sightline mcp: ${event.message}\n`);
       },
@@ -58,7 +58,7 @@ export async function serveMcp(context: CliContext, command: Command, options: M
     if (host.currentSessionId !== undefined) stderr(`sightline mcp: calls recorded in session ${host.currentSessionId}\n`);
   } finally {
     await host?.close();
-    await operator?.close();
+    await parts?.close();
     runtime.close();
     leaving.dispose();
   }
@@ -87,26 +87,4 @@ function watchForClientLeaving(): { left: Promise<void>; dispose(): void } {
       process.off('SIGTERM', leave);
     },
   };
-}
-
-/** web_search when a Tavily key is configured; its research sub-agent needs the configured model too. */
-function searchTools(config: Config, stderr: (text: string) => void): ToolDefinition[] {
-  if (config.search.tavilyApiKey === undefined) return [];
-  try {
-    return createSearchTools(config, { model: createModelAdapter(config.model) });
-  } catch (error) {
-    if (!(error instanceof ModelConfigurationError)) throw error;
-    stderr(`sightline mcp: web_search is left out: its research helper needs a model (${error.message})\n`);
-    return [];
-  }
-}
-
-/** The operator the served tools act on; a missing display or browser is the user's to fix (exit 2). */
-async function openOperatorOrExplain(config: Config, url: string | undefined, env: Record<string, string | undefined>): Promise<Operator> {
-  try {
-    return await openOperator({ config, env }, { url });
-  } catch (error) {
-    if (error instanceof RunSetupError) throw new UserError(error.message, EXIT.usage);
-    throw error;
-  }
 }

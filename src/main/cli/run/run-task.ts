@@ -1,19 +1,20 @@
 /**
- * `sightline run "<task>"`: one turn of the agent, headless. Checks every flag before anything starts,
- * then opens the runtime, builds the model adapter, the operator and the agent, runs the turn with
- * progress on stderr (and JSON lines on stdout with --json), and sets the exit code from how it ended:
- * 0 finished, 1 failed, 2 usage or configuration error, 3 stopped.
+ * `sightline run "<task>"`: one turn of the agent, headless. Checks every flag and builds the model adapter
+ * before anything starts, then opens the runtime, the run's parts (the one run assembly: operator, extra
+ * tools, turn-end hooks) and the agent, runs the turn with progress on stderr (and JSON lines on stdout
+ * with --json), and sets the exit code from how it ended: 0 finished, 1 failed, 2 usage or configuration
+ * error (a missing key, display or browser included), 3 stopped.
  */
 import type { Command } from 'commander';
 import { userText } from '../../../shared/messages.js';
-import { buildModel, openRunParts, RunSetupError, type RunParts } from '../../app/run-parts.js';
-import type { ModelAdapter } from '../../llm/model-adapter.js';
+import { assembleRun, type RunParts } from '../../app/run-assembly.js';
 import type { Runtime } from '../../app/runtime.js';
-import { CompactionQueue, createCompactionHook, injectionDebugLogFromEnvironment } from '../../context/index.js';
+import { injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
 import { loadCliConfig, type CliConfig } from '../context-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
 import { EXIT, UserError, type CliContext } from '../io.js';
+import { explainSetupErrors } from '../run-setup-errors.js';
 import { readContextFile } from './context-file.js';
 import { eventPrinter } from './event-output.js';
 import { exitCodeOf } from './exit-codes.js';
@@ -33,18 +34,17 @@ export async function runTask(context: CliContext, command: Command, taskText: s
   const secrets = secretsOf(config);
   const stdout = redactingWriter(context.io.stdout, secrets);
   const stderr = redactingWriter(context.io.stderr, secrets);
-  const model = buildModelOrExplain(config);
+  const onWarning = (message: string) => stderr(`sightline: ${message}\n`);
+  // The model first, before the runtime opens: a missing key costs nothing.
+  const assembly = await explainSetupErrors(() => assembleRun({ config, env: context.io.env, onWarning }));
 
   const runtime = await openCliRuntime(loaded);
   const interrupts = watchInterrupts(stderr);
   let parts: RunParts | undefined;
   try {
     if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
-    const partsOptions = { config, env: context.io.env, onWarning: (message: string) => stderr(`sightline: ${message}\n`) };
-    parts = await openRunParts(partsOptions, { url }, model).catch((error: unknown) => {
-      throw asUsageError(error);
-    });
-    const { operator } = parts;
+    parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url }));
+    const { model, operator } = parts;
     const ask = (question: string, signal: AbortSignal) => askOnTerminal(question, signal, interrupts.interrupt);
     const people = { io: context.io, stderr, assumeYes: options.yes === true, ask };
     const agent = createAgent({
@@ -54,10 +54,10 @@ export async function runTask(context: CliContext, command: Command, taskText: s
       operator,
       confirm: confirmationHandler(people),
       askUser: askUserHandler(people),
-      extraTools: parts.extraTools,
+      extraTools: parts.tools,
       onEvent: eventPrinter({ stdout, stderr, json: options.json === true, stream: options.stream === true }),
       injectionDebugLog: injectionDebugLogFromEnvironment(context.io.env, (line) => stderr(`${line}\n`)),
-      turnEndHooks: [createCompactionHook(new CompactionQueue({ storage: runtime.storage }))],
+      turnEndHooks: parts.turnEndHooks,
     });
     stderr(`${operator.describe().kind} operator on ${operator.describe().target}, model ${config.model.name}\n`);
     const outcome = await runTurn(agent, {
@@ -72,19 +72,6 @@ export async function runTask(context: CliContext, command: Command, taskText: s
     interrupts.dispose();
     await parts?.close();
     runtime.close();
-  }
-}
-
-/** A setup failure the user can fix (no key, no display, no browser) exits 2 with the layer's own message. */
-function asUsageError(error: unknown): unknown {
-  return error instanceof RunSetupError ? new UserError(error.message, EXIT.usage) : error;
-}
-
-function buildModelOrExplain(config: CliConfig['config']): ModelAdapter {
-  try {
-    return buildModel(config);
-  } catch (error) {
-    throw asUsageError(error);
   }
 }
 
