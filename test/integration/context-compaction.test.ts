@@ -5,6 +5,7 @@ import { compactTurn, CompactionRefusedError } from '../../src/main/context/comp
 import { CompactionQueue, createCompactionHook } from '../../src/main/context/compaction-queue.js';
 import type { ImageRecord, Storage } from '../../src/main/storage/index.js';
 import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 import { recordTurn, screenshot } from '../helpers/turn-fixture.js';
 
 let home: TemporaryHome;
@@ -138,7 +139,7 @@ describe('compactTurn', () => {
     const picture = await storage.images.put({ sessionId: session.id, turnId: null, bytes, mime: 'image/png', width: 30, height: 20, source: 'user' });
     const { turn } = await recordTurn(storage, session, { requestParts: [{ type: 'image', imageId: picture.id }], steps: [{}] });
     // A picture attached in the turn belongs to it.
-    storage.database.prepare('UPDATE images SET turn_id = ? WHERE id = ?').run(turn.id, picture.id);
+    withRawDatabase(storage.paths.databaseFile, (database) => database.prepare('UPDATE images SET turn_id = ? WHERE id = ?').run(turn.id, picture.id));
     await compactTurn({ storage, turnId: turn.id });
     expect(storage.images.get(picture.id)).toMatchObject({ zone: 'offloaded' });
     expect(partsOf(turn.id)).toContain(`image:${picture.id}`);

@@ -6,6 +6,7 @@ import { buildRequest } from '../../src/main/context/request-builder.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { sha256Of, type SessionRecord, type Storage } from '../../src/main/storage/index.js';
 import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 import { recordTurn } from '../helpers/turn-fixture.js';
 
 let home: TemporaryHome;
@@ -33,12 +34,14 @@ async function attach(session: SessionRecord, bytes: Buffer): Promise<MessagePar
 
 /** A user message as older data may hold it, pixels inline (the repository refuses to write these today). */
 function appendInline(on: Storage, session: SessionRecord, turnId: string, parts: MessagePart[]): void {
-  on.database
-    .prepare(
-      `INSERT INTO messages (id, session_id, turn_id, sequence, role, parts, is_error, is_compressed, created_at)
-       VALUES (?, ?, ?, (SELECT COALESCE(MAX(sequence), 0) + 1 FROM messages WHERE session_id = ?), 'user', ?, 0, 0, ?)`,
-    )
-    .run(`msg_${Math.random().toString(16).slice(2, 14).padEnd(12, '0')}`, session.id, turnId, session.id, JSON.stringify(parts), new Date().toISOString());
+  withRawDatabase(on.paths.databaseFile, (database) =>
+    database
+      .prepare(
+        `INSERT INTO messages (id, session_id, turn_id, sequence, role, parts, is_error, is_compressed, created_at)
+         VALUES (?, ?, ?, (SELECT COALESCE(MAX(sequence), 0) + 1 FROM messages WHERE session_id = ?), 'user', ?, 0, 0, ?)`,
+      )
+      .run(`msg_${Math.random().toString(16).slice(2, 14).padEnd(12, '0')}`, session.id, turnId, session.id, JSON.stringify(parts), new Date().toISOString()),
+  );
 }
 
 function userParts(messages: readonly Message[], containing: string): MessagePart[] {

@@ -6,8 +6,6 @@ export { openStorage, type Storage, type StorageOptions, type StoragePaths } fro
 export type { Transaction, TransactionOptions } from './transaction.js';
 export type { SessionDeletionResult } from './session-deletion.js';
 export {
-  openDatabase,
-  type Database,
   inspectDatabase,
   type DatabaseInspection,
   SCHEMA_VERSION,

@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { BlobStore, type BlobStoreFaults } from './blob-store.js';
 import { endAbandonedTurn } from './abandoned-turn-ending.js';
-import { openDatabase, type Database } from './database.js';
+import { openDatabase } from './database.js';
 import { refuseLostDatabase } from './lost-database.js';
 import { CompactionsRepository } from './repositories/compactions.js';
 import { ImagesRepository } from './repositories/images.js';
@@ -37,7 +37,6 @@ export interface StorageOptions extends StoragePaths {
 }
 
 export interface Storage {
-  database: Database;
   /** Where the database and the blob folders are (for messages, and for tests that inspect the files). */
   paths: StoragePaths;
   sessions: SessionsRepository;
@@ -74,7 +73,6 @@ export function openStorage(options: StorageOptions): Storage {
     const transaction = transactionOn(database);
     const sessionDeletion = new SessionDeletion(database, blobs);
     return {
-      database,
       paths: {
         databaseFile: options.databaseFile,
         blobsDirectory: options.blobsDirectory,
