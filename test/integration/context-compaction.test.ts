@@ -4,20 +4,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compactTurn, CompactionRefusedError } from '../../src/main/context/compact-turn.js';
 import { CompactionQueue, createCompactionHook } from '../../src/main/context/compaction-queue.js';
 import type { ImageRecord, Storage } from '../../src/main/storage/index.js';
-import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { makePng } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 import { withRawDatabase } from '../helpers/raw-database.js';
 import { recordTurn, screenshot } from '../helpers/turn-fixture.js';
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 beforeEach(() => {
-  home = createTemporaryHome('sightline-compaction');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-compaction');
+  storage = temporary.storage;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 function fileIn(image: ImageRecord, location: 'blobs' | 'cold'): boolean {
   return existsSync(storage.blobs.pathFor(location, image.sha256, image.mime));

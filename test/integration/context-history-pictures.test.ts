@@ -5,20 +5,18 @@ import { findHistoryPicture, historyPictureText } from '../../src/main/context/h
 import { buildRequest } from '../../src/main/context/request-builder.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { sha256Of, type SessionRecord, type Storage } from '../../src/main/storage/index.js';
-import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { makePng } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 import { withRawDatabase } from '../helpers/raw-database.js';
 import { recordTurn } from '../helpers/turn-fixture.js';
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 beforeEach(() => {
-  home = createTemporaryHome('sightline-pictures');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-pictures');
+  storage = temporary.storage;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 const profile = resolveModelProfile('gpt-4.1');
 
@@ -123,8 +121,7 @@ describe('history pictures', () => {
       { type: 'image', mime: 'image/png', data: Buffer.from('not an image at all').toString('base64') },
     ]);
     const active = await recordTurn(storage, session, { request: 'Now', status: 'running' });
-    storage.close();
-    storage = openHomeStorage(home, {
+    storage = temporary.reopen({
       blobFaults: {
         beforeRename: () => {
           throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
