@@ -82,6 +82,15 @@ module.exports = {
       to: { path: '^@tavily/core', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
+      name: 'only-storage-imports-better-sqlite3',
+      comment:
+        'All SQL lives in src/main/storage: nothing else opens the database or names its driver. (Calls to ' +
+        '.prepare( outside storage are caught by ESLint, which sees calls; this check sees imports only.)',
+      severity: 'error',
+      from: { pathNot: '^src/main/storage/' },
+      to: { path: '^better-sqlite3$', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+    },
+    {
       name: 'src-never-imports-tests',
       severity: 'error',
       from: { path: '^src/' },

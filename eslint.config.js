@@ -24,6 +24,21 @@ export default tseslint.config(
     },
   },
   {
+    // All SQL lives in src/main/storage (the layering check forbids importing better-sqlite3 elsewhere;
+    // this catches a statement prepared on a connection that reached another layer some other way).
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/main/storage/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='prepare']",
+          message: 'SQL lives in src/main/storage: give storage a named operation instead of preparing a statement here.',
+        },
+      ],
+    },
+  },
+  {
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
   },

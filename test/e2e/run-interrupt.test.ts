@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentEventSchema } from '../../src/shared/events.js';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 import { openHomeStorage } from '../helpers/seed.js';
 import { runSightlineProcess, startSightline } from './support/sightline-process.js';
 import { useRunEnvironment } from '../helpers/run-environment.js';
@@ -41,8 +42,10 @@ describe('Ctrl+C during sightline run', () => {
 
     const storage = openHomeStorage(environment.home);
     try {
-      expect(storage.database.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(storage.database.pragma('foreign_key_check')).toEqual([]);
+      withRawDatabase(storage.paths.databaseFile, (database) => {
+        expect(database.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(database.pragma('foreign_key_check')).toEqual([]);
+      });
       expect(storage.turns.get(turnId)?.status).toBe('stopped');
       expect(storage.turns.listBySession(sessionId).filter((turn) => turn.status === 'running')).toEqual([]);
       const steps = storage.steps.listByTurn(turnId);
@@ -81,7 +84,9 @@ describe('Ctrl+C during sightline run', () => {
     expect(quit.stderr).toContain('quitting at once');
     const storage = openHomeStorage(environment.home);
     try {
-      expect(storage.database.pragma('integrity_check', { simple: true })).toBe('ok');
+      withRawDatabase(storage.paths.databaseFile, (database) => {
+        expect(database.pragma('integrity_check', { simple: true })).toBe('ok');
+      });
     } finally {
       storage.close();
     }

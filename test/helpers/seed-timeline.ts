@@ -314,7 +314,7 @@ export async function seedTimeline(storage: Storage, clock: SeedClock, options: 
     const shared: ImageRecord[] = [];
     for (const page of pages) shared.push(await putScreen(long.id, turn.id, screen(page)));
     const count = Math.floor(longSteps / turnsOfLong) + (turnIndex < longSteps % turnsOfLong ? 1 : 0);
-    const insert = storage.database.transaction(() => {
+    storage.transaction(() => {
       for (let index = 0; index < count; index += 1) {
         clock.advance(2500);
         storage.steps.append({
@@ -331,7 +331,6 @@ export async function seedTimeline(storage: Storage, clock: SeedClock, options: 
         });
       }
     });
-    insert();
     storage.turns.end(turn.id, 'finished');
   }
 

@@ -7,6 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Storage } from '../../src/main/storage/index.js';
+import { withRawDatabase, type RawDatabase } from './raw-database.js';
 
 export interface ConsistencyOptions {
   /** Turns still 'running' are fine while a run is in progress; after one, they are a problem. */
@@ -20,17 +21,37 @@ export interface ConsistencyOptions {
   allowUnansweredToolCalls?: boolean;
 }
 
+interface ImageRow {
+  id: string;
+  sha256: string;
+  mime: string;
+  purged_at: string | null;
+}
+
+/** What the rows say, read raw: the checks must see rows as they are, not as the repositories parse them. */
+interface RowFacts {
+  integrity: string[];
+  imageRows: ImageRow[];
+  runningTurns: string[];
+  runningSessions: string[];
+  sessions: string[];
+}
+
+function readRowFacts(database: RawDatabase): RowFacts {
+  return {
+    integrity: (database.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check),
+    imageRows: database.prepare('SELECT id, sha256, mime, purged_at FROM images').all() as ImageRow[],
+    runningTurns: database.prepare("SELECT id FROM turns WHERE status = 'running'").pluck().all() as string[],
+    runningSessions: database.prepare("SELECT id FROM sessions WHERE status = 'running'").pluck().all() as string[],
+    sessions: database.prepare('SELECT id FROM sessions').pluck().all() as string[],
+  };
+}
+
 export async function storageProblems(storage: Storage, options: ConsistencyOptions = {}): Promise<string[]> {
   const problems: string[] = [];
-  const integrity = (storage.database.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check);
+  const { integrity, imageRows, runningTurns, runningSessions, sessions } = withRawDatabase(storage.paths.databaseFile, readRowFacts);
   if (integrity.join() !== 'ok') problems.push(`integrity_check: ${integrity.join('; ')}`);
 
-  const imageRows = storage.database.prepare('SELECT id, sha256, mime, purged_at FROM images').all() as {
-    id: string;
-    sha256: string;
-    mime: string;
-    purged_at: string | null;
-  }[];
   for (const row of imageRows) {
     if (row.purged_at !== null) continue;
     const read = await storage.blobs.read(row.sha256, row.mime);
@@ -50,20 +71,17 @@ export async function storageProblems(storage: Storage, options: ConsistencyOpti
   }
 
   if (options.allowRunningTurns !== true) {
-    const running = storage.database.prepare("SELECT id FROM turns WHERE status = 'running'").pluck().all() as string[];
-    for (const id of running) problems.push(`turn ${id} is still running`);
-    const busy = storage.database.prepare("SELECT id FROM sessions WHERE status = 'running'").pluck().all() as string[];
-    for (const id of busy) problems.push(`session ${id} is still marked running`);
+    for (const id of runningTurns) problems.push(`turn ${id} is still running`);
+    for (const id of runningSessions) problems.push(`session ${id} is still marked running`);
   }
 
-  if (options.allowUnansweredToolCalls !== true) problems.push(...unansweredToolCalls(storage));
+  if (options.allowUnansweredToolCalls !== true) problems.push(...unansweredToolCalls(storage, sessions));
   return problems;
 }
 
 /** A tool call of the model that no tool message answers: the next request would be invalid. */
-function unansweredToolCalls(storage: Storage): string[] {
+function unansweredToolCalls(storage: Storage, sessions: readonly string[]): string[] {
   const problems: string[] = [];
-  const sessions = storage.database.prepare('SELECT id FROM sessions').pluck().all() as string[];
   for (const sessionId of sessions) {
     const messages = storage.messages.listBySession(sessionId).map((record) => record.message);
     const answered = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));

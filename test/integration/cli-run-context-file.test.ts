@@ -9,6 +9,7 @@ import { MAX_EPHEMERAL_CONTEXT_LENGTH } from '../../src/shared/ephemeral.js';
 import { runCli } from '../../src/main/cli/program.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 import { openHomeStorage } from '../helpers/seed.js';
 import { useRunEnvironment } from '../helpers/run-environment.js';
 
@@ -42,10 +43,12 @@ describe('sightline run --context-file', () => {
 
     const storage = openHomeStorage(environment.home);
     try {
-      const messages = JSON.stringify(storage.database.prepare('SELECT * FROM messages').all());
-      expect(messages).not.toContain('CONTEXT-FILE-5521');
-      const injections = storage.database.prepare('SELECT type, content_length FROM injections').all();
-      expect(injections).toEqual([{ type: 'quote', content_length: CONTENT.length }]);
+      withRawDatabase(storage.paths.databaseFile, (database) => {
+        const messages = JSON.stringify(database.prepare('SELECT * FROM messages').all());
+        expect(messages).not.toContain('CONTEXT-FILE-5521');
+        const injections = database.prepare('SELECT type, content_length FROM injections').all();
+        expect(injections).toEqual([{ type: 'quote', content_length: CONTENT.length }]);
+      });
     } finally {
       storage.close();
     }

@@ -4,19 +4,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compactTurn, CompactionRefusedError } from '../../src/main/context/compact-turn.js';
 import { CompactionQueue, createCompactionHook } from '../../src/main/context/compaction-queue.js';
 import type { ImageRecord, Storage } from '../../src/main/storage/index.js';
-import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { makePng } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 import { recordTurn, screenshot } from '../helpers/turn-fixture.js';
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 beforeEach(() => {
-  home = createTemporaryHome('sightline-compaction');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-compaction');
+  storage = temporary.storage;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 function fileIn(image: ImageRecord, location: 'blobs' | 'cold'): boolean {
   return existsSync(storage.blobs.pathFor(location, image.sha256, image.mime));
@@ -138,7 +137,7 @@ describe('compactTurn', () => {
     const picture = await storage.images.put({ sessionId: session.id, turnId: null, bytes, mime: 'image/png', width: 30, height: 20, source: 'user' });
     const { turn } = await recordTurn(storage, session, { requestParts: [{ type: 'image', imageId: picture.id }], steps: [{}] });
     // A picture attached in the turn belongs to it.
-    storage.database.prepare('UPDATE images SET turn_id = ? WHERE id = ?').run(turn.id, picture.id);
+    withRawDatabase(storage.paths.databaseFile, (database) => database.prepare('UPDATE images SET turn_id = ? WHERE id = ?').run(turn.id, picture.id));
     await compactTurn({ storage, turnId: turn.id });
     expect(storage.images.get(picture.id)).toMatchObject({ zone: 'offloaded' });
     expect(partsOf(turn.id)).toContain(`image:${picture.id}`);

@@ -5,19 +5,18 @@ import { findHistoryPicture, historyPictureText } from '../../src/main/context/h
 import { buildRequest } from '../../src/main/context/request-builder.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { sha256Of, type SessionRecord, type Storage } from '../../src/main/storage/index.js';
-import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { makePng } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 import { recordTurn } from '../helpers/turn-fixture.js';
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 beforeEach(() => {
-  home = createTemporaryHome('sightline-pictures');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-pictures');
+  storage = temporary.storage;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 const profile = resolveModelProfile('gpt-4.1');
 
@@ -33,12 +32,14 @@ async function attach(session: SessionRecord, bytes: Buffer): Promise<MessagePar
 
 /** A user message as older data may hold it, pixels inline (the repository refuses to write these today). */
 function appendInline(on: Storage, session: SessionRecord, turnId: string, parts: MessagePart[]): void {
-  on.database
-    .prepare(
-      `INSERT INTO messages (id, session_id, turn_id, sequence, role, parts, is_error, is_compressed, created_at)
-       VALUES (?, ?, ?, (SELECT COALESCE(MAX(sequence), 0) + 1 FROM messages WHERE session_id = ?), 'user', ?, 0, 0, ?)`,
-    )
-    .run(`msg_${Math.random().toString(16).slice(2, 14).padEnd(12, '0')}`, session.id, turnId, session.id, JSON.stringify(parts), new Date().toISOString());
+  withRawDatabase(on.paths.databaseFile, (database) =>
+    database
+      .prepare(
+        `INSERT INTO messages (id, session_id, turn_id, sequence, role, parts, is_error, is_compressed, created_at)
+         VALUES (?, ?, ?, (SELECT COALESCE(MAX(sequence), 0) + 1 FROM messages WHERE session_id = ?), 'user', ?, 0, 0, ?)`,
+      )
+      .run(`msg_${Math.random().toString(16).slice(2, 14).padEnd(12, '0')}`, session.id, turnId, session.id, JSON.stringify(parts), new Date().toISOString()),
+  );
 }
 
 function userParts(messages: readonly Message[], containing: string): MessagePart[] {
@@ -120,8 +121,7 @@ describe('history pictures', () => {
       { type: 'image', mime: 'image/png', data: Buffer.from('not an image at all').toString('base64') },
     ]);
     const active = await recordTurn(storage, session, { request: 'Now', status: 'running' });
-    storage.close();
-    storage = openHomeStorage(home, {
+    storage = temporary.reopen({
       blobFaults: {
         beforeRename: () => {
           throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });

@@ -10,18 +10,16 @@ import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { estimateImageTokens } from '../../src/main/llm/image-token-estimates.js';
 import { encodeForModel } from '../../src/main/perception/image-encoding.js';
 import type { Storage } from '../../src/main/storage/index.js';
-import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { makePng } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 beforeEach(() => {
-  home = createTemporaryHome('sightline-context');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-context');
+  storage = temporary.storage;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 const profile = resolveModelProfile('gpt-4.1');
 
@@ -100,7 +98,7 @@ describe('buildRequest', () => {
 
   it('says an image is unavailable instead of failing the request', async () => {
     const { session, turn, first } = await seedTurn();
-    rmSync(join(home.blobsDirectory, first.sha256.slice(0, 2)), { recursive: true, force: true });
+    rmSync(join(temporary.home.blobsDirectory, first.sha256.slice(0, 2)), { recursive: true, force: true });
     const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'x' });
     const texts = built.request.messages.flatMap((message) => message.parts).flatMap((part) => (part.type === 'text' ? [part.text] : []));
     expect(texts).toContain(`[image ${first.id} unavailable: its file is missing]`);

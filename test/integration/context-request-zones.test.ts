@@ -13,19 +13,16 @@ import { buildRequest, type BuildRequestInput } from '../../src/main/context/req
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import type { ImageRecord, SessionRecord, Storage } from '../../src/main/storage/index.js';
 import { chatMessages, computerCall, contentText, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
-import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 import { recordTurn, type FixtureTurn } from '../helpers/turn-fixture.js';
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 beforeEach(() => {
-  home = createTemporaryHome('sightline-zones');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-zones');
+  storage = temporary.storage;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 const profile = resolveModelProfile('gpt-4.1');
 

@@ -11,19 +11,17 @@ import { ContextBudgetError } from '../../src/main/context/token-budget.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import type { SessionRecord, Storage } from '../../src/main/storage/index.js';
 import { startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
-import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { makePng } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 import { recordTurn } from '../helpers/turn-fixture.js';
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 beforeEach(() => {
-  home = createTemporaryHome('sightline-budget');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-budget');
+  storage = temporary.storage;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 const profile = resolveModelProfile('gpt-4.1');
 

@@ -15,19 +15,17 @@ import { TurnRequestCache } from '../../src/main/context/turn-request-cache.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import type { SessionRecord, Storage, TurnRecord } from '../../src/main/storage/index.js';
 import { computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
-import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { makePng } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 import { screenshot } from '../helpers/turn-fixture.js';
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 beforeEach(() => {
-  home = createTemporaryHome('sightline-turn-cache');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-turn-cache');
+  storage = temporary.storage;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 const profile = resolveModelProfile('gpt-4.1');
 const NOTE: EphemeralContext = { type: 'note', content: 'The save button is blue.' };

@@ -13,6 +13,7 @@ import {
   startAgentHarness,
   type AgentHarness,
 } from '../helpers/agent-harness.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {
@@ -26,7 +27,7 @@ const NOTE = 'EPHEMERAL-NOTE-7731: the invoice number is 4471-B.';
 
 /** Every value of every column of every row of a table, as one string. */
 function tableText(harness: AgentHarness, table: string): string {
-  return JSON.stringify(harness.storage.database.prepare(`SELECT * FROM ${table}`).all());
+  return JSON.stringify(withRawDatabase(harness.storage.paths.databaseFile, (database) => database.prepare(`SELECT * FROM ${table}`).all()));
 }
 
 function requestText(server: AgentHarness['server'], index: number): string {
@@ -64,7 +65,7 @@ describe('ephemeral context', () => {
       expect(tableText(harness, table)).not.toContain('EPHEMERAL-NOTE-7731');
     }
 
-    const injections = storage.database.prepare('SELECT * FROM injections').all() as Array<Record<string, unknown>>;
+    const injections = withRawDatabase(storage.paths.databaseFile, (database) => database.prepare('SELECT * FROM injections').all()) as Array<Record<string, unknown>>;
     expect(injections).toHaveLength(1);
     expect(Object.keys(injections[0]!).sort()).toEqual(['content_length', 'created_at', 'id', 'session_id', 'turn_id', 'type']);
     expect(injections[0]).toMatchObject({ type: 'note', content_length: NOTE.length, turn_id: outcome.turnId, session_id: outcome.sessionId });
@@ -169,6 +170,6 @@ describe('ephemeral context', () => {
     await expect(harness.agent.runTurn({ request: userText('Go'), ephemeral: [{ type: 'note', content: '' }] })).rejects.toThrow(
       /ephemeral context is not valid/,
     );
-    expect(harness.storage.database.prepare('SELECT COUNT(*) AS count FROM turns').get()).toEqual({ count: 0 });
+    expect(withRawDatabase(harness.storage.paths.databaseFile, (database) => database.prepare('SELECT COUNT(*) AS count FROM turns').get())).toEqual({ count: 0 });
   });
 });

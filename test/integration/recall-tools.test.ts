@@ -9,12 +9,13 @@ import { createToolRegistry } from '../../src/main/agent/tools/registry.js';
 import type { ToolDefinition } from '../../src/main/agent/tools/tool-definition.js';
 import { cropImageRegion } from '../../src/main/perception/image-crop.js';
 import type { ImageRecord, Storage } from '../../src/main/storage/index.js';
-import { createTemporaryHome, openHomeStorage, seedStorage, type SeededSession, type TemporaryHome } from '../helpers/seed.js';
+import { seedStorage, type SeededSession } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 
 const WIDTH = 200;
 const HEIGHT = 120;
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 let seeded: SeededSession[];
 let sessionId: string;
@@ -23,8 +24,8 @@ let images: ImageRecord[];
 let otherSessionImage: ImageRecord;
 
 beforeEach(async () => {
-  home = createTemporaryHome('sightline-recall');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-recall');
+  storage = temporary.storage;
   seeded = await seedStorage(storage, { sessions: 2, turnsPerSession: 2, stepsPerTurn: 2, imageWidth: WIDTH, imageHeight: HEIGHT });
   const session = seeded[0]!;
   sessionId = session.session.id;
@@ -33,10 +34,7 @@ beforeEach(async () => {
   otherSessionImage = seeded[1]!.turns[0]!.images[0]!;
 });
 
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 let callNumber = 0;
 async function call(tool: ToolDefinition<never>, argumentsValue: unknown) {

@@ -14,6 +14,7 @@ import type { ImageRecord, Storage } from '../../src/main/storage/index.js';
 import { startAgentHarness, computerCall, finishCall, toolCall, chatMessages, contentText, type AgentHarness } from '../helpers/agent-harness.js';
 import { startAppApiHarness } from '../helpers/app-api-harness.js';
 import { runSightline } from '../helpers/cli-io.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 import { createTemporaryHome, openHomeStorage, seedStorage, type TemporaryHome } from '../helpers/seed.js';
 
 let home: TemporaryHome;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const storage = openHomeStorage(home);
   const [seeded] = await seedStorage(storage, { sessions: 2, turnsPerSession: 3, stepsPerTurn: 4 });
   sessionId = seeded!.session.id;
-  storage.database.pragma('wal_checkpoint(TRUNCATE)');
+  withRawDatabase(storage.paths.databaseFile, (database) => database.pragma('wal_checkpoint(TRUNCATE)'));
   storage.close();
   healthyDatabase = readFileSync(home.databaseFile);
 });

@@ -13,6 +13,7 @@ import { endAbandonedTurns } from '../../src/main/app/abandoned-turns.js';
 import { openRuntime } from '../../src/main/app/runtime.js';
 import { sha256Of } from '../../src/main/storage/index.js';
 import { createTemporaryHome, makePng, openHomeStorage, seedStorage, type TemporaryHome } from '../helpers/seed.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 
 let home: TemporaryHome | undefined;
 afterEach(() => home?.remove());
@@ -31,11 +32,17 @@ describe('turns left running at startup', () => {
     const storage = openHomeStorage(home);
     const [seeded] = await seedStorage(storage, { sessions: 1, turnsPerSession: 4, stepsPerTurn: 1, turnStatus: () => 'running' });
     const [dead, unknown, alive, elsewhere] = seeded!.turns.map(({ turn }) => turn.id) as [string, string, string, string];
-    const setOwner = storage.database.prepare('UPDATE turns SET owner_pid = ?, owner_host = COALESCE(?, owner_host) WHERE id = ?');
-    setOwner.run(await deadPid(), null, dead);
-    storage.database.prepare('UPDATE turns SET owner_pid = NULL, owner_host = NULL WHERE id = ?').run(unknown);
-    setOwner.run(process.ppid, null, alive);
-    setOwner.run(await deadPid(), 'another-machine.example', elsewhere);
+    // Owners as other processes and older rows left them.
+    const owners: Array<[number, string | null, string]> = [
+      [await deadPid(), null, dead],
+      [process.ppid, null, alive],
+      [await deadPid(), 'another-machine.example', elsewhere],
+    ];
+    withRawDatabase(storage.paths.databaseFile, (database) => {
+      const setOwner = database.prepare('UPDATE turns SET owner_pid = ?, owner_host = COALESCE(?, owner_host) WHERE id = ?');
+      for (const owner of owners) setOwner.run(...owner);
+      database.prepare('UPDATE turns SET owner_pid = NULL, owner_host = NULL WHERE id = ?').run(unknown);
+    });
     storage.sessions.setStatus(seeded!.session.id, 'running');
 
     expect(endAbandonedTurns(storage).sort()).toEqual([dead, unknown].sort());
@@ -49,7 +56,8 @@ describe('turns left running at startup', () => {
     home = createTemporaryHome('sightline-repair');
     const storage = openHomeStorage(home);
     const [seeded] = await seedStorage(storage, { sessions: 1, turnsPerSession: 1, stepsPerTurn: 1, turnStatus: () => 'running' });
-    storage.database.prepare('UPDATE turns SET owner_pid = ?').run(await deadPid());
+    const pid = await deadPid();
+    withRawDatabase(storage.paths.databaseFile, (database) => database.prepare('UPDATE turns SET owner_pid = ?').run(pid));
     storage.sessions.setStatus(seeded!.session.id, 'running');
     storage.close();
 

@@ -15,7 +15,7 @@ import type { Storage } from '../../src/main/storage/index.js';
 import { chatMessages, contentText, toolCall } from '../helpers/agent-harness.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { extractedPages, page, searchResults, startFakeTavilyServer, type FakeTavilyServer } from '../helpers/fake-tavily-server.js';
-import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 
 const TAVILY_KEY = 'tvly-test-abcdef0123456789';
 /** Saturday 14 June 2025, midday UTC. */
@@ -27,7 +27,7 @@ const FORUM = 'https://forum.example/t/node-lts';
 
 let model: FakeOpenAiServer;
 let tavily: FakeTavilyServer;
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 let events: AgentEvent[];
 let scope: { sessionId: string; turnId: string };
@@ -35,8 +35,8 @@ let scope: { sessionId: string; turnId: string };
 beforeEach(async () => {
   model = await startFakeOpenAiServer();
   tavily = await startFakeTavilyServer();
-  home = createTemporaryHome('sightline-search');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-search');
+  storage = temporary.storage;
   events = [];
   const session = storage.sessions.create({ title: 'Search test' });
   const turn = storage.turns.start({ sessionId: session.id, userRequest: 'update node' });
@@ -46,8 +46,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await model.close();
   await tavily.close();
-  storage.close();
-  home.remove();
+  temporary.remove();
 });
 
 function config(search: Partial<Config['search']> = {}): Config {

@@ -2,14 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DatabaseOpenError,
-  DatabaseVersionError,
-  SCHEMA_VERSION,
-  openDatabase,
-  type Database,
-} from '../../src/main/storage/index.js';
-import { migrate, userVersion } from '../../src/main/storage/database.js';
+import { DatabaseOpenError, DatabaseVersionError, SCHEMA_VERSION } from '../../src/main/storage/index.js';
+import { migrate, openDatabase, userVersion, type Database } from '../../src/main/storage/database.js';
 import { MIGRATIONS, type Migration } from '../../src/main/storage/migrations/index.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 

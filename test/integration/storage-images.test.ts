@@ -1,12 +1,13 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/main/storage/index.js';
-import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { makePng } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const START = new Date('2026-03-01T12:00:00.000Z');
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 /** The storage clock; tests move it forward to age rows. */
 let now: Date;
@@ -14,16 +15,13 @@ let sessionId: string;
 let turnId: string;
 
 beforeEach(() => {
-  home = createTemporaryHome('sightline-images');
   now = START;
-  storage = openHomeStorage(home, { clock: () => now });
+  temporary = createTemporaryStorage('sightline-images', { clock: () => now });
+  storage = temporary.storage;
   sessionId = storage.sessions.create({ title: 'images' }).id;
   turnId = storage.turns.start({ sessionId, userRequest: 'look around' }).id;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 async function putScreenshot(seed: number, overrides: { turnId?: string | null } = {}) {
   const bytes = await makePng({ seed, width: 40, height: 30 });

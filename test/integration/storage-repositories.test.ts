@@ -1,17 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/main/storage/index.js';
-import { createTemporaryHome, openHomeStorage, seedStorage, type TemporaryHome } from '../helpers/seed.js';
+import { seedStorage } from '../helpers/seed.js';
+import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 
-let home: TemporaryHome;
+let temporary: TemporaryStorage;
 let storage: Storage;
 beforeEach(() => {
-  home = createTemporaryHome('sightline-repositories');
-  storage = openHomeStorage(home);
+  temporary = createTemporaryStorage('sightline-repositories');
+  storage = temporary.storage;
 });
-afterEach(() => {
-  storage.close();
-  home.remove();
-});
+afterEach(() => temporary.remove());
 
 describe('sessions and turns', () => {
   it('numbers turns within their session and ends each once', () => {

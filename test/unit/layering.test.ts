@@ -40,6 +40,7 @@ describe('the layering check', () => {
     const root = treeWith({
       'src/shared/types.ts': 'export type Id = string;\n',
       'src/main/storage/store.ts': "import type { Id } from '../../shared/types.js';\nexport const store = (id: Id) => id;\n",
+      'src/main/storage/database.ts': "import BetterSqlite3 from 'better-sqlite3';\nexport const open = (file: string) => new BetterSqlite3(file);\n",
       'src/main/perception/look.ts': "import { store } from '../storage/store.js';\nexport const look = () => store('x');\n",
       'src/main/agent/loop.ts': "import { look } from '../perception/look.js';\nexport const loop = () => look();\n",
       'src/main/cli/main.ts': "import { loop } from '../agent/loop.js';\nloop();\n",
@@ -74,6 +75,20 @@ describe('the layering check', () => {
     ]) {
       expect(output, `rule ${rule} should fire`).toContain(rule);
     }
+  });
+
+  it('keeps the database driver inside storage, type-only imports too', () => {
+    const root = treeWith({
+      'src/main/storage/database.ts': "import BetterSqlite3 from 'better-sqlite3';\nexport const open = (file: string) => new BetterSqlite3(file);\n",
+      'src/main/api/reads.ts': "import BetterSqlite3 from 'better-sqlite3';\nexport const reads = (file: string) => new BetterSqlite3(file);\n",
+      'src/main/context/rows.ts': "import type { Database } from 'better-sqlite3';\nexport type Rows = Database;\n",
+    });
+    const { exitCode, output } = runLayerCheck(root);
+    expect(exitCode).not.toBe(0);
+    const violations = output.split('\n').filter((line) => line.includes('only-storage-imports-better-sqlite3'));
+    expect(violations.some((line) => line.includes('src/main/api/reads.ts')), output).toBe(true);
+    expect(violations.some((line) => line.includes('src/main/context/rows.ts')), output).toBe(true);
+    expect(violations.some((line) => line.includes('src/main/storage/')), output).toBe(false);
   });
 
   it('forbids imports between siblings of one layer', () => {

@@ -33,7 +33,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
   const { result } = step;
   const resultText = redact(textOfParts(result.parts));
   const action = stepAction(step);
-  const record = storage.database.transaction(() => {
+  const record = storage.transaction(() => {
     storage.messages.append({
       sessionId: step.sessionId,
       turnId: step.turnId,
@@ -60,7 +60,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
       outputTokens: step.usage?.outputTokens ?? null,
       tokenReport: step.tokenReport ?? null,
     });
-  })();
+  });
   const computerAction = ComputerActionSchema.safeParse(action);
   emit({
     type: 'step',

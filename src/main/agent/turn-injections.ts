@@ -28,7 +28,7 @@ export function recordTurnInjections(
   contexts: readonly EphemeralContext[],
 ): void {
   if (contexts.length === 0) return;
-  storage.database.transaction(() => {
+  storage.transaction(() => {
     for (const context of contexts) {
       storage.injections.record({
         sessionId: turn.sessionId,
@@ -37,5 +37,5 @@ export function recordTurnInjections(
         contentLength: context.content.length,
       });
     }
-  })();
+  });
 }

@@ -44,12 +44,12 @@ export class TurnLifecycle {
   /** Starts the turn: session, turn row, `turn-started`. The request itself is stored by `storeRequest`. */
   static begin(storage: Storage, emit: Emit, beginning: TurnBeginning): TurnLifecycle {
     const requestText = textOfParts(beginning.request.parts);
-    const started = storage.database.transaction(() => {
+    const started = storage.transaction(() => {
       const session = resolveSession(storage, beginning, requestText);
       const turn = storage.turns.start({ sessionId: session.id, userRequest: requestText });
       storage.sessions.setStatus(session.id, 'running');
       return turn;
-    })();
+    });
     emit({
       type: 'turn-started',
       sessionId: started.sessionId,
@@ -106,10 +106,10 @@ export class TurnLifecycle {
       usage,
     };
     this.ended = outcome;
-    this.storage.database.transaction(() => {
+    this.storage.transaction(() => {
       this.storage.turns.end(this.turnId, ending.status);
       this.storage.sessions.setStatus(this.sessionId, 'idle');
-    })();
+    });
     for (const hook of hooks) {
       try {
         await hook({ sessionId: this.sessionId, turnId: this.turnId, status: ending.status });

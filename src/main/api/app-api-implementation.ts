@@ -15,13 +15,11 @@ import {
 import { COMPUTER_TOOL_NAME, isComputerAction } from '../../shared/actions.js';
 import { ScreenshotViewSchema } from '../../shared/model-view.js';
 import { TokenReportSchema } from '../../shared/events.js';
-import type { ImageRecord, SessionRecord, StepRecord, Storage } from '../storage/index.js';
+import type { ImageRecord, SessionRecord, SessionSummary as StoredSessionSummary, StepRecord, Storage } from '../storage/index.js';
 import type { ApiKeySettings } from './api-keys.js';
 import type { AppApiImplementation } from './app-api-dispatch.js';
 import { loadImage, timelineZone } from './image-loading.js';
 import type { RunManager } from '../app/run-manager.js';
-import { deleteSessionWithFiles } from './session-deletion.js';
-import { SessionQueries } from './session-queries.js';
 
 export interface AppApiImplementationOptions {
   storage: Storage;
@@ -32,30 +30,31 @@ export interface AppApiImplementationOptions {
 }
 
 export function createAppApiImplementation({ storage, runs, appInfo, keys }: AppApiImplementationOptions): AppApiImplementation {
-  const queries = new SessionQueries(storage.database);
-
   const requireSession = (sessionId: string): SessionRecord => {
     const session = storage.sessions.get(sessionId);
     if (session === undefined) throw new AppApiError('not-found', `There is no session ${sessionId}.`);
     return session;
   };
 
-  const summarize = (session: SessionRecord): SessionSummary => {
-    const counts = queries.counts(session.id);
-    return {
-      id: session.id,
-      title: session.title,
-      status: session.status,
-      operator: session.operator,
-      model: session.model,
-      createdAt: session.createdAt,
-      updatedAt: session.updatedAt,
-      turnCount: counts.turns,
-      stepCount: counts.steps,
-      tokens: queries.tokenTotals(session.id),
-      run: runs.stateOf(session.id),
-    };
+  const requireSummary = (sessionId: string): StoredSessionSummary => {
+    const session = storage.sessions.summary(sessionId);
+    if (session === undefined) throw new AppApiError('not-found', `There is no session ${sessionId}.`);
+    return session;
   };
+
+  const summarize = (session: StoredSessionSummary): SessionSummary => ({
+    id: session.id,
+    title: session.title,
+    status: session.status,
+    operator: session.operator,
+    model: session.model,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    turnCount: session.turnCount,
+    stepCount: session.stepCount,
+    tokens: storage.steps.tokenTotals(session.id),
+    run: runs.stateOf(session.id),
+  });
 
   const stepOf = (record: StepRecord): Step => {
     const screenshot = record.screenshotImageId === null ? undefined : storage.images.get(record.screenshotImageId);
@@ -87,17 +86,13 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
     appInfo,
 
     listSessions({ query, limit, offset }) {
-      const page = queries.sessionPage({ query, limit, offset });
-      const sessions = page.ids.flatMap((id) => {
-        const session = storage.sessions.get(id);
-        return session === undefined ? [] : [session];
-      });
-      return { sessions: sessions.map(summarize), total: page.total };
+      const page = storage.sessions.summaries({ matching: query, limit, offset });
+      return { sessions: page.sessions.map(summarize), total: page.total };
     },
 
     getSession(sessionId) {
-      const session = requireSession(sessionId);
-      const stepCounts = queries.turnStepCounts(sessionId);
+      const session = requireSummary(sessionId);
+      const stepCounts = storage.steps.countsByTurn(sessionId);
       const turns: Turn[] = storage.turns.listBySession(sessionId).map((turn) => ({
         id: turn.id,
         sequence: turn.sequence,
@@ -117,7 +112,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
       if (runs.isRunning(sessionId) || session.status === 'running') {
         throw new AppApiError('conflict', `Session ${sessionId} is running a task; stop it before deleting the session.`);
       }
-      const result = await deleteSessionWithFiles(storage, sessionId);
+      const result = await storage.deleteSession(sessionId);
       return { deleted: true as const, ...result };
     },
 
@@ -126,12 +121,8 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
       if (turnId !== undefined && storage.turns.get(turnId)?.sessionId !== sessionId) {
         throw new AppApiError('not-found', `Session ${sessionId} has no turn ${turnId}.`);
       }
-      const page = queries.stepPage({ sessionId, turnId, limit, offset });
-      const steps = page.ids.flatMap((id) => {
-        const record = storage.steps.get(id);
-        return record === undefined ? [] : [stepOf(record)];
-      });
-      return { steps, total: page.total, offset };
+      const page = storage.steps.page({ sessionId, turnId, limit, offset });
+      return { steps: page.steps.map(stepOf), total: page.total, offset };
     },
 
     getImage({ imageId, maxBytes, thumbnailWidth }) {

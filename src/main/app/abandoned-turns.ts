@@ -13,11 +13,7 @@ export function endAbandonedTurns(storage: Storage, isAlive: (pid: number) => bo
   const ended: string[] = [];
   for (const turn of storage.turns.listRunning()) {
     if (!isAbandoned(turn, thisHost, isAlive)) continue;
-    storage.database.transaction(() => {
-      storage.turns.end(turn.id, 'stopped');
-      const stillRunning = storage.turns.listRunning().some((other) => other.sessionId === turn.sessionId);
-      if (!stillRunning && storage.sessions.get(turn.sessionId)?.status === 'running') storage.sessions.setStatus(turn.sessionId, 'idle');
-    })();
+    storage.endAbandonedTurn(turn);
     ended.push(turn.id);
   }
   return ended;

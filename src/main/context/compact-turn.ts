@@ -92,7 +92,7 @@ function planOrResume(
   turnId: string,
   sessionId: string | undefined,
 ): { plan: CompactionPlan; resumed: boolean } | 'already-compacted' {
-  return storage.database.transaction(() => {
+  return storage.transaction(() => {
     const turn = storage.turns.get(turnId);
     if (turn === undefined) throw new CompactionRefusedError(`There is no turn ${turnId} to compact.`);
     if (sessionId !== undefined && turn.sessionId !== sessionId) {
@@ -105,7 +105,7 @@ function planOrResume(
     const plan = planCompaction(storage, turn);
     storage.compactions.plan({ turnId, sessionId: turn.sessionId, plan });
     return { plan, resumed: false };
-  }).immediate();
+  }, { immediate: true });
 }
 
 /** Chooses anchors, writes captions and error flags, and says what each message becomes. Inside the plan's transaction. */
@@ -139,7 +139,7 @@ function writeCaption(storage: Storage, descriptions: ImageDescriptions, image: 
 }
 
 function markRows(storage: Storage, turnId: string, plan: CompactionPlan): void {
-  storage.database.transaction(() => {
+  storage.transaction(() => {
     for (const anchor of plan.anchors) {
       const image = storage.images.get(anchor.imageId);
       if (image !== undefined && image.zone === 'active') storage.images.setZone(anchor.imageId, 'compact');
@@ -147,7 +147,7 @@ function markRows(storage: Storage, turnId: string, plan: CompactionPlan): void 
     for (const message of plan.messages) storage.messages.compress(message.messageId, message.parts);
     storage.turns.markCompacted(turnId, plan.summary);
     storage.compactions.finish(turnId);
-  }).immediate();
+  }, { immediate: true });
 }
 
 export interface ReconcileCompactionsOptions {

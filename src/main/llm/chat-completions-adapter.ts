@@ -32,7 +32,7 @@ export class ChatCompletionsAdapter implements ModelAdapter {
   complete(request: ModelRequest, options: CompleteOptions = {}): Promise<CompletedAssistantMessage> {
     const assembler = new ChatCompletionsStreamAssembler(this.profile.model, options.onEvent);
     return runStreamedCall(this.settings, request, options, {
-      prepare: () => chatCompletionsBody(request, this.settings),
+      buildBody: () => chatCompletionsBody(request, this.settings),
       open: (body, signal) => this.settings.client.chat.completions.create(body, { signal }),
       consume: (chunk: ChatCompletionChunk) => assembler.add(chunk),
       finish: () => assembler.finish(),

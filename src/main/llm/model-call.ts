@@ -27,7 +27,7 @@ interface StreamLike<Chunk> extends AsyncIterable<Chunk> {
 }
 
 /**
- * Runs one streamed call. `prepare` converts the request (and may reject it) before anything is sent;
+ * Runs one streamed call. `buildBody` converts the request (and may reject it) before anything is sent;
  * `open` starts the stream; every chunk goes to `consume`; `finish` builds the result.
  */
 export async function runStreamedCall<Body, Chunk, Result>(
@@ -35,7 +35,7 @@ export async function runStreamedCall<Body, Chunk, Result>(
   request: ModelRequest,
   options: CompleteOptions,
   steps: {
-    prepare: () => Body;
+    buildBody: () => Body;
     open: (body: Body, signal: AbortSignal | undefined) => Promise<StreamLike<Chunk>>;
     consume: (chunk: Chunk) => void;
     finish: () => Result;
@@ -53,7 +53,7 @@ export async function runStreamedCall<Body, Chunk, Result>(
   let disposeCallSignal: (() => void) | undefined;
   try {
     assertRequestFitsProfile(request, settings.profile);
-    const body = steps.prepare();
+    const body = steps.buildBody();
     if (isAborted(signal)) throw new ModelCallCancelledError(model);
     // The client adds an abort listener to the signal it is given and never removes it, so a turn's
     // signal would collect one per model call (and Node warns after ten). It gets a signal of its own,

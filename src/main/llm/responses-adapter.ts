@@ -36,7 +36,7 @@ export class ResponsesAdapter implements ModelAdapter {
   complete(request: ModelRequest, options: CompleteOptions = {}): Promise<CompletedAssistantMessage> {
     const assembler = new ResponsesStreamAssembler(this.profile.model, options.onEvent);
     return runStreamedCall(this.settings, request, options, {
-      prepare: () => responsesBody(request, this.profile),
+      buildBody: () => responsesBody(request, this.profile),
       open: (body, signal) => this.settings.client.responses.create(body, { signal }),
       consume: (event: ResponseStreamEvent) => assembler.add(event),
       finish: () => assembler.finish(),

@@ -166,6 +166,18 @@ export class BlobStore {
   }
 
   /**
+   * Deletes a blob wherever it is, hot and cold. Returns how many files were removed (0 to 2): one already
+   * gone (purged by retention, say) is what the caller wanted anyway. Only for a blob no row names any more.
+   */
+  async remove(sha256: string, mime: string): Promise<number> {
+    let removed = 0;
+    for (const location of ['blobs', 'cold'] as const) {
+      if (await unlinkIfPresent(this.pathFor(location, sha256, mime))) removed += 1;
+    }
+    return removed;
+  }
+
+  /**
    * Removes temp files left by writes that crashed before their rename, and (with `isReferenced`) files no
    * row names. Files younger than the grace period are kept, because they may belong to a write still
    * running in another process (its row not inserted yet).

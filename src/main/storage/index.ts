@@ -1,14 +1,17 @@
-/** The storage layer's public surface: what the layers above import. */
+/**
+ * The storage layer's public surface: what the layers above import. The database connection is not part
+ * of it: the layers above use repositories and named operations, never SQL.
+ */
 export { openStorage, type Storage, type StorageOptions, type StoragePaths } from './storage.js';
+export type { Transaction, TransactionOptions } from './transaction.js';
+export type { SessionDeletionResult } from './session-deletion.js';
 export {
-  openDatabase,
   inspectDatabase,
   type DatabaseInspection,
   SCHEMA_VERSION,
   DatabaseOpenError,
   DatabaseVersionError,
   keepAndMoveAsideAdvice,
-  type Database,
 } from './database.js';
 export { refuseLostDatabase, type DatabaseSurroundings } from './lost-database.js';
 export {

@@ -1,11 +1,15 @@
 /**
- * Everything persistent, behind one object: the database with its repositories, and the blob store.
+ * Everything persistent, behind one object: the repositories, the blob store, and the operations that span
+ * them (a transaction, deleting a session with its files, ending an abandoned turn). The database
+ * connection itself stays inside: every statement is prepared here, in src/main/storage, so the schema can
+ * change without a search through the other layers.
  * Paths come from the caller (the CLI and the app resolve the home folder), so storage knows nothing of
  * configuration and tests point it at temp folders.
  */
 import { mkdirSync } from 'node:fs';
 import { BlobStore, type BlobStoreFaults } from './blob-store.js';
-import { openDatabase, type Database } from './database.js';
+import { endAbandonedTurn } from './abandoned-turn-ending.js';
+import { openDatabase } from './database.js';
 import { refuseLostDatabase } from './lost-database.js';
 import { CompactionsRepository } from './repositories/compactions.js';
 import { ImagesRepository } from './repositories/images.js';
@@ -14,8 +18,10 @@ import { MessagesRepository } from './repositories/messages.js';
 import { SearchReportsRepository } from './repositories/search-reports.js';
 import { SessionsRepository } from './repositories/sessions.js';
 import { StepsRepository } from './repositories/steps.js';
-import { TurnsRepository } from './repositories/turns.js';
+import { TurnsRepository, type RunningTurn } from './repositories/turns.js';
+import { SessionDeletion, type SessionDeletionResult } from './session-deletion.js';
 import { systemClock, type Clock } from './time.js';
+import { transactionOn, type Transaction } from './transaction.js';
 
 export interface StoragePaths {
   databaseFile: string;
@@ -31,7 +37,8 @@ export interface StorageOptions extends StoragePaths {
 }
 
 export interface Storage {
-  database: Database;
+  /** Where the database and the blob folders are (for messages, and for tests that inspect the files). */
+  paths: StoragePaths;
   sessions: SessionsRepository;
   turns: TurnsRepository;
   messages: MessagesRepository;
@@ -41,6 +48,12 @@ export interface Storage {
   injections: InjectionsRepository;
   compactions: CompactionsRepository;
   blobs: BlobStore;
+  /** Several repository calls as one transaction (see Transaction). */
+  transaction: Transaction;
+  /** Deletes a session's rows, then the image files no other session uses (see session-deletion.ts). */
+  deleteSession: (sessionId: string) => Promise<SessionDeletionResult>;
+  /** Ends a turn whose process is gone as stopped; its session is idle again unless another turn runs. */
+  endAbandonedTurn: (turn: Pick<RunningTurn, 'id' | 'sessionId'>) => void;
   close: () => void;
 }
 
@@ -55,10 +68,18 @@ export function openStorage(options: StorageOptions): Storage {
       { blobsDirectory: options.blobsDirectory, coldStorageDirectory: options.coldStorageDirectory },
       options.blobFaults,
     );
+    const sessions = new SessionsRepository(database, clock);
+    const turns = new TurnsRepository(database, clock);
+    const transaction = transactionOn(database);
+    const sessionDeletion = new SessionDeletion(database, blobs);
     return {
-      database,
-      sessions: new SessionsRepository(database, clock),
-      turns: new TurnsRepository(database, clock),
+      paths: {
+        databaseFile: options.databaseFile,
+        blobsDirectory: options.blobsDirectory,
+        coldStorageDirectory: options.coldStorageDirectory,
+      },
+      sessions,
+      turns,
       messages: new MessagesRepository(database, clock),
       images: new ImagesRepository(database, blobs, clock),
       steps: new StepsRepository(database, clock),
@@ -66,6 +87,9 @@ export function openStorage(options: StorageOptions): Storage {
       injections: new InjectionsRepository(database, clock),
       compactions: new CompactionsRepository(database, clock),
       blobs,
+      transaction,
+      deleteSession: (sessionId) => sessionDeletion.delete(sessionId),
+      endAbandonedTurn: (turn) => endAbandonedTurn({ turns, sessions, transaction }, turn),
       close: () => {
         if (database.open) database.close();
       },

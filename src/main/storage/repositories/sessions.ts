@@ -21,6 +21,19 @@ export interface SessionSummary extends SessionRecord {
   stepCount: number;
 }
 
+/** One page of session summaries and how many sessions match in all. */
+export interface SessionSummaryPage {
+  sessions: SessionSummary[];
+  total: number;
+}
+
+export interface SessionSummaryQuery {
+  /** Text the title or a turn's request contains (case-insensitive for ASCII); blank or absent matches all. */
+  matching?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
 export interface NewSession {
   title: string;
   operator?: string | null;
@@ -63,12 +76,30 @@ const SessionSummaryRow = z
   .object({ ...sessionRowFields, turn_count: z.number().int(), step_count: z.number().int() })
   .transform((row): SessionSummary => ({ ...toSessionRecord(row), turnCount: row.turn_count, stepCount: row.step_count }));
 
+/** The turns and steps a session holds, counted beside its columns. */
+const SUMMARY_COLUMNS = `sessions.*,
+  (SELECT COUNT(*) FROM turns WHERE turns.session_id = sessions.id) AS turn_count,
+  (SELECT COUNT(*) FROM steps WHERE steps.session_id = sessions.id) AS step_count`;
+
+/** A session whose title or a turn's request is LIKE @pattern; a NULL pattern matches every session. */
+const MATCHES_PATTERN = `(@pattern IS NULL
+  OR sessions.title LIKE @pattern ESCAPE '\\'
+  OR EXISTS (SELECT 1 FROM turns WHERE turns.session_id = sessions.id AND turns.user_request LIKE @pattern ESCAPE '\\'))`;
+
+/** `%` and `_` in what the user typed are literal characters, not wildcards. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
 export class SessionsRepository {
   private readonly insertStatement;
   private readonly getStatement;
   private readonly listStatement;
   private readonly countStatement;
   private readonly updateStatement;
+  private readonly summaryStatement;
+  private readonly matchingPageStatement;
+  private readonly matchingCountStatement;
 
   constructor(
     database: Database,
@@ -80,11 +111,14 @@ export class SessionsRepository {
     );
     this.getStatement = database.prepare('SELECT * FROM sessions WHERE id = ?');
     this.listStatement = database.prepare(
-      `SELECT sessions.*,
-              (SELECT COUNT(*) FROM turns WHERE turns.session_id = sessions.id) AS turn_count,
-              (SELECT COUNT(*) FROM steps WHERE steps.session_id = sessions.id) AS step_count
-       FROM sessions ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+      `SELECT ${SUMMARY_COLUMNS} FROM sessions ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
     );
+    this.summaryStatement = database.prepare(`SELECT ${SUMMARY_COLUMNS} FROM sessions WHERE id = ?`);
+    this.matchingPageStatement = database.prepare(
+      `SELECT ${SUMMARY_COLUMNS} FROM sessions WHERE ${MATCHES_PATTERN}
+       ORDER BY sessions.created_at DESC, sessions.rowid DESC LIMIT @limit OFFSET @offset`,
+    );
+    this.matchingCountStatement = database.prepare(`SELECT COUNT(*) FROM sessions WHERE ${MATCHES_PATTERN}`).pluck();
     this.countStatement = database.prepare('SELECT COUNT(*) FROM sessions').pluck();
     this.updateStatement = database.prepare(
       `UPDATE sessions SET title = @title, status = @status, operator = @operator, model = @model,
@@ -114,6 +148,23 @@ export class SessionsRepository {
   list(options: { limit?: number; offset?: number } = {}): SessionSummary[] {
     const rows = this.listStatement.all(options.limit ?? -1, options.offset ?? 0);
     return parseRows(SessionSummaryRow, rows, 'sessions');
+  }
+
+  /** A page of the sessions that match, newest first, with their counts; and how many match in all. */
+  summaries(query: SessionSummaryQuery): SessionSummaryPage {
+    const text = query.matching?.trim() ?? '';
+    const pattern = text === '' ? null : likePattern(text);
+    const rows = this.matchingPageStatement.all({ pattern, limit: query.limit, offset: query.offset });
+    return {
+      sessions: parseRows(SessionSummaryRow, rows, 'sessions'),
+      total: z.number().parse(this.matchingCountStatement.get({ pattern })),
+    };
+  }
+
+  /** One session with how many turns and steps it holds. */
+  summary(id: string): SessionSummary | undefined {
+    const row: unknown = this.summaryStatement.get(id);
+    return row === undefined ? undefined : parseRow(SessionSummaryRow, row, 'sessions');
   }
 
   count(): number {

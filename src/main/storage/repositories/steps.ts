@@ -52,6 +52,36 @@ export interface StepOutcome {
   latencyMs?: number | null;
 }
 
+/** What a session's steps cost, summed; `sent` and `keepEverything` are null when no step has a token report. */
+export interface StepTokenTotals {
+  input: number;
+  output: number;
+  sent: number | null;
+  keepEverything: number | null;
+}
+
+/** One page of steps in timeline order and how many there are in all. */
+export interface StepPage {
+  steps: StepRecord[];
+  total: number;
+}
+
+export interface StepPageQuery {
+  sessionId: string;
+  /** Only this turn's steps; absent for the whole session. */
+  turnId?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+const TokenTotalsRow = z.object({
+  input: z.number().int(),
+  output: z.number().int(),
+  sent: z.number().nullable(),
+  keep_everything: z.number().nullable(),
+});
+const TurnStepCountRow = z.object({ turn_id: z.string(), steps: z.number().int() });
+
 const StepRow = z
   .object({
     id: z.string(),
@@ -98,6 +128,10 @@ export class StepsRepository {
   private readonly listByTurnStatement;
   private readonly listBySessionStatement;
   private readonly outcomeStatement;
+  private readonly pageStatement;
+  private readonly pageCountStatement;
+  private readonly tokenTotalsStatement;
+  private readonly countsByTurnStatement;
 
   constructor(
     database: Database,
@@ -120,6 +154,23 @@ export class StepsRepository {
     );
     this.outcomeStatement = database.prepare(
       `UPDATE steps SET result = @result, error = @error, latency_ms = @latencyMs WHERE id = @id RETURNING *`,
+    );
+    this.pageStatement = database.prepare(
+      `SELECT steps.* FROM steps JOIN turns ON turns.id = steps.turn_id
+       WHERE steps.session_id = @sessionId AND (@turnId IS NULL OR steps.turn_id = @turnId)
+       ORDER BY turns.sequence, steps.sequence LIMIT @limit OFFSET @offset`,
+    );
+    this.pageCountStatement = database
+      .prepare('SELECT COUNT(*) FROM steps WHERE session_id = @sessionId AND (@turnId IS NULL OR turn_id = @turnId)')
+      .pluck();
+    this.tokenTotalsStatement = database.prepare(
+      `SELECT COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
+              SUM(json_extract(token_report, '$.sentTokens')) AS sent,
+              SUM(json_extract(token_report, '$.keepEverythingTokens')) AS keep_everything
+       FROM steps WHERE session_id = ?`,
+    );
+    this.countsByTurnStatement = database.prepare(
+      'SELECT turn_id, COUNT(*) AS steps FROM steps WHERE session_id = ? GROUP BY turn_id',
     );
   }
 
@@ -169,5 +220,29 @@ export class StepsRepository {
   /** Every step of the session, in turn order then step order. */
   listBySession(sessionId: string): StepRecord[] {
     return parseRows(StepRow, this.listBySessionStatement.all(sessionId), 'steps');
+  }
+
+  /** Steps of a session (or of one of its turns) in timeline order, one page of them. */
+  page(query: StepPageQuery): StepPage {
+    const scope = { sessionId: query.sessionId, turnId: query.turnId ?? null };
+    const rows = this.pageStatement.all({ ...scope, limit: query.limit, offset: query.offset });
+    return { steps: parseRows(StepRow, rows, 'steps'), total: z.number().parse(this.pageCountStatement.get(scope)) };
+  }
+
+  /** The session's token use, summed over its steps (token reports' estimates rounded to whole tokens). */
+  tokenTotals(sessionId: string): StepTokenTotals {
+    const row = parseRow(TokenTotalsRow, this.tokenTotalsStatement.get(sessionId), 'steps');
+    return {
+      input: row.input,
+      output: row.output,
+      sent: row.sent === null ? null : Math.round(row.sent),
+      keepEverything: row.keep_everything === null ? null : Math.round(row.keep_everything),
+    };
+  }
+
+  /** How many steps each turn of the session has; turns without steps are absent. */
+  countsByTurn(sessionId: string): Map<string, number> {
+    const rows = parseRows(TurnStepCountRow, this.countsByTurnStatement.all(sessionId), 'steps');
+    return new Map(rows.map((row) => [row.turn_id, row.steps]));
   }
 }
