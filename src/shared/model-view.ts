@@ -2,7 +2,7 @@
  * What the model was shown, as a value. The model sees a scaled copy of a frame (or names points 0–1000),
  * so a point it names means something only together with the view it was looking at. That view travels
  * with the call: from where the screenshot was sent (a request the context layer built, or an MCP tool
- * result) through the tool context of the call to the operator that maps the point, and into the step row.
+ * result) through the call's scope (ToolCallScope) to the operator that maps the point, and into the step row.
  * Nothing keeps it as state in between, so nothing can hand a call the view of another moment.
  *
  * A model protocol with a coordinate convention of its own is one more coordinate space here, and one more

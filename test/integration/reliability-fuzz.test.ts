@@ -153,7 +153,7 @@ describe(`hostile model output (seed ${SEED})`, () => {
       const shown = first.kind === 'new' ? { imageId: first.imageId, view } : undefined;
 
       const hostile = new HostileReplies(SEED ^ 0x5eed, { screen: SCREEN, hugeStringChance: 0.001, toolNames: registry.names() });
-      const context = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown };
+      const scope = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown };
       const failures: string[] = [];
       const calledTools = new Set<string>();
       let malformed = 0;
@@ -161,7 +161,7 @@ describe(`hostile model output (seed ${SEED})`, () => {
         const call = hostile.toolCall();
         calledTools.add(call.name);
         try {
-          const outcome = await dispatchToolCall(registry, { id: call.id ?? `call_${index}`, name: call.name, argumentsText: call.arguments }, context);
+          const outcome = await dispatchToolCall(registry, { id: call.id ?? `call_${index}`, name: call.name, argumentsText: call.arguments }, scope);
           if (outcome.malformed) malformed += 1;
           if (outcome.result.parts.length === 0) failures.push(`call ${index} (${call.name}) came back with no parts`);
         } catch (error) {

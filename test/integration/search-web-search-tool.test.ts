@@ -9,7 +9,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import type { AgentEvent } from '../../src/shared/events.js';
 import { textOfParts } from '../../src/shared/messages.js';
 import { createSearchTools } from '../../src/main/agent/search/create-search-tools.js';
-import type { ToolContext, ToolDefinition, ToolResult } from '../../src/main/agent/tools/tool-definition.js';
+import type { ToolCallScope, ToolDefinition, ToolResult } from '../../src/main/agent/tools/tool-definition.js';
 import { createModelAdapter } from '../../src/main/llm/create-model-adapter.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { chatMessages, contentText, toolCall } from '../helpers/agent-harness.js';
@@ -72,8 +72,8 @@ function webSearchTool(search: Partial<Config['search']> = {}, options: { tavily
 }
 
 async function runWebSearch(tool: ToolDefinition, question: string, signal = new AbortController().signal): Promise<ToolResult> {
-  const context: ToolContext = { ...scope, signal, storage, emit: (event) => events.push(event), shown: undefined };
-  return tool.execute(tool.arguments.parse({ question }), context);
+  const callScope: ToolCallScope = { ...scope, signal, storage, emit: (event) => events.push(event), shown: undefined };
+  return tool.execute(tool.arguments.parse({ question }), callScope);
 }
 
 const search = (query: string) => toolCall('search', { query });

@@ -80,7 +80,7 @@ export function createHostedTools(options: HostedToolsOptions): HostedTools {
 function withScreenshotAction(computer: ToolDefinition, screenshot: ToolDefinition<Record<string, never>>): ToolDefinition {
   return {
     ...computer,
-    execute: (action, context) =>
-      (action as { action?: string }).action === 'screenshot' ? screenshot.execute({}, context) : computer.execute(action, context),
+    execute: (action, scope) =>
+      (action as { action?: string }).action === 'screenshot' ? screenshot.execute({}, scope) : computer.execute(action, scope),
   };
 }

@@ -11,7 +11,7 @@ import type { ConfirmationPolicy } from '../../shared/config.js';
 import type { FocusedFieldKind } from '../operators/operator.js';
 import { parseKeyCombinations, type KeyChord, type NutKeyName } from '../operators/key-combination.js';
 
-export interface RiskContext {
+export interface RiskEvidence {
   focusedFieldKind: FocusedFieldKind;
 }
 
@@ -49,8 +49,8 @@ const RISKY_CHORDS: Array<{ matches: (chord: ChordShape) => boolean; effect: str
   { matches: (c) => has(c, 'cmd', 'alt') && c.keys.has('Escape'), effect: 'opens Force Quit' },
 ];
 
-export function assessRisk(action: ComputerAction, context: RiskContext): RiskAssessment {
-  if (action.action === 'type' && context.focusedFieldKind === 'password') {
+export function assessRisk(action: ComputerAction, evidence: RiskEvidence): RiskAssessment {
+  if (action.action === 'type' && evidence.focusedFieldKind === 'password') {
     return { risky: true, reason: 'typing into a password field' };
   }
   if (action.action === 'key') {

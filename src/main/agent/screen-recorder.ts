@@ -1,7 +1,7 @@
 /**
  * The screenshots of a turn: capture, dedup against the last stored frame, store what changed, and tell
  * the timeline. What the model was shown is not kept here: it travels with each call as a value (the
- * tool context's `shown`), from the request or the MCP result that showed it.
+ * call scope's `shown`), from the request or the MCP result that showed it.
  *
  * One recorder serves one operator, so one turn at a time: the agent refuses a second concurrent turn.
  */

@@ -9,7 +9,7 @@ import { invalidArgumentsMessage, parseToolArguments, unknownToolMessage } from 
 import { toolParametersSchema } from './tools/model-tool-schema.js';
 import { isStorageFailure } from './storage-failure.js';
 import type { ToolRegistry } from './tools/registry.js';
-import type { ToolContext, ToolResult } from './tools/tool-definition.js';
+import type { ToolCallScope, ToolResult } from './tools/tool-definition.js';
 import { TurnStoppedError } from './turn-stopped-error.js';
 
 export interface DispatchOutcome {
@@ -22,7 +22,7 @@ export interface DispatchOutcome {
 }
 
 
-export async function dispatchToolCall(registry: ToolRegistry, call: ToolCall, context: ToolContext): Promise<DispatchOutcome> {
+export async function dispatchToolCall(registry: ToolRegistry, call: ToolCall, scope: ToolCallScope): Promise<DispatchOutcome> {
   const started = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - started));
   const malformed = (text: string): DispatchOutcome => ({
@@ -40,16 +40,16 @@ export async function dispatchToolCall(registry: ToolRegistry, call: ToolCall, c
     return malformed(invalidArgumentsMessage(call.name, validation.error, parsed.value, toolParametersSchema(tool)));
   }
   try {
-    const result = await tool.execute(validation.data, context);
+    const result = await tool.execute(validation.data, scope);
     return { result, malformed: false, arguments: validation.data, latencyMs: elapsed() };
   } catch (error) {
-    if (context.signal.aborted) throw new TurnStoppedError();
+    if (scope.signal.aborted) throw new TurnStoppedError();
     if (isStorageFailure(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    context.emit({
+    scope.emit({
       type: 'warning',
-      sessionId: context.sessionId,
-      turnId: context.turnId,
+      sessionId: scope.sessionId,
+      turnId: scope.turnId,
       at: Date.now(),
       message: `Tool ${call.name} failed: ${message}`,
     });

@@ -112,8 +112,8 @@ export class ToolTurn {
       storageFailure,
     });
     try {
-      const context = { sessionId: this.sessionId, turnId: this.turnId, signal, storage, emit, shown };
-      const outcome = await dispatchToolCall(registry, call, context);
+      const scope = { sessionId: this.sessionId, turnId: this.turnId, signal, storage, emit, shown };
+      const outcome = await dispatchToolCall(registry, call, scope);
       return { ...outcome, stopped: false, storageFailure: undefined };
     } catch (error) {
       if (isStorageFailure(error)) {

@@ -29,12 +29,12 @@ export function recordTurnInjections(
 ): void {
   if (contexts.length === 0) return;
   storage.transaction(() => {
-    for (const context of contexts) {
+    for (const injected of contexts) {
       storage.injections.record({
         sessionId: turn.sessionId,
         turnId: turn.turnId,
-        type: context.type,
-        contentLength: context.content.length,
+        type: injected.type,
+        contentLength: injected.content.length,
       });
     }
   });

@@ -35,7 +35,7 @@ export const NO_TOOL_CALL_NUDGE =
   'You replied without calling a tool. Continue with the computer tool, call finish when the task is done, ' +
   'or ask_user if you need something only the user knows.';
 
-export interface TurnLoopContext {
+export interface TurnLoop {
   storage: Storage;
   model: ModelAdapter;
   registry: ToolRegistry;
@@ -66,40 +66,40 @@ export interface TurnLoopContext {
 
 const STOPPED: TurnEnding = { status: 'stopped', reason: 'stopped', summary: 'Stopped by the user.' };
 
-export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding> {
+export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
   const malformedReplies = new MalformedReplyCounter();
   let nudged = false;
   const steps = { taken: 0 };
   let modelCalls = 0;
   for (;;) {
-    if (context.signal.aborted) return STOPPED;
+    if (loop.signal.aborted) return STOPPED;
     // Both bounds hold: actions run (a reply may carry many calls) and model calls (a reply may carry none).
-    if (steps.taken >= context.maxSteps || modelCalls >= context.maxSteps) {
+    if (steps.taken >= loop.maxSteps || modelCalls >= loop.maxSteps) {
       return {
         status: 'failed',
         reason: 'step-limit',
-        summary: `Stopped after ${context.maxSteps} steps without finishing (agent.maxSteps).`,
+        summary: `Stopped after ${loop.maxSteps} steps without finishing (agent.maxSteps).`,
       };
     }
     const built = await buildRequest({
-      storage: context.storage,
-      sessionId: context.turn.sessionId,
-      turnId: context.turn.turnId,
-      profile: context.model.profile,
-      maxImageEdge: context.maxImageEdge,
-      systemPrompt: context.systemPrompt,
-      imageCache: context.imageCache,
-      turnCache: context.turnCache,
-      context: context.contextSettings,
-      ephemeral: context.ephemeral,
-      ...(context.injectionDebugLog === undefined ? {} : { injectionDebugLog: context.injectionDebugLog }),
+      storage: loop.storage,
+      sessionId: loop.turn.sessionId,
+      turnId: loop.turn.turnId,
+      profile: loop.model.profile,
+      maxImageEdge: loop.maxImageEdge,
+      systemPrompt: loop.systemPrompt,
+      imageCache: loop.imageCache,
+      turnCache: loop.turnCache,
+      context: loop.contextSettings,
+      ephemeral: loop.ephemeral,
+      ...(loop.injectionDebugLog === undefined ? {} : { injectionDebugLog: loop.injectionDebugLog }),
     });
-    const reply = await callModel(context, built.request.messages);
+    const reply = await callModel(loop, built.request.messages);
     if ('ending' in reply) return reply.ending;
     modelCalls += 1;
-    context.usage.total = addUsage(context.usage.total, reply.message.usage);
+    loop.usage.total = addUsage(loop.usage.total, reply.message.usage);
     const thought = textOfParts(reply.message.parts) || undefined;
-    context.turn.storeCalls(keptParts(reply.message), reply.message.toolCalls);
+    loop.turn.storeCalls(keptParts(reply.message), reply.message.toolCalls);
 
     if (reply.message.toolCalls.length === 0) {
       if (nudged) {
@@ -110,9 +110,9 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
         };
       }
       nudged = true;
-      context.storage.messages.append({
-        sessionId: context.turn.sessionId,
-        turnId: context.turn.turnId,
+      loop.storage.messages.append({
+        sessionId: loop.turn.sessionId,
+        turnId: loop.turn.turnId,
         message: { role: 'user', parts: [{ type: 'text', text: NO_TOOL_CALL_NUDGE }] },
       });
       continue;
@@ -120,9 +120,9 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
     nudged = false;
 
     // Every call of the reply was made looking at the request's last screenshot, whatever the calls before it did.
-    const calls = await runToolCalls(context, reply.message, steps, { thought, shown: built.shown, tokenReport: built.tokenReport });
+    const calls = await runToolCalls(loop, reply.message, steps, { thought, shown: built.shown, tokenReport: built.tokenReport });
     if (calls.ending !== undefined) return calls.ending;
-    if (calls.stopped || context.signal.aborted) return STOPPED;
+    if (calls.stopped || loop.signal.aborted) return STOPPED;
     if (malformedReplies.record(calls.allMalformed)) {
       return {
         status: 'failed',
@@ -136,20 +136,20 @@ export async function runTurnLoop(context: TurnLoopContext): Promise<TurnEnding>
 }
 
 async function callModel(
-  context: TurnLoopContext,
+  loop: TurnLoop,
   messages: ModelRequest['messages'],
 ): Promise<{ message: CompletedAssistantMessage } | { ending: TurnEnding }> {
   try {
-    const message = await context.model.complete(
-      { messages, tools: context.registry.forModel(), toolChoice: 'auto' },
+    const message = await loop.model.complete(
+      { messages, tools: loop.registry.forModel(), toolChoice: 'auto' },
       {
-        signal: context.signal,
+        signal: loop.signal,
         onEvent: (event) => {
           if (event.type !== 'text-delta') return;
-          context.emit({
+          loop.emit({
             type: 'model-text-delta',
-            sessionId: context.turn.sessionId,
-            turnId: context.turn.turnId,
+            sessionId: loop.turn.sessionId,
+            turnId: loop.turn.turnId,
             at: Date.now(),
             text: event.text,
           });
@@ -158,9 +158,9 @@ async function callModel(
     );
     return { message };
   } catch (error) {
-    if (error instanceof ModelCallCancelledError || context.signal.aborted) return { ending: STOPPED };
+    if (error instanceof ModelCallCancelledError || loop.signal.aborted) return { ending: STOPPED };
     if (error instanceof ModelError) {
-      return { ending: { status: 'failed', reason: 'error', summary: `The model call failed: ${context.redact(error.message)}` } };
+      return { ending: { status: 'failed', reason: 'error', summary: `The model call failed: ${loop.redact(error.message)}` } };
     }
     throw error;
   }
@@ -171,7 +171,7 @@ function keptParts(message: CompletedAssistantMessage): MessagePart[] {
   return message.parts.filter((part) => part.type === 'text');
 }
 
-interface ReplyContext {
+interface ReplyFacts {
   thought: string | undefined;
   shown: ShownScreenshot | undefined;
   tokenReport: TokenReport;
@@ -185,24 +185,24 @@ interface ToolCallsOutcome {
 }
 
 async function runToolCalls(
-  context: TurnLoopContext,
+  loop: TurnLoop,
   message: CompletedAssistantMessage,
   steps: { taken: number },
-  reply: ReplyContext,
+  reply: ReplyFacts,
 ): Promise<ToolCallsOutcome> {
   const outcome: ToolCallsOutcome = { ending: undefined, stopped: false, allMalformed: true, lastError: undefined };
   for (const [index, call] of message.toolCalls.entries()) {
     // The model call's cost goes on the reply's first step, so the steps of a turn add up to its calls.
     const cost = index === 0 ? { usage: message.usage, tokenReport: reply.tokenReport } : {};
     const origin: CallOrigin = { shown: reply.shown, thought: reply.thought, ...cost };
-    const overLimit = call.name !== FINISH_TOOL_NAME && steps.taken >= context.maxSteps;
-    const notRun = notRunReason(outcome, context.signal) ?? (overLimit ? stepLimitNotice(context.maxSteps) : undefined);
+    const overLimit = call.name !== FINISH_TOOL_NAME && steps.taken >= loop.maxSteps;
+    const notRun = notRunReason(outcome, loop.signal) ?? (overLimit ? stepLimitNotice(loop.maxSteps) : undefined);
     if (notRun !== undefined) {
-      context.turn.answerUnrun(call, notRun, origin);
+      loop.turn.answerUnrun(call, notRun, origin);
       continue;
     }
     steps.taken += 1;
-    const taken = await context.turn.take(call, origin, context.signal);
+    const taken = await loop.turn.take(call, origin, loop.signal);
     if (taken.stopped) outcome.stopped = true;
     if (taken.storageFailure !== undefined) {
       // Recorded (the call got its answer), then nothing more runs: the turn ends on the failure.

@@ -195,9 +195,9 @@ export class RunManager {
   }
 
   private questionHandler(run: ActiveRun): AskUserHandler {
-    return (question, context, signal) => {
+    return (question, asked, signal) => {
       return this.waitForAnswer<string>(run, signal, (resolve) => ({
-        request: { kind: 'question', requestId: context.requestId, turnId: context.turnId, question },
+        request: { kind: 'question', requestId: asked.requestId, turnId: asked.turnId, question },
         answer: { resolve },
       }));
     };

@@ -25,7 +25,7 @@ export function processIo(): CliIo {
  * What every command receives: the IO, and a place to set the exit code when a command finishes normally
  * but with a result scripts must see (a failed task is 1, a stopped one 3).
  */
-export interface CliContext {
+export interface CliInvocation {
   io: CliIo;
   exitCode: number;
 }

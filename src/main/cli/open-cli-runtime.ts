@@ -5,7 +5,7 @@
  */
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { DatabaseOpenError, DatabaseVersionError } from '../storage/index.js';
-import type { CliConfig } from './context-config.js';
+import type { CliConfig } from './cli-config.js';
 import { EXIT, UserError } from './io.js';
 
 export async function openCliRuntime(loaded: Pick<CliConfig, 'home' | 'config'>): Promise<Runtime> {

@@ -3,13 +3,13 @@
  * Each command lives in its own file under commands/ and registers itself through `register(program, io)`.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT, UserError, type CliContext, type CliIo } from './io.js';
+import { EXIT, UserError, type CliInvocation, type CliIo } from './io.js';
 import { registerCommands } from './commands/index.js';
 
 export const CLI_VERSION = '0.1.0';
 
-export function buildProgram(context: CliContext): Command {
-  const { io } = context;
+export function buildProgram(invocation: CliInvocation): Command {
+  const { io } = invocation;
   const program = new Command('sightline')
     .description('Sightline: a computer-use agent with visual memory')
     .version(CLI_VERSION)
@@ -20,7 +20,7 @@ export function buildProgram(context: CliContext): Command {
       writeErr: (text) => io.stderr(text),
     })
     .exitOverride();
-  registerCommands(program, context);
+  registerCommands(program, invocation);
   // Subcommands inherit the output and the exit override, so usage errors anywhere come back to runCli.
   for (const command of allCommands(program)) {
     command.exitOverride();
@@ -39,11 +39,11 @@ function allCommands(command: Command): Command[] {
 
 /** Runs the CLI and returns the exit code; never throws and never calls process.exit. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const context: CliContext = { io, exitCode: EXIT.ok };
-  const program = buildProgram(context);
+  const invocation: CliInvocation = { io, exitCode: EXIT.ok };
+  const program = buildProgram(invocation);
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return context.exitCode;
+    return invocation.exitCode;
   } catch (error) {
     return exitCodeFor(error, io);
   }

@@ -6,7 +6,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ModelCallCancelledError, ModelCallError, ModelError } from './model-errors.js';
 
-export interface CallContext {
+export interface FailedCallFacts {
   model: string;
   baseUrl: string;
   /** Attempts the client made in all (1 + its retries), for the message. */
@@ -16,36 +16,36 @@ export interface CallContext {
   signal: AbortSignal | undefined;
 }
 
-export function translateCallError(error: unknown, context: CallContext): ModelError {
-  if (context.signal?.aborted === true || error instanceof APIUserAbortError) {
-    return new ModelCallCancelledError(context.model);
+export function translateCallError(error: unknown, call: FailedCallFacts): ModelError {
+  if (call.signal?.aborted === true || error instanceof APIUserAbortError) {
+    return new ModelCallCancelledError(call.model);
   }
-  if (error instanceof ModelError) return redactError(error, context.secrets);
-  const endpoint = `${context.baseUrl} (model "${context.model}")`;
+  if (error instanceof ModelError) return redactError(error, call.secrets);
+  const endpoint = `${call.baseUrl} (model "${call.model}")`;
   if (error instanceof APIConnectionTimeoutError) {
     return new ModelCallError(
-      `The model endpoint ${endpoint} did not answer in time (${describeAttempts(context.attempts)}).`,
+      `The model endpoint ${endpoint} did not answer in time (${describeAttempts(call.attempts)}).`,
       { retryable: true },
     );
   }
   if (error instanceof APIConnectionError) {
     return new ModelCallError(
-      `Could not reach the model endpoint ${endpoint} (${describeAttempts(context.attempts)}): ${redact(causeText(error), context.secrets)}`,
+      `Could not reach the model endpoint ${endpoint} (${describeAttempts(call.attempts)}): ${redact(causeText(error), call.secrets)}`,
       { retryable: true },
     );
   }
   if (error instanceof APIError && error.status !== undefined) {
     const status = error.status;
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-    const providerMessage = redact(providerErrorMessage(error), context.secrets);
-    const attempts = retryable ? ` after ${describeAttempts(context.attempts)}` : '';
+    const providerMessage = redact(providerErrorMessage(error), call.secrets);
+    const attempts = retryable ? ` after ${describeAttempts(call.attempts)}` : '';
     return new ModelCallError(
       `The model endpoint ${endpoint} answered HTTP ${status}${attempts}: ${providerMessage}${hintFor(status)}`,
       { status, retryable },
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ModelCallError(`The call to ${endpoint} failed: ${redact(message, context.secrets)}`, {
+  return new ModelCallError(`The call to ${endpoint} failed: ${redact(message, call.secrets)}`, {
     retryable: false,
   });
 }

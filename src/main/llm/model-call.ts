@@ -43,7 +43,7 @@ export async function runStreamedCall<Body, Chunk, Result>(
 ): Promise<Result> {
   const { signal } = options;
   const model = settings.profile.model;
-  const context = {
+  const failedCall = {
     model,
     baseUrl: settings.baseUrl,
     attempts: settings.maxRetries + 1,
@@ -80,7 +80,7 @@ export async function runStreamedCall<Body, Chunk, Result>(
     }
     return steps.finish();
   } catch (error) {
-    throw translateCallError(error, context);
+    throw translateCallError(error, failedCall);
   } finally {
     disposeCallSignal?.();
   }

@@ -25,10 +25,10 @@ export function createListSessionsTool(): ToolDefinition<ListSessionsArguments> 
       "List Sightline's sessions, newest first: id, title, status, turns, steps and last change. The session " +
       'of this MCP connection is marked.',
     arguments: ListSessionsArgumentsSchema,
-    execute: async ({ limit = DEFAULT_LIMIT, offset = 0 }, context): Promise<ToolResult> => {
-      const sessions = context.storage.sessions.list({ limit, offset });
-      const total = context.storage.sessions.count();
-      const lines = sessions.map((session) => describeSession(session, session.id === context.sessionId));
+    execute: async ({ limit = DEFAULT_LIMIT, offset = 0 }, scope): Promise<ToolResult> => {
+      const sessions = scope.storage.sessions.list({ limit, offset });
+      const total = scope.storage.sessions.count();
+      const lines = sessions.map((session) => describeSession(session, session.id === scope.sessionId));
       const shown = sessions.length === 0 ? 'none' : `${offset + 1}–${offset + sessions.length}`;
       return {
         parts: [{ type: 'text', text: [`Sessions ${shown} of ${total}, newest first:`, ...lines].join('\n') }],

@@ -28,7 +28,7 @@ export interface InputDriver {
   pressChord(chord: KeyChord): Promise<void>;
 }
 
-export interface ActionContext {
+export interface ActionEnvironment {
   view: ModelView;
   /** The frame the model's screenshot was made from (the operator's last capture). */
   frame: FrameGeometry;
@@ -36,8 +36,8 @@ export interface ActionContext {
   sleep: (milliseconds: number) => Promise<void>;
 }
 
-export async function performAction(action: ComputerAction, context: ActionContext): Promise<ActionResult> {
-  const { view, frame, input } = context;
+export async function performAction(action: ComputerAction, environment: ActionEnvironment): Promise<ActionResult> {
+  const { view, frame, input } = environment;
   switch (action.action) {
     case 'click':
     case 'double_click':
@@ -85,7 +85,7 @@ export async function performAction(action: ComputerAction, context: ActionConte
       return { ok: true, detail: `pressed ${action.keys}` };
     }
     case 'wait':
-      await context.sleep(action.seconds * 1000);
+      await environment.sleep(action.seconds * 1000);
       return { ok: true, detail: `waited ${action.seconds} s` };
     case 'screenshot':
       // Nothing to do: the agent captures a new frame after every action.

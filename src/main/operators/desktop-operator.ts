@@ -50,10 +50,10 @@ export class DesktopOperator implements Operator {
     // A model cannot have seen the screen before the first capture, but an MCP client may act first:
     // the geometry is then read from a capture, so a point is still checked against the real screen.
     const frame = this.lastFrame ?? (await this.capture());
-    const context = { view, frame, input: this.input, sleep: this.sleep };
+    const environment = { view, frame, input: this.input, sleep: this.sleep };
     // Waiting with the window hidden would hide it for nothing; everything else must not hit it.
-    if (action.action === 'wait' || action.action === 'screenshot') return performAction(action, context);
-    return withOwnWindowHidden(this.ownWindow, () => performAction(action, context));
+    if (action.action === 'wait' || action.action === 'screenshot') return performAction(action, environment);
+    return withOwnWindowHidden(this.ownWindow, () => performAction(action, environment));
   }
 
   describe(): OperatorDescription {

@@ -61,12 +61,12 @@ const USAGE_LIMIT_TEXT = /usage limit|pay-as-you-go|plan limit|exceeds your plan
 /** What @tavily/core threw, as a TavilyError with a message a person can act on. */
 export function translateTavilyError(
   error: unknown,
-  context: { operation: TavilyOperation; timeoutMs: number; secrets: readonly string[] },
+  call: { operation: TavilyOperation; timeoutMs: number; secrets: readonly string[] },
 ): TavilyError {
   if (error instanceof TavilyError) return error;
-  const translated = classify(error, context);
+  const translated = classify(error, call);
   // Read the library's text as it is, and scrub only what is shown.
-  const scrubbed = scrubSecrets(translated.message, context.secrets);
+  const scrubbed = scrubSecrets(translated.message, call.secrets);
   if (scrubbed === translated.message) return translated;
   return new TavilyError(translated.kind, scrubbed, {
     ...(translated.status === undefined ? {} : { status: translated.status }),
@@ -74,7 +74,7 @@ export function translateTavilyError(
   });
 }
 
-function classify(error: unknown, context: { operation: TavilyOperation; timeoutMs: number }): TavilyError {
+function classify(error: unknown, call: { operation: TavilyOperation; timeoutMs: number }): TavilyError {
   if (error instanceof TavilyKeylessLimitError) {
     // Tavily's newer error envelope ({"error": {"code", "retry_after_seconds"}}): the one place the library
     // passes on how long to wait.
@@ -83,7 +83,7 @@ function classify(error: unknown, context: { operation: TavilyOperation; timeout
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (LIBRARY_TIMEOUT.test(message)) return timeoutError(context.operation, context.timeoutMs);
+  if (LIBRARY_TIMEOUT.test(message)) return timeoutError(call.operation, call.timeoutMs);
 
   const withStatus = LIBRARY_STATUS.exec(message);
   if (withStatus !== null) {
@@ -99,14 +99,14 @@ function classify(error: unknown, context: { operation: TavilyOperation; timeout
     }
     // Anything else thrown inside the library's try block is its response mapping failing on a body that
     // is not a Tavily response (missing `results`, an HTML error page…).
-    return new TavilyError('bad-response', `Tavily sent a ${context.operation} response that could not be read`);
+    return new TavilyError('bad-response', `Tavily sent a ${call.operation} response that could not be read`);
   }
 
   // What remains is Tavily's own `detail.error` text, the status lost on the way.
   if (AUTH_TEXT.test(message)) return errorForStatus(401, message);
   if (RATE_LIMIT_TEXT.test(message)) return errorForStatus(429, message);
   if (USAGE_LIMIT_TEXT.test(message)) return errorForStatus(432, message);
-  return new TavilyError('server', `Tavily ${context.operation} failed: ${firstLine(message)}`);
+  return new TavilyError('server', `Tavily ${call.operation} failed: ${firstLine(message)}`);
 }
 
 export function timeoutError(operation: TavilyOperation, timeoutMs: number): TavilyError {

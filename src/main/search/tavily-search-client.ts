@@ -183,7 +183,7 @@ export class TavilySearchClient implements WebSearchClient {
   private attempt<T>(operation: TavilyOperation, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
     if (signal?.aborted === true) return Promise.reject(new TavilyCallCancelledError(operation));
     const { timeoutMs } = this.settings;
-    const context = { operation, timeoutMs, secrets: this.secrets };
+    const call = { operation, timeoutMs, secrets: this.secrets };
     return new Promise<T>((resolve, reject) => {
       let settled = false;
       const settle = (action: () => void) => {
@@ -200,12 +200,12 @@ export class TavilySearchClient implements WebSearchClient {
       try {
         work = run();
       } catch (error) {
-        settle(() => reject(translateTavilyError(error, context)));
+        settle(() => reject(translateTavilyError(error, call)));
         return;
       }
       work.then(
         (value) => settle(() => resolve(value)),
-        (error: unknown) => settle(() => reject(translateTavilyError(error, context))),
+        (error: unknown) => settle(() => reject(translateTavilyError(error, call))),
       );
     });
   }

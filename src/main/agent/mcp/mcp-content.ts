@@ -6,7 +6,7 @@
  */
 import type { MessagePart } from '../../../shared/messages.js';
 import { decodeImageBytes } from '../../perception/image-encoding.js';
-import type { ToolContext } from '../tools/tool-definition.js';
+import type { ToolCallScope } from '../tools/tool-definition.js';
 
 /** The content blocks of an MCP CallToolResult, as the SDK's schema types them (kept loose on purpose). */
 export type McpContentBlock =
@@ -22,9 +22,9 @@ export interface McpToolOutput {
   structuredContent?: Record<string, unknown> | undefined;
 }
 
-export async function partsFromMcpResult(output: McpToolOutput, toolName: string, context: ToolContext): Promise<MessagePart[]> {
+export async function partsFromMcpResult(output: McpToolOutput, toolName: string, scope: ToolCallScope): Promise<MessagePart[]> {
   const parts: MessagePart[] = [];
-  for (const block of output.content ?? []) parts.push(...(await partsOfBlock(block, toolName, context)));
+  for (const block of output.content ?? []) parts.push(...(await partsOfBlock(block, toolName, scope)));
   // A tool that answers with structured content only still says something the model can read.
   if (parts.length === 0 && output.structuredContent !== undefined) {
     parts.push({ type: 'text', text: JSON.stringify(output.structuredContent) });
@@ -33,12 +33,12 @@ export async function partsFromMcpResult(output: McpToolOutput, toolName: string
   return parts;
 }
 
-async function partsOfBlock(block: McpContentBlock, toolName: string, context: ToolContext): Promise<MessagePart[]> {
+async function partsOfBlock(block: McpContentBlock, toolName: string, scope: ToolCallScope): Promise<MessagePart[]> {
   switch (block.type) {
     case 'text':
       return [{ type: 'text', text: String(block.text) }];
     case 'image':
-      return storedImage(String(block.data), String(block.mimeType), toolName, context);
+      return storedImage(String(block.data), String(block.mimeType), toolName, scope);
     case 'audio':
       return [{ type: 'text', text: `(the tool returned ${String(block.mimeType)} audio, which is not passed on)` }];
     case 'resource_link':
@@ -53,7 +53,7 @@ async function partsOfBlock(block: McpContentBlock, toolName: string, context: T
   }
 }
 
-async function storedImage(data: string, mime: string, toolName: string, context: ToolContext): Promise<MessagePart[]> {
+async function storedImage(data: string, mime: string, toolName: string, scope: ToolCallScope): Promise<MessagePart[]> {
   const bytes = Buffer.from(data, 'base64');
   let size: { width: number; height: number };
   try {
@@ -61,9 +61,9 @@ async function storedImage(data: string, mime: string, toolName: string, context
   } catch {
     return [{ type: 'text', text: `(the tool returned an image of type ${mime} that could not be read)` }];
   }
-  const record = await context.storage.images.put({
-    sessionId: context.sessionId,
-    turnId: context.turnId,
+  const record = await scope.storage.images.put({
+    sessionId: scope.sessionId,
+    turnId: scope.turnId,
     bytes,
     mime,
     width: size.width,

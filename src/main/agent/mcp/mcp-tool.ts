@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolContext, ToolDefinition, ToolResult } from '../tools/tool-definition.js';
+import type { ToolCallScope, ToolDefinition, ToolResult } from '../tools/tool-definition.js';
 import { errorText, type McpConnection } from './mcp-connection.js';
 import { partsFromMcpResult, type McpToolOutput } from './mcp-content.js';
 
@@ -30,11 +30,11 @@ export function createMcpTool(options: McpToolOptions): ToolDefinition<McpArgume
     description: `${description} (tool "${tool.name}" of the MCP server "${connection.serverName}")`,
     arguments: McpArgumentsSchema,
     parametersJsonSchema: modelSchema(tool.inputSchema),
-    execute: (argumentsValue, context) => callMcpTool(options, argumentsValue, context),
+    execute: (argumentsValue, scope) => callMcpTool(options, argumentsValue, scope),
   };
 }
 
-async function callMcpTool(options: McpToolOptions, argumentsValue: McpArguments, context: ToolContext): Promise<ToolResult> {
+async function callMcpTool(options: McpToolOptions, argumentsValue: McpArguments, scope: ToolCallScope): Promise<ToolResult> {
   const { connection, tool, name, callTimeoutMs } = options;
   const failed = (text: string): ToolResult => ({ parts: [{ type: 'text', text }], isError: true });
   if (connection.closed) return failed(serverGoneMessage(connection));
@@ -42,11 +42,11 @@ async function callMcpTool(options: McpToolOptions, argumentsValue: McpArguments
   try {
     output = (await connection.client.callTool({ name: tool.name, arguments: argumentsValue }, undefined, {
       timeout: callTimeoutMs,
-      signal: context.signal,
+      signal: scope.signal,
     })) as McpToolOutput & { isError?: boolean };
   } catch (error) {
     // A stop of the turn is the loop's to handle (the turn ends as stopped), not a tool failure.
-    if (context.signal.aborted) throw error;
+    if (scope.signal.aborted) throw error;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return failed(`${name} timed out after ${callTimeoutMs} ms (mcp.callTimeoutMs); it may still be running on the server.`);
     }
@@ -55,7 +55,7 @@ async function callMcpTool(options: McpToolOptions, argumentsValue: McpArguments
     }
     return failed(`${name} failed: ${errorText(error)}`);
   }
-  const parts = await partsFromMcpResult(output, name, context);
+  const parts = await partsFromMcpResult(output, name, scope);
   return output.isError === true ? { parts, isError: true } : { parts };
 }
 

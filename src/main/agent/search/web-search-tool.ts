@@ -42,7 +42,7 @@ export function createWebSearchTool(dependencies: WebSearchToolDependencies): To
       'information, how a product works). A research helper searches and reads pages, then returns a short ' +
       'answer with its confidence and sources. Takes a while: ask only what you need.',
     arguments: WebSearchArgumentsSchema,
-    execute: async ({ question }, context): Promise<ToolResult> => {
+    execute: async ({ question }, scope): Promise<ToolResult> => {
       const started = performance.now();
       let findings;
       try {
@@ -50,18 +50,18 @@ export function createWebSearchTool(dependencies: WebSearchToolDependencies): To
           question,
           { model: dependencies.model, client: dependencies.client, now },
           dependencies.settings,
-          context.signal,
+          scope.signal,
         );
       } catch (error) {
         // A stop of the turn is not a search failure: the loop ends the turn as stopped.
-        if (context.signal.aborted) throw error;
+        if (scope.signal.aborted) throw error;
         const reason = error instanceof SearchFailedError ? error.message : `unexpected error: ${errorMessage(error)}`;
         return { parts: [{ type: 'text', text: `web search failed: ${reason}` }], isError: true, record: { result: { error: reason } } };
       }
       const durationMs = Math.round(performance.now() - started);
-      const report = context.storage.searchReports.add({
-        sessionId: context.sessionId,
-        turnId: context.turnId,
+      const report = scope.storage.searchReports.add({
+        sessionId: scope.sessionId,
+        turnId: scope.turnId,
         question,
         queries: findings.queries,
         sources: findings.sources,
@@ -70,10 +70,10 @@ export function createWebSearchTool(dependencies: WebSearchToolDependencies): To
         iterations: findings.iterations,
         durationMs,
       });
-      context.emit({
+      scope.emit({
         type: 'search-report',
-        sessionId: context.sessionId,
-        turnId: context.turnId,
+        sessionId: scope.sessionId,
+        turnId: scope.turnId,
         at: Date.now(),
         reportId: report.id,
         question,

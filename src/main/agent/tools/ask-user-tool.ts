@@ -23,13 +23,13 @@ export function createAskUserTool(askUser: AskUserHandler): ToolDefinition<AskUs
     description:
       'Ask the user a question when the task is ambiguous or needs information only they have (not for confirmation of actions).',
     arguments: AskUserArgumentsSchema,
-    execute: async ({ question }, context) => {
+    execute: async ({ question }, call) => {
       const requestId = randomUUID();
-      const scope = { sessionId: context.sessionId, turnId: context.turnId };
-      context.emit({ type: 'ask-user', ...scope, at: Date.now(), requestId, question });
-      const answer = await untilAborted(askUser(question, { ...scope, requestId }, context.signal), context.signal);
+      const scope = { sessionId: call.sessionId, turnId: call.turnId };
+      call.emit({ type: 'ask-user', ...scope, at: Date.now(), requestId, question });
+      const answer = await untilAborted(askUser(question, { ...scope, requestId }, call.signal), call.signal);
       if (answer === undefined) return { parts: [{ type: 'text', text: NO_USER_AVAILABLE }], isError: true };
-      context.emit({ type: 'ask-user-answered', ...scope, at: Date.now(), requestId, answer });
+      call.emit({ type: 'ask-user-answered', ...scope, at: Date.now(), requestId, answer });
       return { parts: [{ type: 'text', text: `The user answered: ${answer}` }] };
     },
   };

@@ -18,7 +18,7 @@ import { untilAborted } from '../abortable.js';
 import type { ConfirmationAnswer, ConfirmationHandler } from '../agent-contract.js';
 import { assessRisk, confirmationReason, needsConfirmation } from '../safety-policy.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
-import type { ToolContext, ToolDefinition, ToolResult } from './tool-definition.js';
+import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
 
 export { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
 import { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
@@ -66,23 +66,23 @@ export function createComputerTool(options: ComputerToolOptions): ToolDefinition
       'screenshot. The result holds the screenshot after the action.',
     arguments: ComputerArgumentsSchema,
     parametersJsonSchema: COMPUTER_PARAMETERS,
-    execute: (action, context) => runComputerAction(action, context, options),
+    execute: (action, scope) => runComputerAction(action, scope, options),
   };
 }
 
-async function runComputerAction(action: ComputerAction, context: ToolContext, options: ComputerToolOptions): Promise<ToolResult> {
-  const refusal = await confirmIfNeeded(action, context, options);
+async function runComputerAction(action: ComputerAction, scope: ToolCallScope, options: ComputerToolOptions): Promise<ToolResult> {
+  const refusal = await confirmIfNeeded(action, scope, options);
   if (refusal !== undefined) {
     return { parts: [{ type: 'text', text: refusal }], isError: true, record: { action, result: { ok: false, refused: true } } };
   }
-  if (context.shown === undefined) {
+  if (scope.shown === undefined) {
     return {
       parts: [{ type: 'text', text: 'There is no screenshot to act on yet; call computer with action "screenshot" first.' }],
       isError: true,
       record: { action, result: { ok: false } },
     };
   }
-  const outcome = await options.operator.execute(action, context.shown.view);
+  const outcome = await options.operator.execute(action, scope.shown.view);
   if (!outcome.ok) {
     return { parts: [{ type: 'text', text: outcome.error }], isError: true, record: { action, result: { ok: false } } };
   }
@@ -101,7 +101,7 @@ async function runComputerAction(action: ComputerAction, context: ToolContext, o
 }
 
 /** Undefined when the action may run; otherwise what the model is told. */
-async function confirmIfNeeded(action: ComputerAction, context: ToolContext, options: ComputerToolOptions): Promise<string | undefined> {
+async function confirmIfNeeded(action: ComputerAction, call: ToolCallScope, options: ComputerToolOptions): Promise<string | undefined> {
   const focusedFieldKind =
     action.action === 'type' && options.operator.focusedFieldKind !== undefined
       ? await options.operator.focusedFieldKind()
@@ -110,10 +110,10 @@ async function confirmIfNeeded(action: ComputerAction, context: ToolContext, opt
   if (!needsConfirmation(options.policy, risk, action)) return undefined;
   const reason = confirmationReason(options.policy, risk, action);
   const requestId = randomUUID();
-  const scope = { sessionId: context.sessionId, turnId: context.turnId };
-  context.emit({ type: 'confirmation-requested', ...scope, at: Date.now(), requestId, action, reason });
-  const answer = normalizeAnswer(await untilAborted(options.confirm({ ...scope, requestId, action, reason }, context.signal), context.signal));
-  context.emit({ type: 'confirmation-answered', ...scope, at: Date.now(), requestId, approved: answer.approved, by: answer.by });
+  const scope = { sessionId: call.sessionId, turnId: call.turnId };
+  call.emit({ type: 'confirmation-requested', ...scope, at: Date.now(), requestId, action, reason });
+  const answer = normalizeAnswer(await untilAborted(options.confirm({ ...scope, requestId, action, reason }, call.signal), call.signal));
+  call.emit({ type: 'confirmation-answered', ...scope, at: Date.now(), requestId, approved: answer.approved, by: answer.by });
   if (answer.approved) return undefined;
   return answer.refusal ?? `the user refused this action: ${reason}. Nothing was done; do not try to get around the refusal.`;
 }

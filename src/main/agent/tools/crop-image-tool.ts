@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { MessagePart } from '../../../shared/messages.js';
 import { cropImageRegion, type CropBox } from '../../perception/image-crop.js';
-import type { ToolContext, ToolDefinition, ToolResult } from './tool-definition.js';
+import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
 import { describeImage, recallImage } from './recalled-image.js';
 
 export const CROP_IMAGE_TOOL_NAME = 'crop_image';
@@ -71,11 +71,11 @@ export function createCropImageTool(options: CropImageToolOptions = {}): ToolDef
       'with its own id. Works on folded screenshots too.',
     arguments: CropImageArgumentsSchema,
     parametersJsonSchema: CROP_IMAGE_PARAMETERS,
-    execute: async ({ crops, scale = 1 }, context): Promise<ToolResult> => {
+    execute: async ({ crops, scale = 1 }, scope): Promise<ToolResult> => {
       const outcomes: CropOutcome[] = [];
       for (const [typedId, box] of Object.entries(crops)) {
-        context.signal.throwIfAborted();
-        outcomes.push(await cropOne(typedId, box, scale, context, cropRegion));
+        scope.signal.throwIfAborted();
+        outcomes.push(await cropOne(typedId, box, scale, scope, cropRegion));
       }
       return {
         parts: outcomes.flatMap((outcome) => outcome.parts),
@@ -90,7 +90,7 @@ async function cropOne(
   typedId: string,
   numbers: readonly [number, number, number, number],
   requestedScale: number,
-  context: ToolContext,
+  scope: ToolCallScope,
   cropRegion: CropRegion,
 ): Promise<CropOutcome> {
   const box = roundedBox(numbers);
@@ -103,7 +103,7 @@ async function cropOne(
   if (box.right <= box.left || box.bottom <= box.top) {
     return failed('the box is empty or inverted (right must be greater than left, and bottom greater than top)');
   }
-  const recalled = await recallImage(context.storage, context.sessionId, typedId);
+  const recalled = await recallImage(scope.storage, scope.sessionId, typedId);
   if (recalled.status === 'error') return failed(recalled.message);
   const { imageId, record } = recalled;
   if (box.left < 0 || box.top < 0 || box.right > record.width || box.bottom > record.height) {
@@ -113,9 +113,9 @@ async function cropOne(
   const height = box.bottom - box.top;
   const scale = Math.min(requestedScale, MAX_CROP_OUTPUT_EDGE / Math.max(width, height));
   const cropped = await cropRegion(recalled.bytes, box, Math.max(1, scale));
-  const stored = await context.storage.images.put({
-    sessionId: context.sessionId,
-    turnId: context.turnId,
+  const stored = await scope.storage.images.put({
+    sessionId: scope.sessionId,
+    turnId: scope.turnId,
     bytes: cropped.bytes,
     mime: cropped.mimeType,
     width: cropped.width,
@@ -129,7 +129,7 @@ async function cropOne(
       {
         type: 'text',
         text:
-          `${stored.id}: crop of ${imageId} (${describeImage(context.storage, record)}) box ${formatBox(box)}` +
+          `${stored.id}: crop of ${imageId} (${describeImage(scope.storage, record)}) box ${formatBox(box)}` +
           `${scaleText}, ${stored.width}×${stored.height} pixels.`,
       },
       { type: 'image', imageId: stored.id },

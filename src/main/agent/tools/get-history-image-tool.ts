@@ -29,15 +29,15 @@ export function createGetHistoryImageTool(): ToolDefinition<GetHistoryImageArgum
       '[Visual_Placeholder: img_…], or any <img_…> seen before. Use it when you need to look again at an ' +
       'earlier screen; use crop_image to zoom into part of one.',
     arguments: GetHistoryImageArgumentsSchema,
-    execute: async ({ image_id: typedId }, context): Promise<ToolResult> => {
-      const recalled = await recallImage(context.storage, context.sessionId, typedId);
+    execute: async ({ image_id: typedId }, scope): Promise<ToolResult> => {
+      const recalled = await recallImage(scope.storage, scope.sessionId, typedId);
       if (recalled.status === 'error') {
         return { parts: [{ type: 'text', text: recalled.message }], isError: true, record: { result: { ok: false, error: recalled.message } } };
       }
       const { imageId, record, location } = recalled;
       return {
         parts: [
-          { type: 'text', text: `${imageId}: ${describeImage(context.storage, record)}.` },
+          { type: 'text', text: `${imageId}: ${describeImage(scope.storage, record)}.` },
           { type: 'image', imageId },
         ],
         record: { result: { ok: true, imageId, location, width: record.width, height: record.height } },

@@ -9,7 +9,7 @@ import type { MessagePart } from '../../../shared/messages.js';
 import type { ShownScreenshot } from '../../../shared/model-view.js';
 import type { Storage } from '../../storage/storage.js';
 
-export interface ToolContext {
+export interface ToolCallScope {
   sessionId: string;
   turnId: string;
   signal: AbortSignal;
@@ -52,5 +52,5 @@ export interface ToolDefinition<Arguments = unknown> {
   arguments: z.ZodType<Arguments>;
   /** A JSON schema to show instead of the one derived from `arguments` (MCP tools bring their own). */
   parametersJsonSchema?: Record<string, unknown>;
-  execute(argumentsValue: Arguments, context: ToolContext): Promise<ToolResult>;
+  execute(argumentsValue: Arguments, scope: ToolCallScope): Promise<ToolResult>;
 }

@@ -8,10 +8,10 @@ import { redactConfig } from '../../../shared/config.js';
 import { CONFIG_FIELDS, CONFIG_RECORD_PATHS, ENVIRONMENT_ALIASES, type ConfigField } from '../../config/fields.js';
 import { valueAt } from '../../config/load.js';
 import { describeSource } from '../../config/sources.js';
-import { loadCliConfig, resolveCliHome, type CliConfig } from '../context-config.js';
-import type { CliContext } from '../io.js';
+import { loadCliConfig, resolveCliHome, type CliConfig } from '../cli-config.js';
+import type { CliInvocation } from '../io.js';
 
-export function registerConfigCommand(program: Command, context: CliContext): void {
+export function registerConfigCommand(program: Command, invocation: CliInvocation): void {
   const config = program.command('config').description('show the effective configuration, or where config.json is');
 
   config
@@ -19,15 +19,15 @@ export function registerConfigCommand(program: Command, context: CliContext): vo
     .description('print the effective configuration (secrets redacted) and the source of each value')
     .option('--json', 'print JSON, for scripts')
     .action((options: { json?: boolean }, command: Command) => {
-      const loaded = loadCliConfig(command, context.io);
-      context.io.stdout(options.json ? showJson(loaded) : showText(loaded));
+      const loaded = loadCliConfig(command, invocation.io);
+      invocation.io.stdout(options.json ? showJson(loaded) : showText(loaded));
     });
 
   config
     .command('path')
     .description('print the path of config.json (it need not exist)')
     .action((_options: unknown, command: Command) => {
-      context.io.stdout(`${resolveCliHome(command, context.io).configFile}\n`);
+      invocation.io.stdout(`${resolveCliHome(command, invocation.io).configFile}\n`);
     });
 }
 

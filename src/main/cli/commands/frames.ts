@@ -9,8 +9,8 @@ import { compareFrames, FrameSizeMismatchError, type FrameComparison } from '../
 import type { RawImage } from '../../perception/frame.js';
 import { computeHash, HASH_ALGORITHMS, type HashAlgorithm } from '../../perception/hashes.js';
 import { decodeImageFile, ImageFileError } from '../../perception/image-encoding.js';
-import { loadCliConfig } from '../context-config.js';
-import { EXIT, UserError, type CliContext } from '../io.js';
+import { loadCliConfig } from '../cli-config.js';
+import { EXIT, UserError, type CliInvocation } from '../io.js';
 
 const MAX_THRESHOLD = 64;
 
@@ -25,7 +25,7 @@ interface HashFlags {
   algorithm?: HashAlgorithm;
 }
 
-export function registerFramesCommand(program: Command, context: CliContext): void {
+export function registerFramesCommand(program: Command, invocation: CliInvocation): void {
   const frames = program.command('frames').description('hash and compare screenshots the way dedup does');
 
   frames
@@ -38,12 +38,12 @@ export function registerFramesCommand(program: Command, context: CliContext): vo
     .option('--threshold <bits>', `largest hash distance still counted as duplicate (0-${MAX_THRESHOLD}; default: config)`)
     .action(async (first: string, second: string, flags: CompareFlags, command: Command) => {
       // Without flags, decide exactly as the agent would with this user's configuration.
-      const dedup = loadCliConfig(command, context.io).config.perception.dedup;
+      const dedup = loadCliConfig(command, invocation.io).config.perception.dedup;
       const threshold = flags.threshold === undefined ? dedup.threshold : parseThreshold(flags.threshold);
       const algorithm = flags.algorithm ?? dedup.algorithm;
       const [before, after] = await Promise.all([readImage(first), readImage(second)]);
       const comparison = compareImages(before, after, first, second, algorithm, threshold);
-      context.io.stdout(flags.json ? `${JSON.stringify(comparison)}\n` : describeComparison(comparison, threshold));
+      invocation.io.stdout(flags.json ? `${JSON.stringify(comparison)}\n` : describeComparison(comparison, threshold));
     });
 
   frames
@@ -53,13 +53,13 @@ export function registerFramesCommand(program: Command, context: CliContext): vo
     .option('--json', 'print {"hash", "algorithm", "width", "height"} as JSON')
     .addOption(algorithmOption())
     .action(async (file: string, flags: HashFlags, command: Command) => {
-      const algorithm = flags.algorithm ?? loadCliConfig(command, context.io).config.perception.dedup.algorithm;
+      const algorithm = flags.algorithm ?? loadCliConfig(command, invocation.io).config.perception.dedup.algorithm;
       const image = await readImage(file);
       const hash = computeHash(image, algorithm);
       const output = flags.json
         ? JSON.stringify({ hash, algorithm, width: image.width, height: image.height })
         : hash;
-      context.io.stdout(`${output}\n`);
+      invocation.io.stdout(`${output}\n`);
     });
 }
 

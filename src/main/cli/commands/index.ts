@@ -1,6 +1,6 @@
 /** Every CLI command, registered in the order `--help` lists them. Each lives in a file of its own. */
 import type { Command } from 'commander';
-import type { CliContext } from '../io.js';
+import type { CliInvocation } from '../io.js';
 import { registerConfigCommand } from './config.js';
 import { registerDoctorCommand } from './doctor.js';
 import { registerFramesCommand } from './frames.js';
@@ -9,12 +9,12 @@ import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerTimelineCommand } from './timeline.js';
 
-export function registerCommands(program: Command, context: CliContext): void {
-  registerRunCommand(program, context);
-  registerSessionsCommand(program, context);
-  registerTimelineCommand(program, context);
-  registerMcpCommand(program, context);
-  registerDoctorCommand(program, context);
-  registerConfigCommand(program, context);
-  registerFramesCommand(program, context);
+export function registerCommands(program: Command, invocation: CliInvocation): void {
+  registerRunCommand(program, invocation);
+  registerSessionsCommand(program, invocation);
+  registerTimelineCommand(program, invocation);
+  registerMcpCommand(program, invocation);
+  registerDoctorCommand(program, invocation);
+  registerConfigCommand(program, invocation);
+  registerFramesCommand(program, invocation);
 }

@@ -5,10 +5,10 @@
  */
 import { Option, type Command } from 'commander';
 import { CONFIRMATION_POLICIES, OPERATOR_KINDS } from '../../../shared/config.js';
-import type { CliContext } from '../io.js';
+import type { CliInvocation } from '../io.js';
 import { McpOptionsSchema } from '../mcp/mcp-options.js';
 
-export function registerMcpCommand(program: Command, context: CliContext): void {
+export function registerMcpCommand(program: Command, invocation: CliInvocation): void {
   program
     .command('mcp')
     .description('serve Sightline\'s tools (screenshot, computer, recall, sessions) to another agent over MCP on stdio')
@@ -19,6 +19,6 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
     .action(async (rawOptions: unknown, command: Command) => {
       const options = McpOptionsSchema.parse(rawOptions);
       const { serveMcp } = await import('../mcp/serve-mcp.js');
-      await serveMcp(context, command, options);
+      await serveMcp(invocation, command, options);
     });
 }

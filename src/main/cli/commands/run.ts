@@ -6,10 +6,10 @@
 import { Option, type Command } from 'commander';
 import { CONFIRMATION_POLICIES, OPERATOR_KINDS } from '../../../shared/config.js';
 import { EPHEMERAL_CONTEXT_TYPES } from '../../../shared/ephemeral.js';
-import type { CliContext } from '../io.js';
+import type { CliInvocation } from '../io.js';
 import { RunOptionsSchema } from '../run/run-options.js';
 
-export function registerRunCommand(program: Command, context: CliContext): void {
+export function registerRunCommand(program: Command, invocation: CliInvocation): void {
   program
     .command('run')
     .description('carry out a task on the desktop or in a browser page, headless')
@@ -29,6 +29,6 @@ export function registerRunCommand(program: Command, context: CliContext): void 
     .action(async (task: string, rawOptions: unknown, command: Command) => {
       const options = RunOptionsSchema.parse(rawOptions);
       const { runTask } = await import('../run/run-task.js');
-      await runTask(context, command, task, options);
+      await runTask(invocation, command, task, options);
     });
 }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { parseId } from '../../../shared/ids.js';
 import { resolveHome, type SightlineHome } from '../../config/home.js';
 import { DatabaseOpenError, DatabaseVersionError, openStorage, type Storage } from '../../storage/index.js';
-import { EXIT, UserError, type CliContext } from '../io.js';
+import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { renderSessionDetail, renderSessionTable, sessionDetail } from './sessions-output.js';
 
 const DEFAULT_LIST_LIMIT = 20;
@@ -17,7 +17,7 @@ const ListOptionsSchema = z.object({ json: z.boolean().optional(), limit: z.numb
 const ShowOptionsSchema = z.object({ json: z.boolean().optional() });
 const GlobalOptionsSchema = z.looseObject({ home: z.string().optional() });
 
-export function registerSessionsCommand(program: Command, context: CliContext): void {
+export function registerSessionsCommand(program: Command, invocation: CliInvocation): void {
   const sessions = program.command('sessions').description('list and inspect stored sessions');
 
   sessions
@@ -31,7 +31,7 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
     )
     .action((rawOptions: unknown, command: Command) => {
       const options = ListOptionsSchema.parse(rawOptions);
-      listSessions(context, homeOf(command, context), options);
+      listSessions(invocation, homeOf(command, invocation), options);
     });
 
   sessions
@@ -41,12 +41,12 @@ export function registerSessionsCommand(program: Command, context: CliContext): 
     .option('--json', 'print JSON instead of text')
     .action((id: string, rawOptions: unknown, command: Command) => {
       const options = ShowOptionsSchema.parse(rawOptions);
-      showSession(context, homeOf(command, context), id, options);
+      showSession(invocation, homeOf(command, invocation), id, options);
     });
 }
 
-function listSessions(context: CliContext, home: SightlineHome, options: z.infer<typeof ListOptionsSchema>): void {
-  const { io } = context;
+function listSessions(invocation: CliInvocation, home: SightlineHome, options: z.infer<typeof ListOptionsSchema>): void {
+  const { io } = invocation;
   if (!existsSync(home.databaseFile)) {
     io.stdout(options.json === true ? '[]\n' : `no sessions yet (in ${home.root})\n`);
     return;
@@ -66,7 +66,7 @@ function listSessions(context: CliContext, home: SightlineHome, options: z.infer
 }
 
 function showSession(
-  context: CliContext,
+  invocation: CliInvocation,
   home: SightlineHome,
   idText: string,
   options: z.infer<typeof ShowOptionsSchema>,
@@ -80,7 +80,7 @@ function showSession(
   withStorage(home, (storage) => {
     const detail = sessionDetail(storage, id);
     if (detail === undefined) throw unknown;
-    context.io.stdout(options.json === true ? `${JSON.stringify(detail, null, 2)}\n` : renderSessionDetail(detail));
+    invocation.io.stdout(options.json === true ? `${JSON.stringify(detail, null, 2)}\n` : renderSessionDetail(detail));
   });
 }
 
@@ -101,9 +101,9 @@ function withStorage(home: SightlineHome, use: (storage: Storage) => void): void
   }
 }
 
-function homeOf(command: Command, context: CliContext): SightlineHome {
+function homeOf(command: Command, invocation: CliInvocation): SightlineHome {
   const globals = GlobalOptionsSchema.parse(command.optsWithGlobals());
-  return resolveHome({ flag: globals.home, env: context.io.env, cwd: context.io.cwd });
+  return resolveHome({ flag: globals.home, env: invocation.io.env, cwd: invocation.io.cwd });
 }
 
 function parsePositiveInteger(text: string): number {

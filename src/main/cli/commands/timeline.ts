@@ -6,11 +6,11 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { z } from 'zod';
-import type { CliContext } from '../io.js';
+import type { CliInvocation } from '../io.js';
 
 const TimelineOptionsSchema = z.object({ port: z.number().int().min(0).max(65_535), open: z.boolean().optional() });
 
-export function registerTimelineCommand(program: Command, context: CliContext): void {
+export function registerTimelineCommand(program: Command, invocation: CliInvocation): void {
   program
     .command('timeline')
     .description('open the timeline UI in a browser: sessions, steps, screenshots, live runs (127.0.0.1 only, with a token)')
@@ -20,7 +20,7 @@ export function registerTimelineCommand(program: Command, context: CliContext): 
     .action(async (rawOptions: unknown, command: Command) => {
       const options = TimelineOptionsSchema.parse(rawOptions);
       const { serveTimeline } = await import('../timeline/serve-timeline.js');
-      await serveTimeline(context, command, options);
+      await serveTimeline(invocation, command, options);
     });
 }
 

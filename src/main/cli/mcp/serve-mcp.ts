@@ -13,9 +13,9 @@ import { assembleRun, type RunParts } from '../../app/run-assembly.js';
 import type { ModelAdapter } from '../../llm/model-adapter.js';
 import { McpToolHost } from '../../mcp-server/mcp-tool-host.js';
 import { createSightlineMcpServer } from '../../mcp-server/mcp-server.js';
-import { loadCliConfig } from '../context-config.js';
+import { loadCliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
-import type { CliContext } from '../io.js';
+import type { CliInvocation } from '../io.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import type { McpOptions } from './mcp-options.js';
 import { checkUrl } from '../run/run-options.js';
@@ -23,14 +23,14 @@ import { redactingWriter, secretsOf } from '../run/secrets.js';
 
 const CONFIG_FLAG_NAMES = { 'agent.operator': '--operator', 'agent.confirm': '--confirm' } as const;
 
-export async function serveMcp(context: CliContext, command: Command, options: McpOptions): Promise<void> {
+export async function serveMcp(invocation: CliInvocation, command: Command, options: McpOptions): Promise<void> {
   const flags = { 'agent.operator': options.operator, 'agent.confirm': options.confirm };
-  const loaded = loadCliConfig(command, context.io, flags, CONFIG_FLAG_NAMES);
+  const loaded = loadCliConfig(command, invocation.io, flags, CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);
-  const stderr = redactingWriter(context.io.stderr, secretsOf(config));
+  const stderr = redactingWriter(invocation.io.stderr, secretsOf(config));
   const onWarning = (message: string) => stderr(`sightline mcp: ${message}\n`);
-  const assembly = await explainSetupErrors(() => assembleRun({ config, env: context.io.env, onWarning, model: 'optional' }));
+  const assembly = await explainSetupErrors(() => assembleRun({ config, env: invocation.io.env, onWarning, model: 'optional' }));
   const runtime = await openCliRuntime(loaded);
   let parts: RunParts<ModelAdapter | undefined> | undefined;
   let host: McpToolHost | undefined;

@@ -11,9 +11,9 @@ import { assembleRun, type RunParts } from '../../app/run-assembly.js';
 import type { Runtime } from '../../app/runtime.js';
 import { injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
-import { loadCliConfig, type CliConfig } from '../context-config.js';
+import { loadCliConfig, type CliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
-import { EXIT, UserError, type CliContext } from '../io.js';
+import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import { readContextFile } from './context-file.js';
 import { eventPrinter } from './event-output.js';
@@ -24,19 +24,19 @@ import { CONFIG_FLAG_NAMES, checkTask, checkUrl, configFlags, parseSessionFlag, 
 import { redactingWriter, secretsOf } from './secrets.js';
 import { askOnTerminal } from './terminal-question.js';
 
-export async function runTask(context: CliContext, command: Command, taskText: string, options: RunOptions): Promise<void> {
+export async function runTask(invocation: CliInvocation, command: Command, taskText: string, options: RunOptions): Promise<void> {
   const task = checkTask(taskText);
   const sessionId = parseSessionFlag(options.session);
-  const ephemeral = readContextFile(options.contextFile, options.contextType, context.io.cwd);
-  const loaded = loadCliConfig(command, context.io, configFlags(options), CONFIG_FLAG_NAMES);
+  const ephemeral = readContextFile(options.contextFile, options.contextType, invocation.io.cwd);
+  const loaded = loadCliConfig(command, invocation.io, configFlags(options), CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);
   const secrets = secretsOf(config);
-  const stdout = redactingWriter(context.io.stdout, secrets);
-  const stderr = redactingWriter(context.io.stderr, secrets);
+  const stdout = redactingWriter(invocation.io.stdout, secrets);
+  const stderr = redactingWriter(invocation.io.stderr, secrets);
   const onWarning = (message: string) => stderr(`sightline: ${message}\n`);
   // The model first, before the runtime opens: a missing key costs nothing.
-  const assembly = await explainSetupErrors(() => assembleRun({ config, env: context.io.env, onWarning }));
+  const assembly = await explainSetupErrors(() => assembleRun({ config, env: invocation.io.env, onWarning }));
 
   const runtime = await openCliRuntime(loaded);
   const interrupts = watchInterrupts(stderr);
@@ -46,7 +46,7 @@ export async function runTask(context: CliContext, command: Command, taskText: s
     parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url }));
     const { model, operator } = parts;
     const ask = (question: string, signal: AbortSignal) => askOnTerminal(question, signal, interrupts.interrupt);
-    const people = { io: context.io, stderr, assumeYes: options.yes === true, ask };
+    const people = { io: invocation.io, stderr, assumeYes: options.yes === true, ask };
     const agent = createAgent({
       storage: runtime.storage,
       config,
@@ -56,7 +56,7 @@ export async function runTask(context: CliContext, command: Command, taskText: s
       askUser: askUserHandler(people),
       extraTools: parts.tools,
       onEvent: eventPrinter({ stdout, stderr, json: options.json === true, stream: options.stream === true }),
-      injectionDebugLog: injectionDebugLogFromEnvironment(context.io.env, (line) => stderr(`${line}\n`)),
+      injectionDebugLog: injectionDebugLogFromEnvironment(invocation.io.env, (line) => stderr(`${line}\n`)),
       turnEndHooks: parts.turnEndHooks,
     });
     stderr(`${operator.describe().kind} operator on ${operator.describe().target}, model ${config.model.name}\n`);
@@ -67,7 +67,7 @@ export async function runTask(context: CliContext, command: Command, taskText: s
       signal: interrupts.signal,
     });
     reportOutcome(outcome, { stdout, stderr, json: options.json === true });
-    context.exitCode = exitCodeOf(outcome);
+    invocation.exitCode = exitCodeOf(outcome);
   } finally {
     interrupts.dispose();
     await parts?.close();

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { createAppService } from '../../api/app-service.js';
 import { startTimelineServer } from '../../api/http/http-server.js';
-import { loadCliConfig } from '../context-config.js';
+import { loadCliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
-import { EXIT, UserError, type CliContext } from '../io.js';
+import { EXIT, UserError, type CliInvocation } from '../io.js';
 
 export interface TimelineOptions {
   /** 0 picks a free port. */
@@ -20,8 +20,8 @@ export interface TimelineOptions {
   open?: boolean | undefined;
 }
 
-export async function serveTimeline(context: CliContext, command: Command, options: TimelineOptions): Promise<void> {
-  const { io } = context;
+export async function serveTimeline(invocation: CliInvocation, command: Command, options: TimelineOptions): Promise<void> {
+  const { io } = invocation;
   const rendererDirectory = findRendererDirectory(io.env);
   const version = packageVersion();
   const loaded = loadCliConfig(command, io);
