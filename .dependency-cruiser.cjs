@@ -91,6 +91,14 @@ module.exports = {
       to: { path: '^better-sqlite3$', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
+      name: 'agent-is-entered-through-its-index',
+      comment:
+        'The faces (app, api, mcp-server, cli, electron) use the agent through src/main/agent/index.ts only, so what the agent offers them is one list and its insides can change.',
+      severity: 'error',
+      from: { path: '^src/main/', pathNot: '^src/main/agent/' },
+      to: { path: '^src/main/agent/', pathNot: '^src/main/agent/index\\.ts$' },
+    },
+    {
       name: 'src-never-imports-tests',
       severity: 'error',
       from: { path: '^src/' },

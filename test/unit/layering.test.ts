@@ -43,7 +43,10 @@ describe('the layering check', () => {
       'src/main/storage/database.ts': "import BetterSqlite3 from 'better-sqlite3';\nexport const open = (file: string) => new BetterSqlite3(file);\n",
       'src/main/perception/look.ts': "import { store } from '../storage/store.js';\nexport const look = () => store('x');\n",
       'src/main/agent/loop.ts': "import { look } from '../perception/look.js';\nexport const loop = () => look();\n",
-      'src/main/cli/main.ts': "import { loop } from '../agent/loop.js';\nloop();\n",
+      'src/main/agent/index.ts': "export { loop } from './loop.js';\n",
+      'src/main/app/run.ts': "import { loop } from '../agent/index.js';\nexport const run = () => loop();\n",
+      'src/main/mcp-server/host.ts': "import { run } from '../app/run.js';\nexport const host = () => run();\n",
+      'src/main/cli/main.ts': "import { host } from '../mcp-server/host.js';\nhost();\n",
       'src/renderer/app.ts': "import type { Id } from '../shared/types.js';\nexport const id: Id = 'a';\n",
     });
     const { exitCode, output } = runLayerCheck(root);
@@ -89,6 +92,35 @@ describe('the layering check', () => {
     expect(violations.some((line) => line.includes('src/main/api/reads.ts')), output).toBe(true);
     expect(violations.some((line) => line.includes('src/main/context/rows.ts')), output).toBe(true);
     expect(violations.some((line) => line.includes('src/main/storage/')), output).toBe(false);
+  });
+
+  it('keeps the faces above the run assembly, and the assembly above the agent', () => {
+    const root = treeWith({
+      'src/main/agent/index.ts': "export const agent = 1;\n",
+      'src/main/api/serve.ts': "export const serve = 1;\n",
+      'src/main/mcp-server/host.ts': "import { serve } from '../api/serve.js';\nexport const host = serve;\n",
+      'src/main/app/run.ts': "import { host } from '../mcp-server/host.js';\nexport const run = host;\n",
+      'src/main/agent/loop.ts': "import { run } from '../app/run.js';\nexport const loop = run;\n",
+    });
+    const { exitCode, output } = runLayerCheck(root);
+    expect(exitCode).not.toBe(0);
+    for (const rule of ['main-mcp-server-imports-only-downward', 'main-app-imports-only-downward', 'main-agent-imports-only-downward']) {
+      expect(output, `rule ${rule} should fire`).toContain(rule);
+    }
+  });
+
+  it('lets the faces reach the agent through its index only', () => {
+    const root = treeWith({
+      'src/main/agent/index.ts': "export { loop } from './loop.js';\n",
+      'src/main/agent/loop.ts': "export const loop = () => 1;\n",
+      'src/main/app/through-index.ts': "import { loop } from '../agent/index.js';\nexport const a = loop;\n",
+      'src/main/mcp-server/inside.ts': "import { loop } from '../agent/loop.js';\nexport const b = loop;\n",
+    });
+    const { exitCode, output } = runLayerCheck(root);
+    expect(exitCode).not.toBe(0);
+    const violations = output.split('\n').filter((line) => line.includes('agent-is-entered-through-its-index'));
+    expect(violations.some((line) => line.includes('src/main/mcp-server/inside.ts')), output).toBe(true);
+    expect(violations.some((line) => line.includes('through-index.ts') || line.includes('src/main/agent/loop.ts →')), output).toBe(false);
   });
 
   it('forbids imports between siblings of one layer', () => {

@@ -11,8 +11,7 @@
  * as RunSetupError with the layer's own message; each face says it its own way (exit 2, an API error).
  */
 import type { Config, OperatorKind } from '../../shared/config.js';
-import { loadMcpTools, type ToolDefinition, type TurnEndHook } from '../agent/index.js';
-import { createSearchTools } from '../agent/search/create-search-tools.js';
+import { createSearchTools, loadMcpTools, type ToolDefinition, type TurnEndHook } from '../agent/index.js';
 import { CompactionQueue, createCompactionHook } from '../context/index.js';
 import { createModelAdapter } from '../llm/create-model-adapter.js';
 import type { ModelAdapter } from '../llm/model-adapter.js';

@@ -1,5 +1,5 @@
 /** How a turn's ending becomes the exit code scripts branch on (README): 0 finished, 1 failed, 3 stopped. */
-import type { TurnOutcome } from '../../agent/agent-contract.js';
+import type { TurnOutcome } from '../../agent/index.js';
 import { EXIT } from '../io.js';
 
 export function exitCodeOf(outcome: Pick<TurnOutcome, 'status'>): number {

@@ -4,7 +4,7 @@
  * unless --yes said in advance to allow it, and a question goes unanswered.
  */
 import { describeAction } from '../../../shared/action-descriptions.js';
-import type { AskUserHandler, ConfirmationHandler } from '../../agent/agent-contract.js';
+import type { AskUserHandler, ConfirmationHandler } from '../../agent/index.js';
 import type { CliIo } from '../io.js';
 
 export type TerminalQuestion = (question: string, signal: AbortSignal) => Promise<string | undefined>;
