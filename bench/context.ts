@@ -334,6 +334,28 @@ interface SightlineRun {
   coldDecodeMs: number[];
 }
 
+/** Builds the request a policy would send before this model call, and adds its figures to the totals. */
+async function measureRequest(
+  storage: Storage,
+  turnId: string,
+  request: { policy: ContextPolicy; cache: EncodedImageCache; totals: PolicyTotals; turnNumber: number; imageTurns: Map<string, number> },
+): Promise<void> {
+  const started = performance.now();
+  const built = await buildRequest({
+    storage,
+    sessionId: storage.turns.get(turnId)!.sessionId,
+    turnId,
+    profile: PROFILE,
+    maxImageEdge: MAX_IMAGE_EDGE,
+    systemPrompt: SYSTEM_PROMPT,
+    imageCache: request.cache,
+    context: CONTEXT,
+    policy: request.policy,
+  });
+  request.totals.buildMs.push(performance.now() - started);
+  recordRequest(request.totals, built.request.messages, built.tokenReport.sentTokens, built.budgetTokens, request.turnNumber, request.imageTurns);
+}
+
 async function runComparisons(screenshots: Buffer[][]): Promise<PolicyTotals[]> {
   const home = temporaryStorage('windows');
   const imageTurns = new Map<string, number>();
@@ -343,21 +365,7 @@ async function runComparisons(screenshots: Buffer[][]): Promise<PolicyTotals[]> 
     const sessionId = await playSession(home.storage, screenshots, imageTurns, {
       beforeModelCall: async (turnId, turnNumber) => {
         for (const [index, named] of COMPARISONS.entries()) {
-          const started = performance.now();
-          const built = await buildRequest({
-            storage: home.storage,
-            sessionId: home.storage.turns.get(turnId)!.sessionId,
-            turnId,
-            profile: PROFILE,
-            maxImageEdge: MAX_IMAGE_EDGE,
-            systemPrompt: SYSTEM_PROMPT,
-            imageCache: cache,
-            context: CONTEXT,
-            policy: named.policy,
-          });
-          const totals = all[index]!;
-          totals.buildMs.push(performance.now() - started);
-          recordRequest(totals, built.request.messages, built.tokenReport.sentTokens, built.budgetTokens, turnNumber, imageTurns);
+          await measureRequest(home.storage, turnId, { policy: named.policy, cache, totals: all[index]!, turnNumber, imageTurns });
         }
       },
       // One cache per turn, as the agent keeps it.
@@ -381,20 +389,7 @@ async function runSightline(screenshots: Buffer[][]): Promise<SightlineRun> {
   try {
     const sessionId = await playSession(home.storage, screenshots, imageTurns, {
       beforeModelCall: async (turnId, turnNumber) => {
-        const started = performance.now();
-        const built = await buildRequest({
-          storage: home.storage,
-          sessionId: home.storage.turns.get(turnId)!.sessionId,
-          turnId,
-          profile: PROFILE,
-          maxImageEdge: MAX_IMAGE_EDGE,
-          systemPrompt: SYSTEM_PROMPT,
-          imageCache: cache,
-          context: CONTEXT,
-          policy: SIGHTLINE.policy,
-        });
-        totals.buildMs.push(performance.now() - started);
-        recordRequest(totals, built.request.messages, built.tokenReport.sentTokens, built.budgetTokens, turnNumber, imageTurns);
+        await measureRequest(home.storage, turnId, { policy: SIGHTLINE.policy, cache, totals, turnNumber, imageTurns });
       },
       afterTurn: async (turnId) => {
         const started = performance.now();

@@ -36,21 +36,27 @@ let home: TemporaryHome;
 let client: Client;
 let serverLog = '';
 
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-  home = createTemporaryHome('sightline-mcp-server');
+/** `sightline mcp` on the sandbox page in the browser operator, with the given home; its stderr goes to `onLog`. */
+async function connectToSightlineMcp(serverHome: TemporaryHome, onLog: (text: string) => void): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', MAIN, 'mcp', '--operator', 'browser', '--url', sandbox.url],
-    // The SDK passes a minimal environment (PATH, HOME …): no TAVILY_API_KEY, so no web_search.
-    env: { SIGHTLINE_HOME: home.root },
+    env: { SIGHTLINE_HOME: serverHome.root },
     stderr: 'pipe',
   });
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    serverLog += chunk.toString('utf8');
+  transport.stderr?.on('data', (chunk: Buffer) => onLog(chunk.toString('utf8')));
+  const connected = new Client({ name: CLIENT_NAME, version: '1.0.0' });
+  await connected.connect(transport);
+  return connected;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandboxServer();
+  home = createTemporaryHome('sightline-mcp-server');
+  // The SDK passes a minimal environment (PATH, HOME …): no TAVILY_API_KEY, so no web_search.
+  client = await connectToSightlineMcp(home, (text) => {
+    serverLog += text;
   });
-  client = new Client({ name: CLIENT_NAME, version: '1.0.0' });
-  await client.connect(transport);
 });
 
 afterAll(async () => {
@@ -224,17 +230,9 @@ describe('sightline mcp with MCP servers in config.json', () => {
         },
       }),
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', MAIN, 'mcp', '--operator', 'browser', '--url', sandbox.url],
-      env: { SIGHTLINE_HOME: configuredHome.root },
-      stderr: 'pipe',
+    configuredClient = await connectToSightlineMcp(configuredHome, (text) => {
+      configuredLog += text;
     });
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      configuredLog += chunk.toString('utf8');
-    });
-    configuredClient = new Client({ name: CLIENT_NAME, version: '1.0.0' });
-    await configuredClient.connect(transport);
   });
 
   afterAll(async () => {

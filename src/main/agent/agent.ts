@@ -15,8 +15,6 @@ import {
   modelImageSize,
 } from '../context/index.js';
 import { createAgentToolRegistry } from './agent-tool-registry.js';
-import { createEventEmitter, createSecretRedactor } from './event-emitter.js';
-import { ScreenRecorder } from './screen-recorder.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { emptyUsage } from './token-usage-totals.js';
@@ -24,8 +22,8 @@ import { ToolTurn, type ToolTurnParts } from './tool-turn.js';
 import { checkedEphemeralContexts, recordTurnInjections } from './turn-injections.js';
 import type { TurnEnding } from './turn-lifecycle.js';
 import { runTurnLoop } from './turn-loop.js';
+import { watchOperator } from './watched-operator.js';
 
-const DEFAULT_SETTLE_DELAY_MS = 500;
 const STOPPED_CALL_NOTICE = 'Interrupted: the user stopped the turn.';
 
 /** runTurn was called while a turn was still running on this agent. */
@@ -38,15 +36,7 @@ export class AgentBusyError extends Error {
 
 export function createAgent(dependencies: AgentDependencies): Agent {
   const { storage, config, model, operator } = dependencies;
-  const redact = createSecretRedactor([config.model.apiKey, config.search.tavilyApiKey]);
-  const emit = createEventEmitter(dependencies.onEvent, redact);
-  const screen = new ScreenRecorder({
-    operator,
-    storage,
-    dedup: config.perception.dedup,
-    emit,
-    settleDelayMs: dependencies.settleDelayMs ?? DEFAULT_SETTLE_DELAY_MS,
-  });
+  const { redact, emit, screen } = watchOperator(dependencies);
   // Built now, so a name collision is found when the agent is made, not in the middle of a turn.
   const registry = createAgentToolRegistry({
     operator,

@@ -11,8 +11,6 @@ import type { ModelToolDeclaration } from '../llm/model-adapter.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import type { ConfirmationHandler } from './agent-contract.js';
-import { createEventEmitter, createSecretRedactor } from './event-emitter.js';
-import { ScreenRecorder } from './screen-recorder.js';
 import { createComputerTool } from './tools/computer-tool.js';
 import { createCropImageTool } from './tools/crop-image-tool.js';
 import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
@@ -20,8 +18,8 @@ import { createToolRegistry } from './tools/registry.js';
 import { createScreenshotTool } from './tools/screenshot-tool.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
 import { ToolTurn } from './tool-turn.js';
+import { watchOperator } from './watched-operator.js';
 
-const DEFAULT_SETTLE_DELAY_MS = 500;
 
 export interface HostedToolsOptions {
   storage: Storage;
@@ -49,15 +47,7 @@ export interface HostedTools {
 
 export function createHostedTools(options: HostedToolsOptions): HostedTools {
   const { storage, config, operator } = options;
-  const redact = createSecretRedactor([config.model.apiKey, config.search.tavilyApiKey]);
-  const emit = createEventEmitter(options.onEvent, redact);
-  const screen = new ScreenRecorder({
-    operator,
-    storage,
-    dedup: config.perception.dedup,
-    emit,
-    settleDelayMs: options.settleDelayMs ?? DEFAULT_SETTLE_DELAY_MS,
-  });
+  const { redact, emit, screen } = watchOperator(options);
   const screenshot = createScreenshotTool(screen);
   const computer = createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: options.confirm });
   const registry = createToolRegistry(
