@@ -62,6 +62,7 @@ const COMPARISONS: NamedPolicy[] = [
 const SIGHTLINE: NamedPolicy = { name: 'Sightline', policy: { kind: 'sightline' } };
 
 const SYSTEM_PROMPT = buildSystemPrompt({
+  task: 'The benchmark session\'s task.',
   operatorKind: 'browser',
   screenshotWidth: WIDTH,
   screenshotHeight: HEIGHT,

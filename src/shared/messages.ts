@@ -75,6 +75,16 @@ export const ToolCallSchema = z.object({
    * reported back to the model, which then corrects itself.
    */
   argumentsText: z.string(),
+  /**
+   * Set by a dialect when the model's native answer could not be read as a call (a broken grammar, an
+   * unknown action): what was wrong. The call is answered as malformed with this text and never runs.
+   */
+  invalid: z.string().optional(),
+  /**
+   * The call was written in the reply's text (a UI-TARS action, Qwen's `<tool_call>` text), not as the
+   * provider's tool call; the dialect sends it and its result back the same way.
+   */
+  inText: z.boolean().optional(),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 

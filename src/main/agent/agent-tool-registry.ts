@@ -1,17 +1,15 @@
 /**
- * The tools an agent offers its model, in one place: the built-in ones, then the extra ones (web_search,
- * MCP servers' tools). The agent builds its registry here, and so does the fuzz test, so a new built-in
- * tool is fuzzed the day it is added.
+ * The tools an agent offers its model, in one place: the dialect's tools (for function-tools: computer,
+ * finish, ask_user, get_history_image, crop_image), then the extra ones (web_search, MCP servers' tools)
+ * where the dialect can declare them. The agent builds its registry here, and so does the fuzz test, so a
+ * new built-in tool is fuzzed the day it is added.
  */
-import type { AskUserHandler, ConfirmationHandler } from './agent-contract.js';
 import type { ConfirmationPolicy } from '../../shared/config.js';
 import type { Operator } from '../operators/operator.js';
+import type { AskUserHandler, ConfirmationHandler } from './agent-contract.js';
+import type { AgentDialect } from './dialects/agent-dialect.js';
+import { FUNCTION_TOOLS_DIALECT } from './dialects/function-tools-dialect.js';
 import type { ScreenRecorder } from './screen-recorder.js';
-import { createAskUserTool } from './tools/ask-user-tool.js';
-import { createComputerTool } from './tools/computer-tool.js';
-import { createCropImageTool } from './tools/crop-image-tool.js';
-import { createFinishTool } from './tools/finish-tool.js';
-import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
 
@@ -23,18 +21,30 @@ export interface AgentToolRegistryOptions {
   confirm: ConfirmationHandler;
   askUser: AskUserHandler;
   extraTools?: readonly ToolDefinition[] | undefined;
+  /** function-tools unless given. */
+  dialect?: AgentDialect | undefined;
+  /** The size of the screenshots as the model is shown them; the operator's screen unless given. */
+  screenshotSize?: { width: number; height: number } | undefined;
 }
 
-/** computer, finish, ask_user, get_history_image, crop_image, then the extra tools; a name used twice throws. */
+/** The dialect's tools, then the extra tools it can offer; a name used twice throws. */
 export function createAgentToolRegistry(options: AgentToolRegistryOptions): ToolRegistry {
+  const dialect = options.dialect ?? FUNCTION_TOOLS_DIALECT;
   return createToolRegistry(
-    [
-      createComputerTool({ operator: options.operator, screen: options.screen, policy: options.policy, confirm: options.confirm }),
-      createFinishTool(),
-      createAskUserTool(options.askUser),
-      createGetHistoryImageTool(),
-      createCropImageTool(),
-    ],
-    options.extraTools,
+    dialect.tools({
+      operator: options.operator,
+      screen: options.screen,
+      policy: options.policy,
+      confirm: options.confirm,
+      askUser: options.askUser,
+      extraTools: options.extraTools ?? [],
+      screenshotSize: options.screenshotSize ?? screenOf(options.operator),
+    }),
   );
+}
+
+/** The operator's area in frame pixels: the size of its screenshots before any downscale. */
+function screenOf(operator: Operator): { width: number; height: number } {
+  const { screen, scaleFactor } = operator.describe();
+  return { width: Math.round(screen.width * scaleFactor), height: Math.round(screen.height * scaleFactor) };
 }

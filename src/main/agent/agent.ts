@@ -6,6 +6,9 @@
  * One agent drives one operator, so it runs one turn at a time.
  */
 import type { EphemeralContext } from '../../shared/ephemeral.js';
+import { textOfParts } from '../../shared/messages.js';
+import { withDialectWire } from '../llm/dialects/dialect-wire.js';
+import type { Operator } from '../operators/operator.js';
 import type { Agent, AgentDependencies, TurnOutcome, TurnRequest } from './agent-contract.js';
 import {
   EncodedImageCache,
@@ -15,8 +18,8 @@ import {
   modelImageSize,
 } from '../context/index.js';
 import { createAgentToolRegistry } from './agent-tool-registry.js';
+import { dialectNamed } from './dialects/dialects.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
-import { buildSystemPrompt } from './system-prompt.js';
 import { emptyUsage } from './token-usage-totals.js';
 import { ToolTurn, type ToolTurnParts } from './tool-turn.js';
 import { checkedEphemeralContexts, recordTurnInjections } from './turn-injections.js';
@@ -35,8 +38,12 @@ export class AgentBusyError extends Error {
 }
 
 export function createAgent(dependencies: AgentDependencies): Agent {
-  const { storage, config, model, operator } = dependencies;
+  const { storage, config, operator } = dependencies;
   const { redact, emit, screen } = watchOperator(dependencies);
+  // The protocol the model was trained on: its tools, its system prompt, how its answers are read.
+  const dialect = dialectNamed(dependencies.model.profile.dialect);
+  const model = withDialectWire(dependencies.model, dialect.wire);
+  const maxImageEdge = effectiveMaxImageEdge(model.profile.maxImageEdge, config.perception.maxImageEdge);
   // Built now, so a name collision is found when the agent is made, not in the middle of a turn.
   const registry = createAgentToolRegistry({
     operator,
@@ -45,9 +52,10 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     confirm: dependencies.confirm,
     askUser: dependencies.askUser,
     extraTools: dependencies.extraTools,
+    dialect,
+    screenshotSize: shownSizeOf(operator, maxImageEdge),
   });
   const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, stoppedNotice: STOPPED_CALL_NOTICE };
-  const maxImageEdge = effectiveMaxImageEdge(model.profile.maxImageEdge, config.perception.maxImageEdge);
   const hooks = dependencies.turnEndHooks ?? [];
   const injectionDebugLog =
     dependencies.injectionDebugLog ??
@@ -108,7 +116,8 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       },
     });
     const shown = modelImageSize(first.width, first.height, maxImageEdge);
-    const systemPrompt = buildSystemPrompt({
+    const systemPrompt = dialect.systemPrompt({
+      task: textOfParts(request.request.parts),
       operatorKind: operator.describe().kind,
       screenshotWidth: shown.width,
       screenshotHeight: shown.height,
@@ -126,6 +135,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       systemPrompt,
       maxImageEdge,
       maxSteps: config.agent.maxSteps,
+      replyWithoutCalls: dialect.replyWithoutCalls,
       imageCache: new EncodedImageCache(),
       turnCache: new TurnRequestCache(),
       contextSettings: config.context,
@@ -140,4 +150,10 @@ export function createAgent(dependencies: AgentDependencies): Agent {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The size the operator's screenshots are shown to the model at (a native computer tool declares it). */
+function shownSizeOf(operator: Operator, maxImageEdge: number): { width: number; height: number } {
+  const { screen, scaleFactor } = operator.describe();
+  return modelImageSize(Math.round(screen.width * scaleFactor), Math.round(screen.height * scaleFactor), maxImageEdge);
 }

@@ -7,6 +7,8 @@ import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { OperatorKind } from '../../shared/config.js';
 
 export interface SystemPromptInput {
+  /** The turn's request as text (a dialect whose template holds the instruction puts it there). */
+  task: string;
   operatorKind: OperatorKind;
   /** Size of the screenshots as the model sees them. */
   screenshotWidth: number;

@@ -31,6 +31,7 @@ export async function dispatchToolCall(registry: ToolRegistry, call: ToolCall, s
     latencyMs: elapsed(),
   });
 
+  if (call.invalid !== undefined) return malformed(call.invalid);
   const tool = registry.get(call.name);
   if (tool === undefined) return malformed(unknownToolMessage(call.name, registry.names()));
   const parsed = parseToolArguments(call.name, call.argumentsText);

@@ -52,6 +52,8 @@ export interface TurnLoop {
    * answered "not run".
    */
   maxSteps: number;
+  /** What a reply without calls means in the model's dialect: nudge it to act, or the task is done. */
+  replyWithoutCalls: 'nudge' | 'finish';
   imageCache: EncodedImageCache;
   /** The turn's earlier-turns history, planned once: each step then reads only the turn's new rows. */
   turnCache: TurnRequestCache;
@@ -102,6 +104,8 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
     loop.turn.storeCalls(keptParts(reply.message), reply.message.toolCalls);
 
     if (reply.message.toolCalls.length === 0) {
+      // Some protocols end a task with a plain message (OpenAI's computer tool): its text is the summary.
+      if (loop.replyWithoutCalls === 'finish') return { status: 'finished', reason: 'finished', summary: thought ?? '' };
       if (nudged) {
         return {
           status: 'failed',

@@ -17,7 +17,23 @@ export interface ModelToolDeclaration {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** A provider's own tool (OpenAI's computer tool) declared in its own form instead of as a function. */
+  native?: NativeToolDeclaration;
 }
+
+/**
+ * OpenAI's computer tool: `computer_use_preview` for computer-use-preview, `computer` (the GA form) for newer
+ * models. The display is the size of the screenshots sent; the environment is what the model is told it drives.
+ */
+export interface OpenAiComputerToolDeclaration {
+  kind: 'openai-computer';
+  toolType: 'computer_use_preview' | 'computer';
+  displayWidth: number;
+  displayHeight: number;
+  environment: 'browser' | 'linux' | 'mac' | 'windows' | 'ubuntu';
+}
+
+export type NativeToolDeclaration = OpenAiComputerToolDeclaration;
 
 export interface ModelRequest {
   messages: readonly Message[];

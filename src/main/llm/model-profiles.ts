@@ -4,6 +4,7 @@
  * produce. Known models are matched by name (provider prefixes such as `openai/` or `Qwen/` are ignored);
  * anything else gets a default profile, and every field can be overridden.
  */
+import type { DialectName } from '../../shared/dialects.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { ImageTokenFormula } from './image-token-estimates.js';
 
@@ -20,6 +21,11 @@ export interface ModelProfile {
   /** Longest image edge worth sending; the provider shrinks anything larger anyway. */
   maxImageEdge: number;
   coordinateSpace: CoordinateSpace;
+  /**
+   * How the model is asked to act and answers (see src/shared/dialects.ts): the protocol it was trained on.
+   * `model.dialect` in the configuration overrides it.
+   */
+  dialect: DialectName;
   modalities: { input: readonly InputModality[]; output: readonly OutputModality[] };
 }
 
@@ -59,6 +65,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: DEFAULT_TILES,
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: AUDIO_CHAT,
   },
   {
@@ -68,6 +75,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiTiles(2833, 5667),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -77,6 +85,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: DEFAULT_TILES,
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -86,6 +95,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiPatches(1.62),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -95,6 +105,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiPatches(2.46),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -104,6 +115,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: DEFAULT_TILES,
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -113,6 +125,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiPatches(1.62),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -122,6 +135,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiPatches(2.46),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -131,6 +145,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiTiles(70, 140),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -140,6 +155,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiPatches(1.72),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -149,6 +165,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: DEFAULT_TILES,
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: TEXT_ONLY,
   },
   {
@@ -158,6 +175,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiTiles(75, 150),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: OPENAI_VISION,
   },
   {
@@ -167,6 +185,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiTiles(65, 129),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -176,6 +195,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: { kind: 'anthropic-pixels' },
     maxImageEdge: 1568,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: { input: ['text', 'image', 'file'], output: ['text'] },
   },
   {
@@ -192,6 +212,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     },
     maxImageEdge: 3072,
     coordinateSpace: 'normalized-1000',
+    dialect: 'function-tools',
     modalities: { input: ['text', 'image', 'audio', 'file'], output: ['text'] },
   },
   {
@@ -202,6 +223,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: { ...QWEN_28_PATCHES, patchSize: 32 },
     maxImageEdge: 2048,
     coordinateSpace: 'normalized-1000',
+    dialect: 'function-tools',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -211,6 +233,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: QWEN_28_PATCHES,
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -220,6 +243,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: QWEN_28_PATCHES,
     maxImageEdge: 2048,
     coordinateSpace: 'normalized-1000',
+    dialect: 'function-tools',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -229,6 +253,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: QWEN_28_PATCHES,
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -238,6 +263,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: DEFAULT_TILES,
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    dialect: 'function-tools',
     modalities: TEXT_ONLY,
   },
 ];
@@ -249,6 +275,7 @@ const DEFAULT_PROFILE: Omit<ModelProfile, 'model'> = {
   imageTokens: DEFAULT_TILES,
   maxImageEdge: 2048,
   coordinateSpace: 'pixels',
+  dialect: 'function-tools',
   modalities: { input: ['text', 'image'], output: ['text'] },
 };
 

@@ -66,11 +66,16 @@ export function createComputerTool(options: ComputerToolOptions): ToolDefinition
       'screenshot. The result holds the screenshot after the action.',
     arguments: ComputerArgumentsSchema,
     parametersJsonSchema: COMPUTER_PARAMETERS,
-    execute: (action, scope) => runComputerAction(action, scope, options),
+    execute: (action, scope) => performComputerAction(action, scope, options),
   };
 }
 
-async function runComputerAction(action: ComputerAction, scope: ToolCallScope, options: ComputerToolOptions): Promise<ToolResult> {
+/**
+ * One computer action through the one pipeline: the safety policy, the mapping through the call's view,
+ * the operator, the screenshot after. The native computer tools of other dialects translate their actions
+ * and come through here, so the gate and the coordinates are the same for every protocol.
+ */
+export async function performComputerAction(action: ComputerAction, scope: ToolCallScope, options: ComputerToolOptions): Promise<ToolResult> {
   const refusal = await confirmIfNeeded(action, scope, options);
   if (refusal !== undefined) {
     return { parts: [{ type: 'text', text: refusal }], isError: true, record: { action, result: { ok: false, refused: true } } };

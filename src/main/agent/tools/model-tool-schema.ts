@@ -12,5 +12,7 @@ export function toolParametersSchema(tool: ToolDefinition): Record<string, unkno
 }
 
 export function toModelTool(tool: ToolDefinition): ModelToolDeclaration {
-  return { name: tool.name, description: tool.description, parameters: toolParametersSchema(tool) };
+  const declaration: ModelToolDeclaration = { name: tool.name, description: tool.description, parameters: toolParametersSchema(tool) };
+  if (tool.nativeDeclaration !== undefined) declaration.native = tool.nativeDeclaration;
+  return declaration;
 }

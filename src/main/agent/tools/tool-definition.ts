@@ -7,6 +7,7 @@ import type { ComputerAction } from '../../../shared/actions.js';
 import type { AgentEvent } from '../../../shared/events.js';
 import type { MessagePart } from '../../../shared/messages.js';
 import type { ShownScreenshot } from '../../../shared/model-view.js';
+import type { NativeToolDeclaration } from '../../llm/model-adapter.js';
 import type { Storage } from '../../storage/storage.js';
 
 export interface ToolCallScope {
@@ -52,5 +53,7 @@ export interface ToolDefinition<Arguments = unknown> {
   arguments: z.ZodType<Arguments>;
   /** A JSON schema to show instead of the one derived from `arguments` (MCP tools bring their own). */
   parametersJsonSchema?: Record<string, unknown>;
+  /** Declared to the provider as its own tool (OpenAI's computer tool), not as a function. */
+  nativeDeclaration?: NativeToolDeclaration;
   execute(argumentsValue: Arguments, scope: ToolCallScope): Promise<ToolResult>;
 }

@@ -1,0 +1,44 @@
+/**
+ * The agent's half of a dialect (the wire half is in src/main/llm/dialects): which tools the model is
+ * offered and in what form, the system prompt that teaches it the protocol, and what a reply without any
+ * call means. Whatever the dialect, every action ends in the same computer action pipeline
+ * (tools/computer-tool.ts: the safety policy, the one coordinate mapping, the screen recorder), so dedup,
+ * turns, compaction, the token budget, recording and the confirmation gate are the same for all of them.
+ */
+import type { ConfirmationPolicy } from '../../../shared/config.js';
+import type { DialectName } from '../../../shared/dialects.js';
+import type { DialectWire } from '../../llm/dialects/dialect-wire.js';
+import type { Operator } from '../../operators/operator.js';
+import type { AskUserHandler, ConfirmationHandler } from '../agent-contract.js';
+import type { ScreenRecorder } from '../screen-recorder.js';
+import type { SystemPromptInput } from '../system-prompt.js';
+import type { ToolDefinition } from '../tools/tool-definition.js';
+
+/** What a dialect builds its tools from. */
+export interface DialectToolParts {
+  operator: Operator;
+  screen: ScreenRecorder;
+  /** When an action needs a person's yes (config.agent.confirm). */
+  policy: ConfirmationPolicy;
+  confirm: ConfirmationHandler;
+  askUser: AskUserHandler;
+  /** Tools from outside (web_search, MCP servers' tools): offered where the dialect can declare them. */
+  extraTools: readonly ToolDefinition[];
+  /** The size of the screenshots as the model is shown them (a native computer tool declares it). */
+  screenshotSize: { width: number; height: number };
+}
+
+export interface AgentDialect {
+  readonly name: DialectName;
+  /** Every tool the model may call this turn, in the order it is told of them. */
+  tools(parts: DialectToolParts): ToolDefinition[];
+  /** Built once per turn, so every request of the turn starts with the same bytes. */
+  systemPrompt(input: SystemPromptInput): string;
+  /**
+   * A reply that calls nothing: `nudge` tells the model to act or finish (a second such reply fails the
+   * turn); `finish` ends the turn as finished with the reply's text as its summary (OpenAI's computer tool
+   * ends a task that way).
+   */
+  readonly replyWithoutCalls: 'nudge' | 'finish';
+  readonly wire: DialectWire;
+}
