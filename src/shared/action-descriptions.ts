@@ -20,11 +20,15 @@ function describeComputerAction(action: ComputerAction): string {
   switch (action.action) {
     case 'click':
     case 'double_click':
+    case 'triple_click':
     case 'right_click':
+    case 'middle_click':
     case 'move':
       return `${action.action.replace('_', ' ')} ${point(action.x, action.y)}`;
-    case 'drag':
-      return `drag ${point(action.x, action.y)} to ${point(action.to_x, action.to_y)}`;
+    case 'drag': {
+      const via = action.via === undefined || action.via.length === 0 ? '' : ` via ${action.via.length} point${action.via.length === 1 ? '' : 's'}`;
+      return `drag ${point(action.x, action.y)} to ${point(action.to_x, action.to_y)}${via}`;
+    }
     case 'scroll':
       return `scroll ${point(action.x, action.y)} by ${action.scroll_x}, ${action.scroll_y}`;
     case 'type':

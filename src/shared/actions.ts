@@ -15,7 +15,9 @@ export const COMPUTER_TOOL_NAME = 'computer';
 export const COMPUTER_ACTION_TYPES = [
   'click',
   'double_click',
+  'triple_click',
   'right_click',
+  'middle_click',
   'move',
   'drag',
   'scroll',
@@ -31,15 +33,28 @@ const point = { x: coordinate, y: coordinate };
 
 /** Longest text one `type` action may carry; a model that emits more is almost certainly looping. */
 export const MAX_TYPED_TEXT_LENGTH = 10_000;
+/** Most points a drag may pass through between its start and its end (OpenAI's computer tool drags along a path). */
+export const MAX_DRAG_WAYPOINTS = 100;
 /** Longest pause one `wait` action may ask for. */
 export const MAX_WAIT_SECONDS = 60;
 
 export const ComputerActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('click'), ...point }).strict(),
   z.object({ action: z.literal('double_click'), ...point }).strict(),
+  z.object({ action: z.literal('triple_click'), ...point }).strict(),
   z.object({ action: z.literal('right_click'), ...point }).strict(),
+  z.object({ action: z.literal('middle_click'), ...point }).strict(),
   z.object({ action: z.literal('move'), ...point }).strict(),
-  z.object({ action: z.literal('drag'), ...point, to_x: coordinate, to_y: coordinate }).strict(),
+  z
+    .object({
+      action: z.literal('drag'),
+      ...point,
+      to_x: coordinate,
+      to_y: coordinate,
+      /** Points the pointer passes through, in order, between the start and the end (a path, not a jump). */
+      via: z.array(z.object(point).strict()).max(MAX_DRAG_WAYPOINTS).optional(),
+    })
+    .strict(),
   z
     .object({
       action: z.literal('scroll'),
@@ -90,15 +105,14 @@ export function actionPoints(action: ComputerAction): { x: number; y: number }[]
   switch (action.action) {
     case 'click':
     case 'double_click':
+    case 'triple_click':
     case 'right_click':
+    case 'middle_click':
     case 'move':
     case 'scroll':
       return [{ x: action.x, y: action.y }];
     case 'drag':
-      return [
-        { x: action.x, y: action.y },
-        { x: action.to_x, y: action.to_y },
-      ];
+      return [{ x: action.x, y: action.y }, ...(action.via ?? []), { x: action.to_x, y: action.to_y }];
     default:
       return [];
   }

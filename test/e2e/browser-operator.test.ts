@@ -50,10 +50,13 @@ const PAGE = `<!doctype html>
   document.getElementById('press').addEventListener('click', () => report({ type: 'click', target: 'press' }));
   document.getElementById('name').addEventListener('input', (event) => report({ type: 'input', value: event.target.value }));
   document.getElementById('double').addEventListener('dblclick', () => report({ type: 'dblclick' }));
+  document.getElementById('double').addEventListener('click', (event) => { if (event.detail === 3) report({ type: 'tripleclick' }); });
+  document.getElementById('context').addEventListener('auxclick', (event) => report({ type: 'auxclick', button: event.button }));
   document.getElementById('context').addEventListener('contextmenu', (event) => { event.preventDefault(); report({ type: 'contextmenu', button: event.button }); });
   const pad = document.getElementById('pad');
   pad.addEventListener('mousedown', (event) => report({ type: 'mousedown', x: event.clientX, y: event.clientY }));
   pad.addEventListener('mouseup', (event) => report({ type: 'mouseup', x: event.clientX, y: event.clientY }));
+  pad.addEventListener('mousemove', (event) => { if (event.buttons === 1) report({ type: 'dragmove', x: event.clientX, y: event.clientY }); });
   const scroller = document.getElementById('scroller');
   scroller.addEventListener('scroll', () => report({ type: 'scroll', top: scroller.scrollTop }));
 </script></body></html>`;
@@ -193,6 +196,24 @@ describe.skipIf(!hasBrowser)('browser operator', () => {
     // One model pixel is 2 CSS pixels here: the point lands within the block the model named.
     expectWithin(await eventually((event) => event.type === 'mousedown'), { x: 650, y: 150 }, 1);
     expectWithin(await eventually((event) => event.type === 'mouseup'), { x: 950, y: 350 }, 1);
+  });
+
+  it('clicks three times and presses the middle button', async () => {
+    await run({ action: 'triple_click', ...at(200, 450) });
+    await eventually((event) => event.type === 'tripleclick');
+    await run({ action: 'middle_click', ...at(500, 450) });
+    // A right click fires auxclick too (button 2): the middle button is button 1.
+    const auxiliary = await eventually((event) => event.type === 'auxclick' && event.button === 1);
+    expect(auxiliary).toMatchObject({ type: 'auxclick', button: 1 });
+  });
+
+  it('drags along a path, through each waypoint with the button held', async () => {
+    const from = at(650, 150);
+    const corner = at(950, 150);
+    const to = at(950, 350);
+    await run({ action: 'drag', x: from.x, y: from.y, via: [corner], to_x: to.x, to_y: to.y });
+    expectWithin(await eventually((event) => event.type === 'dragmove' && Number(event.x) >= 949 && Number(event.y) <= 151), { x: 950, y: 150 }, 1);
+    expectWithin(await eventually((event) => event.type === 'mouseup' && Number(event.y) > 300), { x: 950, y: 350 }, 1);
   });
 
   it('scrolls the element under the point', async () => {

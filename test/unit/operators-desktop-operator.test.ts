@@ -29,7 +29,7 @@ function recordingInput(log: string[]): InputDriver {
   return {
     move: async (to) => void log.push(`move ${to.x},${to.y}`),
     click: async (at, button, count) => void log.push(`click ${button}x${count} ${at.x},${at.y}`),
-    drag: async (from, to) => void log.push(`drag ${from.x},${from.y} -> ${to.x},${to.y}`),
+    drag: async (path) => void log.push(`drag ${path.map((point) => `${point.x},${point.y}`).join(' -> ')}`),
     scroll: async (at, notches) => void log.push(`scroll ${notches.x},${notches.y} at ${at.x},${at.y}`),
     cannotType: (text) => (text.includes('é') ? 'cannot type "é"' : undefined),
     type: async (text) => void log.push(`type ${text}`),
@@ -70,6 +70,27 @@ describe('DesktopOperator', () => {
       'drag -1440,0 -> -1,899',
       'scroll 0,-3 at -720,450',
     ]);
+  });
+
+  it('presses the middle button, clicks three times, and drags through every waypoint', async () => {
+    const { operator, log } = setUp();
+    await operator.capture();
+    await operator.execute({ action: 'middle_click', x: 640, y: 400 }, VIEW);
+    await operator.execute({ action: 'triple_click', x: 0, y: 0 }, VIEW);
+    const dragged = await operator.execute(
+      { action: 'drag', x: 0, y: 0, via: [{ x: 640, y: 0 }, { x: 640, y: 400 }], to_x: 1279, to_y: 799 },
+      VIEW,
+    );
+    expect(dragged).toEqual({ ok: true, detail: 'drag from screen (-1440, 0) to (-1, 899)' });
+    expect(log).toEqual(['click middlex1 -720,450', 'click leftx3 -1440,0', 'drag -1440,0 -> -720,0 -> -720,450 -> -1,899']);
+  });
+
+  it('refuses a drag whose waypoint is off the screenshot, naming the waypoint, and moves nothing', async () => {
+    const { operator, log } = setUp();
+    await operator.capture();
+    const refused = await operator.execute({ action: 'drag', x: 0, y: 0, via: [{ x: 5000, y: 0 }], to_x: 10, to_y: 10 }, VIEW);
+    expect(refused).toEqual({ ok: false, error: 'via[0].x=5000 is outside the screenshot (0–1279). Nothing was done.' });
+    expect(log).toEqual([]);
   });
 
   it('types text, presses each combination in order, and waits', async () => {

@@ -10,15 +10,15 @@ import { parseKeyCombinations, type KeyChord } from './key-combination.js';
 import type { ModelView } from '../../shared/model-view.js';
 import type { ActionResult } from './operator.js';
 
-export type MouseButton = 'left' | 'right';
+export type MouseButton = 'left' | 'right' | 'middle';
 
 /** Input in screen points (desktop: logical screen units; browser: CSS pixels of the viewport). */
 export interface InputDriver {
   move(to: Point): Promise<void>;
   /** Moves to the point, then clicks `count` times. */
-  click(at: Point, button: MouseButton, count: 1 | 2): Promise<void>;
-  /** Left button down at `from`, a move to `to`, button up (released even when the move fails). */
-  drag(from: Point, to: Point): Promise<void>;
+  click(at: Point, button: MouseButton, count: 1 | 2 | 3): Promise<void>;
+  /** Left button down at the path's first point, moves through the rest, button up (released even when a move fails). */
+  drag(path: readonly Point[]): Promise<void>;
   /** Moves to the point, then turns the wheel: `notches` > 0 scroll right / down. */
   scroll(at: Point, notches: Point): Promise<void>;
   /** Why this driver cannot type the text (so nothing is typed), or undefined when it can. */
@@ -41,28 +41,33 @@ export async function performAction(action: ComputerAction, environment: ActionE
   switch (action.action) {
     case 'click':
     case 'double_click':
+    case 'triple_click':
     case 'right_click':
+    case 'middle_click':
     case 'move': {
       const mapping = mapModelPoint(action, view, frame);
       if (!mapping.ok) return refused(mapping.error);
       const at = mapping.screen;
       if (action.action === 'move') await input.move(at);
-      else if (action.action === 'right_click') await input.click(at, 'right', 1);
-      else await input.click(at, 'left', action.action === 'double_click' ? 2 : 1);
+      else await input.click(at, ...CLICKS[action.action]);
       return { ok: true, detail: `${action.action} at screen (${at.x}, ${at.y})` };
     }
     case 'drag': {
+      const via = (action.via ?? []).map((point, index) => ({ point, names: { x: `via[${index}].x`, y: `via[${index}].y` } }));
       const mapping = mapModelPoints(
         [
           { point: action, names: { x: 'x', y: 'y' } },
+          ...via,
           { point: { x: action.to_x, y: action.to_y }, names: { x: 'to_x', y: 'to_y' } },
         ],
         view,
         frame,
       );
       if (!mapping.ok) return refused(mapping.error);
-      const [from, to] = mapping.screens as [Point, Point];
-      await input.drag(from, to);
+      const path = mapping.screens;
+      await input.drag(path);
+      const from = path[0]!;
+      const to = path[path.length - 1]!;
       return { ok: true, detail: `drag from screen (${from.x}, ${from.y}) to (${to.x}, ${to.y})` };
     }
     case 'scroll': {
@@ -92,6 +97,15 @@ export async function performAction(action: ComputerAction, environment: ActionE
       return { ok: true };
   }
 }
+
+/** Which button each click action presses, and how many times. */
+const CLICKS: Record<'click' | 'double_click' | 'triple_click' | 'right_click' | 'middle_click', [MouseButton, 1 | 2 | 3]> = {
+  click: ['left', 1],
+  double_click: ['left', 2],
+  triple_click: ['left', 3],
+  right_click: ['right', 1],
+  middle_click: ['middle', 1],
+};
 
 /** The model's error, with the reassurance it needs to retry safely. */
 function refused(reason: string): ActionResult {

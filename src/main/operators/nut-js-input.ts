@@ -50,20 +50,23 @@ export class NutJsInput implements InputDriver {
     await nut.mouse.move(nut.straightTo(new nut.Point(to.x, to.y)));
   }
 
-  async click(at: Point, button: MouseButton, count: 1 | 2): Promise<void> {
+  async click(at: Point, button: MouseButton, count: 1 | 2 | 3): Promise<void> {
     const nut = await loadNutJs();
     await this.move(at);
-    const nutButton = button === 'left' ? nut.Button.LEFT : nut.Button.RIGHT;
+    const nutButton = button === 'left' ? nut.Button.LEFT : button === 'right' ? nut.Button.RIGHT : nut.Button.MIDDLE;
     if (count === 2) await nut.mouse.doubleClick(nutButton);
-    else await nut.mouse.click(nutButton);
+    // A triple click is three clicks within the double-click interval (mouse.config.autoDelayMs apart).
+    else for (let click = 0; click < count; click += 1) await nut.mouse.click(nutButton);
   }
 
-  async drag(from: Point, to: Point): Promise<void> {
+  async drag(path: readonly Point[]): Promise<void> {
     const nut = await loadNutJs();
-    await this.move(from);
+    const [start, ...rest] = path;
+    if (start === undefined) return;
+    await this.move(start);
     await nut.mouse.pressButton(nut.Button.LEFT);
     try {
-      await this.move(to);
+      for (const point of rest) await this.move(point);
     } finally {
       await nut.mouse.releaseButton(nut.Button.LEFT);
     }

@@ -21,17 +21,19 @@ export class PlaywrightInput implements InputDriver {
     await this.currentPage().mouse.move(to.x, to.y, { steps: MOVE_STEPS });
   }
 
-  async click(at: Point, button: MouseButton, count: 1 | 2): Promise<void> {
+  async click(at: Point, button: MouseButton, count: 1 | 2 | 3): Promise<void> {
     await this.move(at);
     await this.currentPage().mouse.click(at.x, at.y, { button, clickCount: count });
   }
 
-  async drag(from: Point, to: Point): Promise<void> {
+  async drag(path: readonly Point[]): Promise<void> {
     const mouse = this.currentPage().mouse;
-    await mouse.move(from.x, from.y, { steps: MOVE_STEPS });
+    const [start, ...rest] = path;
+    if (start === undefined) return;
+    await mouse.move(start.x, start.y, { steps: MOVE_STEPS });
     await mouse.down();
     try {
-      await mouse.move(to.x, to.y, { steps: DRAG_STEPS });
+      for (const point of rest) await mouse.move(point.x, point.y, { steps: DRAG_STEPS });
     } finally {
       await mouse.up();
     }

@@ -44,7 +44,10 @@ const COMPUTER_PARAMETERS: Record<string, unknown> = {
   type: 'object',
   properties: {
     action: { type: 'string', enum: [...COMPUTER_ACTION_TYPES], description: 'What to do.' },
-    x: { type: 'number', description: 'click, double_click, right_click, move, drag (start), scroll: x in the screenshot.' },
+    x: {
+      type: 'number',
+      description: 'click, double_click, triple_click, right_click, middle_click, move, drag (start), scroll: x in the screenshot.',
+    },
     y: { type: 'number', description: 'The same actions: y in the screenshot.' },
     to_x: { type: 'number', description: 'drag: where to release, x.' },
     to_y: { type: 'number', description: 'drag: where to release, y.' },
