@@ -54,9 +54,16 @@ export class NutJsInput implements InputDriver {
     const nut = await loadNutJs();
     await this.move(at);
     const nutButton = button === 'left' ? nut.Button.LEFT : button === 'right' ? nut.Button.RIGHT : nut.Button.MIDDLE;
-    if (count === 2) await nut.mouse.doubleClick(nutButton);
-    // A triple click is three clicks within the double-click interval (mouse.config.autoDelayMs apart).
-    else for (let click = 0; click < count; click += 1) await nut.mouse.click(nutButton);
+    if (count === 1) await nut.mouse.click(nutButton);
+    else if (count === 2) await nut.mouse.doubleClick(nutButton);
+    else {
+      // libnut has no triple click: three presses and releases, each mouse.config.autoDelayMs apart, well
+      // within the double-click interval that applications count a third click in.
+      for (let click = 0; click < count; click += 1) {
+        await nut.mouse.pressButton(nutButton);
+        await nut.mouse.releaseButton(nutButton);
+      }
+    }
   }
 
   async drag(path: readonly Point[]): Promise<void> {
