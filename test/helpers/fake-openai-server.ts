@@ -47,6 +47,13 @@ export type FakeReply =
       truncated?: boolean;
       /** Override the model name the server reports. */
       model?: string;
+      /**
+       * Chat Completions only: answer in the shape of another OpenAI-compatible server. `vllm` is vLLM's
+       * (vllm/entrypoints/openai/protocol.py: ChatCompletionResponse and ChatCompletionStreamResponse): no
+       * system_fingerprint or refusal, a `stop_reason` on each choice, `tool_calls: []` on a plain message,
+       * usage without details — how vLLM serves UI-TARS and Qwen-VL.
+       */
+      server?: 'vllm';
     }
   | {
       type: 'error';
@@ -153,11 +160,12 @@ function route(path: string, body: unknown, reply: FakeReply, response: ServerRe
     reply.type === 'stall' ? { type: 'answer', textPieces: reply.textPieces } : reply;
   const stall = reply.type === 'stall';
   if (path.startsWith('/v1/chat/completions')) {
+    const shaped = answer.server === 'vllm' ? asVllmChat : (body: object) => body;
     if (requestBody.stream === true) {
       const events = chatCompletionChunks(answer, model, requestBody.stream_options?.include_usage === true, stall);
-      sendEvents(response, events.map((data) => ({ data })), { doneMarker: '[DONE]', keepOpen: stall });
+      sendEvents(response, events.map((data) => ({ data: shaped(data) })), { doneMarker: '[DONE]', keepOpen: stall });
     } else {
-      sendJson(response, 200, chatCompletion(answer, model));
+      sendJson(response, 200, shaped(chatCompletion(answer, model)));
     }
     return;
   }
@@ -259,6 +267,33 @@ function chatUsage(answer: Extract<FakeReply, { type: 'answer' }>): object {
     prompt_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0, audio_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
+}
+
+/** A Chat Completions body (a completion or a chunk) as vLLM's OpenAI-compatible server writes it. */
+function asVllmChat(body: object): object {
+  const { system_fingerprint: _fingerprint, choices, usage, ...rest } = body as {
+    system_fingerprint?: string;
+    choices: Array<Record<string, unknown>>;
+    usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  };
+  const vllmChoices = choices.map((choice) => {
+    const { delta, message, ...choiceRest } = choice as { delta?: Record<string, unknown>; message?: Record<string, unknown> };
+    const withoutRefusal = (part: Record<string, unknown>) => {
+      const { refusal: _refusal, annotations: _annotations, ...kept } = part;
+      return kept;
+    };
+    return {
+      ...choiceRest,
+      ...(delta !== undefined ? { delta: withoutRefusal(delta) } : {}),
+      ...(message !== undefined ? { message: { tool_calls: [], ...withoutRefusal(message), reasoning_content: null } } : {}),
+      stop_reason: null,
+    };
+  });
+  const vllmUsage =
+    usage === undefined
+      ? {}
+      : { usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.total_tokens, completion_tokens: usage.completion_tokens, prompt_tokens_details: null } };
+  return { ...rest, choices: vllmChoices, ...vllmUsage };
 }
 
 // ---------------------------------------------------------------------------------------------------------

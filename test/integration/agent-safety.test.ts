@@ -106,6 +106,35 @@ describe('the confirmation policy', () => {
   });
 });
 
+describe('the confirmation policy across dialects', () => {
+  /** What a refused ctrl+w leaves behind: what was asked, what ran, what the step says, what the events say. */
+  async function refusedCloseTab(model: string, reply: Parameters<AgentHarness['server']['script']>[0][number]) {
+    const own = await startAgentHarness({ config: { model: { name: model } }, confirm: async () => false });
+    try {
+      own.server.script([reply, finishCall('Could not close.', false)]);
+      const outcome = await own.agent.runTurn({ request: userText('Close the tab') });
+      const [step] = own.storage.steps.listByTurn(outcome.turnId);
+      return {
+        confirmations: own.confirmations.map(({ action, reason }) => ({ action, reason })),
+        executed: own.operator.executed,
+        step: { action: step!.action, error: step!.error },
+        answered: own.events.filter((event) => event.type === 'confirmation-answered').map((event) => event.type === 'confirmation-answered' && { approved: event.approved, by: event.by }),
+      };
+    } finally {
+      await own.close();
+    }
+  }
+
+  it("refuses a UI-TARS hotkey(key='ctrl w') exactly as a ctrl+w from the computer tool", async () => {
+    const fromComputerTool = await refusedCloseTab('gpt-4.1', computerCall({ action: 'key', keys: 'ctrl+w' }));
+    const fromUiTars = await refusedCloseTab('ui-tars-1.5-7b', { type: 'answer', text: "Thought: Close this tab.\nAction: hotkey(key='ctrl w')", server: 'vllm' });
+    expect(fromComputerTool.confirmations).toEqual([{ action: { action: 'key', keys: 'ctrl+w' }, reason: expect.stringContaining('ctrl+w') }]);
+    expect(fromComputerTool.executed).toEqual([]);
+    expect(fromComputerTool.step.error).toContain('the user refused this action');
+    expect(fromUiTars).toEqual(fromComputerTool);
+  });
+});
+
 describe('ask_user', () => {
   it('returns the answer to the model as the tool result', async () => {
     harness = await startAgentHarness({ askUser: async (question) => (question.includes('Which') ? 'The blue one' : 'no idea') });

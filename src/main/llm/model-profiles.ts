@@ -233,7 +233,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: QWEN_28_PATCHES,
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
-    dialect: 'function-tools',
+    dialect: 'ui-tars',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -243,7 +243,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: QWEN_28_PATCHES,
     maxImageEdge: 2048,
     coordinateSpace: 'normalized-1000',
-    dialect: 'function-tools',
+    dialect: 'ui-tars',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {

@@ -1,0 +1,94 @@
+/**
+ * UI-TARS's key names → the `keys` of Sightline's `key` action (see src/main/operators/key-combination.ts).
+ * UI-TARS writes a combination as lowercase names separated by spaces (`hotkey(key='ctrl c')`, the
+ * template says so), in pyautogui's vocabulary (`enter`, `pagedown`, `arrowleft`, `esc`, `win`); some
+ * answers join them with `+`. Sightline's vocabulary takes xdotool keysyms (`Return`, `Page_Down`, `Left`):
+ * the result is one combination joined with `+` (`ctrl+c`), so the safety policy reads it exactly as it
+ * reads one from the computer tool.
+ */
+
+export type HotkeyRead = { ok: true; keys: string } | { ok: false; error: string };
+
+/** Sightline's `keys` holds at most this many characters. */
+const LONGEST_KEYS = 200;
+
+const NAMES: Readonly<Record<string, string>> = {
+  ctrl: 'ctrl',
+  control: 'ctrl',
+  shift: 'shift',
+  alt: 'alt',
+  option: 'alt',
+  cmd: 'cmd',
+  command: 'cmd',
+  win: 'cmd',
+  windows: 'cmd',
+  super: 'cmd',
+  meta: 'cmd',
+  enter: 'Return',
+  return: 'Return',
+  tab: 'Tab',
+  esc: 'Escape',
+  escape: 'Escape',
+  backspace: 'BackSpace',
+  delete: 'Delete',
+  del: 'Delete',
+  insert: 'Insert',
+  home: 'Home',
+  end: 'End',
+  pageup: 'Page_Up',
+  page_up: 'Page_Up',
+  pgup: 'Page_Up',
+  pagedown: 'Page_Down',
+  page_down: 'Page_Down',
+  pgdn: 'Page_Down',
+  up: 'Up',
+  arrowup: 'Up',
+  down: 'Down',
+  arrowdown: 'Down',
+  left: 'Left',
+  arrowleft: 'Left',
+  right: 'Right',
+  arrowright: 'Right',
+  space: 'space',
+  capslock: 'Caps_Lock',
+  printscreen: 'Print',
+  prtsc: 'Print',
+  minus: 'minus',
+  plus: 'plus',
+  equal: 'equal',
+  comma: 'comma',
+  period: 'period',
+  slash: 'slash',
+  backslash: 'backslash',
+  semicolon: 'semicolon',
+};
+
+const KNOWN_HINT = 'ctrl, shift, alt, cmd, enter, tab, esc, backspace, delete, home, end, pageup, pagedown, arrowup, arrowdown, arrowleft, arrowright, space, f1–f12, letters, digits';
+
+/** The `keys` of a `key` action for what UI-TARS wrote in `hotkey(key=...)`, or which name is not a key. */
+export function readHotkey(written: string): HotkeyRead {
+  const names = written.trim().split(/[\s+]+/).filter((name) => name !== '');
+  if (names.length === 0) return { ok: false, error: `hotkey needs keys, such as hotkey(key='ctrl c')` };
+  const keys: string[] = [];
+  for (const name of names) {
+    const key = sightlineKeyName(name);
+    if (key === undefined) {
+      const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
+      return { ok: false, error: `hotkey(key='…') names "${shown}", which is not a key (${KNOWN_HINT})` };
+    }
+    keys.push(key);
+  }
+  const combination = keys.join('+');
+  if (combination.length > LONGEST_KEYS) return { ok: false, error: `hotkey(key='…') names too many keys: use at most 3` };
+  return { ok: true, keys: combination };
+}
+
+function sightlineKeyName(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const named = NAMES[lower];
+  if (named !== undefined) return named;
+  if (/^[a-z0-9]$/.test(lower)) return lower;
+  if (/^[-=,./\\;'`[\]]$/.test(name)) return name;
+  const functionKey = /^f([1-9]|1[0-2])$/.exec(lower);
+  return functionKey === null ? undefined : `F${functionKey[1]}`;
+}
