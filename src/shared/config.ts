@@ -7,6 +7,7 @@
  * they are never logged, emitted as events or sent to the renderer: use `redactConfig` before showing one.
  */
 import { z } from 'zod';
+import { DIALECT_NAMES } from './dialects.js';
 
 export const DEDUP_ALGORITHMS = ['phash', 'dhash', 'ahash'] as const;
 export type DedupAlgorithm = (typeof DEDUP_ALGORITHMS)[number];
@@ -25,6 +26,8 @@ const ModelConfigSchema = z
     baseUrl: z.url().optional(),
     apiKey: z.string().min(1).optional(),
     api: z.enum(['chat-completions', 'responses']).default('chat-completions'),
+    /** How the model is asked to act (src/shared/dialects.ts); the model profile's, by its name, when absent. */
+    dialect: z.enum(DIALECT_NAMES).optional(),
     /** Retries on 429, 5xx and timeouts, with exponential backoff. */
     maxRetries: z.number().int().min(0).max(10).default(3),
     timeoutMs: z.number().int().positive().default(120_000),

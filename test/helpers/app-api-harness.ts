@@ -22,6 +22,8 @@ export const HARNESS_API_KEY = 'sk-harness-0123456789abcdef-secret';
 
 export interface AppApiHarnessOptions {
   seed?: SeedOptions;
+  /** Changes to the model section (its name, dialect, API); the endpoint is always the fake server. */
+  model?: Partial<Omit<Config['model'], 'baseUrl' | 'apiKey'>>;
   agent?: Partial<Config['agent']>;
   search?: Partial<Config['search']>;
   operator?: FakeOperatorOptions;
@@ -61,7 +63,14 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
   const seeded = options.seed ? await seedStorage(storage, options.seed) : [];
   const config: Config = {
     ...DEFAULT_CONFIG,
-    model: { ...DEFAULT_CONFIG.model, name: 'gpt-4.1', baseUrl: server.baseUrl, apiKey: options.apiKey === null ? undefined : (options.apiKey ?? HARNESS_API_KEY), maxRetries: 0 },
+    model: {
+      ...DEFAULT_CONFIG.model,
+      name: 'gpt-4.1',
+      maxRetries: 0,
+      ...options.model,
+      baseUrl: server.baseUrl,
+      apiKey: options.apiKey === null ? undefined : (options.apiKey ?? HARNESS_API_KEY),
+    },
     agent: { ...DEFAULT_CONFIG.agent, ...options.agent },
     search: { ...DEFAULT_CONFIG.search, ...options.search },
   };

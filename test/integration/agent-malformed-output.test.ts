@@ -115,7 +115,8 @@ describe('coordinates off the screenshot', () => {
   it('checks normalized coordinates against 0–1000 for models that use them', async () => {
     harness = await startAgentHarness({
       operator: { screen: { width: 640, height: 400 } },
-      config: { model: { name: 'qwen3-vl-8b' } },
+      // Qwen3-VL's own dialect is qwen-computer-use; this pins the 0–1000 check of Sightline's computer tool.
+      config: { model: { name: 'qwen3-vl-8b', dialect: 'function-tools' } },
     });
     harness.server.script([computerCall({ action: 'click', x: 1200, y: 500 }), computerCall({ action: 'click', x: 500, y: 500 }), finishCall()]);
     const outcome = await harness.agent.runTurn({ request: userText('Click the middle') });

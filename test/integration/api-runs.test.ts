@@ -67,6 +67,29 @@ describe('startRun', () => {
     expect((await run.call('listRuns')).runs).toEqual([]);
   });
 
+  it('refuses a dialect that cannot work with the configuration as a request error, before any model call', async () => {
+    // UI-TARS's grammar has no place for web_search, which a Tavily key would offer.
+    const uiTars = await harness({ model: { name: 'ui-tars-1.5-7b' }, search: { tavilyApiKey: 'tvly-app-test' } });
+    const refused = uiTars.call('startRun', { task: 'look something up' });
+    await expect(refused).rejects.toMatchObject({
+      code: 'invalid-arguments',
+      message: expect.stringMatching(/ui-tars dialect .*cannot offer .*web_search .*unset TAVILY_API_KEY/),
+    });
+    expect(uiTars.server.requests).toHaveLength(0);
+    expect(uiTars.operators).toHaveLength(0);
+    expect((await uiTars.call('listRuns')).runs).toEqual([]);
+    await uiTars.close();
+
+    // OpenAI's computer tool is a Responses API tool.
+    const computer = await harness({ model: { name: 'gpt-4.1', dialect: 'openai-computer', api: 'chat-completions' } });
+    await expect(computer.call('startRun', { task: 'click the button' })).rejects.toMatchObject({
+      code: 'invalid-arguments',
+      message: expect.stringContaining('set model.api to responses'),
+    });
+    expect(computer.server.requests).toHaveLength(0);
+    expect(computer.operators).toHaveLength(0);
+  });
+
   it('answers a run whose display cannot be reached as unavailable, with the display message, and calls no model', async () => {
     const run = await harness({ operator: { describeError: new DisplayUnavailableError('nothing listens on :77') } });
     const refused = run.call('startRun', { task: 'click the button' });

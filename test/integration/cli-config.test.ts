@@ -87,6 +87,73 @@ describe('sightline config show', () => {
   });
 });
 
+describe('sightline config show: the dialect in effect', () => {
+  it('says the model profile chose it, with its coordinates and image sizing', async () => {
+    const run = await runSightline(['--home', home.root, 'config', 'show']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/^model\.dialect\s+\(not set\)\s+set with SIGHTLINE_MODEL_DIALECT$/m);
+    expect(run.stdout).toContain(
+      [
+        'dialect: function-tools (model profile family gpt-4.1 for model gpt-4.1)',
+        "  protocol:      function calls to Sightline's own tools",
+        '  coordinates:   pixels of the image sent',
+        '  image sizing:  longest edge at most 1280 px',
+      ].join('\n'),
+    );
+
+    const uiTars = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'ui-tars-1.5-7b', SIGHTLINE_PERCEPTION_MAX_IMAGE_EDGE: '1600' });
+    expect(uiTars.stdout).toContain('dialect: ui-tars (model profile family ui-tars-1.5 for model ui-tars-1.5-7b)');
+    expect(uiTars.stdout).toContain('  coordinates:   pixels of the image sent\n');
+    expect(uiTars.stdout).toContain(
+      "  image sizing:  longest edge at most 1600 px, then the model's own smart resize (sides multiples of 28, 78,400 to 12,845,056 pixels)",
+    );
+    const qwen3 = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'qwen3-vl:8b' });
+    expect(qwen3.stdout).toContain('dialect: qwen-computer-use (model profile family qwen3-vl for model qwen3-vl:8b)');
+    expect(qwen3.stdout).toContain('  coordinates:   0–1000 on both axes, whatever the image size\n');
+  });
+
+  it('says where model.dialect was set when it overrides the profile', async () => {
+    writeConfig(JSON.stringify({ model: { name: 'ui-tars-1.5-7b', dialect: 'function-tools' } }));
+    const fromFile = await runSightline(['--home', home.root, 'config', 'show']);
+    expect(fromFile.stdout).toMatch(/^model\.dialect\s+function-tools\s+config\.json$/m);
+    expect(fromFile.stdout).toContain('dialect: function-tools (model.dialect in config.json)');
+    // The profile still says how the model names points and how its images are sized.
+    expect(fromFile.stdout).toContain('then the model\'s own smart resize');
+    const fromEnvironment = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL_DIALECT: 'ui-tars' });
+    expect(fromEnvironment.stdout).toContain('dialect: ui-tars (environment variable SIGHTLINE_MODEL_DIALECT)');
+  });
+
+  it('names what keeps the combination from working', async () => {
+    const run = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'computer-use-preview' });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('dialect: openai-computer (model profile family computer-use-preview for model computer-use-preview)');
+    expect(run.stdout).toMatch(/^ {2}problem: +The openai-computer dialect .*needs model\.api responses.*set model\.api to responses/m);
+    const fixed = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'computer-use-preview', SIGHTLINE_MODEL_API: 'responses' });
+    expect(fixed.stdout).not.toContain('needs model.api responses');
+  });
+
+  it('prints it as JSON with the reason, coordinates, sizing and problems', async () => {
+    const run = await runSightline(['--home', home.root, 'config', 'show', '--json'], { SIGHTLINE_MODEL: 'Qwen/Qwen2.5-VL-7B-Instruct', TAVILY_API_KEY: 'tvly-x' });
+    const shown = JSON.parse(run.stdout) as ShowJson & { dialect: Record<string, unknown> };
+    expect(shown.dialect).toMatchObject({
+      name: 'qwen-computer-use',
+      reason: { kind: 'profile', family: 'qwen-vl', model: 'Qwen/Qwen2.5-VL-7B-Instruct' },
+      why: 'model profile family qwen-vl for model Qwen/Qwen2.5-VL-7B-Instruct',
+      coordinateSpace: 'pixels',
+      maxImageEdge: 1280,
+      imageSizing: { kind: 'smart-resize', factor: 28, minPixels: 3136, maxPixels: 12_845_056 },
+    });
+    expect(shown.dialect.problems).not.toEqual(expect.arrayContaining([expect.stringContaining('web_search')]));
+
+    const flagged = await runSightline(['--home', home.root, 'config', 'show', '--json'], { SIGHTLINE_MODEL_DIALECT: 'ui-tars', TAVILY_API_KEY: 'tvly-x' });
+    const withProblem = JSON.parse(flagged.stdout) as { dialect: { name: string; reason: unknown; problems: string[] } };
+    expect(withProblem.dialect.name).toBe('ui-tars');
+    expect(withProblem.dialect.reason).toEqual({ kind: 'config', source: { kind: 'env', variable: 'SIGHTLINE_MODEL_DIALECT' } });
+    expect(withProblem.dialect.problems).toEqual(expect.arrayContaining([expect.stringMatching(/cannot offer .*web_search .*unset TAVILY_API_KEY/)]));
+    expect(flagged.stdout).not.toContain('tvly-x');
+  });
+});
+
 describe('configuration errors in the CLI', () => {
   it('exit 2 and name the bad field and its source', async () => {
     writeConfig(JSON.stringify({ perception: { dedup: { threshold: -1 } } }));

@@ -175,6 +175,44 @@ describe('sightline doctor', () => {
     expect(run.exitCode).toBe(1);
   });
 
+  it('says which dialect a run would speak and why, with its coordinates and image sizing, before the summary', async () => {
+    const run = await runSightline(['--home', home.root, 'doctor'], { SIGHTLINE_MODEL: 'ui-tars-1.5-7b', OPENAI_BASE_URL: 'http://localhost:8000/v1' });
+    const section = [
+      'dialect: ui-tars (model profile family ui-tars-1.5 for model ui-tars-1.5-7b)',
+      "  protocol:      UI-TARS's Thought/Action text grammar",
+      '  coordinates:   pixels of the image sent',
+      "  image sizing:  longest edge at most 1280 px, then the model's own smart resize (sides multiples of 28, 78,400 to 12,845,056 pixels), so its resize leaves the image as sent",
+    ].join('\n');
+    expect(run.stdout).toContain(section);
+    expect(run.stdout.indexOf(section)).toBeGreaterThan(run.stdout.indexOf(lineOf(run.stdout, 'tavily key')));
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/problems?[,.]|warnings?\.|All checks passed\./);
+
+    const json = await runSightline(['--home', home.root, 'doctor', '--json'], { SIGHTLINE_MODEL_DIALECT: 'function-tools', SIGHTLINE_MODEL: 'qwen3-vl:8b' });
+    const report = JSON.parse(json.stdout) as DoctorJson & { dialect: Record<string, unknown> };
+    expect(report.dialect).toMatchObject({
+      name: 'function-tools',
+      reason: { kind: 'config', source: { kind: 'env', variable: 'SIGHTLINE_MODEL_DIALECT' } },
+      why: 'environment variable SIGHTLINE_MODEL_DIALECT',
+      coordinateSpace: 'normalized-1000',
+      imageSizing: { kind: 'fit-edge' },
+      maxImageEdge: 1280,
+      problems: [],
+    });
+    expect(report.checks.map((check) => check.name)).not.toContain('dialect');
+  });
+
+  it('reports a dialect that cannot work with the configuration as a problem, and exits 1', async () => {
+    const environment = { SIGHTLINE_MODEL: 'computer-use-preview', OPENAI_API_KEY: 'sk-doctor-dialect' };
+    const run = await runSightline(['--home', home.root, 'doctor'], environment);
+    expect(run.exitCode).toBe(1);
+    expect(lineOf(run.stdout, 'dialect')).toMatch(/^problem\s+dialect\s+The openai-computer dialect .*needs model\.api responses.*set model\.api to responses/);
+    const report = JSON.parse((await runSightline(['--home', home.root, 'doctor', '--json'], environment)).stdout) as DoctorJson;
+    expect(report.ok).toBe(false);
+    expect(report.checks.find((check) => check.name === 'dialect')).toMatchObject({ status: 'problem', detail: expect.stringContaining('set model.api to responses') });
+    const fixed = JSON.parse((await runSightline(['--home', home.root, 'doctor', '--json'], { ...environment, SIGHTLINE_MODEL_API: 'responses' })).stdout) as DoctorJson;
+    expect(fixed.checks.find((check) => check.name === 'dialect')?.detail ?? '').not.toContain('model.api');
+  });
+
   it('exits 2 with the field named when the configuration is invalid', async () => {
     const run = await runSightline(['--home', home.root, 'doctor'], { SIGHTLINE_AGENT_MAX_STEPS: 'many' });
     expect(run.exitCode).toBe(2);

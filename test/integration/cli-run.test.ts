@@ -4,6 +4,7 @@
  * flag refused with exit 2 naming it, a missing API key, risky actions without a terminal, keys never
  * printed, and --session continuing a session with its history.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AgentEventSchema, type AgentEvent } from '../../src/shared/events.js';
 import { runCli } from '../../src/main/cli/program.js';
@@ -153,6 +154,9 @@ describe('sightline run: usage and configuration errors exit 2 before anything s
     ['--base-url not-a-url', ['--base-url', 'not-a-url'], /--base-url/],
     ['--session that is not an id', ['--session', 'yesterday'], /--session/],
     ['--session of no stored session', ['--session', 'ses_0123456789ab'], /--session: there is no session ses_0123456789ab/],
+    ['--dialect that does not exist', ['--dialect', 'sideways'], /model\.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, got "sideways" \(from --dialect\)/],
+    ['--dialect openai-computer on Chat Completions', ['--dialect', 'openai-computer'], /openai-computer dialect .*needs model\.api responses.*set model\.api to responses/],
+    ['--model computer-use-preview on Chat Completions', ['--model', 'computer-use-preview'], /openai-computer dialect \(chosen by the model profile for computer-use-preview\)/],
   ];
   for (const [name, flags, message] of cases) {
     it(`${name}`, async () => {
@@ -163,6 +167,35 @@ describe('sightline run: usage and configuration errors exit 2 before anything s
       expect(environment.model.requests).toHaveLength(0);
     });
   }
+
+  it('SIGHTLINE_MODEL_DIALECT that does not exist', async () => {
+    const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'browser', '--base-url', environment.model.baseUrl], {
+      SIGHTLINE_MODEL_DIALECT: 'sideways',
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('model.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, got "sideways" (from env SIGHTLINE_MODEL_DIALECT)');
+    expect(environment.model.requests).toHaveLength(0);
+  });
+
+  it('the ui-tars dialect while web_search would be offered (TAVILY_API_KEY), saying what to unset', async () => {
+    const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'browser', '--base-url', environment.model.baseUrl, '--model', 'ui-tars-1.5-7b'], {
+      TAVILY_API_KEY: 'tvly-cli-test-key',
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/ui-tars dialect \(chosen by the model profile for ui-tars-1\.5-7b\) cannot offer .*web_search .*unset TAVILY_API_KEY/);
+    expect(result.stderr).not.toContain('tvly-cli-test-key');
+    expect(result.stderr).not.toContain('    at ');
+    expect(environment.model.requests).toHaveLength(0);
+  });
+
+  it('the ui-tars dialect while MCP servers would be offered (mcp.servers), naming them', async () => {
+    mkdirSync(environment.home.root, { recursive: true });
+    writeFileSync(environment.home.configFile, JSON.stringify({ mcp: { servers: { notes: { command: 'does-not-matter' } } } }));
+    const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'browser', '--base-url', environment.model.baseUrl, '--dialect', 'ui-tars']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/ui-tars dialect \(chosen by model\.dialect\) cannot offer .*MCP server notes \(mcp\.servers\).*remove mcp\.servers from config\.json/);
+    expect(environment.model.requests).toHaveLength(0);
+  });
 
   it('--session of a closed session', async () => {
     const storage = openHomeStorage(environment.home);

@@ -86,6 +86,49 @@ describe('buildRequest', () => {
     expect([metadata.width, metadata.height]).toEqual([800, 500]);
   });
 
+  it("sends a model that resizes images itself (UI-TARS-1.5) each image at that resize's size, and says so in the view", async () => {
+    // 1920x1080 fitted to 1280 px is 1280x720; UI-TARS-1.5's smart resize makes that 1288x728 (multiples of 28),
+    // the size at which its own resize is the identity, so its points are pixels of the image sent.
+    const uiTars = resolveModelProfile('ui-tars-1.5-7b');
+    const { session, turn, second } = await seedTurn({ width: 1920, height: 1080 });
+    const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile: uiTars, maxImageEdge: 1280, systemPrompt: 'x' });
+    expect(built.shown).toEqual({
+      imageId: second.id,
+      view: { frameWidth: 1920, frameHeight: 1080, imageWidth: 1288, imageHeight: 728, coordinateSpace: 'pixels' },
+    });
+    const images = built.request.messages.flatMap((message) => message.parts).filter((part) => part.type === 'image');
+    expect(images).toHaveLength(2);
+    for (const image of images) {
+      const metadata = await sharp(Buffer.from(image.type === 'image' ? image.data! : '', 'base64')).metadata();
+      expect([metadata.width, metadata.height]).toEqual([1288, 728]);
+      expect(image).toMatchObject({ width: 1288, height: 728 });
+    }
+  });
+
+  it('estimates image tokens at the size sent after the smart resize', async () => {
+    // 1302x720 is sent as 1288x728 (1302 / 28 = 46.5 rounds to even): 46 × 26 patches of 28 px, where the
+    // fitted size alone would be estimated at 47 × 26.
+    const uiTars = resolveModelProfile('ui-tars-1.5-7b');
+    const { session, turn } = await seedTurn({ width: 1302, height: 720 });
+    const input = { storage, sessionId: session.id, turnId: turn.id, maxImageEdge: 2048, systemPrompt: 'x' };
+    const resized = await buildRequest({ ...input, profile: uiTars });
+    const fitted = await buildRequest({ ...input, profile: { ...uiTars, imageSizing: { kind: 'fit-edge' } } });
+    expect(estimateImageTokens(uiTars.imageTokens, { width: 1288, height: 728 })).toBe(46 * 26);
+    expect(estimateImageTokens(uiTars.imageTokens, { width: 1302, height: 720 })).toBe(47 * 26);
+    expect(fitted.tokenReport.sentTokens - resized.tokenReport.sentTokens).toBe(2 * 26);
+  });
+
+  it('keeps images of the two sizings apart in one cache', async () => {
+    const { session, turn } = await seedTurn({ width: 1920, height: 1080 });
+    const cache = new EncodedImageCache();
+    const base = { storage, sessionId: session.id, turnId: turn.id, maxImageEdge: 1280, systemPrompt: 'x', imageCache: cache };
+    const fitted = await buildRequest({ ...base, profile });
+    const resized = await buildRequest({ ...base, profile: resolveModelProfile('ui-tars-1.5-7b') });
+    expect(cache.size).toBe(4);
+    expect(fitted.shown?.view).toMatchObject({ imageWidth: 1280, imageHeight: 720 });
+    expect(resized.shown?.view).toMatchObject({ imageWidth: 1288, imageHeight: 728 });
+  });
+
   it('encodes each image once per cache, however many requests are built', async () => {
     const { session, turn } = await seedTurn({ width: 1600, height: 1000 });
     const cache = new EncodedImageCache();
@@ -138,6 +181,15 @@ describe('modelImageSize', () => {
   ])('matches encodeForModel for %ix%i at %i', async (width, height, maxEdge) => {
     const encoded = await encodeForModel({ rgba: Buffer.alloc(width * height * 4, 128), width, height }, maxEdge);
     expect(modelImageSize(width, height, maxEdge)).toEqual({ width: encoded.width, height: encoded.height });
+  });
+
+  it.each([
+    [1920, 1080, 1280, 1288, 728],
+    [2880, 1800, 1280, 1288, 812],
+    [1366, 768, 1280, 1288, 728],
+    [640, 400, 1280, 644, 392],
+  ])('applies the profile smart resize after fitting: %ix%i at %i is sent as %ix%i', (width, height, maxEdge, sentWidth, sentHeight) => {
+    expect(modelImageSize(width, height, maxEdge, resolveModelProfile('ui-tars-1.5-7b').imageSizing)).toEqual({ width: sentWidth, height: sentHeight });
   });
 });
 

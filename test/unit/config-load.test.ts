@@ -31,6 +31,34 @@ function loadError(options: { env?: Record<string, string>; flags?: Record<strin
   throw new Error('expected loadConfig to throw a ConfigError');
 }
 
+describe('model.dialect', () => {
+  it('is unset by default (the model profile chooses), and set from config.json, SIGHTLINE_MODEL_DIALECT or --dialect', () => {
+    expect(loadConfig({ home, env: {} }).config.model.dialect).toBeUndefined();
+    writeConfig({ model: { dialect: 'ui-tars' } });
+    const fromFile = loadConfig({ home, env: {} });
+    expect(fromFile.config.model.dialect).toBe('ui-tars');
+    expect(fromFile.sources['model.dialect']).toEqual({ kind: 'file', file: home.configFile });
+    const fromEnvironment = loadConfig({ home, env: { SIGHTLINE_MODEL_DIALECT: 'Qwen-Computer-Use' } });
+    expect(fromEnvironment.config.model.dialect).toBe('qwen-computer-use');
+    expect(fromEnvironment.sources['model.dialect']).toEqual({ kind: 'env', variable: 'SIGHTLINE_MODEL_DIALECT' });
+    const fromFlag = loadConfig({
+      home,
+      env: { SIGHTLINE_MODEL_DIALECT: 'qwen-computer-use' },
+      flags: { 'model.dialect': 'function-tools' },
+      flagNames: { 'model.dialect': '--dialect' },
+    });
+    expect(fromFlag.config.model.dialect).toBe('function-tools');
+    expect(fromFlag.sources['model.dialect']).toEqual({ kind: 'flag', flag: '--dialect' });
+  });
+
+  it('names the dialects there are when it is none of them', () => {
+    writeConfig({ model: { dialect: 'anthropic-computer' } });
+    expect(loadError().message).toContain(
+      'model.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, got "anthropic-computer" (from config.json)',
+    );
+  });
+});
+
 describe('loadConfig sources and precedence', () => {
   it('uses the defaults when there is no config.json, and says so', () => {
     const { config, sources } = loadConfig({ home, env: {} });

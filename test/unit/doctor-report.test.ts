@@ -51,6 +51,12 @@ describe('formatDoctorReport', () => {
     );
   });
 
+  it('puts what the run would be set up with between the checks and the summary', () => {
+    expect(formatDoctorReport([{ name: 'home', status: 'ok', detail: 'fine' }], ['dialect: ui-tars (why)', '  coordinates:   pixels'])).toBe(
+      'ok  home  fine\n\ndialect: ui-tars (why)\n  coordinates:   pixels\n\nAll checks passed.\n',
+    );
+  });
+
   it('says when everything passed', () => {
     expect(formatDoctorReport([{ name: 'home', status: 'ok', detail: 'fine' }])).toBe('ok  home  fine\n\nAll checks passed.\n');
   });

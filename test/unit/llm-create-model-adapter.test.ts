@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { ChatCompletionsAdapter } from '../../src/main/llm/chat-completions-adapter.js';
-import { createModelAdapter, isLocalEndpoint } from '../../src/main/llm/create-model-adapter.js';
+import { configuredModelProfile, createModelAdapter, isLocalEndpoint } from '../../src/main/llm/create-model-adapter.js';
 import { ModelConfigurationError } from '../../src/main/llm/model-errors.js';
 import { ResponsesAdapter } from '../../src/main/llm/responses-adapter.js';
 
@@ -28,6 +28,15 @@ describe('createModelAdapter', () => {
     expect(adapter).toBeInstanceOf(ResponsesAdapter);
     expect(adapter.profile.contextWindow).toBe(50_000);
     expect(adapter.profile.model).toBe(DEFAULT_CONFIG.model.name);
+  });
+
+  it("puts model.dialect in place of the profile's dialect, so the profile carries the one in effect", () => {
+    const local = { ...DEFAULT_CONFIG.model, baseUrl: 'http://localhost:8000/v1' };
+    expect(createModelAdapter({ ...local, name: 'ui-tars-1.5-7b' }).profile.dialect).toBe('ui-tars');
+    const overridden = createModelAdapter({ ...local, name: 'ui-tars-1.5-7b', dialect: 'function-tools' }).profile;
+    expect(overridden).toMatchObject({ dialect: 'function-tools', family: 'ui-tars-1.5', coordinateSpace: 'pixels' });
+    expect(configuredModelProfile({ ...local, name: 'gpt-4.1', dialect: 'openai-computer' }).dialect).toBe('openai-computer');
+    expect(configuredModelProfile({ ...local, name: 'gpt-4.1' }, { dialect: 'ui-tars' }).dialect).toBe('ui-tars');
   });
 
   it('knows loopback, private-network and .local hosts as local', () => {

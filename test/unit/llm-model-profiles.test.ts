@@ -50,3 +50,81 @@ describe('model profiles', () => {
     expect(profile.model).toBe('my-finetune-v3');
   });
 });
+
+describe('the dialect a model speaks, by its name', () => {
+  it.each([
+    ['computer-use-preview', 'openai-computer'],
+    ['computer-use-preview-2025-03-11', 'openai-computer'],
+    ['ui-tars-1.5-7b', 'ui-tars'],
+    ['ByteDance-Seed/UI-TARS-1.5-7B', 'ui-tars'],
+    ['bytedance-research/UI-TARS-7B-DPO', 'ui-tars'],
+    ['doubao-1-5-ui-tars-250428', 'ui-tars'],
+    ['Qwen/Qwen2.5-VL-7B-Instruct', 'qwen-computer-use'],
+    ['qwen2.5vl:7b', 'qwen-computer-use'],
+    ['Qwen/Qwen3-VL-8B-Instruct', 'qwen-computer-use'],
+    ['qwen3-vl:8b', 'qwen-computer-use'],
+    ['gpt-4.1', 'function-tools'],
+    // A general model that also drives the GA computer tool: function tools work on either API, the
+    // native tool only on the Responses API, so it is chosen with model.dialect, not by name.
+    ['gpt-5.4', 'function-tools'],
+    ['claude-sonnet-4-5', 'function-tools'],
+    ['gemini-2.5-pro', 'function-tools'],
+    ['qwen2.5:7b', 'function-tools'],
+    ['my-finetune-v3', 'function-tools'],
+  ])('%s speaks %s', (model, dialect) => {
+    expect(resolveModelProfile(model).dialect).toBe(dialect);
+  });
+
+  it('is overridden like any other field', () => {
+    expect(resolveModelProfile('ui-tars-1.5-7b', { dialect: 'function-tools' }).dialect).toBe('function-tools');
+  });
+});
+
+describe('coordinates and image sizing, each pinned by a published example', () => {
+  it('UI-TARS 1.0 and Doubao-1.5-UI-TARS name points 0–1000, on an image sent at the fitted size', () => {
+    // bytedance/UI-TARS codes/ui_tars/action_parser.py: for models other than "qwen25vl" the box numbers
+    // are divided by factor=1000 ("qwen2vl output relative coordinates"); its tests parse the Doubao form
+    // click(point='<point>200 300</point>') with factor=1000. UI-TARS-desktop's UITarsModel.factors() is
+    // [1000, 1000] for UI-TARS 1.0 and the Doubao-1.5 models.
+    for (const model of ['ui-tars-72b-dpo', 'UI-TARS-7B-SFT', 'doubao-1.5-ui-tars', 'doubao-1-5-ui-tars-250428']) {
+      expect(resolveModelProfile(model), model).toMatchObject({ family: 'ui-tars', coordinateSpace: 'normalized-1000', imageSizing: { kind: 'fit-edge' } });
+    }
+  });
+
+  it("UI-TARS-1.5 names pixels of its smart-resized image, so it is sent at that size (factor 28, 78,400–12,845,056 pixels)", () => {
+    // bytedance/UI-TARS README_coordinates.md: click(start_box='(197,525)') is a point in the image as
+    // smart_resize(height, width) with IMAGE_FACTOR 28, MIN_PIXELS 100*28*28, MAX_PIXELS 16384*28*28 sized it.
+    expect(resolveModelProfile('ui-tars-1.5-7b')).toMatchObject({
+      family: 'ui-tars-1.5',
+      coordinateSpace: 'pixels',
+      imageSizing: { kind: 'smart-resize', factor: 28, minPixels: 78_400, maxPixels: 12_845_056 },
+    });
+  });
+
+  it("Qwen2.5-VL names pixels of its resized image, whose size the prompt states: sent at that size", () => {
+    // QwenLM/Qwen2.5-VL cookbooks/computer_use.ipynb: smart_resize(factor=patch_size*merge_size,
+    // min_pixels, max_pixels of the processor: 3136 and 12845056) gives the display size in the
+    // computer_use description, and the returned coordinate is drawn on the image at that size.
+    expect(resolveModelProfile('Qwen/Qwen2.5-VL-72B-Instruct')).toMatchObject({
+      family: 'qwen-vl',
+      coordinateSpace: 'pixels',
+      imageSizing: { kind: 'smart-resize', factor: 28, minPixels: 3136, maxPixels: 12_845_056 },
+    });
+  });
+
+  it('Qwen3-VL names points 0–1000 whatever the image size', () => {
+    // QwenLM/Qwen3-VL cookbooks/computer_use.ipynb declares the computer_use tool with
+    // cfg={"display_width_px": 1000, "display_height_px": 1000} and scales the answer by width/1000.
+    expect(resolveModelProfile('Qwen/Qwen3-VL-30B-A3B-Instruct')).toMatchObject({
+      family: 'qwen3-vl',
+      coordinateSpace: 'normalized-1000',
+      imageSizing: { kind: 'fit-edge' },
+    });
+  });
+
+  it('every other model is sent images at the fitted size', () => {
+    for (const model of ['gpt-4.1', 'computer-use-preview', 'claude-opus-4-1', 'my-finetune-v3']) {
+      expect(resolveModelProfile(model).imageSizing, model).toEqual({ kind: 'fit-edge' });
+    }
+  });
+});

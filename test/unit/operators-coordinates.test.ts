@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { effectiveMaxImageEdge, modelImageSize } from '../../src/main/context/model-image-size.js';
+import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { mapModelPoint, mapModelPoints, type FrameGeometry } from '../../src/main/operators/coordinates.js';
 import type { ModelView } from '../../src/shared/model-view.js';
 
@@ -101,5 +103,73 @@ describe('mapModelPoints', () => {
     expect(
       mapModelPoints([{ point: { x: 0, y: 0 }, names: { x: 'x', y: 'y' } }, { point: { x: 640, y: 900 }, names: { x: 'to_x', y: 'to_y' } }], shown, frame),
     ).toEqual({ ok: false, error: 'to_y=900 is outside the screenshot (0–719)' });
+  });
+});
+
+/**
+ * Models that name points in pixels of their own smart-resized image are sent the image already at that
+ * size, so the one mapping above applies as it is: the view is the image sent, its size Sightline's choice.
+ */
+describe('points of models that resize images themselves (UI-TARS-1.5, Qwen2.5-VL)', () => {
+  /** The view of a frame as Sightline sends it to `model` with perception.maxImageEdge `configuredEdge`. */
+  function viewFor(model: string, frame: FrameGeometry, configuredEdge = 1280): ModelView {
+    const profile = resolveModelProfile(model);
+    const maxEdge = effectiveMaxImageEdge(profile.maxImageEdge, configuredEdge);
+    const sent = modelImageSize(frame.width, frame.height, maxEdge, profile.imageSizing);
+    return view(frame, sent.width, sent.height, profile.coordinateSpace);
+  }
+
+  it("maps README_coordinates' click(start_box='(197,525)') on a 1920x1080 screen sent whole, as the README does", () => {
+    // bytedance/UI-TARS README_coordinates.md: the model's (197,525) is a point in smart_resize(1080, 1920) =
+    // 1092x1932, and the README takes it to int(197 / 1932 * 1920) = 195, int(525 / 1092 * 1080) = 519 of the
+    // screenshot. Sent at 1932x1092 (perception.maxImageEdge 2048), Sightline lands on the frame pixel under
+    // the centre of the named pixel: the same one in y, the next one in x (195.8 to 196.7 is frame pixel 196).
+    const frame = geometry(1920, 1080);
+    const shown = viewFor('ui-tars-1.5-7b', frame, 2048);
+    expect(shown).toMatchObject({ imageWidth: 1932, imageHeight: 1092, coordinateSpace: 'pixels' });
+    expect(mapModelPoint({ x: 197, y: 525 }, shown, frame)).toEqual({ ok: true, framePixel: { x: 196, y: 519 }, screen: { x: 196, y: 519 } });
+  });
+
+  it('maps a UI-TARS-1.5 point on a 1920x1080 screen downscaled to 1280 px and smart-resized to 1288x728', () => {
+    const frame = geometry(1920, 1080);
+    const shown = viewFor('ui-tars-1.5-7b', frame);
+    expect(shown).toMatchObject({ imageWidth: 1288, imageHeight: 728 });
+    // The centre of the image is the centre of the screen; its corners are the screen's corners.
+    expect(mapModelPoint({ x: 644, y: 364 }, shown, frame)).toMatchObject({ screen: { x: 960, y: 540 } });
+    expect(mapModelPoint({ x: 0, y: 0 }, shown, frame)).toMatchObject({ screen: { x: 0, y: 0 } });
+    expect(mapModelPoint({ x: 1287, y: 727 }, shown, frame)).toMatchObject({ screen: { x: 1919, y: 1079 } });
+    // Model pixel 197 covers frame x 293.7–295.2: its centre, 294.4, is in pixel 294.
+    expect(mapModelPoint({ x: 197, y: 525 }, shown, frame)).toMatchObject({ screen: { x: 294, y: 779 } });
+    expect(mapModelPoint({ x: 1288, y: 10 }, shown, frame)).toEqual({ ok: false, error: 'x=1288 is outside the screenshot (0–1287)' });
+  });
+
+  it('maps a UI-TARS-1.5 point on a HiDPI 2880x1800 capture of a 1440x900 display (1288x812 sent)', () => {
+    const frame = geometry(2880, 1800, 2);
+    const shown = viewFor('ui-tars-1.5-7b', frame);
+    expect(shown).toMatchObject({ imageWidth: 1288, imageHeight: 812 });
+    expect(mapModelPoint({ x: 644, y: 406 }, shown, frame)).toEqual({ ok: true, framePixel: { x: 1441, y: 901 }, screen: { x: 720, y: 450 } });
+    expect(mapModelPoint({ x: 1287, y: 811 }, shown, frame)).toMatchObject({ screen: { x: 1439, y: 899 } });
+    // A button at screen point (100, 50) is frame pixels 200–201 × 100–101, which the model sees at (89.4, 45.1).
+    expect(mapModelPoint({ x: 89, y: 45 }, shown, frame)).toEqual({ ok: true, framePixel: { x: 200, y: 100 }, screen: { x: 100, y: 50 } });
+  });
+
+  it('maps a Qwen2.5-VL point the same way, in the image whose size its prompt states', () => {
+    const frame = geometry(1920, 1080);
+    const shown = viewFor('Qwen/Qwen2.5-VL-7B-Instruct', frame);
+    expect(shown).toMatchObject({ imageWidth: 1288, imageHeight: 728, coordinateSpace: 'pixels' });
+    expect(mapModelPoint({ x: 644, y: 364 }, shown, frame)).toMatchObject({ screen: { x: 960, y: 540 } });
+    const retina = geometry(2880, 1800, 2);
+    const retinaView = viewFor('qwen2.5vl:7b', retina);
+    expect(retinaView).toMatchObject({ imageWidth: 1288, imageHeight: 812 });
+    expect(mapModelPoint({ x: 644, y: 406 }, retinaView, retina)).toMatchObject({ screen: { x: 720, y: 450 } });
+  });
+
+  it("maps the Doubao <point>200 300</point> of UI-TARS's parser tests to 20% and 30% of the screen", () => {
+    // bytedance/UI-TARS codes/tests/action_parser_test.py parses click(point='<point>200 300</point>') with
+    // factor=1000: 0.2 and 0.3 of the screen, whatever the image size.
+    const frame = geometry(1920, 1080);
+    const shown = viewFor('doubao-1-5-ui-tars-250428', frame);
+    expect(shown).toMatchObject({ imageWidth: 1280, imageHeight: 720, coordinateSpace: 'normalized-1000' });
+    expect(mapModelPoint({ x: 200, y: 300 }, shown, frame)).toMatchObject({ screen: { x: 384, y: 324 } });
   });
 });

@@ -8,6 +8,7 @@
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import { textOfParts } from '../../shared/messages.js';
 import { withDialectWire } from '../llm/dialects/dialect-wire.js';
+import type { ImageSizing } from '../llm/model-profiles.js';
 import type { Operator } from '../operators/operator.js';
 import type { Agent, AgentDependencies, TurnOutcome, TurnRequest } from './agent-contract.js';
 import {
@@ -53,7 +54,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     askUser: dependencies.askUser,
     extraTools: dependencies.extraTools,
     dialect,
-    screenshotSize: shownSizeOf(operator, maxImageEdge),
+    screenshotSize: shownSizeOf(operator, maxImageEdge, model.profile.imageSizing),
   });
   const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, stoppedNotice: STOPPED_CALL_NOTICE };
   const hooks = dependencies.turnEndHooks ?? [];
@@ -115,7 +116,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
         parts: [{ type: 'text', text: 'The screen now:' }, { type: 'image', imageId: first.imageId }],
       },
     });
-    const shown = modelImageSize(first.width, first.height, maxImageEdge);
+    const shown = modelImageSize(first.width, first.height, maxImageEdge, model.profile.imageSizing);
     const systemPrompt = dialect.systemPrompt({
       task: textOfParts(request.request.parts),
       operatorKind: operator.describe().kind,
@@ -153,7 +154,7 @@ function errorMessage(error: unknown): string {
 }
 
 /** The size the operator's screenshots are shown to the model at (a native computer tool declares it). */
-function shownSizeOf(operator: Operator, maxImageEdge: number): { width: number; height: number } {
+function shownSizeOf(operator: Operator, maxImageEdge: number, sizing: ImageSizing): { width: number; height: number } {
   const { screen, scaleFactor } = operator.describe();
-  return modelImageSize(Math.round(screen.width * scaleFactor), Math.round(screen.height * scaleFactor), maxImageEdge);
+  return modelImageSize(Math.round(screen.width * scaleFactor), Math.round(screen.height * scaleFactor), maxImageEdge, sizing);
 }

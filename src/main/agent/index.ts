@@ -23,3 +23,4 @@ export { NO_USER_AVAILABLE } from './tools/ask-user-tool.js';
 export { MAX_CONSECUTIVE_MALFORMED_REPLIES } from './malformed-output.js';
 export { loadMcpTools, type LoadedMcpTools, type LoadMcpToolsOptions, type McpServerFailure } from './mcp/load-mcp-tools.js';
 export { createSearchTools } from './search/create-search-tools.js';
+export { availableDialectNames } from './dialects/dialects.js';

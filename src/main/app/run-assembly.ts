@@ -7,11 +7,13 @@
  * Two steps: `assembleRun` builds the model, cheaply and before the face opens anything, so a missing key
  * costs nothing; `open` then starts the operator and the MCP servers.
  *
- * Failures a person can fix (no API key, no display, no browser, a url for the desktop operator) come out
- * as RunSetupError with the layer's own message; each face says it its own way (exit 2, an API error).
+ * Failures a person can fix (no API key, no display, no browser, a url for the desktop operator, a dialect
+ * that cannot work with the configuration) come out as RunSetupError with the layer's own message; each face
+ * says it its own way (exit 2, an API error).
  */
 import type { Config, OperatorKind } from '../../shared/config.js';
-import { createSearchTools, loadMcpTools, type ToolDefinition, type TurnEndHook } from '../agent/index.js';
+import type { DialectName } from '../../shared/dialects.js';
+import { availableDialectNames, createSearchTools, loadMcpTools, type ToolDefinition, type TurnEndHook } from '../agent/index.js';
 import { CompactionQueue, createCompactionHook } from '../context/index.js';
 import { createModelAdapter } from '../llm/create-model-adapter.js';
 import type { ModelAdapter } from '../llm/model-adapter.js';
@@ -22,6 +24,7 @@ import { createOperator, type CreateOperatorOptions } from '../operators/create-
 import { DisplayUnavailableError, UnknownDisplayError } from '../operators/display-errors.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
+import { dialectChosenBy, dialectProblems } from './dialect-compatibility.js';
 import { withStepGate, type StepGate } from './step-gate.js';
 
 /** `unavailable`: the machine or configuration lacks something; `invalid`: the request itself is wrong. */
@@ -81,6 +84,8 @@ export function assembleRun(options: RunAssemblyOptions & { model: 'optional' })
 export function assembleRun(options: RunAssemblyOptions): RunAssembly<ModelAdapter | undefined> {
   const built = buildModel(options);
   const { model } = built;
+  // The dialect speaks to the run's own model; `sightline mcp` lends its tools to another agent's.
+  if (options.model !== 'optional' && model !== undefined) refuseUnworkableDialect(options.config, model.profile.dialect);
   return {
     model,
     open: async (storage, target) => {
@@ -118,6 +123,12 @@ function buildModel(options: RunAssemblyOptions): BuiltModel {
     throw new RunSetupError(error.message, 'unavailable');
   }
   return { model: options.beforeModelCall === undefined ? model : withStepGate(model, options.beforeModelCall) };
+}
+
+/** A dialect that cannot work with this configuration (see dialect-compatibility.ts) is refused before anything starts. */
+function refuseUnworkableDialect(config: Config, dialect: DialectName): void {
+  const problems = dialectProblems({ dialect, chosenBy: dialectChosenBy(config), config, available: availableDialectNames() });
+  if (problems.length > 0) throw new RunSetupError(problems.join('\n'), 'invalid');
 }
 
 /** web_search when a Tavily key is configured. Its research sub-agent thinks with the model: without one it is left out, and said so. */

@@ -1,14 +1,17 @@
 /**
- * Stored images turned into what a request carries: base64 pixels at the model's size. A step rebuilds the
- * whole request, so without a cache every earlier screenshot of the turn would be read, decoded and
- * re-encoded at every step. Entries are keyed by image id and longest edge; a turn keeps one cache.
+ * Stored images turned into what a request carries: base64 pixels at the model's size (modelImageSize: the
+ * longest edge, then the profile's image sizing). A step rebuilds the whole request, so without a cache every
+ * earlier screenshot of the turn would be read, decoded and re-encoded at every step. Entries are keyed by
+ * image id, longest edge and sizing; a turn keeps one cache.
  *
  * Encoding is deterministic (same stored bytes, same edge → same base64), so a cached entry and a fresh
  * one are byte-identical: the cache saves time, it never changes what is sent.
  */
 import type { ImageSource } from '../../shared/images.js';
 import type { ImagesRepository } from '../storage/index.js';
-import { decodeImageBytes, encodeForModel } from '../perception/image-encoding.js';
+import { FIT_EDGE, type ImageSizing } from '../llm/model-profiles.js';
+import { decodeImageBytes, encodeForModelAtSize } from '../perception/image-encoding.js';
+import { imageSizingKey, modelImageSize } from './model-image-size.js';
 
 export interface EncodedImage {
   imageId: string;
@@ -37,13 +40,13 @@ export class EncodedImageCache {
   private readonly entries = new Map<string, Promise<EncodedImage>>();
 
   /** The image at the model's size, or why it cannot be shown. Failures are not cached: a later step may succeed. */
-  async resolve(images: ImagesRepository, imageId: string, maxEdge: number): Promise<ResolvedImage> {
-    const key = `${imageId}@${maxEdge}`;
+  async resolve(images: ImagesRepository, imageId: string, maxEdge: number, sizing: ImageSizing = FIT_EDGE): Promise<ResolvedImage> {
+    const key = `${imageId}@${maxEdge}/${imageSizingKey(sizing)}`;
     const cached = this.entries.get(key);
     if (cached !== undefined) return { status: 'ok', image: await cached };
     const read = await images.read(imageId);
     if (read.status !== 'ok') return { status: 'unavailable', reason: UNAVAILABLE_REASONS[read.reason] };
-    const encoding = encodeStoredImage(imageId, read.bytes, read.record, maxEdge);
+    const encoding = encodeStoredImage(imageId, read.bytes, read.record, (width, height) => modelImageSize(width, height, maxEdge, sizing));
     this.entries.set(key, encoding);
     try {
       return { status: 'ok', image: await encoding };
@@ -62,15 +65,16 @@ async function encodeStoredImage(
   imageId: string,
   bytes: Buffer,
   record: { width: number; height: number; mime: string; source: ImageSource },
-  maxEdge: number,
+  sizeSent: (width: number, height: number) => { width: number; height: number },
 ): Promise<EncodedImage> {
   const base = { imageId, frameWidth: record.width, frameHeight: record.height, source: record.source };
-  // A stored PNG already small enough goes as it is: no decode, no re-encode.
-  if (record.mime === 'image/png' && Math.max(record.width, record.height) <= maxEdge) {
+  // A stored PNG already at the size sent goes as it is: no decode, no re-encode.
+  const recorded = sizeSent(record.width, record.height);
+  if (record.mime === 'image/png' && recorded.width === record.width && recorded.height === record.height) {
     return { ...base, mime: 'image/png', data: bytes.toString('base64'), width: record.width, height: record.height };
   }
   const raw = await decodeImageBytes(bytes);
-  const encoded = await encodeForModel(raw, maxEdge);
+  const encoded = await encodeForModelAtSize(raw, sizeSent(raw.width, raw.height));
   return {
     ...base,
     frameWidth: raw.width,

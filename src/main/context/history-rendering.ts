@@ -5,6 +5,7 @@
  * requests identical within a turn (prompt caches hold).
  */
 import type { ImagePart, Message, MessagePart } from '../../shared/messages.js';
+import type { ImageSizing } from '../llm/model-profiles.js';
 import type { ImagesRepository } from '../storage/index.js';
 import type { EncodedImage, EncodedImageCache } from './encoded-image-cache.js';
 import { imageToken, unavailableImageText } from './image-reference.js';
@@ -32,6 +33,8 @@ export interface RenderOptions {
   images: ImagesRepository;
   cache: EncodedImageCache;
   maxImageEdge: number;
+  /** The model profile's image sizing, after the edge is fitted; `fit-edge` when absent. */
+  imageSizing?: ImageSizing;
   memo?: RenderedMessageMemo;
 }
 
@@ -64,7 +67,7 @@ async function renderParts(parts: readonly MessagePart[], options: RenderOptions
       rendered.push(part);
       continue;
     }
-    const resolved = await options.cache.resolve(options.images, part.imageId, options.maxImageEdge);
+    const resolved = await options.cache.resolve(options.images, part.imageId, options.maxImageEdge, options.imageSizing);
     if (resolved.status === 'unavailable') {
       rendered.push({ type: 'text', text: unavailableImageText(part.imageId, resolved.reason) });
       continue;

@@ -6,6 +6,7 @@
  */
 import type { ImagePart, Message, TextPart, ToolMessage } from '../../shared/messages.js';
 import { estimateImageTokens, type ImageTokenFormula } from '../llm/image-token-estimates.js';
+import { FIT_EDGE, type ImageSizing } from '../llm/model-profiles.js';
 import type { ImageDescriptions } from './image-descriptions.js';
 import { imageToken } from './image-reference.js';
 import { modelImageSize } from './model-image-size.js';
@@ -33,6 +34,7 @@ export class TokenEstimator {
     private readonly maxImageEdge: number,
     private readonly descriptions: ImageDescriptions,
     private readonly memo?: MessageCostMemo,
+    private readonly sizing: ImageSizing = FIT_EDGE,
   ) {}
 
   /**
@@ -67,7 +69,7 @@ export class TokenEstimator {
     const record = part.imageId === undefined ? undefined : this.descriptions.record(part.imageId);
     const width = record?.width ?? part.width ?? this.maxImageEdge;
     const height = record?.height ?? part.height ?? this.maxImageEdge;
-    return estimateImageTokens(this.formula, modelImageSize(width, height, this.maxImageEdge));
+    return estimateImageTokens(this.formula, modelImageSize(width, height, this.maxImageEdge, this.sizing));
   }
 }
 

@@ -35,6 +35,7 @@ import { planSessionRows } from './session-rows.js';
 import { loadTurnView } from './turn-folding.js';
 import type { TurnRequestCache } from './turn-request-cache.js';
 import { keepLastImages } from './zone-rendering.js';
+import { imageSizingKey } from './model-image-size.js';
 
 export type ContextSettings = Config['context'];
 
@@ -51,7 +52,10 @@ export interface BuildRequestInput {
   /** The turn the request is for; it must belong to the session. */
   turnId: string;
   profile: ModelProfile;
-  /** Longest edge of an image as sent (the smaller of the profile's and the configured limit). */
+  /**
+   * Longest edge of an image as sent (the smaller of the profile's and the configured limit); the profile's
+   * image sizing then applies (a smart resize for models that name points in pixels of their own resize).
+   */
   maxImageEdge: number;
   /** Rendered first; keep it the same throughout a turn, or the prompt cache breaks. */
   systemPrompt: string;
@@ -94,12 +98,14 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   const policy = input.policy ?? { kind: 'sightline' };
   const planInput = { storage, turn, anchorTurns: settings.anchorTurns, withSightline: policy.kind === 'sightline' };
   const { rows, descriptions } = await (input.turnCache?.plan(planInput) ?? planSessionRows(planInput));
-  const costKind = `${input.maxImageEdge}:${JSON.stringify(input.profile.imageTokens)}`;
+  const { imageSizing } = input.profile;
+  const costKind = `${input.maxImageEdge}/${imageSizingKey(imageSizing)}:${JSON.stringify(input.profile.imageTokens)}`;
   const estimator = new TokenEstimator(
     input.profile.imageTokens,
     input.maxImageEdge,
     descriptions,
     input.turnCache?.messageCosts(`planned:${costKind}`),
+    imageSizing,
   );
   const system: PlannedMessage = { zone: 'system', turnId: null, message: systemText(input.systemPrompt) };
   const complete = (messages: readonly PlannedMessage[], debugLog?: InjectionDebugLog) =>
@@ -129,7 +135,8 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
       images: storage.images,
       cache: input.imageCache ?? new EncodedImageCache(),
       maxImageEdge: input.maxImageEdge,
-      ...(input.turnCache === undefined ? {} : { memo: input.turnCache.renderedMessages(input.maxImageEdge) }),
+      imageSizing,
+      ...(input.turnCache === undefined ? {} : { memo: input.turnCache.renderedMessages(input.maxImageEdge, imageSizing) }),
     },
   );
   const sentTokens = sentTokensOf(history.messages, estimator, input.profile, input.turnCache?.messageCosts(`sent:${costKind}`));

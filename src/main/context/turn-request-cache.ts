@@ -15,10 +15,12 @@
  * of another turn written after the running turn's first one), it plans the whole session, as a build
  * without a cache does. Either way a build with the cache sends the same bytes as one without.
  */
+import { FIT_EDGE, type ImageSizing } from '../llm/model-profiles.js';
 import type { MessageRecord, Storage, TurnRecord } from '../storage/index.js';
 import type { RenderedMessageMemo } from './history-rendering.js';
 import { nameHistoryPictures } from './history-pictures.js';
 import { ImageDescriptions } from './image-descriptions.js';
+import { imageSizingKey } from './model-image-size.js';
 import type { MessageCostMemo, PlannedMessage } from './planned-messages.js';
 import { planSessionRows, stripInjected, type PlannedRows, type PlanRowsInput, type SessionPlan } from './session-rows.js';
 import type { TurnView } from './turn-folding.js';
@@ -46,7 +48,7 @@ interface EarlierHistory {
 
 export class TurnRequestCache {
   private earlier: EarlierHistory | undefined;
-  private readonly renderedByEdge = new Map<number, RenderedMessageMemo>();
+  private readonly renderedBySize = new Map<string, RenderedMessageMemo>();
   private readonly costsByKind = new Map<string, MessageCostMemo>();
 
   /** The same plan as planSessionRows, reading only the rows written since the previous request. */
@@ -81,12 +83,13 @@ export class TurnRequestCache {
     return { rows, descriptions };
   }
 
-  /** Rendered messages kept by message, for the requests of this turn at one image size. */
-  renderedMessages(maxImageEdge: number): RenderedMessageMemo {
-    let memo = this.renderedByEdge.get(maxImageEdge);
+  /** Rendered messages kept by message, for the requests of this turn at one image size (edge and sizing). */
+  renderedMessages(maxImageEdge: number, sizing: ImageSizing = FIT_EDGE): RenderedMessageMemo {
+    const key = `${maxImageEdge}/${imageSizingKey(sizing)}`;
+    let memo = this.renderedBySize.get(key);
     if (memo === undefined) {
       memo = new WeakMap();
-      this.renderedByEdge.set(maxImageEdge, memo);
+      this.renderedBySize.set(key, memo);
     }
     return memo;
   }
@@ -117,7 +120,7 @@ export class TurnRequestCache {
 
   /** Reads the whole session once and splits it at the running turn's first message. */
   private fill(storage: Storage, turn: TurnRecord, anchorTurns: number): EarlierHistory {
-    this.renderedByEdge.clear();
+    this.renderedBySize.clear();
     this.costsByKind.clear();
     const records = stripInjected(storage.messages.listBySession(turn.sessionId));
     const firstActive = records.findIndex((record) => record.turnId === turn.id);

@@ -12,7 +12,7 @@ import { ChatCompletionsAdapter } from './chat-completions-adapter.js';
 import type { ModelAdapter } from './model-adapter.js';
 import type { AdapterSettings } from './model-call.js';
 import { ModelConfigurationError } from './model-errors.js';
-import type { ModelProfileOverrides } from './model-profiles.js';
+import type { ModelProfile, ModelProfileOverrides } from './model-profiles.js';
 import { resolveModelProfile } from './model-profiles.js';
 import { ResponsesAdapter } from './responses-adapter.js';
 
@@ -43,13 +43,23 @@ export function createModelAdapter(config: ModelConfig, profileOverrides?: Model
   });
   const settings: AdapterSettings = {
     client,
-    profile: resolveModelProfile(config.name, profileOverrides),
+    profile: configuredModelProfile(config, profileOverrides),
     baseUrl,
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,
     secrets: config.apiKey === undefined ? [] : [config.apiKey],
   };
   return config.api === 'responses' ? new ResponsesAdapter(settings) : new ChatCompletionsAdapter(settings);
+}
+
+/**
+ * The profile of the configured model: the table's, by its name, with `model.dialect` (config.json,
+ * SIGHTLINE_MODEL_DIALECT or --dialect) in place of the profile's dialect when set. Resolved here once, so
+ * `profile.dialect` is the dialect in effect wherever the profile goes.
+ */
+export function configuredModelProfile(config: ModelConfig, profileOverrides: ModelProfileOverrides = {}): ModelProfile {
+  const dialect = config.dialect === undefined ? {} : { dialect: config.dialect };
+  return resolveModelProfile(config.name, { ...profileOverrides, ...dialect });
 }
 
 /** Loopback, private-network and `.local` hosts: where Ollama, LM Studio and home vLLM servers live. */

@@ -1,12 +1,24 @@
 /**
  * What Sightline knows about a model without asking it: how much context it holds, what an image costs,
- * how large an image is worth sending, which coordinate space its clicks use, and what it can read and
- * produce. Known models are matched by name (provider prefixes such as `openai/` or `Qwen/` are ignored);
- * anything else gets a default profile, and every field can be overridden.
+ * how large an image is worth sending and at which size, which coordinate space its clicks use, which
+ * dialect it speaks, and what it can read and produce. Known models are matched by name (provider prefixes
+ * such as `openai/` or `Qwen/` are ignored); anything else gets a default profile, and every field can be
+ * overridden.
  */
 import type { DialectName } from '../../shared/dialects.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { ImageTokenFormula } from './image-token-estimates.js';
+import type { SmartResizeParameters } from './smart-resize.js';
+
+/**
+ * The size a screenshot is sent at, once fitted to the longest edge worth sending (the profile's
+ * `maxImageEdge` or `perception.maxImageEdge`, whichever is smaller): `fit-edge` sends the fitted size;
+ * `smart-resize` then applies the model's own resize (Qwen2.5-VL, UI-TARS-1.5), so that the model's
+ * processor leaves the image as it is and the points it names are pixels of the image sent.
+ */
+export type ImageSizing = { kind: 'fit-edge' } | ({ kind: 'smart-resize' } & SmartResizeParameters);
+
+export const FIT_EDGE: ImageSizing = { kind: 'fit-edge' };
 
 export type InputModality = 'text' | 'image' | 'audio' | 'file';
 export type OutputModality = 'text' | 'image' | 'audio';
@@ -20,6 +32,8 @@ export interface ModelProfile {
   imageTokens: ImageTokenFormula;
   /** Longest image edge worth sending; the provider shrinks anything larger anyway. */
   maxImageEdge: number;
+  /** How the image sent is sized after fitting that edge. */
+  imageSizing: ImageSizing;
   coordinateSpace: CoordinateSpace;
   /**
    * How the model is asked to act and answers (see src/shared/dialects.ts): the protocol it was trained on.
@@ -33,7 +47,8 @@ export type ModelProfileOverrides = Partial<Omit<ModelProfile, 'model' | 'modali
   modalities?: Partial<ModelProfile['modalities']>;
 };
 
-type ProfileEntry = Omit<ModelProfile, 'model'> & { pattern: RegExp };
+/** An entry without `imageSizing` sends images at the fitted size (`fit-edge`). */
+type ProfileEntry = Omit<ModelProfile, 'model' | 'imageSizing'> & { pattern: RegExp; imageSizing?: ImageSizing };
 
 const OPENAI_VISION = { input: ['text', 'image', 'file'], output: ['text'] } as const;
 const TEXT_ONLY = { input: ['text'], output: ['text'] } as const;
@@ -46,6 +61,16 @@ const openAiTiles = (baseTokens: number, tileTokens: number): ImageTokenFormula 
 });
 const openAiPatches = (multiplier: number): ImageTokenFormula => ({ kind: 'openai-patches', multiplier });
 const DEFAULT_TILES = openAiTiles(85, 170);
+/**
+ * UI-TARS-1.5's smart resize: factor 28, 100 to 16384 patches of 28 × 28 px (78,400 to 12,845,056 pixels),
+ * the constants of bytedance/UI-TARS codes/ui_tars/action_parser.py and README_coordinates.md.
+ */
+const UI_TARS_SMART_RESIZE: ImageSizing = { kind: 'smart-resize', factor: 28, minPixels: 100 * 28 * 28, maxPixels: 16384 * 28 * 28 };
+/**
+ * Qwen2.5-VL's: factor 28 (patch_size 14 × merge_size 2), min_pixels 3136 and max_pixels 12845056 from its
+ * preprocessor_config.json, as the Qwen2.5-VL cookbook's computer_use notebook passes them to smart_resize.
+ */
+const QWEN_2_5_VL_SMART_RESIZE: ImageSizing = { kind: 'smart-resize', factor: 28, minPixels: 3136, maxPixels: 12_845_056 };
 /** Qwen-VL: 14 px patches merged 2×2, so 28 px per token; Qwen's default pixel range (4 to 16384 tokens). */
 const QWEN_28_PATCHES: ImageTokenFormula = {
   kind: 'patches',
@@ -185,7 +210,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiTiles(65, 129),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
-    dialect: 'function-tools',
+    dialect: 'openai-computer',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -222,8 +247,9 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     // Qwen3-VL: 16 px patches merged 2×2.
     imageTokens: { ...QWEN_28_PATCHES, patchSize: 32 },
     maxImageEdge: 2048,
+    // Qwen3-VL names points 0–1000 whatever the image size, so its own resize changes nothing for Sightline.
     coordinateSpace: 'normalized-1000',
-    dialect: 'function-tools',
+    dialect: 'qwen-computer-use',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -232,11 +258,14 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     contextWindow: 128_000,
     imageTokens: QWEN_28_PATCHES,
     maxImageEdge: 2048,
+    // Absolute pixels of its smart-resized image: sent at that size, they are pixels of the image sent.
+    imageSizing: UI_TARS_SMART_RESIZE,
     coordinateSpace: 'pixels',
     dialect: 'ui-tars',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
+    // UI-TARS 1.0 (UI-TARS-7B/72B-SFT/DPO) and Doubao-1.5-UI-TARS (`<point>x y</point>`): 0–1000.
     family: 'ui-tars',
     pattern: /ui-tars/,
     contextWindow: 32_768,
@@ -252,8 +281,10 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     contextWindow: 128_000,
     imageTokens: QWEN_28_PATCHES,
     maxImageEdge: 2048,
+    // Absolute pixels of its resized image, whose size the prompt states: sent at that size.
+    imageSizing: QWEN_2_5_VL_SMART_RESIZE,
     coordinateSpace: 'pixels',
-    dialect: 'function-tools',
+    dialect: 'qwen-computer-use',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -274,6 +305,7 @@ const DEFAULT_PROFILE: Omit<ModelProfile, 'model'> = {
   contextWindow: 128_000,
   imageTokens: DEFAULT_TILES,
   maxImageEdge: 2048,
+  imageSizing: FIT_EDGE,
   coordinateSpace: 'pixels',
   dialect: 'function-tools',
   modalities: { input: ['text', 'image'], output: ['text'] },
@@ -298,6 +330,6 @@ function normalizeModelName(model: string): string {
 }
 
 function withoutPattern(entry: ProfileEntry): Omit<ModelProfile, 'model'> {
-  const { pattern: _pattern, ...profile } = entry;
-  return profile;
+  const { pattern: _pattern, imageSizing = FIT_EDGE, ...profile } = entry;
+  return { ...profile, imageSizing };
 }

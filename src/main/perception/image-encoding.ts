@@ -36,6 +36,22 @@ export async function encodeForModel(image: RawImage, maxEdge: number, format: M
   const scale = Math.min(1, maxEdge / Math.max(image.width, image.height));
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
+  return encodeForModelAtSize(image, { width, height }, format);
+}
+
+/**
+ * The frame scaled to exactly `size` (each axis on its own, so a size a model's own resize chose, with both
+ * sides multiples of 28, is met exactly), as PNG (default) or JPEG.
+ */
+export async function encodeForModelAtSize(
+  image: RawImage,
+  size: { width: number; height: number },
+  format: ModelImageFormat = 'png',
+): Promise<ModelImage> {
+  const { width, height } = size;
+  for (const [name, value] of Object.entries(size)) {
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${value}`);
+  }
   let pipeline = rawToSharp(image);
   if (width !== image.width || height !== image.height) pipeline = pipeline.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
   const bytes =

@@ -1,5 +1,5 @@
 /** Every dialect the agent speaks, by name. */
-import type { DialectName } from '../../../shared/dialects.js';
+import { DIALECT_NAMES, type DialectName } from '../../../shared/dialects.js';
 import type { AgentDialect } from './agent-dialect.js';
 import { FUNCTION_TOOLS_DIALECT } from './function-tools-dialect.js';
 import { UI_TARS_DIALECT } from './ui-tars-dialect.js';
@@ -11,6 +11,11 @@ const DIALECTS: Partial<Record<DialectName, AgentDialect>> = {
 
 export class UnknownDialectError extends Error {
   override name = 'UnknownDialectError';
+}
+
+/** The dialects this build can speak, in DIALECT_NAMES order. */
+export function availableDialectNames(): DialectName[] {
+  return DIALECT_NAMES.filter((name) => DIALECTS[name] !== undefined);
 }
 
 export function dialectNamed(name: DialectName): AgentDialect {

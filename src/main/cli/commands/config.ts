@@ -1,6 +1,7 @@
 /**
  * `sightline config show` prints the effective configuration (secrets redacted) and where each value
- * came from; `sightline config path` prints where config.json is, whether or not it exists yet.
+ * came from, then the dialect in effect and why; `sightline config path` prints where config.json is,
+ * whether or not it exists yet.
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -9,6 +10,7 @@ import { CONFIG_FIELDS, CONFIG_RECORD_PATHS, ENVIRONMENT_ALIASES, type ConfigFie
 import { valueAt } from '../../config/load.js';
 import { describeSource } from '../../config/sources.js';
 import { loadCliConfig, resolveCliHome, type CliConfig } from '../cli-config.js';
+import { dialectInEffect, dialectLines } from '../dialect-in-effect.js';
 import type { CliInvocation } from '../io.js';
 
 export function registerConfigCommand(program: Command, invocation: CliInvocation): void {
@@ -38,6 +40,7 @@ function showJson(loaded: CliConfig): string {
     configFileExists: existsSync(loaded.home.configFile),
     config: redactConfig(loaded.config),
     sources: loaded.sources,
+    dialect: dialectInEffect(loaded.config, loaded.sources),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }
@@ -64,6 +67,8 @@ function showText(loaded: CliConfig): string {
     `config file: ${loaded.home.configFile}${fileState}`,
     '',
     ...rows.map(([path, value, source]) => `${path!.padEnd(pathWidth)}  ${value!.padEnd(valueWidth)}  ${source}`),
+    '',
+    ...dialectLines(dialectInEffect(loaded.config, loaded.sources)),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -1,10 +1,12 @@
 /**
  * `sightline doctor`: checks what a run needs (home folder, disk, database, screen capture, input, the
- * browser, API keys) and says how to fix what is missing. Exit 0 when nothing is a problem (warnings allowed), 1 otherwise.
+ * browser, API keys, a dialect that can work with the configuration) and says how to fix what is missing,
+ * and which dialect a run would speak and why. Exit 0 when nothing is a problem (warnings allowed), 1 otherwise.
  */
 import type { Command } from 'commander';
 import { loadCliConfig } from '../cli-config.js';
-import { runDoctorChecks } from '../doctor/index.js';
+import { dialectInEffect, dialectLines, type DialectInEffect } from '../dialect-in-effect.js';
+import { runDoctorChecks, type DoctorCheckResult } from '../doctor/index.js';
 import { formatDoctorReport } from '../doctor/report.js';
 import { EXIT, type CliInvocation } from '../io.js';
 
@@ -16,10 +18,18 @@ export function registerDoctorCommand(program: Command, invocation: CliInvocatio
     .action(async (options: { json?: boolean }, command: Command) => {
       const { io } = invocation;
       const { home, config, sources } = loadCliConfig(command, io);
-      const results = await runDoctorChecks({ home, config, sources, env: io.env, platform: process.platform });
+      const dialect = dialectInEffect(config, sources);
+      const checks = await runDoctorChecks({ home, config, sources, env: io.env, platform: process.platform });
+      const results = [...checks, ...dialectCheck(dialect)];
       const ok = results.every((result) => result.status !== 'problem');
-      if (options.json) io.stdout(`${JSON.stringify({ ok, checks: results }, null, 2)}\n`);
-      else io.stdout(formatDoctorReport(results));
+      if (options.json) io.stdout(`${JSON.stringify({ ok, checks: results, dialect }, null, 2)}\n`);
+      else io.stdout(formatDoctorReport(results, dialectLines(dialect)));
       invocation.exitCode = ok ? EXIT.ok : EXIT.failed;
     });
+}
+
+/** A dialect that cannot work with the configuration is a problem like a missing display: a run would refuse to start. */
+function dialectCheck(dialect: DialectInEffect): DoctorCheckResult[] {
+  if (dialect.problems.length === 0) return [];
+  return [{ name: 'dialect', status: 'problem', detail: dialect.problems.join(' ') }];
 }

@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { CONFIRMATION_POLICIES, OPERATOR_KINDS } from '../../../shared/config.js';
+import { DIALECT_NAMES } from '../../../shared/dialects.js';
 import { EPHEMERAL_CONTEXT_TYPES } from '../../../shared/ephemeral.js';
 import type { CliInvocation } from '../io.js';
 import { RunOptionsSchema } from '../run/run-options.js';
@@ -17,6 +18,7 @@ export function registerRunCommand(program: Command, invocation: CliInvocation):
     .addOption(new Option('--operator <kind>', `what to act on: ${OPERATOR_KINDS.join(' or ')}`))
     .option('--url <url>', 'page the browser operator opens first (needs --operator browser)')
     .option('--model <name>', 'model name, as the endpoint knows it')
+    .addOption(new Option('--dialect <name>', `how the model is asked to act: ${DIALECT_NAMES.join(', ')} (default: the model profile's)`))
     .option('--base-url <url>', 'OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, vLLM …)')
     .option('--max-steps <count>', 'most steps the turn may take')
     .addOption(new Option('--confirm <policy>', `which actions need a person's approval: ${CONFIRMATION_POLICIES.join(', ')}`))

@@ -1,7 +1,10 @@
-/** The doctor's text output: one aligned line per check, and an indented fix under the ones that need it. */
+/**
+ * The doctor's text output: one aligned line per check, an indented fix under the ones that need it, then
+ * what the run would be set up with (the dialect in effect), then the summary.
+ */
 import type { DoctorCheckResult } from './check.js';
 
-export function formatDoctorReport(results: readonly DoctorCheckResult[]): string {
+export function formatDoctorReport(results: readonly DoctorCheckResult[], setup: readonly string[] = []): string {
   const statusWidth = Math.max(...results.map((result) => result.status.length));
   const nameWidth = Math.max(...results.map((result) => result.name.length));
   const lines: string[] = [];
@@ -11,6 +14,7 @@ export function formatDoctorReport(results: readonly DoctorCheckResult[]): strin
       lines.push(`${' '.repeat(statusWidth + 2)}fix: ${result.fix}`);
     }
   }
+  if (setup.length > 0) lines.push('', ...setup);
   lines.push('', summary(results));
   return `${lines.join('\n')}\n`;
 }

@@ -12,6 +12,7 @@ export const RunOptionsSchema = z.object({
   operator: z.string().optional(),
   url: z.string().optional(),
   model: z.string().optional(),
+  dialect: z.string().optional(),
   baseUrl: z.string().optional(),
   maxSteps: z.string().optional(),
   confirm: z.string().optional(),
@@ -27,6 +28,7 @@ export type RunOptions = z.infer<typeof RunOptionsSchema>;
 /** Config paths of the flags that are configuration, and how each is spelled on the command line. */
 export const CONFIG_FLAG_NAMES = {
   'model.name': '--model',
+  'model.dialect': '--dialect',
   'model.baseUrl': '--base-url',
   'agent.maxSteps': '--max-steps',
   'agent.confirm': '--confirm',
@@ -36,6 +38,7 @@ export const CONFIG_FLAG_NAMES = {
 export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLAG_NAMES, string | undefined> {
   return {
     'model.name': options.model,
+    'model.dialect': options.dialect,
     'model.baseUrl': options.baseUrl,
     'agent.maxSteps': options.maxSteps,
     'agent.confirm': options.confirm,
