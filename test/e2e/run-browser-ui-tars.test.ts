@@ -10,6 +10,8 @@ import { isComputerAction } from '../../src/shared/actions.js';
 import { AgentEventSchema } from '../../src/shared/events.js';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { uiTarsPrompt } from '../../src/main/llm/dialects/ui-tars/ui-tars-prompts.js';
+import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
+import { modelImageSize } from '../../src/main/context/model-image-size.js';
 import { openHomeStorage } from '../helpers/seed.js';
 import { useRunEnvironment } from '../helpers/run-environment.js';
 import { scriptedUiTarsMoves, type UiTarsRequestSummary } from '../helpers/scripted-ui-tars-model.js';
@@ -44,8 +46,11 @@ describe('sightline run --model ui-tars-1.5-7b --operator browser', () => {
 
     expect(environment.sandbox.state()).toMatchObject({ teamName: 'Platform', members: ['Ada Lovelace'] });
     expect(requests).toHaveLength(6);
-    // Shown downscaled: the 1280x800 viewport went out at most 640 wide.
-    expect(requests.every((request) => request.images > 0 && request.image.width <= 640 && request.image.width < 1280)).toBe(true);
+    // Shown downscaled: the 1280x800 viewport fitted to 640 wide (640x400), then at UI-TARS-1.5's own smart-resize
+    // size, so its resize is the identity and its points are pixels of the image sent.
+    const sent = modelImageSize(1280, 800, 640, resolveModelProfile(MODEL).imageSizing);
+    expect(sent).toEqual({ width: 644, height: 392 });
+    expect(requests.every((request) => request.images > 0 && request.image.width === sent.width && request.image.height === sent.height)).toBe(true);
     // UI-TARS's protocol: no tools, its system message, its template holding the task.
     expect(requests.every((request) => request.tools === undefined)).toBe(true);
     expect(requests[0]!.messages.slice(0, 2)).toEqual([
