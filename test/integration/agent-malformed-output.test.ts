@@ -115,7 +115,8 @@ describe('coordinates off the screenshot', () => {
   it('checks normalized coordinates against 0–1000 for models that use them', async () => {
     harness = await startAgentHarness({
       operator: { screen: { width: 640, height: 400 } },
-      config: { model: { name: 'qwen3-vl-8b' } },
+      // Gemini names points 0–1000 through the computer tool (Qwen3-VL does too, but speaks its own computer_use).
+      config: { model: { name: 'gemini-2.5-flash' } },
     });
     harness.server.script([computerCall({ action: 'click', x: 1200, y: 500 }), computerCall({ action: 'click', x: 500, y: 500 }), finishCall()]);
     const outcome = await harness.agent.runTurn({ request: userText('Click the middle') });

@@ -54,6 +54,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     extraTools: dependencies.extraTools,
     dialect,
     screenshotSize: shownSizeOf(operator, maxImageEdge),
+    coordinateSpace: model.profile.coordinateSpace,
   });
   const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, stoppedNotice: STOPPED_CALL_NOTICE };
   const hooks = dependencies.turnEndHooks ?? [];
@@ -136,6 +137,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       maxImageEdge,
       maxSteps: config.agent.maxSteps,
       replyWithoutCalls: dialect.replyWithoutCalls,
+      ...(dialect.nudge === undefined ? {} : { nudge: dialect.nudge }),
       imageCache: new EncodedImageCache(),
       turnCache: new TurnRequestCache(),
       contextSettings: config.context,

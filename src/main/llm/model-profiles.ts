@@ -223,7 +223,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: { ...QWEN_28_PATCHES, patchSize: 32 },
     maxImageEdge: 2048,
     coordinateSpace: 'normalized-1000',
-    dialect: 'function-tools',
+    dialect: 'qwen-computer-use',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
@@ -253,7 +253,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: QWEN_28_PATCHES,
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
-    dialect: 'function-tools',
+    dialect: 'qwen-computer-use',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {

@@ -2,9 +2,11 @@
 import type { DialectName } from '../../../shared/dialects.js';
 import type { AgentDialect } from './agent-dialect.js';
 import { FUNCTION_TOOLS_DIALECT } from './function-tools-dialect.js';
+import { QWEN_COMPUTER_USE_DIALECT } from './qwen-computer-use-dialect.js';
 
 const DIALECTS: Partial<Record<DialectName, AgentDialect>> = {
   'function-tools': FUNCTION_TOOLS_DIALECT,
+  'qwen-computer-use': QWEN_COMPUTER_USE_DIALECT,
 };
 
 export class UnknownDialectError extends Error {
