@@ -102,25 +102,46 @@ function readBlock(body: string, source: string, closed: boolean): ToolCall {
   }
   const { name, arguments: argumentsValue } = parsed as { name?: unknown; arguments?: unknown };
   if (typeof name !== 'string' || name.trim() === '') return invalid('The <tool_call> JSON has no "name" (a function name as a string).');
-  const argumentsText = argumentsTextOf(argumentsValue);
-  if (argumentsText === undefined) {
-    return invalid(`The "arguments" of ${truncated(name, 64)} must be a JSON object.`);
-  }
+  const argumentsObject = argumentsObjectOf(argumentsValue);
+  if (argumentsObject === undefined) return invalid(`The "arguments" of ${truncated(name, 64)} must be a JSON object.`);
+  const argumentsText = templateJson(argumentsObject, 0);
+  if (argumentsText === undefined) return invalid(`The "arguments" of ${truncated(name, 64)} are nested more than ${MAX_ARGUMENTS_DEPTH} levels deep.`);
   return { id, name: name.trim(), argumentsText, inText: true };
 }
 
-/** The arguments as JSON text: an object, an object written as a JSON string, or none at all ({}). */
-function argumentsTextOf(value: unknown): string | undefined {
-  if (value === undefined || value === null) return '{}';
+/** The arguments: an object, an object written as a JSON string, or none at all ({}). */
+function argumentsObjectOf(value: unknown): object | undefined {
+  if (value === undefined || value === null) return {};
+  let candidate = value;
   if (typeof value === 'string') {
     try {
-      const inner = JSON.parse(value) as unknown;
-      return typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? JSON.stringify(inner) : undefined;
+      candidate = JSON.parse(value) as unknown;
     } catch {
       return undefined;
     }
   }
-  return typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : undefined;
+  return typeof candidate === 'object' && candidate !== null && !Array.isArray(candidate) ? candidate : undefined;
+}
+
+/** Deeper than any real call's arguments; the limit keeps the writer's recursion bounded. */
+const MAX_ARGUMENTS_DEPTH = 32;
+
+/**
+ * JSON as Qwen's chat template writes a call's arguments (`tojson`: Python's separators ", " and ": ",
+ * characters unescaped), so a call read from text goes back in the bytes the template would have rendered.
+ * Undefined when the value is nested deeper than MAX_ARGUMENTS_DEPTH.
+ */
+function templateJson(value: unknown, depth: number): string | undefined {
+  if (depth > MAX_ARGUMENTS_DEPTH) return undefined;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const items: string[] = [];
+  const entries = Array.isArray(value) ? value.map((item): [string | undefined, unknown] => [undefined, item]) : Object.entries(value);
+  for (const [key, item] of entries) {
+    const written = templateJson(item, depth + 1);
+    if (written === undefined) return undefined;
+    items.push(key === undefined ? written : `${JSON.stringify(key)}: ${written}`);
+  }
+  return Array.isArray(value) ? `[${items.join(', ')}]` : `{${items.join(', ')}}`;
 }
 
 function overflowCall(rest: string): ToolCall {
