@@ -112,7 +112,7 @@ function readBlock(body: string, source: string, closed: boolean): ToolCall {
 /** The arguments: an object, an object written as a JSON string, or none at all ({}). */
 function argumentsObjectOf(value: unknown): object | undefined {
   if (value === undefined || value === null) return {};
-  let candidate = value;
+  let candidate: unknown = value;
   if (typeof value === 'string') {
     try {
       candidate = JSON.parse(value) as unknown;
