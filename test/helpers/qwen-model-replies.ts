@@ -6,7 +6,8 @@
  *     first chunk and the arguments in pieces after it
  *     (https://docs.vllm.ai/en/latest/api/vllm/tool_parsers/hermes_tool_parser/);
  *   - Ollama's OpenAI-compatible endpoint: ids `call_<random>`, each call whole in one chunk
- *     (https://github.com/ollama/ollama/issues/11633);
+ *     (https://github.com/ollama/ollama/issues/11633), here without the `index` older versions left out
+ *     (https://github.com/ollama/ollama/issues/7881), the harder case for the stream reader;
  * - `<tool_call>` text in the content, from a server without one (the Hermes form Qwen's chat template
  *   teaches: https://github.com/QwenLM/Qwen2.5-VL/blob/main/cookbooks/computer_use.ipynb).
  *
@@ -31,7 +32,7 @@ export function qwenNativeReply(calls: QwenArguments | QwenArguments[], style: Q
       id: style === 'vllm' ? `chatcmpl-tool-${randomBytes(16).toString('hex')}` : `call_${randomBytes(4).toString('hex')}`,
       name: 'computer_use',
       arguments: JSON.stringify(argumentsValue),
-      ...(style === 'ollama' ? { wholeInOneChunk: true } : { argumentPieces: 4 }),
+      ...(style === 'ollama' ? { wholeInOneChunk: true, withoutIndex: true } : { argumentPieces: 4 }),
     })),
   };
 }
