@@ -52,6 +52,8 @@ export function qwenTextReply(calls: QwenArguments | QwenArguments[], thought?: 
 /** A move of the scripted Qwen, with points on the page as laid out in `layout` (the viewport's CSS pixels). */
 export type QwenMove =
   | { click: { x: number; y: number }; thought?: string }
+  /** Qwen3-VL's triple_click (selects a field's text, so typing replaces it). */
+  | { tripleClick: { x: number; y: number }; thought?: string }
   | { type: string; thought?: string }
   | { key: string[]; thought?: string }
   | { terminate: 'success' | 'failure'; thought?: string };
@@ -87,11 +89,12 @@ export function scriptedQwenMoves(moves: readonly QwenMove[], options: ScriptedQ
 }
 
 function qwenArgumentsOf(move: QwenMove, screenshot: { width: number; height: number }, options: ScriptedQwenOptions): QwenArguments {
-  if ('click' in move) {
+  if ('click' in move || 'tripleClick' in move) {
+    const point = 'click' in move ? move.click : move.tripleClick;
     const extent = options.coordinateSpace === 'normalized-1000' ? { width: 1000, height: 1000 } : screenshot;
-    const x = Math.round((move.click.x * extent.width) / options.layout.width);
-    const y = Math.round((move.click.y * extent.height) / options.layout.height);
-    return { action: 'left_click', coordinate: [x, y] };
+    const x = Math.round((point.x * extent.width) / options.layout.width);
+    const y = Math.round((point.y * extent.height) / options.layout.height);
+    return { action: 'click' in move ? 'left_click' : 'triple_click', coordinate: [x, y] };
   }
   if ('type' in move) return { action: 'type', text: move.type };
   if ('key' in move) return { action: 'key', keys: move.key };
