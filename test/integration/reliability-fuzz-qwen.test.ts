@@ -165,7 +165,7 @@ describe(`hostile Qwen output (seed ${SEED})`, () => {
       sessionId = outcome.sessionId;
       if (!['finished', 'failed', 'stopped'].includes(outcome.status)) failures.push(`turn ${turnIndex}: status ${outcome.status}`);
       if (!(TURN_END_REASONS as readonly string[]).includes(outcome.reason)) failures.push(`turn ${turnIndex}: reason ${outcome.reason}`);
-      if (outcome.summary.startsWith('The turn failed')) failures.push(`turn ${turnIndex} crashed: ${outcome.summary.slice(0, 200)}`);
+      if (outcome.summary?.startsWith('The turn failed') === true) failures.push(`turn ${turnIndex} crashed: ${outcome.summary.slice(0, 200)}`);
       const modelCalls = harness.server.requests.length - requestsBefore;
       if (modelCalls > MAX_STEPS) failures.push(`turn ${turnIndex}: ${modelCalls} model calls, limit ${MAX_STEPS}`);
       const actions = harness.operator.executed.length - actionsBefore;
