@@ -71,6 +71,10 @@ describe('qwen-computer-use, answered with native tool calls', () => {
       { tool: 'computer_use', arguments: { action: 'terminate', status: 'success' } },
     ]);
     expect(steps[0]!.thought).toBe('Action: Click the Team name field.');
+    // Each call was made looking at the screenshot the call before it returned: that is the step's screen.
+    const afterClick = (steps[0]!.result as { screenshotImageId?: string }).screenshotImageId;
+    expect(afterClick).toEqual(expect.any(String));
+    expect(steps[1]!.screenshotImageId).toBe(afterClick);
   });
 
   it('reads Ollama\'s calls (whole in one chunk, no index), and clicks where mouse_move left the pointer', async () => {
