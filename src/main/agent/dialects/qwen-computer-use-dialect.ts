@@ -60,7 +60,8 @@ export function buildQwenSystemPrompt(input: SystemPromptInput): string {
     'Always use the latest screenshot to decide where to act.',
     '',
     '# Tools',
-    ...toolLines(input),
+    // The first line of each: computer_use's full description (with the screen's resolution) is in its declaration.
+    ...toolLines({ tools: input.tools.map((tool) => ({ name: tool.name, description: tool.description.split('\n')[0] ?? '' })) }),
     'Call them as function calls. Where function calls are not available, write each call as ' +
       '<tool_call>{"name": <function-name>, "arguments": <args-json-object>}</tool_call>.',
     '',
