@@ -20,6 +20,12 @@ export type TimelineImageZone = (typeof TIMELINE_IMAGE_ZONES)[number];
 export const IMAGE_SOURCES = ['screen', 'browser', 'crop', 'user', 'tool'] as const;
 export type ImageSource = (typeof IMAGE_SOURCES)[number];
 
+/**
+ * The tool that brings an earlier image of the session back by id. A screenshot it returns is the past:
+ * the request builder never takes it for the screen as it is now, whoever's computer tool is speaking.
+ */
+export const GET_HISTORY_IMAGE_TOOL_NAME = 'get_history_image';
+
 /** Why storage cannot read an image: no such row, its file is gone or damaged, or retention deleted it. */
 export const IMAGE_READ_FAILURES = ['not-found', 'missing', 'corrupt', 'purged'] as const;
 export type ImageReadFailure = (typeof IMAGE_READ_FAILURES)[number];

@@ -23,6 +23,13 @@ export interface FakeToolCall {
   arguments: string;
   /** How many pieces the streamed arguments are split into (default 3). */
   argumentPieces?: number;
+  /**
+   * Chat Completions, streamed: the whole call in one chunk (id, name and arguments together), the way
+   * Ollama streams a tool call (github.com/ollama/ollama/issues/11633), instead of OpenAI's name-then-pieces.
+   */
+  wholeInOneChunk?: boolean;
+  /** Chat Completions, streamed: no `index` on the call's chunks, as Ollama sent them before github.com/ollama/ollama/issues/7881. */
+  withoutIndex?: boolean;
 }
 
 export interface FakeUsage {
@@ -206,9 +213,13 @@ function chatCompletionChunks(
 
   const calls = (answer.toolCalls ?? []).map((call, index) => ({ ...call, index, id: call.id ?? `call_${randomId()}` }));
   const pieceLists = calls.map((call) => {
-    const first = { index: call.index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+    const index = call.withoutIndex === true ? {} : { index: call.index };
+    if (call.wholeInOneChunk === true) {
+      return [{ ...index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }];
+    }
+    const first = { ...index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
     const rest = splitInto(call.arguments, call.argumentPieces ?? 3).map((piece) => ({
-      index: call.index,
+      ...index,
       function: { arguments: piece },
     }));
     return [first, ...rest];

@@ -238,3 +238,126 @@ export class HostileReplies {
     return text;
   }
 }
+
+const QWEN_ACTIONS = ['key', 'type', 'mouse_move', 'left_click', 'left_click_drag', 'right_click', 'middle_click', 'double_click', 'triple_click', 'scroll', 'hscroll', 'wait', 'terminate', 'answer'];
+const QWEN_ODD_ACTIONS = ['swipe', 'click', 'LEFT_CLICK', 'left_click ', '', 'screenshot', 'long_press', '__proto__', 'open'];
+const QWEN_ODD_COORDINATES: unknown[] = [[], [1], [1, 2, 3], ['500', '300'], [null, 1], [true, false], '[10, 20]', { x: 1, y: 2 }, 500, [[1, 2]], [Number.NaN, 1]];
+const QWEN_KEYS: unknown[] = [['ctrl', 'w'], ['alt', 'F4'], ['Return'], ['ctrl', 's'], ['super'], ['ctrl', ''], [' '], 'ctrl+c', [], [1, 2], ['F13'], ['pgdn'], Array.from({ length: 20 }, () => 'a')];
+
+/**
+ * Hostile answers in Qwen's computer_use dialect: `<tool_call>` text (truncated tags and JSON, unknown
+ * actions, points off the screen or not numbers, megabyte strings, many blocks in one answer, deep nesting)
+ * and native computer_use calls with the same arguments. Same seed, same sequence.
+ */
+export class HostileQwenReplies {
+  private readonly random: Random;
+  private readonly junk: HostileReplies;
+  private readonly screen: { width: number; height: number };
+  private readonly hugeStringChance: number;
+  private callNumber = 0;
+
+  constructor(seed: number, options: HostileOptions) {
+    this.random = seededRandom(seed);
+    this.junk = new HostileReplies(seed ^ 0x9e3779b9, options);
+    this.screen = options.screen;
+    this.hugeStringChance = options.hugeStringChance ?? 0.004;
+  }
+
+  /** One answer: mostly `<tool_call>` text, some native calls, rarely an HTTP error or no call at all. */
+  reply(): FakeReply {
+    const random = this.random;
+    const roll = random.next();
+    if (roll < 0.02) return { type: 'error', status: random.pick([400, 422, 500]), message: 'fuzzed model error' };
+    if (roll < 0.06) return { type: 'answer', text: this.junk.junkText(random.integer(0, 120)) };
+    if (roll < 0.3) {
+      const count = random.chance(0.85) ? 1 : random.integer(2, 8);
+      const toolCalls = Array.from({ length: count }, () => {
+        this.callNumber += 1;
+        const name = random.chance(0.9) ? 'computer_use' : random.pick(['mobile_use', 'computer', 'finish', 'ask_user', 'answer']);
+        return { id: `chatcmpl-tool-fuzz${this.callNumber}`, name, arguments: this.argumentsText(), argumentPieces: random.integer(1, 4), ...(random.chance(0.3) ? { wholeInOneChunk: true } : {}) };
+      });
+      return { type: 'answer', ...(random.chance(0.4) ? { text: this.junk.junkText(random.integer(0, 60)) } : {}), toolCalls };
+    }
+    return { type: 'answer', text: this.text(), ...(random.chance(0.1) ? { truncated: true } : {}) };
+  }
+
+  /** A harmless valid action, as text: what a model stuck in a loop sends forever. */
+  endlessReply(): FakeReply {
+    return { type: 'answer', text: `<tool_call>\n${JSON.stringify({ name: 'computer_use', arguments: this.validArguments() })}\n</tool_call>` };
+  }
+
+  /** The content of one answer without a tool parser. */
+  text(): string {
+    const random = this.random;
+    const roll = random.next();
+    const count = roll < 0.75 ? 1 : roll < 0.93 ? random.integer(2, 8) : roll < 0.99 ? random.integer(20, 80) : random.integer(1000, 5000);
+    const blocks = Array.from({ length: count }, () => this.block());
+    const thought = random.chance(0.6) ? `${this.junk.junkText(random.integer(0, 80))}\n` : '';
+    const between = random.pick(['\n', '', ' ', '\n\n', `\n${this.junk.junkText(5)}\n`]);
+    return `${thought}${blocks.join(between)}`;
+  }
+
+  private block(): string {
+    const random = this.random;
+    const name = random.chance(0.9) ? 'computer_use' : random.pick(['mobile_use', '', 'Computer_Use', 'x'.repeat(300), 'ask_user']);
+    const json = random.chance(0.1) ? this.junk.argumentsText() : `{"name": ${JSON.stringify(name)}, "arguments": ${random.chance(0.1) ? JSON.stringify(this.argumentsText()) : this.argumentsText()}}`;
+    switch (random.integer(0, 9)) {
+      case 0:
+        return `<tool_call>\n${json.slice(0, random.integer(0, json.length))}`;
+      case 1:
+        return `<tool_call>${json}`;
+      case 2:
+        return random.pick(['<tool_', '</tool_call>', '<tool_call></tool_call>', '<tool_call><tool_call>', `</tool_call>${json}<tool_call>`]);
+      default:
+        return `<tool_call>\n${json}\n</tool_call>`;
+    }
+  }
+
+  /** Arguments of computer_use: a third valid, the rest wrong in one of many ways. */
+  argumentsText(): string {
+    const random = this.random;
+    const roll = random.next();
+    if (roll < 0.35) return JSON.stringify(this.validArguments());
+    if (roll < 0.45) return JSON.stringify({ action: random.pick(['left_click', 'mouse_move', 'double_click', 'left_click_drag', 'scroll']), coordinate: this.farPoint() });
+    if (roll < 0.55) return `{"action": "${random.pick(['left_click', 'mouse_move', 'scroll'])}", "coordinate": [${random.pick(STRANGE_NUMBERS)}, ${random.pick(STRANGE_NUMBERS)}], "pixels": ${random.pick(STRANGE_NUMBERS)}}`;
+    if (roll < 0.63) return JSON.stringify({ action: random.pick(QWEN_ACTIONS), coordinate: random.pick(QWEN_ODD_COORDINATES), keys: random.pick(QWEN_KEYS), pixels: random.pick(ODD_VALUES), time: random.pick(ODD_VALUES), status: random.pick(ODD_VALUES) });
+    if (roll < 0.7) return JSON.stringify({ action: random.pick(QWEN_ODD_ACTIONS), coordinate: [1, 1] });
+    if (roll < 0.75) return JSON.stringify({ action: random.pick(['type', 'answer']), text: this.maybeHugeString() });
+    if (roll < 0.8) return JSON.stringify({ action: 'key', keys: random.pick(QWEN_KEYS) });
+    if (roll < 0.85) return JSON.stringify({ action: random.pick(['scroll', 'hscroll']), pixels: random.pick([...FAR_NUMBERS, 0, 0.4, -0.6]) });
+    if (roll < 0.9) return JSON.stringify({ action: 'wait', time: random.pick([...FAR_NUMBERS, 0, 61, 0.5]) });
+    return this.junk.argumentsText();
+  }
+
+  private validArguments(): Record<string, unknown> {
+    const random = this.random;
+    const point = [random.integer(0, this.screen.width - 1), random.integer(0, this.screen.height - 1)];
+    switch (random.pick(QWEN_ACTIONS.filter((action) => action !== 'terminate' && action !== 'answer'))) {
+      case 'key':
+        return { action: 'key', keys: random.pick([['Return'], ['Tab'], ['shift', 'a'], ['Escape']]) };
+      case 'type':
+        return { action: 'type', text: this.junk.junkText(random.integer(1, 30)) || 'a' };
+      case 'scroll':
+      case 'hscroll':
+        return { action: random.pick(['scroll', 'hscroll']), pixels: random.integer(-800, 800), ...(random.chance(0.5) ? { coordinate: point } : {}) };
+      case 'wait':
+        return { action: 'wait', time: random.integer(0, 2) };
+      case 'left_click_drag':
+        return { action: 'left_click_drag', coordinate: point };
+      default:
+        return { action: random.pick(['mouse_move', 'left_click', 'right_click', 'middle_click', 'double_click', 'triple_click']), ...(random.chance(0.8) ? { coordinate: point } : {}) };
+    }
+  }
+
+  private farPoint(): number[] {
+    const random = this.random;
+    const near = random.integer(0, this.screen.width - 1);
+    const far = random.pick(FAR_NUMBERS);
+    return random.chance(0.5) ? [far, near] : [near, far];
+  }
+
+  private maybeHugeString(): string {
+    if (this.random.chance(this.hugeStringChance * 25)) return 'A'.repeat(this.random.integer(1, 3) * 1024 * 1024);
+    return 'B'.repeat(this.random.integer(10_001, 60_000));
+  }
+}

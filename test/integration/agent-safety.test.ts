@@ -4,7 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { userText } from '../../src/shared/messages.js';
-import { chatMessages, computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
+import { textOfParts } from '../../src/shared/messages.js';
+import { chatMessages, computerCall, finishCall, startAgentHarness, type AgentHarness, type FakeAnswer } from '../helpers/agent-harness.js';
+import { qwenNativeReply, qwenTextReply } from '../helpers/qwen-model-replies.js';
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {
@@ -132,6 +134,33 @@ describe('the confirmation policy across dialects', () => {
     expect(fromComputerTool.executed).toEqual([]);
     expect(fromComputerTool.step.error).toContain('the user refused this action');
     expect(fromUiTars).toEqual(fromComputerTool);
+  });
+});
+
+describe('the confirmation policy, whatever the dialect', () => {
+  // What the gate saw and said for a ctrl+w from our computer tool, and from Qwen's computer_use key action.
+  async function refusedCtrlW(model: string, reply: FakeAnswer): Promise<{ request: unknown; refusal: string; executed: number }> {
+    harness = await startAgentHarness({ config: { model: { name: model } }, confirm: async () => false });
+    harness.server.script([reply, model === 'gpt-4.1' ? finishCall('Kept the tab.', false) : qwenNativeReply({ action: 'terminate', status: 'failure' })]);
+    const outcome = await harness.agent.runTurn({ request: userText('Close the tab') });
+    const { requestId: _requestId, sessionId: _sessionId, turnId: _turnId, ...request } = harness.confirmations[0]!;
+    const messages = harness.storage.messages.listByTurn(outcome.turnId).map((record) => record.message);
+    const refusal = messages.find((message) => message.role === 'tool' && message.isError === true);
+    const result = { request, refusal: refusal === undefined ? '' : textOfParts(refusal.parts), executed: harness.operator.executed.length };
+    await harness.close();
+    harness = undefined;
+    return result;
+  }
+
+  it("refuses a ctrl+w from Qwen's key action exactly as one from the computer tool", async () => {
+    const computer = await refusedCtrlW('gpt-4.1', computerCall({ action: 'key', keys: 'ctrl+w' }));
+    expect(computer).toEqual({
+      request: { action: { action: 'key', keys: 'ctrl+w' }, reason: 'key combination ctrl+w may close a window or tab' },
+      refusal: expect.stringContaining('the user refused this action: key combination ctrl+w may close a window or tab'),
+      executed: 0,
+    });
+    expect(await refusedCtrlW('qwen2.5-vl-7b-instruct', qwenNativeReply({ action: 'key', keys: ['ctrl', 'w'] }))).toEqual(computer);
+    expect(await refusedCtrlW('qwen3-vl:8b', qwenTextReply({ action: 'key', keys: ['ctrl', 'w'] }, 'Action: Close the tab.'))).toEqual(computer);
   });
 });
 

@@ -222,4 +222,30 @@ describe('the present screen', () => {
     expect(built.shown?.imageId).toBe(second.id);
     expect(built.shown?.view).toMatchObject({ frameWidth: 640, frameHeight: 400 });
   });
+
+  it("is the screenshot another dialect's computer tool returned (Qwen's computer_use)", async () => {
+    const { session, turn, second } = await seedTurn();
+    const third = await storage.images.put({
+      sessionId: session.id,
+      turnId: turn.id,
+      bytes: await makePng({ width: 640, height: 400, seed: 3 }),
+      mime: 'image/png',
+      width: 640,
+      height: 400,
+      source: 'screen',
+    });
+    storage.messages.append({
+      sessionId: session.id,
+      turnId: turn.id,
+      message: { role: 'assistant', parts: [], toolCalls: [{ id: 'call_2', name: 'computer_use', argumentsText: '{"action": "left_click", "coordinate": [1, 1]}' }] },
+    });
+    storage.messages.append({
+      sessionId: session.id,
+      turnId: turn.id,
+      message: { role: 'tool', toolCallId: 'call_2', name: 'computer_use', parts: [{ type: 'text', text: 'clicked' }, { type: 'image', imageId: third.id }] },
+    });
+    const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'You are a test.' });
+    expect(built.shown?.imageId).not.toBe(second.id);
+    expect(built.shown?.imageId).toBe(third.id);
+  });
 });

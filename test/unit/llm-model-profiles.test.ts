@@ -32,6 +32,18 @@ describe('model profiles', () => {
     expect(resolveModelProfile('gpt-4o-audio-preview').modalities).toEqual({ input: ['text', 'audio'], output: ['text', 'audio'] });
   });
 
+  it('gives the Qwen VL families their computer_use dialect, in the coordinate space each names points in', () => {
+    // Hugging Face repository names (vLLM), Ollama tags, OpenRouter ids.
+    for (const name of ['Qwen/Qwen2.5-VL-7B-Instruct', 'qwen2.5-vl-7b-instruct', 'qwen2.5vl:7b', 'qwen/qwen2.5-vl-72b-instruct', 'Qwen2-VL-7B-Instruct']) {
+      expect(resolveModelProfile(name), name).toMatchObject({ family: 'qwen-vl', dialect: 'qwen-computer-use', coordinateSpace: 'pixels' });
+    }
+    for (const name of ['Qwen/Qwen3-VL-8B-Instruct', 'Qwen/Qwen3-VL-30B-A3B-Instruct', 'qwen3-vl:8b', 'qwen/qwen3-vl-235b-a22b-instruct']) {
+      expect(resolveModelProfile(name), name).toMatchObject({ family: 'qwen3-vl', dialect: 'qwen-computer-use', coordinateSpace: 'normalized-1000' });
+    }
+    // Qwen's text models have no computer_use to speak.
+    expect(resolveModelProfile('qwen2.5:7b').dialect).toBe('function-tools');
+  });
+
   it('gives unknown models a default profile that can see images', () => {
     const profile = resolveModelProfile('my-finetune-v3');
     expect(profile).toMatchObject({ model: 'my-finetune-v3', family: 'default', contextWindow: 128_000, coordinateSpace: 'pixels' });

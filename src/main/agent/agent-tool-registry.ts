@@ -5,6 +5,7 @@
  * new built-in tool is fuzzed the day it is added.
  */
 import type { ConfirmationPolicy } from '../../shared/config.js';
+import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { Operator } from '../operators/operator.js';
 import type { AskUserHandler, ConfirmationHandler } from './agent-contract.js';
 import type { AgentDialect } from './dialects/agent-dialect.js';
@@ -25,6 +26,8 @@ export interface AgentToolRegistryOptions {
   dialect?: AgentDialect | undefined;
   /** The size of the screenshots as the model is shown them; the operator's screen unless given. */
   screenshotSize?: { width: number; height: number } | undefined;
+  /** How the model names points; pixels unless given. */
+  coordinateSpace?: CoordinateSpace | undefined;
 }
 
 /** The dialect's tools, then the extra tools it can offer; a name used twice throws. */
@@ -39,6 +42,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
       askUser: options.askUser,
       extraTools: options.extraTools ?? [],
       screenshotSize: options.screenshotSize ?? screenOf(options.operator),
+      coordinateSpace: options.coordinateSpace ?? 'pixels',
     }),
   );
 }

@@ -55,6 +55,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     extraTools: dependencies.extraTools,
     dialect,
     screenshotSize: shownSizeOf(operator, maxImageEdge, model.profile.imageSizing),
+    coordinateSpace: model.profile.coordinateSpace,
   });
   const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, stoppedNotice: STOPPED_CALL_NOTICE };
   const hooks = dependencies.turnEndHooks ?? [];
@@ -137,6 +138,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       maxImageEdge,
       maxSteps: config.agent.maxSteps,
       replyWithoutCalls: dialect.replyWithoutCalls,
+      ...(dialect.nudge === undefined ? {} : { nudge: dialect.nudge }),
       imageCache: new EncodedImageCache(),
       turnCache: new TurnRequestCache(),
       contextSettings: config.context,

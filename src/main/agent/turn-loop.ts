@@ -54,6 +54,8 @@ export interface TurnLoop {
   maxSteps: number;
   /** What a reply without calls means in the model's dialect: nudge it to act, or the task is done. */
   replyWithoutCalls: 'nudge' | 'finish';
+  /** What the nudge says in the dialect's own terms (NO_TOOL_CALL_NUDGE when absent). */
+  nudge?: string;
   imageCache: EncodedImageCache;
   /** The turn's earlier-turns history, planned once: each step then reads only the turn's new rows. */
   turnCache: TurnRequestCache;
@@ -117,7 +119,7 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
       loop.storage.messages.append({
         sessionId: loop.turn.sessionId,
         turnId: loop.turn.turnId,
-        message: { role: 'user', parts: [{ type: 'text', text: NO_TOOL_CALL_NUDGE }] },
+        message: { role: 'user', parts: [{ type: 'text', text: loop.nudge ?? NO_TOOL_CALL_NUDGE }] },
       });
       continue;
     }

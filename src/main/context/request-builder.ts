@@ -27,7 +27,7 @@ import type { Storage } from '../storage/index.js';
 import { EncodedImageCache } from './encoded-image-cache.js';
 import { injectEphemeral, type InjectionDebugLog } from './ephemeral-injection.js';
 import { renderHistory, type SentImage } from './history-rendering.js';
-import { COMPUTER_TOOL_NAME } from '../../shared/actions.js';
+import { GET_HISTORY_IMAGE_TOOL_NAME } from '../../shared/images.js';
 import { answerUnansweredToolCalls, countImages, TokenEstimator, type MessageCostMemo, type PlannedMessage } from './planned-messages.js';
 import { enforceBudget } from './token-budget.js';
 import { estimateMessageTextTokens } from './token-estimates.js';
@@ -208,11 +208,12 @@ function sentTokensOfMessage(message: Message, estimator: TokenEstimator, profil
 
 /**
  * The screen as it is now is the latest screenshot the agent itself showed: in a turn's request or a
- * computer action's result. A screenshot brought back by a recall tool (get_history_image) is the past:
- * taking its size as the present would map the next click through the wrong view.
+ * computer action's result, whichever dialect's computer tool made it (`computer`, Qwen's `computer_use` …).
+ * A screenshot brought back by the recall tool (get_history_image) is the past: taking it as the present
+ * would map the next click through the wrong view and record the wrong screen on the step.
  */
 function showsPresentScreen(image: SentImage): boolean {
   const isScreenshot = image.source === 'screen' || image.source === 'browser';
-  const carriedAsPresent = image.carrier.role === 'user' || (image.carrier.role === 'tool' && image.carrier.toolName === COMPUTER_TOOL_NAME);
+  const carriedAsPresent = image.carrier.role === 'user' || (image.carrier.role === 'tool' && image.carrier.toolName !== GET_HISTORY_IMAGE_TOOL_NAME);
   return isScreenshot && carriedAsPresent;
 }

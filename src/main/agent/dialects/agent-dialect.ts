@@ -7,6 +7,7 @@
  */
 import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { DialectName } from '../../../shared/dialects.js';
+import type { CoordinateSpace } from '../../../shared/model-view.js';
 import type { DialectWire } from '../../llm/dialects/dialect-wire.js';
 import type { Operator } from '../../operators/operator.js';
 import type { AskUserHandler, ConfirmationHandler } from '../agent-contract.js';
@@ -26,6 +27,8 @@ export interface DialectToolParts {
   extraTools: readonly ToolDefinition[];
   /** The size of the screenshots as the model is shown them (a native computer tool declares it). */
   screenshotSize: { width: number; height: number };
+  /** How the model names points (the model profile's): a native computer tool states its screen in it. */
+  coordinateSpace: CoordinateSpace;
 }
 
 export interface AgentDialect {
@@ -40,5 +43,7 @@ export interface AgentDialect {
    * ends a task that way).
    */
   readonly replyWithoutCalls: 'nudge' | 'finish';
+  /** What the nudge says, in the dialect's own tool names; the loop's general text when absent. */
+  readonly nudge?: string;
   readonly wire: DialectWire;
 }

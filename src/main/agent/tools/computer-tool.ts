@@ -130,7 +130,8 @@ function normalizeAnswer(answer: boolean | ConfirmationAnswer): ConfirmationAnsw
   return typeof answer === 'boolean' ? { approved: answer, by: 'user' } : answer;
 }
 
-function withoutNullFields(value: unknown): unknown {
+/** A flat arguments object without its null fields (models prompted with one flat schema send unused ones as null). */
+export function withoutNullFields(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null));
 }

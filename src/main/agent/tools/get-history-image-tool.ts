@@ -7,10 +7,11 @@
  * pixels when it renders the result.
  */
 import { z } from 'zod';
+import { GET_HISTORY_IMAGE_TOOL_NAME } from '../../../shared/images.js';
 import type { ToolDefinition, ToolResult } from './tool-definition.js';
 import { describeImage, recallImage } from './recalled-image.js';
 
-export const GET_HISTORY_IMAGE_TOOL_NAME = 'get_history_image';
+export { GET_HISTORY_IMAGE_TOOL_NAME };
 
 const GetHistoryImageArgumentsSchema = z
   .object({

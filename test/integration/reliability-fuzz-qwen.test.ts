@@ -1,0 +1,188 @@
+/**
+ * Hostile output in Qwen's computer_use dialect, thousands of times (test/helpers/hostile-model-replies.ts,
+ * HostileQwenReplies): truncated `<tool_call>` tags and JSON, unknown actions, points off the screen and
+ * not numbers, megabyte strings, many calls in one answer, deep nesting; as text and as native calls.
+ *
+ * - The reader never throws, and every call it makes is valid JSON arguments or marked invalid.
+ * - Every call, dispatched through the dialect's own registry, is run, refused or answered as malformed,
+ *   without a throw or an action off the screen.
+ * - Through the real loop: nothing throws out of runTurn, every turn ends with a valid status, the step
+ *   limit holds, and the database stays consistent.
+ *
+ * Replay a failure with SIGHTLINE_FUZZ_SEED=<seed> npx vitest run <this file>.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { userText } from '../../src/shared/messages.js';
+import { TURN_END_REASONS } from '../../src/shared/statuses.js';
+import { createAgentToolRegistry } from '../../src/main/agent/index.js';
+import { QWEN_COMPUTER_USE_DIALECT } from '../../src/main/agent/dialects/qwen-computer-use-dialect.js';
+import { createEventEmitter } from '../../src/main/agent/event-emitter.js';
+import { ScreenRecorder } from '../../src/main/agent/screen-recorder.js';
+import { dispatchToolCall } from '../../src/main/agent/tool-dispatch.js';
+import { QWEN_COMPUTER_USE_WIRE } from '../../src/main/llm/dialects/qwen-computer-use-wire.js';
+import { MAX_TEXT_CALLS_PER_REPLY } from '../../src/main/llm/dialects/qwen-tool-call-text.js';
+import { startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
+import { FakeOperator } from '../helpers/fake-operator.js';
+import { HostileQwenReplies } from '../helpers/hostile-model-replies.js';
+import { createTemporaryHome, openHomeStorage } from '../helpers/seed.js';
+import { storageProblems } from '../helpers/storage-consistency.js';
+
+const SEED = Number(process.env.SIGHTLINE_FUZZ_SEED ?? 20261122);
+const SCREEN = { width: 96, height: 64 };
+const MAX_STEPS = 6;
+const LOOP_TURNS = 24;
+const ENDLESS_TURNS = 3;
+const READ_TEXTS = 2000;
+
+let harness: AgentHarness;
+
+beforeAll(async () => {
+  console.log(`qwen reliability fuzz seed: ${SEED} (replay with SIGHTLINE_FUZZ_SEED=${SEED})`);
+  let actions = 0;
+  harness = await startAgentHarness({
+    operator: { screen: SCREEN, changesScreen: () => (actions += 1) % 5 === 0 },
+    config: { model: { name: 'qwen2.5-vl-7b-instruct' }, agent: { maxSteps: MAX_STEPS }, perception: { maxImageEdge: 256 } },
+  });
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+function offScreenPoints(operator: FakeOperator): string[] {
+  return operator.executed.flatMap((entry) =>
+    entry.screen
+      .filter((point) => !(point.x >= 0 && point.y >= 0 && point.x < SCREEN.width && point.y < SCREEN.height))
+      .map((point) => `${entry.action.action} at (${point.x}, ${point.y})`),
+  );
+}
+
+describe(`hostile Qwen output (seed ${SEED})`, () => {
+  it('reads thousands of hostile answers; every call it makes is valid, invalid or malformed-answered', { timeout: 120_000 }, async () => {
+    const home = createTemporaryHome('sightline-fuzz-qwen');
+    const storage = openHomeStorage(home);
+    try {
+      let actions = 0;
+      const operator = new FakeOperator({ screen: SCREEN, changesScreen: () => (actions += 1) % 100 === 0 });
+      const emit = createEventEmitter(() => undefined, (text) => text);
+      const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit, settleDelayMs: 0 });
+      const registry = createAgentToolRegistry({
+        operator,
+        screen,
+        policy: 'risky',
+        confirm: async () => false,
+        askUser: async () => undefined,
+        dialect: QWEN_COMPUTER_USE_DIALECT,
+        screenshotSize: SCREEN,
+        coordinateSpace: 'pixels',
+      });
+      const session = storage.sessions.create({ title: 'fuzz', operator: 'desktop', model: 'qwen2.5-vl-7b-instruct' });
+      const turn = storage.turns.start({ sessionId: session.id, userRequest: 'fuzz' });
+      screen.beginTurn({ sessionId: session.id, turnId: turn.id });
+      const first = await screen.capture(false);
+      const view = { frameWidth: SCREEN.width, frameHeight: SCREEN.height, imageWidth: SCREEN.width, imageHeight: SCREEN.height, coordinateSpace: 'pixels' as const };
+      const shown = first.kind === 'new' ? { imageId: first.imageId, view } : undefined;
+      const scope = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown };
+
+      const hostile = new HostileQwenReplies(SEED, { screen: SCREEN, hugeStringChance: 0.002 });
+      const failures: string[] = [];
+      const outcomes = { valid: 0, invalid: 0, malformed: 0, ran: 0 };
+      for (let index = 0; index < READ_TEXTS; index += 1) {
+        const text = hostile.text();
+        let calls;
+        try {
+          const decoded = QWEN_COMPUTER_USE_WIRE.decodeReply({
+            role: 'assistant',
+            parts: [{ type: 'text', text }],
+            toolCalls: [],
+            usage: { inputTokens: 1, outputTokens: 1 },
+            finishReason: 'stop',
+            model: 'qwen',
+          });
+          calls = decoded.toolCalls;
+          QWEN_COMPUTER_USE_WIRE.encodeRequest({ messages: [{ role: 'assistant', parts: decoded.parts, toolCalls: calls }] });
+        } catch (error) {
+          failures.push(`text ${index} (${text.slice(0, 80)}) threw: ${error instanceof Error ? error.message : String(error)}`);
+          continue;
+        }
+        if (calls.length > MAX_TEXT_CALLS_PER_REPLY + 1) failures.push(`text ${index}: ${calls.length} calls`);
+        for (const call of calls) {
+          if (call.inText !== true) failures.push(`text ${index}: a call not marked inText`);
+          if (call.invalid === undefined) {
+            const parsed = safeJson(call.argumentsText);
+            if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) failures.push(`text ${index}: a valid call without an arguments object`);
+            outcomes.valid += 1;
+          } else {
+            outcomes.invalid += 1;
+          }
+          try {
+            const outcome = await dispatchToolCall(registry, call, scope);
+            if (outcome.result.parts.length === 0) failures.push(`text ${index}: a call came back with no parts`);
+            if (outcome.malformed) outcomes.malformed += 1;
+            else outcomes.ran += 1;
+          } catch (error) {
+            failures.push(`text ${index} call ${call.argumentsText.slice(0, 80)} threw: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }
+      }
+      expect(failures, `seed ${SEED}`).toEqual([]);
+      // The mix is hostile but not hopeless: calls of every kind were made.
+      expect(outcomes.valid).toBeGreaterThan(READ_TEXTS / 3);
+      expect(outcomes.invalid).toBeGreaterThan(READ_TEXTS / 20);
+      expect(outcomes.malformed).toBeGreaterThan(outcomes.invalid);
+      expect(operator.executed.length).toBeGreaterThan(READ_TEXTS / 20);
+      expect(offScreenPoints(operator), `seed ${SEED}`).toEqual([]);
+      storage.turns.end(turn.id, 'finished');
+      expect(await storageProblems(storage), `seed ${SEED}`).toEqual([]);
+    } finally {
+      storage.close();
+      home.remove();
+    }
+  });
+
+  it('survives hostile answers, text and native, through the real loop', { timeout: 120_000 }, async () => {
+    const hostile = new HostileQwenReplies(SEED ^ 0x5eed, { screen: SCREEN });
+    const failures: string[] = [];
+    let sessionId: string | undefined;
+    let mode: 'random' | 'endless' = 'random';
+    const executedBefore = harness.operator.executed.length;
+    for (let turnIndex = 0; turnIndex < LOOP_TURNS + ENDLESS_TURNS; turnIndex += 1) {
+      const endless = turnIndex >= LOOP_TURNS;
+      if (turnIndex % 3 === 0 || endless) sessionId = undefined;
+      mode = endless ? 'endless' : 'random';
+      const missing = MAX_STEPS + 1 - harness.server.remainingReplies();
+      harness.server.script(Array.from({ length: missing }, () => () => (mode === 'endless' ? hostile.endlessReply() : hostile.reply())));
+      const requestsBefore = harness.server.requests.length;
+      const actionsBefore = harness.operator.executed.length;
+      let outcome;
+      try {
+        outcome = await harness.agent.runTurn({ request: userText(`fuzz turn ${turnIndex}`), ...(sessionId ? { sessionId } : {}) });
+      } catch (error) {
+        failures.push(`turn ${turnIndex} threw: ${error instanceof Error ? error.stack : String(error)}`);
+        continue;
+      }
+      sessionId = outcome.sessionId;
+      if (!['finished', 'failed', 'stopped'].includes(outcome.status)) failures.push(`turn ${turnIndex}: status ${outcome.status}`);
+      if (!(TURN_END_REASONS as readonly string[]).includes(outcome.reason)) failures.push(`turn ${turnIndex}: reason ${outcome.reason}`);
+      if (outcome.summary?.startsWith('The turn failed') === true) failures.push(`turn ${turnIndex} crashed: ${outcome.summary.slice(0, 200)}`);
+      const modelCalls = harness.server.requests.length - requestsBefore;
+      if (modelCalls > MAX_STEPS) failures.push(`turn ${turnIndex}: ${modelCalls} model calls, limit ${MAX_STEPS}`);
+      const actions = harness.operator.executed.length - actionsBefore;
+      if (actions > MAX_STEPS) failures.push(`turn ${turnIndex}: ${actions} actions run, limit ${MAX_STEPS}`);
+      if (endless && outcome.reason !== 'step-limit') failures.push(`endless turn ${turnIndex} ended ${outcome.reason}, not at the step limit`);
+    }
+    expect(failures, `seed ${SEED}`).toEqual([]);
+    expect(harness.operator.executed.length).toBeGreaterThan(executedBefore);
+    expect(offScreenPoints(harness.operator), `seed ${SEED}`).toEqual([]);
+    expect(await storageProblems(harness.storage), `seed ${SEED}`).toEqual([]);
+  });
+});
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
