@@ -41,9 +41,10 @@ describe('sightline run --operator browser with a Qwen VL model', () => {
     const { run, screenshots } = await runQwen('qwen2.5-vl-7b-instruct', { form: 'native', coordinateSpace: 'pixels' });
     expect(run.code, run.stderr).toBe(0);
     expect(environment.sandbox.state()).toMatchObject({ teamName: 'Platform' });
-    // Shown downscaled: the model's points are in a smaller image than the page.
+    // Shown downscaled: fitted to 640 wide, then at Qwen2.5-VL's own smart-resize size (multiples of 28), so
+    // its points are pixels of the image sent.
     expect(screenshots.length).toBe(MOVES.length);
-    expect(screenshots.every((size) => size.width <= 640 && size.height < PAGE.height)).toBe(true);
+    expect(screenshots.every((size) => size.width < PAGE.width && size.height < PAGE.height && size.width % 28 === 0 && size.height % 28 === 0)).toBe(true);
     const events = run.stdout.trimEnd().split('\n').map((line) => AgentEventSchema.parse(JSON.parse(line)));
     expect(events.filter((event) => event.type === 'step').map((event) => event.type === 'step' && event.tool)).toEqual([
       'computer_use',

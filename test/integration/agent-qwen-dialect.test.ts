@@ -2,7 +2,8 @@
  * The qwen-computer-use dialect through the real agent, model adapter and `openai` client against the fake
  * server: Qwen's computer_use offered in its own form (no finish), its calls answered natively (vLLM and
  * Ollama shapes) or as `<tool_call>` text, every action through the same pipeline and coordinate mapping
- * (here a 1280x800 screen shown downscaled to 640x400), terminate and answer ending the turn.
+ * (here a 1280x800 screen fitted to 640x400, then sent at Qwen2.5-VL's own smart-resize size, 644x392), terminate
+ * and answer ending the turn.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { userText } from '../../src/shared/messages.js';
@@ -47,18 +48,18 @@ describe('qwen-computer-use, answered with native tool calls', () => {
 
     expect(outcome).toMatchObject({ status: 'finished', reason: 'finished', summary: 'The task is done (the model ended it with terminate: success).' });
     expect(harness.operator.executed.map((entry) => [entry.action, entry.screen])).toEqual([
-      [{ action: 'click', x: 320, y: 116 }, [{ x: 641, y: 233 }]],
+      [{ action: 'click', x: 320, y: 116 }, [{ x: 637, y: 237 }]],
       [{ action: 'type', text: 'Platform' }, []],
     ]);
     const tools = sentTools(0);
     expect(tools.map((tool) => tool.function.name)).toEqual(['computer_use', 'ask_user', 'get_history_image', 'crop_image']);
-    expect(tools[0]!.function.description).toContain("The screen's resolution is 640x400.");
+    expect(tools[0]!.function.description).toContain("The screen's resolution is 644x392.");
     expect(tools[0]!.function.parameters.properties.action.enum).toEqual(expect.arrayContaining(['left_click', 'left_click_drag', 'terminate', 'answer']));
     const system = contentText(chatMessages(harness.server, 0)[0]!);
     expect(system).toContain('action "terminate"');
     expect(system).toContain('<img_');
     expect(system).not.toContain('Call finish');
-    // The model's pixel (320, 116) of the 640x400 image is the 2x2 block whose centre is (641, 233) on the screen.
+    // The model's pixel (320, 116) of the 644x392 image has its centre at (637.2, 237.8) on the 1280x800 screen.
     // Native calls go back natively: the assistant's tool_calls, then a tool message with the same id.
     const second = chatMessages(harness.server, 1);
     const assistant = second.find((message) => message.role === 'assistant') as { tool_calls: Array<{ id: string }> };
@@ -135,7 +136,7 @@ describe('qwen-computer-use, answered with <tool_call> text', () => {
 
     expect(outcome.status).toBe('finished');
     expect(harness.operator.executed.map((entry) => [entry.action, entry.screen])).toEqual([
-      [{ action: 'click', x: 320, y: 116 }, [{ x: 641, y: 233 }]],
+      [{ action: 'click', x: 320, y: 116 }, [{ x: 637, y: 237 }]],
       [{ action: 'type', text: 'Platform' }, []],
     ]);
     const second = chatMessages(harness.server, 1);
@@ -146,7 +147,7 @@ describe('qwen-computer-use, answered with <tool_call> text', () => {
     );
     const response = second.at(-1)!;
     expect(response.role).toBe('user');
-    expect(contentText(response)).toMatch(/^<tool_response>\nclick done at \(641, 233\)\n<img_[0-9a-f]+>\n\[image data:image\/png;base64,/);
+    expect(contentText(response)).toMatch(/^<tool_response>\nclick done at \(637, 237\)\n<img_[0-9a-f]+>\n\[image data:image\/png;base64,/);
     expect(contentText(response)).toMatch(/<\/tool_response>$/);
     const steps = harness.storage.steps.listByTurn(outcome.turnId);
     expect(steps[0]).toMatchObject({ action: { action: 'click', x: 320, y: 116 }, thought: 'Action: Click the Team name field.' });
