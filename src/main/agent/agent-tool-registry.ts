@@ -25,6 +25,8 @@ export interface AgentToolRegistryOptions {
   dialect?: AgentDialect | undefined;
   /** The size of the screenshots as the model is shown them; the operator's screen unless given. */
   screenshotSize?: { width: number; height: number } | undefined;
+  /** The model profile's family (some dialects declare their tools differently per model). */
+  modelFamily?: string | undefined;
 }
 
 /** The dialect's tools, then the extra tools it can offer; a name used twice throws. */
@@ -39,6 +41,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
       askUser: options.askUser,
       extraTools: options.extraTools ?? [],
       screenshotSize: options.screenshotSize ?? screenOf(options.operator),
+      modelFamily: options.modelFamily,
     }),
   );
 }

@@ -54,6 +54,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     extraTools: dependencies.extraTools,
     dialect,
     screenshotSize: shownSizeOf(operator, maxImageEdge),
+    modelFamily: model.profile.family,
   });
   const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, stoppedNotice: STOPPED_CALL_NOTICE };
   const hooks = dependencies.turnEndHooks ?? [];

@@ -26,6 +26,11 @@ export interface DialectToolParts {
   extraTools: readonly ToolDefinition[];
   /** The size of the screenshots as the model is shown them (a native computer tool declares it). */
   screenshotSize: { width: number; height: number };
+  /**
+   * The model profile's family, for a dialect whose tools take another form for some models (OpenAI's
+   * computer tool is `computer_use_preview` for computer-use-preview, `computer` for newer models).
+   */
+  modelFamily?: string | undefined;
 }
 
 export interface AgentDialect {
