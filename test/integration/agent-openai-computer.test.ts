@@ -124,6 +124,23 @@ describe('the openai-computer dialect', () => {
     expect(JSON.stringify(inputOf(1).at(-1))).toContain(`unchanged: same as ${firstImage!.id}`);
   });
 
+  it('folds the older copies of an unchanged screenshot to fit the budget; those calls go back as text', async () => {
+    harness = await startAgentHarness({
+      operator: { kind: 'browser', screen: { width: 1280, height: 800 } },
+      config: { model: { name: 'computer-use-preview', api: 'responses' }, perception: { maxImageEdge: 640 }, context: { tokenBudget: 2200 } },
+    });
+    const moves = Array.from({ length: 6 }, (_, index) =>
+      answer([{ type: 'computer_call', id: `cu_m${index}`, callId: `call_m${index}`, action: { type: 'move', x: 10 + index, y: 10 } }]),
+    );
+    harness.server.script([...moves, done('Moved around.')]);
+    const outcome = await harness.agent.runTurn({ request: userText('Move the pointer around') });
+    // Every result shows the first screenshot again; only its first copy is an anchor that must stay whole.
+    expect(outcome).toMatchObject({ status: 'finished', summary: 'Moved around.' });
+    const last = harness.server.requests.length - 1;
+    expect(itemsOfType(last, 'computer_call').map((item) => item.call_id)).toEqual(['call_m3', 'call_m4', 'call_m5']);
+    expect(JSON.stringify(inputOf(last))).toContain('Computer call call_m0:');
+  });
+
   it('refuses an unacknowledged safety check before the action: nothing runs, the model is told, the turn goes on', async () => {
     harness = await openAiComputerHarness(async () => ({ approved: false, by: 'policy' }));
     harness.server.script([answer([checkCall('call_s', { type: 'click', button: 'left', x: 100, y: 100 })]), done('I stopped: the check was not acknowledged.')]);
