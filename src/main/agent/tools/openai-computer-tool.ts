@@ -22,6 +22,7 @@ import type { OpenAiComputerToolDeclaration } from '../../llm/model-adapter.js';
 import type { Operator } from '../../operators/operator.js';
 import { askConfirmation, performComputerAction, type ComputerToolOptions } from './computer-tool.js';
 import {
+  MAX_BATCHED_ACTIONS,
   OpenAiComputerArgumentsSchema,
   toComputerAction,
   type ActionMappingContext,
@@ -49,6 +50,14 @@ interface ActionOutcome {
   text: string;
 }
 
+const COMPUTER_CALL_SHAPE: Record<string, unknown> = {
+  type: 'object',
+  description:
+    "OpenAI's computer_call: an action (click with button left, right or wheel; double_click; drag with a path of " +
+    'at least two points; keypress with keys; move; screenshot; scroll with scroll_x and scroll_y; type with text; wait) ' +
+    `or an actions list of at most ${MAX_BATCHED_ACTIONS}, and the pending_safety_checks.`,
+};
+
 export function createOpenAiComputerTool(options: OpenAiComputerToolOptions): ToolDefinition<OpenAiComputerArguments> {
   return {
     name: COMPUTER_TOOL_NAME,
@@ -56,6 +65,9 @@ export function createOpenAiComputerTool(options: OpenAiComputerToolOptions): To
       "OpenAI's computer tool: act on the screen with the mouse and keyboard. Coordinates are pixels of the latest " +
       'screenshot; every result is the screenshot after the actions.',
     arguments: OpenAiComputerArgumentsSchema,
+    // OpenAI declares the tool itself, so this is never sent as a declaration; it is what a malformed call's
+    // answer shows as expected, and a model with an 8k window is better told in a line than in a schema.
+    parametersJsonSchema: COMPUTER_CALL_SHAPE,
     nativeDeclaration: {
       kind: 'openai-computer',
       toolType: options.toolType,
