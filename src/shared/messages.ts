@@ -66,6 +66,52 @@ export type AudioPart = z.infer<typeof AudioPartSchema>;
 export type FilePart = z.infer<typeof FilePartSchema>;
 export type MessagePart = z.infer<typeof MessagePartSchema>;
 
+/**
+ * A reasoning item of OpenAI's Responses API, as the API requires it back: requests are stateless
+ * (`store: false`), so the item travels in full, its reasoning encrypted by OpenAI (never readable here).
+ */
+export const ResponsesReasoningItemSchema = z.object({
+  id: z.string().min(1),
+  /** OpenAI's encrypted reasoning (`include: ['reasoning.encrypted_content']`); an item without it cannot go back. */
+  encryptedContent: z.string().min(1),
+  /** The reasoning summary's texts, as the model wrote them. */
+  summary: z.array(z.string()),
+});
+export type ResponsesReasoningItem = z.infer<typeof ResponsesReasoningItemSchema>;
+
+/** Most reasoning items kept before one call: a model emits one or two; more is junk not worth storing. */
+export const MAX_REASONING_ITEMS_PER_CALL = 8;
+
+/**
+ * What a provider needs back with a call, as it gave it: small ids and the provider's own opaque data,
+ * never pixels. Today OpenAI's Responses API: the output item's id (a computer call's `cu_…`) and the
+ * reasoning items that came just before the call, which go back in the next request right before it.
+ */
+export const ToolCallProviderDataSchema = z.object({
+  itemId: z.string().min(1).optional(),
+  reasoning: z.array(ResponsesReasoningItemSchema).max(MAX_REASONING_ITEMS_PER_CALL).optional(),
+});
+export type ToolCallProviderData = z.infer<typeof ToolCallProviderDataSchema>;
+
+/** A safety check OpenAI's computer tool attached to a call (`pending_safety_checks`), as OpenAI wrote it. */
+export const SafetyCheckSchema = z.object({
+  id: z.string().min(1),
+  code: z.string().optional(),
+  message: z.string().optional(),
+});
+export type SafetyCheck = z.infer<typeof SafetyCheckSchema>;
+
+/**
+ * What a provider needs back with a tool's result beyond its parts. Today OpenAI's computer tool: the
+ * safety checks a person acknowledged before the call ran (`acknowledged_safety_checks`), and the browser
+ * page's URL after it (`current_url`, which OpenAI's own checks read).
+ */
+export const ToolResultProviderDataSchema = z.object({
+  acknowledgedSafetyChecks: z.array(SafetyCheckSchema).optional(),
+  currentUrl: z.string().optional(),
+});
+export type ToolResultProviderData = z.infer<typeof ToolResultProviderDataSchema>;
+
 export const ToolCallSchema = z.object({
   /** The provider's call id; the tool message that answers it carries the same id. */
   id: z.string().min(1),
@@ -85,6 +131,8 @@ export const ToolCallSchema = z.object({
    * provider's tool call; the dialect sends it and its result back the same way.
    */
   inText: z.boolean().optional(),
+  /** What the provider needs back with the call (see ToolCallProviderDataSchema). */
+  providerData: ToolCallProviderDataSchema.optional(),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
@@ -113,6 +161,8 @@ export const ToolMessageSchema = z.object({
   parts: z.array(MessagePartSchema),
   /** The tool failed; its parts explain why. */
   isError: z.boolean().optional(),
+  /** What the provider needs back with the result beyond its parts (see ToolResultProviderDataSchema). */
+  providerData: ToolResultProviderDataSchema.optional(),
 });
 
 export const MessageSchema = z.discriminatedUnion('role', [

@@ -32,6 +32,34 @@ export interface FakeToolCall {
   withoutIndex?: boolean;
 }
 
+/**
+ * A Responses output item other than text and function calls, replayed in the API's real shapes: a
+ * reasoning item, or a computer call of OpenAI's computer tool. `raw` sends an item exactly as given (for
+ * hostile shapes). Shapes: the Responses API reference (ResponseReasoningItem, ResponseComputerToolCall and
+ * their streaming events, https://platform.openai.com/docs/api-reference/responses-streaming) as the
+ * `openai` package types them, and the computer use guide's example output
+ * (https://platform.openai.com/docs/guides/tools-computer-use).
+ */
+export type FakeResponsesItem =
+  | {
+      type: 'reasoning';
+      id?: string;
+      /** The reasoning summary's texts (streamed as summary parts). */
+      summary?: string[];
+      /** Sent when given, as with `include: ['reasoning.encrypted_content']`. */
+      encryptedContent?: string;
+    }
+  | {
+      type: 'computer_call';
+      id?: string;
+      callId?: string;
+      /** One action (computer-use-preview), or the batched list (the GA computer tool). */
+      action?: Record<string, unknown>;
+      actions?: Array<Record<string, unknown>>;
+      pendingSafetyChecks?: Array<{ id: string; code?: string; message?: string }>;
+    }
+  | { type: 'raw'; item: Record<string, unknown> };
+
 export interface FakeUsage {
   inputTokens: number;
   outputTokens: number;
@@ -49,6 +77,8 @@ export type FakeReply =
       interleaveToolCalls?: boolean;
       /** Generated images (base64 PNG): OpenRouter's `delta.images` / Responses' image_generation_call. */
       images?: string[];
+      /** Responses only: reasoning and computer call items, in order, before the message and function calls. */
+      responsesItems?: FakeResponsesItem[];
       usage?: FakeUsage;
       /** Ends as if cut by max output tokens. */
       truncated?: boolean;
@@ -357,9 +387,17 @@ function responseStreamEvents(answer: Extract<FakeReply, { type: 'answer' }>, mo
         arguments: item.arguments,
       });
       events.push({ type: 'response.output_item.done', output_index: outputIndex, item });
-    } else {
+    } else if (item.type === 'reasoning') {
+      if (stall) return;
+      events.push(...reasoningEvents(item, outputIndex));
+    } else if (item.type === 'image_generation_call') {
       if (stall) return;
       events.push({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, status: 'in_progress', result: null } });
+      events.push({ type: 'response.output_item.done', output_index: outputIndex, item });
+    } else {
+      // A computer call (or a raw item) arrives whole: added while in progress, then done.
+      if (stall) return;
+      events.push({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, status: 'in_progress' } });
       events.push({ type: 'response.output_item.done', output_index: outputIndex, item });
     }
   });
@@ -373,7 +411,7 @@ function responseObject(
   model: string,
   status: 'in_progress' | 'completed' | 'incomplete',
 ): Record<string, unknown> {
-  const output: Array<Record<string, unknown>> = [];
+  const output: Array<Record<string, unknown>> = (answer.responsesItems ?? []).map(responsesItem);
   const text = answer.text ?? (answer.textPieces ?? []).join('');
   if (text !== '') {
     output.push({
@@ -430,6 +468,49 @@ function responseObject(
             total_tokens: usage.inputTokens + usage.outputTokens,
           },
   };
+}
+
+/** A reasoning or computer call item in the API's output shape. */
+function responsesItem(item: FakeResponsesItem): Record<string, unknown> {
+  switch (item.type) {
+    case 'raw':
+      return item.item;
+    case 'reasoning':
+      return {
+        id: item.id ?? `rs_${randomId()}`,
+        type: 'reasoning',
+        summary: (item.summary ?? []).map((text) => ({ type: 'summary_text', text })),
+        ...(item.encryptedContent === undefined ? {} : { encrypted_content: item.encryptedContent }),
+      };
+    case 'computer_call':
+      return {
+        id: item.id ?? `cu_${randomId()}`,
+        type: 'computer_call',
+        call_id: item.callId ?? `call_${randomId()}`,
+        ...(item.action === undefined ? {} : { action: item.action }),
+        ...(item.actions === undefined ? {} : { actions: item.actions }),
+        pending_safety_checks: item.pendingSafetyChecks ?? [],
+        status: 'completed',
+      };
+  }
+}
+
+/** A reasoning item streamed as the API does: added empty, each summary part added, its text streamed, done. */
+function reasoningEvents(item: Record<string, unknown>, outputIndex: number): Array<Record<string, unknown>> {
+  const itemId = item.id as string;
+  const summary = (item.summary ?? []) as Array<{ type: string; text: string }>;
+  const events: Array<Record<string, unknown>> = [
+    { type: 'response.output_item.added', output_index: outputIndex, item: { ...item, summary: [] } },
+  ];
+  summary.forEach((part, summaryIndex) => {
+    const at = { item_id: itemId, output_index: outputIndex, summary_index: summaryIndex };
+    events.push({ type: 'response.reasoning_summary_part.added', ...at, part: { type: 'summary_text', text: '' } });
+    events.push({ type: 'response.reasoning_summary_text.delta', ...at, delta: part.text });
+    events.push({ type: 'response.reasoning_summary_text.done', ...at, text: part.text });
+    events.push({ type: 'response.reasoning_summary_part.done', ...at, part });
+  });
+  events.push({ type: 'response.output_item.done', output_index: outputIndex, item });
+  return events;
 }
 
 function numbered(events: Array<Record<string, unknown>>): Array<Record<string, unknown>> {

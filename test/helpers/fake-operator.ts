@@ -132,7 +132,9 @@ export class FakeOperator implements Operator {
     switch (action.action) {
       case 'click':
       case 'double_click':
+      case 'triple_click':
       case 'right_click':
+      case 'middle_click':
       case 'move':
       case 'scroll': {
         const mapping = mapModelPoint(action, view, frame);
@@ -142,6 +144,7 @@ export class FakeOperator implements Operator {
         return mapModelPoints(
           [
             { point: action, names: { x: 'x', y: 'y' } },
+            ...(action.via ?? []).map((point, index) => ({ point, names: { x: `via[${index}].x`, y: `via[${index}].y` } })),
             { point: { x: action.to_x, y: action.to_y }, names: { x: 'to_x', y: 'to_y' } },
           ],
           view,

@@ -239,6 +239,118 @@ export class HostileReplies {
   }
 }
 
+const OPENAI_ACTION_TYPES = ['click', 'double_click', 'drag', 'keypress', 'move', 'screenshot', 'scroll', 'type', 'wait'];
+const ODD_ACTION_TYPES = ['teleport', 'triple_click', 'key', 'left_click', '', 'CLICK', 'click ', '__proto__', 'constructor'];
+const OPENAI_KEYS = ['CTRL', 'W', 'ALT', 'F4', 'ENTER', 'ARROWLEFT', 'ESC', ' ', '+', 'HYPER', '', 'ctrl+w', 'SHIFT', 'CMD', 'Q', 'DELETE'];
+const BUTTONS: unknown[] = ['left', 'right', 'wheel', 'back', 'forward', 'middle', null, 3, ''];
+
+/**
+ * Hostile `computer_call` items of OpenAI's computer tool (the openai-computer dialect), as a Responses
+ * answer would carry them: valid actions, batches, unknown action types, missing fields, points far off
+ * the screen, numbers that are not numbers, megabyte strings, long batches, missing ids, junk safety checks.
+ */
+export class HostileComputerCalls {
+  private readonly random: Random;
+  private readonly junk: HostileReplies;
+  private callNumber = 0;
+
+  constructor(
+    seed: number,
+    private readonly options: { screen: { width: number; height: number }; hugeStringChance?: number },
+  ) {
+    this.random = seededRandom(seed);
+    this.junk = new HostileReplies(seed ^ 0x0a1c, { screen: options.screen, ...(options.hugeStringChance === undefined ? {} : { hugeStringChance: options.hugeStringChance }) });
+  }
+
+  /** One answer: usually one computer call (sometimes with reasoning before it), sometimes several, text or an error. */
+  reply(): FakeReply {
+    const random = this.random;
+    const roll = random.next();
+    if (roll < 0.02) return { type: 'error', status: random.pick([400, 422]), message: 'fuzzed model error' };
+    if (roll < 0.07) return { type: 'answer', text: this.junk.junkText(random.integer(0, 120)) };
+    const count = roll < 0.85 ? 1 : random.integer(2, 5);
+    const items = Array.from({ length: count }, () => this.item()).flatMap((item) =>
+      random.chance(0.3) ? [{ type: 'raw' as const, item: { id: `rs_fuzz_${this.callNumber}`, type: 'reasoning', summary: [], encrypted_content: random.chance(0.8) ? 'gAAAA-fuzz' : null } }, { type: 'raw' as const, item }] : [{ type: 'raw' as const, item }],
+    );
+    return { type: 'answer', responsesItems: items, ...(random.chance(0.2) ? { text: this.junk.junkText(random.integer(0, 40)) } : {}) };
+  }
+
+  /** A computer call that does something harmless: what a looping model sends forever. */
+  endlessReply(): FakeReply {
+    return { type: 'answer', responsesItems: [{ type: 'raw', item: this.callItem({ type: 'move', ...this.point() }, undefined, false) }] };
+  }
+
+  /** One computer_call output item, most of it wrong in one way or another. */
+  item(): Record<string, unknown> {
+    const random = this.random;
+    const roll = random.next();
+    if (roll < 0.3) return this.callItem(this.validAction());
+    if (roll < 0.4) return this.callItem(undefined, Array.from({ length: random.integer(2, 6) }, () => this.validAction()));
+    if (roll < 0.45) return this.callItem(undefined, Array.from({ length: random.integer(21, 400) }, () => this.validAction()));
+    if (roll < 0.55) return this.callItem({ ...this.validAction(), x: this.far(), y: this.far() });
+    if (roll < 0.62) return this.callItem({ type: random.pick(OPENAI_ACTION_TYPES), x: random.pick(ODD_VALUES), y: random.pick(ODD_VALUES), button: random.pick(BUTTONS), keys: random.pick(ODD_VALUES) });
+    if (roll < 0.67) return this.callItem({ type: random.pick(ODD_ACTION_TYPES), x: 1, y: 1 });
+    if (roll < 0.71) return this.callItem({ type: 'type', text: random.chance(0.5) ? 'A'.repeat(random.integer(1, 2) * 1024 * 1024) : 'B'.repeat(10_001) });
+    if (roll < 0.75) return this.callItem({ type: 'drag', path: random.chance(0.5) ? [] : Array.from({ length: random.integer(1, 300) }, () => ({ x: this.far(), y: random.pick(ODD_VALUES) })) });
+    if (roll < 0.8) return this.callItem({ type: 'keypress', keys: random.chance(0.2) ? 'CTRL+W' : Array.from({ length: random.integer(0, 14) }, () => random.pick(OPENAI_KEYS)) });
+    if (roll < 0.83) return this.callItem({ type: 'scroll', x: 10, y: 10, scroll_x: random.pick(ODD_VALUES), scroll_y: random.pick([1e308, -1e308, 0, 'down', null]) });
+    if (roll < 0.86) return { ...this.callItem(this.validAction()), call_id: random.pick([undefined, '', null, 7]) };
+    if (roll < 0.89) return { ...this.callItem(this.validAction()), pending_safety_checks: random.pick(ODD_VALUES) };
+    if (roll < 0.91) return { ...this.callItem(undefined), action: random.pick([null, 'click', [], 42]) };
+    if (roll < 0.93) return { ...this.callItem(this.validAction()), actions: [this.validAction()] };
+    if (roll < 0.95) return { type: 'computer_call' };
+    return this.callItem({ type: 'click', button: 'left', ...this.point(), keys: ['SHIFT'] });
+  }
+
+  private callItem(action: Record<string, unknown> | undefined, actions?: Array<Record<string, unknown>>, withChecks = true): Record<string, unknown> {
+    this.callNumber += 1;
+    const checks = withChecks && this.random.chance(0.15)
+      ? Array.from({ length: this.random.integer(1, this.random.chance(0.2) ? 40 : 2) }, (_, index) => ({ id: `cu_sc_${this.callNumber}_${index}`, code: 'malicious_instructions', message: this.random.chance(0.1) ? 'M'.repeat(6_000) : 'acknowledge this' }))
+      : [];
+    return {
+      id: `cu_fuzz_${this.callNumber}`,
+      type: 'computer_call',
+      call_id: `call_fuzz_${this.callNumber}`,
+      ...(action === undefined ? {} : { action }),
+      ...(actions === undefined ? {} : { actions }),
+      pending_safety_checks: checks,
+      status: 'completed',
+    };
+  }
+
+  private validAction(): Record<string, unknown> {
+    const random = this.random;
+    switch (random.pick(OPENAI_ACTION_TYPES)) {
+      case 'click':
+        return { type: 'click', button: random.pick(['left', 'right', 'wheel']), ...this.point() };
+      case 'double_click':
+        return { type: 'double_click', ...this.point(), keys: null };
+      case 'drag':
+        return { type: 'drag', path: [this.point(), this.point(), ...(random.chance(0.3) ? [this.point()] : [])] };
+      case 'keypress':
+        return { type: 'keypress', keys: random.pick([['ENTER'], ['TAB'], ['A'], ['SHIFT', 'A'], ['ESC']]) };
+      case 'move':
+        return { type: 'move', ...this.point() };
+      case 'scroll':
+        return { type: 'scroll', ...this.point(), scroll_x: 0, scroll_y: random.integer(-2000, 2000) };
+      case 'type':
+        return { type: 'type', text: this.junk.junkText(random.integer(1, 30)) || 'a' };
+      case 'wait':
+        return { type: 'wait' };
+      default:
+        return { type: 'screenshot' };
+    }
+  }
+
+  private point(): { x: number; y: number } {
+    return { x: this.random.integer(0, this.options.screen.width - 1), y: this.random.integer(0, this.options.screen.height - 1) };
+  }
+
+  private far(): number {
+    return this.random.pick(FAR_NUMBERS);
+  }
+}
+
 const QWEN_ACTIONS = ['key', 'type', 'mouse_move', 'left_click', 'left_click_drag', 'right_click', 'middle_click', 'double_click', 'triple_click', 'scroll', 'hscroll', 'wait', 'terminate', 'answer'];
 const QWEN_ODD_ACTIONS = ['swipe', 'click', 'LEFT_CLICK', 'left_click ', '', 'screenshot', 'long_press', '__proto__', 'open'];
 const QWEN_ODD_COORDINATES: unknown[] = [[], [1], [1, 2, 3], ['500', '300'], [null, 1], [true, false], '[10, 20]', { x: 1, y: 2 }, 500, [[1, 2]], [Number.NaN, 1]];

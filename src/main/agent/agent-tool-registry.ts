@@ -28,6 +28,8 @@ export interface AgentToolRegistryOptions {
   screenshotSize?: { width: number; height: number } | undefined;
   /** How the model names points; pixels unless given. */
   coordinateSpace?: CoordinateSpace | undefined;
+  /** The model profile's family (some dialects declare their tools differently per model). */
+  modelFamily?: string | undefined;
 }
 
 /** The dialect's tools, then the extra tools it can offer; a name used twice throws. */
@@ -43,6 +45,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
       extraTools: options.extraTools ?? [],
       screenshotSize: options.screenshotSize ?? screenOf(options.operator),
       coordinateSpace: options.coordinateSpace ?? 'pixels',
+      modelFamily: options.modelFamily,
     }),
   );
 }

@@ -56,6 +56,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     dialect,
     screenshotSize: shownSizeOf(operator, maxImageEdge, model.profile.imageSizing),
     coordinateSpace: model.profile.coordinateSpace,
+    modelFamily: model.profile.family,
   });
   const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, stoppedNotice: STOPPED_CALL_NOTICE };
   const hooks = dependencies.turnEndHooks ?? [];

@@ -4,7 +4,7 @@
  */
 import type { TokenReport } from '../../shared/events.js';
 import { ComputerActionSchema, type StepAction, type ToolArguments } from '../../shared/actions.js';
-import { textOfParts, type ToolCall } from '../../shared/messages.js';
+import { textOfParts, type ToolCall, type ToolResultProviderData } from '../../shared/messages.js';
 import { screenshotViewOf, type ShownScreenshot } from '../../shared/model-view.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import type { StepRecord, Storage } from '../storage/index.js';
@@ -43,6 +43,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
         name: step.call.name,
         parts: result.parts.map((part) => (part.type === 'text' ? { ...part, text: redact(part.text) } : part)),
         ...(result.isError === true ? { isError: true } : {}),
+        ...(result.providerData === undefined ? {} : { providerData: redactedProviderData(result.providerData, redact) }),
       },
     });
     return storage.steps.append({
@@ -95,4 +96,9 @@ function stepAction(step: ToolStep): StepAction {
   }
   // Validated arguments are JSON: the tool's schema parsed them from the model's JSON text.
   return { tool: step.call.name, arguments: (step.arguments as ToolArguments | undefined) ?? step.call.argumentsText };
+}
+
+/** A URL is text the step shows like any other: secrets in it are redacted the same way. */
+function redactedProviderData(data: ToolResultProviderData, redact: (text: string) => string): ToolResultProviderData {
+  return data.currentUrl === undefined ? data : { ...data, currentUrl: redact(data.currentUrl) };
 }

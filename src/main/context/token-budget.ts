@@ -123,9 +123,15 @@ function foldableActiveImages(messages: readonly PlannedMessage[], input: Budget
     return record !== undefined && isScreenshot(record);
   });
   const lastScreenshots = new Set(screenshots.slice(-ALWAYS_WHOLE_RECENT_SCREENSHOTS));
+  // An anchor stays whole where it first appears; where a result shows it again (a computer call's output
+  // that must hold the unchanged screen), that copy folds like any other image.
+  const request = messages[requestIndex]?.message.parts ?? [];
+  const anchorsSeen = new Set(request.flatMap((part) => (part.type === 'image' && part.imageId !== undefined ? [part.imageId] : [])));
   return positions.filter((position) => {
-    if (lastScreenshots.has(position)) return false;
     const reasons = input.activeTurn.anchors.get(position.imageId);
-    return !(reasons?.includes('first') === true || reasons?.includes('error') === true);
+    const isAnchor = reasons?.includes('first') === true || reasons?.includes('error') === true;
+    const firstCopy = isAnchor && !anchorsSeen.has(position.imageId);
+    if (isAnchor) anchorsSeen.add(position.imageId);
+    return !lastScreenshots.has(position) && !firstCopy;
   });
 }

@@ -210,6 +210,7 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: openAiTiles(65, 129),
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
+    // OpenAI's computer tool over the Responses API (model.api: responses).
     dialect: 'openai-computer',
     modalities: { input: ['text', 'image'], output: ['text'] },
   },

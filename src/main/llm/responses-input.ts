@@ -2,6 +2,10 @@
  * Provider-neutral messages → Responses API input items. Unlike Chat Completions, a function call's
  * output may itself hold images and files (`input_image`, `input_file`), so tool media stays with the
  * tool result. Audio has no input form here; the capability check stops it before conversion.
+ *
+ * Calls of OpenAI's computer tool go back in their own form (responses-computer-input.ts): a
+ * `computer_call` with the reasoning items that preceded it, and a `computer_call_output` with the
+ * screenshot. Reasoning that came before a function call goes back before it the same way.
  */
 import type {
   ResponseFunctionCallOutputItem,
@@ -12,10 +16,35 @@ import type { Message, MessagePart, ToolMessage } from '../../shared/messages.js
 import { textOfParts } from '../../shared/messages.js';
 import { fileDataUrl, imagePartUrl } from './media-encoding.js';
 import { ModelCapabilityError } from './model-errors.js';
+import {
+  computerCallItems,
+  computerCallOutputItem,
+  computerResultAsText,
+  reasoningItemsOf,
+  type ComputerToolInput,
+} from './responses-computer-input.js';
 
-export function toResponsesInput(messages: readonly Message[], model: string): ResponseInputItem[] {
+export interface ResponsesInputOptions {
+  /** The request's OpenAI computer tool, when it declares one: its calls go back as computer calls. */
+  computerTool?: ComputerToolInput | undefined;
+}
+
+export function toResponsesInput(messages: readonly Message[], model: string, options: ResponsesInputOptions = {}): ResponseInputItem[] {
+  const computer = options.computerTool;
+  const results = toolResultsById(messages);
+  /** Computer calls sent as computer calls: their results go back as computer_call_output. */
+  const nativeCalls = new Set<string>();
+  /** Computer calls sent as text: their results go back as user messages. */
+  const textCalls = new Set<string>();
   const items: ResponseInputItem[] = [];
+  // What a run of tool results says beyond what their own items carry, sent after the run as user messages.
+  let notes: ResponseInputItem[] = [];
+  const flushNotes = () => {
+    items.push(...notes);
+    notes = [];
+  };
   for (const message of messages) {
+    if (message.role !== 'tool') flushNotes();
     switch (message.role) {
       case 'system':
         items.push({ role: 'system', content: textOfParts(message.parts) });
@@ -27,16 +56,38 @@ export function toResponsesInput(messages: readonly Message[], model: string): R
         const text = textOfParts(message.parts);
         if (text !== '') items.push({ role: 'assistant', content: text });
         for (const call of message.toolCalls) {
+          if (computer !== undefined && call.name === computer.name) {
+            const sent = computerCallItems(call, results.get(call.id));
+            (sent.native ? nativeCalls : textCalls).add(call.id);
+            items.push(...sent.items);
+            continue;
+          }
+          items.push(...reasoningItemsOf(call));
           items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.argumentsText });
         }
         break;
       }
       case 'tool':
-        items.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolOutput(message, model) });
+        if (nativeCalls.has(message.toolCallId) && computer !== undefined) {
+          const sent = computerCallOutputItem(message, computer);
+          items.push(sent.item);
+          if (sent.note !== undefined) notes.push(sent.note);
+        } else if (textCalls.has(message.toolCallId)) {
+          notes.push({ role: 'user', content: computerResultAsText(message, (part) => inputContentOf(part, model)) });
+        } else {
+          items.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolOutput(message, model) });
+        }
         break;
     }
   }
+  flushNotes();
   return items;
+}
+
+function toolResultsById(messages: readonly Message[]): Map<string, ToolMessage> {
+  const results = new Map<string, ToolMessage>();
+  for (const message of messages) if (message.role === 'tool') results.set(message.toolCallId, message);
+  return results;
 }
 
 function userContent(parts: readonly MessagePart[], model: string): string | ResponseInputContent[] {

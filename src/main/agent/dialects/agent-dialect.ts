@@ -29,6 +29,11 @@ export interface DialectToolParts {
   screenshotSize: { width: number; height: number };
   /** How the model names points (the model profile's): a native computer tool states its screen in it. */
   coordinateSpace: CoordinateSpace;
+  /**
+   * The model profile's family, for a dialect whose tools take another form for some models (OpenAI's
+   * computer tool is `computer_use_preview` for computer-use-preview, `computer` for newer models).
+   */
+  modelFamily?: string | undefined;
 }
 
 export interface AgentDialect {

@@ -2,11 +2,13 @@
 import { DIALECT_NAMES, type DialectName } from '../../../shared/dialects.js';
 import type { AgentDialect } from './agent-dialect.js';
 import { FUNCTION_TOOLS_DIALECT } from './function-tools-dialect.js';
+import { OPENAI_COMPUTER_DIALECT } from './openai-computer-dialect.js';
 import { QWEN_COMPUTER_USE_DIALECT } from './qwen-computer-use-dialect.js';
 import { UI_TARS_DIALECT } from './ui-tars-dialect.js';
 
 const DIALECTS: Partial<Record<DialectName, AgentDialect>> = {
   'function-tools': FUNCTION_TOOLS_DIALECT,
+  'openai-computer': OPENAI_COMPUTER_DIALECT,
   'qwen-computer-use': QWEN_COMPUTER_USE_DIALECT,
   'ui-tars': UI_TARS_DIALECT,
 };

@@ -117,13 +117,27 @@ async function confirmIfNeeded(action: ComputerAction, call: ToolCallScope, opti
   const risk = assessRisk(action, { focusedFieldKind });
   if (!needsConfirmation(options.policy, risk, action)) return undefined;
   const reason = confirmationReason(options.policy, risk, action);
+  const answer = await askConfirmation(action, reason, call, options.confirm);
+  if (answer.approved) return undefined;
+  return answer.refusal ?? `the user refused this action: ${reason}. Nothing was done; do not try to get around the refusal.`;
+}
+
+/**
+ * The confirmation gate: asks the person (or the rule, or the flag) through the handler, with the events the
+ * timeline and the CLI show. Risky actions come through here, and so do OpenAI's pending safety checks.
+ */
+export async function askConfirmation(
+  action: ComputerAction,
+  reason: string,
+  call: ToolCallScope,
+  confirm: ConfirmationHandler,
+): Promise<ConfirmationAnswer> {
   const requestId = randomUUID();
   const scope = { sessionId: call.sessionId, turnId: call.turnId };
   call.emit({ type: 'confirmation-requested', ...scope, at: Date.now(), requestId, action, reason });
-  const answer = normalizeAnswer(await untilAborted(options.confirm({ ...scope, requestId, action, reason }, call.signal), call.signal));
+  const answer = normalizeAnswer(await untilAborted(confirm({ ...scope, requestId, action, reason }, call.signal), call.signal));
   call.emit({ type: 'confirmation-answered', ...scope, at: Date.now(), requestId, approved: answer.approved, by: answer.by });
-  if (answer.approved) return undefined;
-  return answer.refusal ?? `the user refused this action: ${reason}. Nothing was done; do not try to get around the refusal.`;
+  return answer;
 }
 
 function normalizeAnswer(answer: boolean | ConfirmationAnswer): ConfirmationAnswer {

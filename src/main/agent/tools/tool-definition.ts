@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { ComputerAction } from '../../../shared/actions.js';
 import type { AgentEvent } from '../../../shared/events.js';
-import type { MessagePart } from '../../../shared/messages.js';
+import type { MessagePart, ToolResultProviderData } from '../../../shared/messages.js';
 import type { ShownScreenshot } from '../../../shared/model-view.js';
 import type { NativeToolDeclaration } from '../../llm/model-adapter.js';
 import type { Storage } from '../../storage/storage.js';
@@ -33,6 +33,8 @@ export interface ToolResult {
   endTurn?: { status: 'finished' | 'failed'; summary: string };
   /** What the step row records beyond the parts; the agent derives it from the parts when absent. */
   record?: ToolStepRecord;
+  /** What the provider needs back with the result (OpenAI's computer tool: acknowledged safety checks, the URL). */
+  providerData?: ToolResultProviderData;
 }
 
 /** A tool's own account of its step, for the timeline (the computer tool's action and new screenshot). */

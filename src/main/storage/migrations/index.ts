@@ -6,6 +6,7 @@ import { searchReportsAndInjections } from './0003-search-reports-and-injections
 import { compactionJournal } from './0004-compaction-journal.js';
 import { turnOwner } from './0005-turn-owner.js';
 import { stepScreenshotView } from './0006-step-screenshot-view.js';
+import { messageProviderData } from './0007-message-provider-data.js';
 
 export type { Migration } from './migration.js';
 
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   compactionJournal,
   turnOwner,
   stepScreenshotView,
+  messageProviderData,
 ];

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/messages.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
-import { booleanColumn, booleanToColumn, jsonColumn, parseRow, parseRows, toJson } from './columns.js';
+import { booleanColumn, booleanToColumn, jsonColumn, nullableJsonColumn, parseRow, parseRows, toJson, toNullableJson } from './columns.js';
 
 export interface MessageRecord {
   id: string;
@@ -48,6 +48,7 @@ const MessageRow = z
     tool_calls: jsonColumn.pipe(z.array(ToolCallSchema)).nullable(),
     tool_call_id: z.string().nullable(),
     tool_name: z.string().nullable(),
+    provider_data: nullableJsonColumn,
     is_error: booleanColumn,
     is_compressed: booleanColumn,
     created_at: z.string(),
@@ -70,6 +71,7 @@ function messageFields(row: {
   tool_calls: z.infer<typeof ToolCallSchema>[] | null;
   tool_call_id: string | null;
   tool_name: string | null;
+  provider_data: unknown;
   is_error: boolean;
 }): unknown {
   switch (row.role) {
@@ -82,6 +84,7 @@ function messageFields(row: {
         toolCallId: row.tool_call_id,
         name: row.tool_name,
         ...(row.is_error ? { isError: true } : {}),
+        ...(row.provider_data === null ? {} : { providerData: row.provider_data }),
       };
     default:
       return { role: row.role, parts: row.parts };
@@ -103,10 +106,10 @@ export class MessagesRepository {
     // The sequence is computed inside the INSERT, so concurrent writers can never take the same number.
     this.insertStatement = database.prepare(
       `INSERT INTO messages (id, session_id, turn_id, sequence, role, parts, tool_calls, tool_call_id, tool_name,
-                             is_error, is_compressed, created_at)
+                             provider_data, is_error, is_compressed, created_at)
        VALUES (@id, @sessionId, @turnId,
                (SELECT COALESCE(MAX(sequence), 0) + 1 FROM messages WHERE session_id = @sessionId),
-               @role, @parts, @toolCalls, @toolCallId, @toolName, @isError, @isCompressed, @createdAt)
+               @role, @parts, @toolCalls, @toolCallId, @toolName, @providerData, @isError, @isCompressed, @createdAt)
        RETURNING *`,
     );
     this.getStatement = database.prepare('SELECT * FROM messages WHERE id = ?');
@@ -133,6 +136,7 @@ export class MessagesRepository {
       toolCalls: message.role === 'assistant' ? toJson(message.toolCalls) : null,
       toolCallId: message.role === 'tool' ? message.toolCallId : null,
       toolName: message.role === 'tool' ? message.name : null,
+      providerData: message.role === 'tool' ? toNullableJson(message.providerData) : null,
       isError: booleanToColumn(message.role === 'tool' && message.isError === true),
       isCompressed: booleanToColumn(entry.isCompressed),
       createdAt: isoTime(this.clock),
