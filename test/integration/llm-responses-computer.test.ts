@@ -190,6 +190,17 @@ describe('the computer tool in a Responses request', () => {
   });
 });
 
+/** The call read from the guide's click (guideClick({ x: 156, y: 50 }, 'call_zw3')), streamed or whole. */
+const GUIDE_CLICK_CALL = {
+  id: 'call_zw3',
+  name: 'computer',
+  argumentsText: JSON.stringify({ action: { type: 'click', button: 'left', x: 156, y: 50 }, pending_safety_checks: [] }),
+  providerData: {
+    itemId: 'cu_call_zw3',
+    reasoning: [{ id: 'rs_call_zw3', encryptedContent: 'gAAAAABencrypted-reasoning-1', summary: ['Clicking on the browser address bar.'] }],
+  },
+};
+
 describe('computer_call and reasoning items in the answer', () => {
   it('reads a streamed computer call with the encrypted reasoning before it, whose summary is the thought', async () => {
     server.script([{ type: 'answer', responsesItems: [...guideClick({ x: 156, y: 50 }, 'call_zw3'), { type: 'computer_call', id: 'cu_2', callId: 'call_b', actions: [{ type: 'type', text: 'hi' }, { type: 'keypress', keys: ['ENTER'] }], pendingSafetyChecks: [MALICIOUS_INSTRUCTIONS_CHECK] }] }]);
@@ -197,15 +208,7 @@ describe('computer_call and reasoning items in the answer', () => {
     expect(reply.parts).toEqual([{ type: 'text', text: 'Clicking on the browser address bar.' }]);
     expect(reply.finishReason).toBe('tool-calls');
     expect(reply.toolCalls).toEqual([
-      {
-        id: 'call_zw3',
-        name: 'computer',
-        argumentsText: JSON.stringify({ action: { type: 'click', button: 'left', x: 156, y: 50 }, pending_safety_checks: [] }),
-        providerData: {
-          itemId: 'cu_call_zw3',
-          reasoning: [{ id: 'rs_call_zw3', encryptedContent: 'gAAAAABencrypted-reasoning-1', summary: ['Clicking on the browser address bar.'] }],
-        },
-      },
+      GUIDE_CLICK_CALL,
       {
         id: 'call_b',
         name: 'computer',
@@ -225,17 +228,7 @@ describe('computer_call and reasoning items in the answer', () => {
     const reply = assistantMessageOfResponse(response, 'computer');
     expect(reply.finishReason).toBe('tool-calls');
     expect(reply.parts).toEqual([{ type: 'text', text: 'Clicking on the browser address bar.' }]);
-    expect(reply.toolCalls).toEqual([
-      {
-        id: 'call_zw3',
-        name: 'computer',
-        argumentsText: JSON.stringify({ action: { type: 'click', button: 'left', x: 156, y: 50 }, pending_safety_checks: [] }),
-        providerData: {
-          itemId: 'cu_call_zw3',
-          reasoning: [{ id: 'rs_call_zw3', encryptedContent: 'gAAAAABencrypted-reasoning-1', summary: ['Clicking on the browser address bar.'] }],
-        },
-      },
-    ]);
+    expect(reply.toolCalls).toEqual([GUIDE_CLICK_CALL]);
   });
 
   it('ends with a message and no call when the task is done, the reasoning without a call dropped', async () => {

@@ -13,8 +13,6 @@ import type { ResponseComputerToolCall } from 'openai/resources/responses/respon
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import type { Message } from '../../src/shared/messages.js';
-import { userText } from '../../src/shared/messages.js';
-import { TURN_END_REASONS } from '../../src/shared/statuses.js';
 import { createAgentToolRegistry } from '../../src/main/agent/index.js';
 import { OPENAI_COMPUTER_DIALECT } from '../../src/main/agent/dialects/openai-computer-dialect.js';
 import { createEventEmitter } from '../../src/main/agent/event-emitter.js';
@@ -26,6 +24,7 @@ import { toResponsesInput } from '../../src/main/llm/responses-input.js';
 import { startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { HostileComputerCalls } from '../helpers/hostile-model-replies.js';
+import { offScreenPoints, runHostileTurns, startDispatchTurn } from '../helpers/hostile-turns.js';
 import { createTemporaryHome, openHomeStorage } from '../helpers/seed.js';
 import { storageProblems } from '../helpers/storage-consistency.js';
 
@@ -57,50 +56,24 @@ afterAll(async () => {
   await harness?.close();
 });
 
-function offScreenPoints(operator: FakeOperator): string[] {
-  return operator.executed.flatMap((entry) =>
-    entry.screen
-      .filter((point) => !(point.x >= 0 && point.y >= 0 && point.x < SCREEN.width && point.y < SCREEN.height))
-      .map((point) => `${entry.action.action} at (${point.x}, ${point.y})`),
-  );
-}
-
 describe(`hostile computer_call items (seed ${SEED})`, () => {
   it('survives hundreds of random answers through the real loop', { timeout: 180_000 }, async () => {
-    const hostile = new HostileComputerCalls(SEED, { screen: SCREEN });
-    const failures: string[] = [];
-    let sessionId: string | undefined;
-    let mode: 'random' | 'endless' = 'random';
-    for (let turnIndex = 0; turnIndex < LOOP_TURNS + ENDLESS_TURNS; turnIndex += 1) {
-      const endless = turnIndex >= LOOP_TURNS;
-      if (turnIndex % TURNS_PER_SESSION === 0 || endless) sessionId = undefined;
-      mode = endless ? 'endless' : 'random';
-      const missing = MAX_STEPS + 1 - harness.server.remainingReplies();
-      harness.server.script(Array.from({ length: missing }, () => () => (mode === 'endless' ? hostile.endlessReply() : hostile.reply())));
-      const requestsBefore = harness.server.requests.length;
-      const actionsBefore = harness.operator.executed.length;
-      let outcome;
-      try {
-        outcome = await harness.agent.runTurn({ request: userText(`fuzz turn ${turnIndex}`), ...(sessionId ? { sessionId } : {}) });
-      } catch (error) {
-        failures.push(`turn ${turnIndex} threw: ${error instanceof Error ? error.stack : String(error)}`);
-        continue;
-      }
-      sessionId = outcome.sessionId;
-      const modelCalls = harness.server.requests.length - requestsBefore;
-      if (!['finished', 'failed', 'stopped'].includes(outcome.status)) failures.push(`turn ${turnIndex}: status ${outcome.status}`);
-      if (!(TURN_END_REASONS as readonly string[]).includes(outcome.reason)) failures.push(`turn ${turnIndex}: reason ${outcome.reason}`);
+    const run = await runHostileTurns(harness, {
+      source: new HostileComputerCalls(SEED, { screen: SCREEN }),
+      maxSteps: MAX_STEPS,
+      randomTurns: LOOP_TURNS,
+      endlessTurns: ENDLESS_TURNS,
+      turnsPerSession: TURNS_PER_SESSION,
+      // One computer call may batch several actions.
+      maxActionsPerTurn: MAX_STEPS * MAX_BATCHED_ACTIONS,
       // A turn may end in error only for the scripted HTTP errors, or because megabytes of arguments outgrew the
       // model's 8k window (a clean end, by design); a request the adapter could not build would be a bug.
-      if (outcome.reason === 'error' && !EXPECTED_ERRORS.some((pattern) => pattern.test(outcome.summary ?? ''))) failures.push(`turn ${turnIndex}: ${outcome.summary}`);
-      if (modelCalls > MAX_STEPS) failures.push(`turn ${turnIndex}: ${modelCalls} model calls, limit ${MAX_STEPS}`);
-      const actions = harness.operator.executed.length - actionsBefore;
-      if (actions > MAX_STEPS * MAX_BATCHED_ACTIONS) failures.push(`turn ${turnIndex}: ${actions} actions run`);
-      if (endless && outcome.reason !== 'step-limit') failures.push(`endless turn ${turnIndex} ended ${outcome.reason}, not at the step limit`);
-    }
-    expect(failures, `seed ${SEED}`).toEqual([]);
+      check: (outcome, turn) =>
+        outcome.reason === 'error' && !EXPECTED_ERRORS.some((pattern) => pattern.test(outcome.summary ?? '')) ? [`turn ${turn.index}: ${outcome.summary}`] : [],
+    });
+    expect(run.failures, `seed ${SEED}`).toEqual([]);
     expect(harness.operator.executed.length).toBeGreaterThan(0);
-    expect(offScreenPoints(harness.operator), `seed ${SEED}`).toEqual([]);
+    expect(offScreenPoints(harness.operator, SCREEN), `seed ${SEED}`).toEqual([]);
     expect(await storageProblems(harness.storage), `seed ${SEED}`).toEqual([]);
   });
 
@@ -122,13 +95,7 @@ describe(`hostile computer_call items (seed ${SEED})`, () => {
         dialect: OPENAI_COMPUTER_DIALECT,
         modelFamily: 'computer-use-preview',
       });
-      const session = storage.sessions.create({ title: 'fuzz', operator: 'browser', model: 'computer-use-preview' });
-      const turn = storage.turns.start({ sessionId: session.id, userRequest: 'fuzz' });
-      screen.beginTurn({ sessionId: session.id, turnId: turn.id });
-      const first = await screen.capture(false);
-      const view = { frameWidth: SCREEN.width, frameHeight: SCREEN.height, imageWidth: SCREEN.width, imageHeight: SCREEN.height, coordinateSpace: 'pixels' as const };
-      const shown = first.kind === 'new' ? { imageId: first.imageId, view } : undefined;
-      const scope = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown };
+      const scope = await startDispatchTurn(storage, screen, emit, { operator: 'browser', model: 'computer-use-preview', size: SCREEN });
 
       const hostile = new HostileComputerCalls(SEED ^ 0x5eed, { screen: SCREEN, hugeStringChance: 0.001 });
       const failures: string[] = [];
@@ -160,8 +127,8 @@ describe(`hostile computer_call items (seed ${SEED})`, () => {
       expect(failures, `seed ${SEED}`).toEqual([]);
       expect(malformed).toBeGreaterThan(DISPATCHED_CALLS / 5);
       expect(operator.executed.length).toBeGreaterThan(DISPATCHED_CALLS / 10);
-      expect(offScreenPoints(operator), `seed ${SEED}`).toEqual([]);
-      storage.turns.end(turn.id, 'finished');
+      expect(offScreenPoints(operator, SCREEN), `seed ${SEED}`).toEqual([]);
+      storage.turns.end(scope.turnId, 'finished');
       expect(await storageProblems(storage), `seed ${SEED}`).toEqual([]);
     } finally {
       storage.close();

@@ -13,8 +13,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
-import { userText } from '../../src/shared/messages.js';
-import { TURN_END_REASONS } from '../../src/shared/statuses.js';
 import { createAgentToolRegistry } from '../../src/main/agent/index.js';
 import { QWEN_COMPUTER_USE_DIALECT } from '../../src/main/agent/dialects/qwen-computer-use-dialect.js';
 import { createEventEmitter } from '../../src/main/agent/event-emitter.js';
@@ -25,6 +23,7 @@ import { MAX_TEXT_CALLS_PER_REPLY } from '../../src/main/llm/dialects/qwen-tool-
 import { startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { HostileQwenReplies } from '../helpers/hostile-model-replies.js';
+import { offScreenPoints, runHostileTurns, startDispatchTurn } from '../helpers/hostile-turns.js';
 import { createTemporaryHome, openHomeStorage } from '../helpers/seed.js';
 import { storageProblems } from '../helpers/storage-consistency.js';
 
@@ -50,14 +49,6 @@ afterAll(async () => {
   await harness?.close();
 });
 
-function offScreenPoints(operator: FakeOperator): string[] {
-  return operator.executed.flatMap((entry) =>
-    entry.screen
-      .filter((point) => !(point.x >= 0 && point.y >= 0 && point.x < SCREEN.width && point.y < SCREEN.height))
-      .map((point) => `${entry.action.action} at (${point.x}, ${point.y})`),
-  );
-}
-
 describe(`hostile Qwen output (seed ${SEED})`, () => {
   it('reads thousands of hostile answers; every call it makes is valid, invalid or malformed-answered', { timeout: 120_000 }, async () => {
     const home = createTemporaryHome('sightline-fuzz-qwen');
@@ -77,13 +68,7 @@ describe(`hostile Qwen output (seed ${SEED})`, () => {
         screenshotSize: SCREEN,
         coordinateSpace: 'pixels',
       });
-      const session = storage.sessions.create({ title: 'fuzz', operator: 'desktop', model: 'qwen2.5-vl-7b-instruct' });
-      const turn = storage.turns.start({ sessionId: session.id, userRequest: 'fuzz' });
-      screen.beginTurn({ sessionId: session.id, turnId: turn.id });
-      const first = await screen.capture(false);
-      const view = { frameWidth: SCREEN.width, frameHeight: SCREEN.height, imageWidth: SCREEN.width, imageHeight: SCREEN.height, coordinateSpace: 'pixels' as const };
-      const shown = first.kind === 'new' ? { imageId: first.imageId, view } : undefined;
-      const scope = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown };
+      const scope = await startDispatchTurn(storage, screen, emit, { operator: 'desktop', model: 'qwen2.5-vl-7b-instruct', size: SCREEN });
 
       const hostile = new HostileQwenReplies(SEED, { screen: SCREEN, hugeStringChance: 0.002 });
       const failures: string[] = [];
@@ -132,8 +117,8 @@ describe(`hostile Qwen output (seed ${SEED})`, () => {
       expect(outcomes.invalid).toBeGreaterThan(READ_TEXTS / 20);
       expect(outcomes.malformed).toBeGreaterThan(outcomes.invalid);
       expect(operator.executed.length).toBeGreaterThan(READ_TEXTS / 20);
-      expect(offScreenPoints(operator), `seed ${SEED}`).toEqual([]);
-      storage.turns.end(turn.id, 'finished');
+      expect(offScreenPoints(operator, SCREEN), `seed ${SEED}`).toEqual([]);
+      storage.turns.end(scope.turnId, 'finished');
       expect(await storageProblems(storage), `seed ${SEED}`).toEqual([]);
     } finally {
       storage.close();
@@ -142,39 +127,19 @@ describe(`hostile Qwen output (seed ${SEED})`, () => {
   });
 
   it('survives hostile answers, text and native, through the real loop', { timeout: 120_000 }, async () => {
-    const hostile = new HostileQwenReplies(SEED ^ 0x5eed, { screen: SCREEN });
-    const failures: string[] = [];
-    let sessionId: string | undefined;
-    let mode: 'random' | 'endless' = 'random';
     const executedBefore = harness.operator.executed.length;
-    for (let turnIndex = 0; turnIndex < LOOP_TURNS + ENDLESS_TURNS; turnIndex += 1) {
-      const endless = turnIndex >= LOOP_TURNS;
-      if (turnIndex % 3 === 0 || endless) sessionId = undefined;
-      mode = endless ? 'endless' : 'random';
-      const missing = MAX_STEPS + 1 - harness.server.remainingReplies();
-      harness.server.script(Array.from({ length: missing }, () => () => (mode === 'endless' ? hostile.endlessReply() : hostile.reply())));
-      const requestsBefore = harness.server.requests.length;
-      const actionsBefore = harness.operator.executed.length;
-      let outcome;
-      try {
-        outcome = await harness.agent.runTurn({ request: userText(`fuzz turn ${turnIndex}`), ...(sessionId ? { sessionId } : {}) });
-      } catch (error) {
-        failures.push(`turn ${turnIndex} threw: ${error instanceof Error ? error.stack : String(error)}`);
-        continue;
-      }
-      sessionId = outcome.sessionId;
-      if (!['finished', 'failed', 'stopped'].includes(outcome.status)) failures.push(`turn ${turnIndex}: status ${outcome.status}`);
-      if (!(TURN_END_REASONS as readonly string[]).includes(outcome.reason)) failures.push(`turn ${turnIndex}: reason ${outcome.reason}`);
-      if (outcome.summary?.startsWith('The turn failed') === true) failures.push(`turn ${turnIndex} crashed: ${outcome.summary.slice(0, 200)}`);
-      const modelCalls = harness.server.requests.length - requestsBefore;
-      if (modelCalls > MAX_STEPS) failures.push(`turn ${turnIndex}: ${modelCalls} model calls, limit ${MAX_STEPS}`);
-      const actions = harness.operator.executed.length - actionsBefore;
-      if (actions > MAX_STEPS) failures.push(`turn ${turnIndex}: ${actions} actions run, limit ${MAX_STEPS}`);
-      if (endless && outcome.reason !== 'step-limit') failures.push(`endless turn ${turnIndex} ended ${outcome.reason}, not at the step limit`);
-    }
-    expect(failures, `seed ${SEED}`).toEqual([]);
+    const run = await runHostileTurns(harness, {
+      source: new HostileQwenReplies(SEED ^ 0x5eed, { screen: SCREEN }),
+      maxSteps: MAX_STEPS,
+      randomTurns: LOOP_TURNS,
+      endlessTurns: ENDLESS_TURNS,
+      turnsPerSession: 3,
+      // A turn that failed inside the loop (not a clean end) is a crash, whatever its status.
+      check: (outcome, turn) => (outcome.summary?.startsWith('The turn failed') === true ? [`turn ${turn.index} crashed: ${outcome.summary.slice(0, 200)}`] : []),
+    });
+    expect(run.failures, `seed ${SEED}`).toEqual([]);
     expect(harness.operator.executed.length).toBeGreaterThan(executedBefore);
-    expect(offScreenPoints(harness.operator), `seed ${SEED}`).toEqual([]);
+    expect(offScreenPoints(harness.operator, SCREEN), `seed ${SEED}`).toEqual([]);
     expect(await storageProblems(harness.storage), `seed ${SEED}`).toEqual([]);
   });
 });

@@ -9,14 +9,13 @@
  * Replay a failure with SIGHTLINE_FUZZ_SEED=<seed> npx vitest run <this file>.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TURN_END_REASONS } from '../../src/shared/statuses.js';
-import { userText } from '../../src/shared/messages.js';
 import { createAgentToolRegistry } from '../../src/main/agent/agent-tool-registry.js';
 import { dialectNamed } from '../../src/main/agent/dialects/dialects.js';
 import { decodeUiTarsReply } from '../../src/main/llm/dialects/ui-tars/ui-tars-wire.js';
 import { startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { HostileUiTarsAnswers } from '../helpers/hostile-ui-tars-answers.js';
+import { offScreenPoints, runHostileTurns } from '../helpers/hostile-turns.js';
 import { storageProblems } from '../helpers/storage-consistency.js';
 import { uiTarsAnswer } from '../fixtures/ui-tars/ui-tars-answers.js';
 
@@ -86,37 +85,17 @@ describe(`hostile UI-TARS output (seed ${SEED})`, () => {
 
     it('ends every turn cleanly, within the step limit, on the screen', { timeout: 120_000 }, async () => {
       const hostile = new HostileUiTarsAnswers(SEED ^ 0x7a75, SCREEN, 0.002);
-      const failures: string[] = [];
-      let sessionId: string | undefined;
-      let mode: 'random' | 'endless' = 'random';
-      for (let turnIndex = 0; turnIndex < LOOP_TURNS + ENDLESS_TURNS; turnIndex += 1) {
-        const endless = turnIndex >= LOOP_TURNS;
-        mode = endless ? 'endless' : 'random';
-        if (turnIndex % 4 === 0 || endless) sessionId = undefined;
-        const missing = MAX_STEPS + 1 - harness.server.remainingReplies();
-        harness.server.script(Array.from({ length: missing }, () => () => uiTarsAnswer(mode === 'endless' ? hostile.endlessAnswer() : hostile.answer())));
-        const requestsBefore = harness.server.requests.length;
-        const actionsBefore = harness.operator.executed.length;
-        let outcome;
-        try {
-          outcome = await harness.agent.runTurn({ request: userText(`fuzz turn ${turnIndex}`), ...(sessionId ? { sessionId } : {}) });
-        } catch (error) {
-          failures.push(`turn ${turnIndex} threw: ${error instanceof Error ? error.stack : String(error)}`);
-          continue;
-        }
-        sessionId = outcome.sessionId;
-        if (!['finished', 'failed', 'stopped'].includes(outcome.status)) failures.push(`turn ${turnIndex}: status ${outcome.status}`);
-        if (!(TURN_END_REASONS as readonly string[]).includes(outcome.reason)) failures.push(`turn ${turnIndex}: reason ${outcome.reason}`);
-        if (harness.server.requests.length - requestsBefore > MAX_STEPS) failures.push(`turn ${turnIndex}: more model calls than ${MAX_STEPS}`);
-        if (harness.operator.executed.length - actionsBefore > MAX_STEPS) failures.push(`turn ${turnIndex}: more actions than ${MAX_STEPS}`);
-        if (endless && outcome.reason !== 'step-limit') failures.push(`endless turn ${turnIndex} ended ${outcome.reason}`);
-      }
-      expect(failures, `seed ${SEED}`).toEqual([]);
+      const run = await runHostileTurns(harness, {
+        // UI-TARS answers in text: each answer goes out as the text of a reply, as vLLM serves it.
+        source: { reply: () => uiTarsAnswer(hostile.answer()), endlessReply: () => uiTarsAnswer(hostile.endlessAnswer()) },
+        maxSteps: MAX_STEPS,
+        randomTurns: LOOP_TURNS,
+        endlessTurns: ENDLESS_TURNS,
+        turnsPerSession: 4,
+      });
+      expect(run.failures, `seed ${SEED}`).toEqual([]);
       expect(harness.operator.executed.length).toBeGreaterThan(ENDLESS_TURNS * MAX_STEPS);
-      const offScreen = harness.operator.executed.flatMap((entry) =>
-        entry.screen.filter((point) => !(point.x >= 0 && point.y >= 0 && point.x < SCREEN.width && point.y < SCREEN.height)),
-      );
-      expect(offScreen, `seed ${SEED}`).toEqual([]);
+      expect(offScreenPoints(harness.operator, SCREEN), `seed ${SEED}`).toEqual([]);
       expect(await storageProblems(harness.storage), `seed ${SEED}`).toEqual([]);
       // UI-TARS is never declared a tool, whatever it answered.
       expect(harness.server.requests.every((request) => (request.body as { tools?: unknown }).tools === undefined)).toBe(true);

@@ -9,7 +9,6 @@
  * The seed is printed; replay a failure with SIGHTLINE_FUZZ_SEED=<seed> npx vitest run <this file>.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TURN_END_REASONS } from '../../src/shared/statuses.js';
 import { userText } from '../../src/shared/messages.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { createAgentToolRegistry } from '../../src/main/agent/index.js';
@@ -20,6 +19,7 @@ import type { FakeReply } from '../helpers/fake-openai-server.js';
 import { startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { HostileReplies } from '../helpers/hostile-model-replies.js';
+import { offScreenPoints, runHostileTurns, startDispatchTurn } from '../helpers/hostile-turns.js';
 import { createTemporaryHome, openHomeStorage } from '../helpers/seed.js';
 import { storageProblems } from '../helpers/storage-consistency.js';
 
@@ -52,51 +52,18 @@ function call(name: string, argumentsText: string): FakeReply {
   return { type: 'answer', toolCalls: [{ name, arguments: argumentsText }] };
 }
 
-function offScreenPoints(operator: FakeOperator): string[] {
-  return operator.executed.flatMap((entry) =>
-    entry.screen
-      .filter((point) => !(point.x >= 0 && point.y >= 0 && point.x < SCREEN.width && point.y < SCREEN.height))
-      .map((point) => `${entry.action.action} at (${point.x}, ${point.y})`),
-  );
-}
-
 describe(`hostile model output (seed ${SEED})`, () => {
   it('survives thousands of random replies through the real loop', { timeout: 120_000 }, async () => {
-    const hostile = new HostileReplies(SEED, { screen: SCREEN });
-    const failures: string[] = [];
-    let sessionId: string | undefined;
-    let replies = 0;
-    let mode: 'random' | 'endless' = 'random';
-    for (let turnIndex = 0; turnIndex < LOOP_TURNS + ENDLESS_TURNS; turnIndex += 1) {
-      const endless = turnIndex >= LOOP_TURNS;
-      if (turnIndex % TURNS_PER_SESSION === 0 || endless) sessionId = undefined;
-      mode = endless ? 'endless' : 'random';
-      // Each reply is made when its request arrives (in the current mode); a turn takes at most MAX_STEPS.
-      const missing = MAX_STEPS + 1 - harness.server.remainingReplies();
-      harness.server.script(Array.from({ length: missing }, () => () => (mode === 'endless' ? hostile.endlessReply() : hostile.reply())));
-      const requestsBefore = harness.server.requests.length;
-      const actionsBefore = harness.operator.executed.length;
-      let outcome;
-      try {
-        outcome = await harness.agent.runTurn({ request: userText(`fuzz turn ${turnIndex}`), ...(sessionId ? { sessionId } : {}) });
-      } catch (error) {
-        failures.push(`turn ${turnIndex} threw: ${error instanceof Error ? error.stack : String(error)}`);
-        continue;
-      }
-      sessionId = outcome.sessionId;
-      const modelCalls = harness.server.requests.length - requestsBefore;
-      replies += modelCalls;
-      if (!['finished', 'failed', 'stopped'].includes(outcome.status)) failures.push(`turn ${turnIndex}: status ${outcome.status}`);
-      if (!(TURN_END_REASONS as readonly string[]).includes(outcome.reason)) failures.push(`turn ${turnIndex}: reason ${outcome.reason}`);
-      if (modelCalls > MAX_STEPS) failures.push(`turn ${turnIndex}: ${modelCalls} model calls, limit ${MAX_STEPS}`);
-      const actions = harness.operator.executed.length - actionsBefore;
-      if (actions > MAX_STEPS) failures.push(`turn ${turnIndex}: ${actions} actions run, limit ${MAX_STEPS}`);
-      if (endless && outcome.reason !== 'step-limit') failures.push(`endless turn ${turnIndex} ended ${outcome.reason}, not at the step limit`);
-      if (harness.storage.turns.get(outcome.turnId)?.status !== outcome.status) failures.push(`turn ${turnIndex}: row disagrees`);
-    }
-    expect(failures, `seed ${SEED}`).toEqual([]);
-    expect(replies).toBeGreaterThan(LOOP_TURNS);
-    expect(offScreenPoints(harness.operator), `seed ${SEED}`).toEqual([]);
+    const run = await runHostileTurns(harness, {
+      source: new HostileReplies(SEED, { screen: SCREEN }),
+      maxSteps: MAX_STEPS,
+      randomTurns: LOOP_TURNS,
+      endlessTurns: ENDLESS_TURNS,
+      turnsPerSession: TURNS_PER_SESSION,
+    });
+    expect(run.failures, `seed ${SEED}`).toEqual([]);
+    expect(run.modelCalls).toBeGreaterThan(LOOP_TURNS);
+    expect(offScreenPoints(harness.operator, SCREEN), `seed ${SEED}`).toEqual([]);
     expect(await storageProblems(harness.storage), `seed ${SEED}`).toEqual([]);
     expect(harness.events.filter((event) => event.type === 'turn-ended')).toHaveLength(LOOP_TURNS + ENDLESS_TURNS);
   });
@@ -127,7 +94,7 @@ describe(`hostile model output (seed ${SEED})`, () => {
       phase = 'after';
       const next = await own.agent.runTurn({ request: userText('and now finish'), sessionId: outcome.sessionId });
       expect(next.status).toBe('finished');
-      expect(offScreenPoints(own.operator)).toEqual([]);
+      expect(offScreenPoints(own.operator, SCREEN)).toEqual([]);
       expect(await storageProblems(own.storage)).toEqual([]);
     } finally {
       await own.close();
@@ -145,15 +112,9 @@ describe(`hostile model output (seed ${SEED})`, () => {
       const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit, settleDelayMs: 0 });
       // The registry the agent itself builds, so every tool it offers the model is fuzzed, new ones included.
       const registry = createAgentToolRegistry({ operator, screen, policy: 'risky', confirm: async () => false, askUser: async () => undefined });
-      const session = storage.sessions.create({ title: 'fuzz', operator: 'desktop', model: 'fake' });
-      const turn = storage.turns.start({ sessionId: session.id, userRequest: 'fuzz' });
-      screen.beginTurn({ sessionId: session.id, turnId: turn.id });
-      const first = await screen.capture(false);
-      const view = { frameWidth: SCREEN.width, frameHeight: SCREEN.height, imageWidth: SCREEN.width, imageHeight: SCREEN.height, coordinateSpace: 'pixels' as const };
-      const shown = first.kind === 'new' ? { imageId: first.imageId, view } : undefined;
+      const scope = await startDispatchTurn(storage, screen, emit, { operator: 'desktop', model: 'fake', size: SCREEN });
 
       const hostile = new HostileReplies(SEED ^ 0x5eed, { screen: SCREEN, hugeStringChance: 0.001, toolNames: registry.names() });
-      const scope = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown };
       const failures: string[] = [];
       const calledTools = new Set<string>();
       let malformed = 0;
@@ -172,8 +133,8 @@ describe(`hostile model output (seed ${SEED})`, () => {
       expect(registry.names().filter((name) => !calledTools.has(name)), 'tools never fuzzed').toEqual([]);
       expect(malformed).toBeGreaterThan(DISPATCHED_CALLS / 3);
       expect(operator.executed.length).toBeGreaterThan(DISPATCHED_CALLS / 20);
-      expect(offScreenPoints(operator), `seed ${SEED}`).toEqual([]);
-      storage.turns.end(turn.id, 'finished');
+      expect(offScreenPoints(operator, SCREEN), `seed ${SEED}`).toEqual([]);
+      storage.turns.end(scope.turnId, 'finished');
       expect(await storageProblems(storage), `seed ${SEED}`).toEqual([]);
     } finally {
       storage.close();

@@ -20,12 +20,7 @@ export interface SystemPromptInput {
 
 export function buildSystemPrompt(input: SystemPromptInput): string {
   return [
-    `You are Sightline, an agent that operates ${targetOf(input)} for the user by looking at screenshots and using the mouse and keyboard.`,
-    '',
-    '# Screen and coordinates',
-    `Screenshots are ${input.screenshotWidth}x${input.screenshotHeight} pixels.`,
-    coordinateSentence(input),
-    'Always use the latest screenshot to decide where to act.',
+    ...openingSection(input),
     '',
     '# Tools',
     ...toolLines(input),
@@ -38,6 +33,25 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     'Call finish when the task is done (success true) or cannot be done (success false), with a short summary. ' +
       'Use ask_user only when you need information that only the user has.',
   ].join('\n');
+}
+
+/**
+ * Who the agent is and the screen it sees: the opening of every prompt that speaks of the screenshots' own
+ * coordinates. A dialect whose tool takes coordinates in a form of its own says so in `coordinateNotes`.
+ */
+export function openingSection(
+  input: Pick<SystemPromptInput, 'operatorKind' | 'coordinateSpace' | 'screenshotWidth' | 'screenshotHeight'>,
+  coordinateNotes: readonly string[] = [],
+): string[] {
+  return [
+    `You are Sightline, an agent that operates ${targetOf(input)} for the user by looking at screenshots and using the mouse and keyboard.`,
+    '',
+    '# Screen and coordinates',
+    `Screenshots are ${input.screenshotWidth}x${input.screenshotHeight} pixels.`,
+    coordinateSentence(input),
+    ...coordinateNotes,
+    'Always use the latest screenshot to decide where to act.',
+  ];
 }
 
 /** What the agent operates, as the prompt names it. */

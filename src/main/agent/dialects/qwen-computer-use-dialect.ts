@@ -7,7 +7,7 @@
  * calls or as `<tool_call>` text, depending on the server (see the wire, llm/dialects/qwen-computer-use-wire.ts).
  */
 import { QWEN_COMPUTER_USE_WIRE } from '../../llm/dialects/qwen-computer-use-wire.js';
-import { IMAGE_SECTION, SAFETY_RULES, coordinateSentence, targetOf, toolLines, type SystemPromptInput } from '../system-prompt.js';
+import { IMAGE_SECTION, SAFETY_RULES, openingSection, toolLines, type SystemPromptInput } from '../system-prompt.js';
 import { createAskUserTool } from '../tools/ask-user-tool.js';
 import { createCropImageTool } from '../tools/crop-image-tool.js';
 import { createGetHistoryImageTool } from '../tools/get-history-image-tool.js';
@@ -49,15 +49,11 @@ export const QWEN_COMPUTER_USE_DIALECT: AgentDialect = {
  */
 export function buildQwenSystemPrompt(input: SystemPromptInput): string {
   return [
-    `You are Sightline, an agent that operates ${targetOf(input)} for the user by looking at screenshots and using the mouse and keyboard.`,
-    '',
-    '# Screen and coordinates',
-    `Screenshots are ${input.screenshotWidth}x${input.screenshotHeight} pixels.`,
-    coordinateSentence(input),
-    input.coordinateSpace === 'normalized-1000'
-      ? 'computer_use takes coordinates in that 0–1000 space, which is why it calls the screen 1000x1000.'
-      : 'computer_use takes coordinates in those pixels.',
-    'Always use the latest screenshot to decide where to act.',
+    ...openingSection(input, [
+      input.coordinateSpace === 'normalized-1000'
+        ? 'computer_use takes coordinates in that 0–1000 space, which is why it calls the screen 1000x1000.'
+        : 'computer_use takes coordinates in those pixels.',
+    ]),
     '',
     '# Tools',
     // The first line of each: computer_use's full description (with the screen's resolution) is in its declaration.
