@@ -20,6 +20,7 @@ import type {
 } from './model-adapter.js';
 import type { AdapterSettings } from './model-call.js';
 import { runStreamedCall } from './model-call.js';
+import { unsendableNativeTool } from './model-errors.js';
 import type { ModelProfile } from './model-profiles.js';
 
 export class ChatCompletionsAdapter implements ModelAdapter {
@@ -52,12 +53,11 @@ export function chatCompletionsBody(
     stream_options: { include_usage: true },
   };
   if (request.tools !== undefined && request.tools.length > 0) {
-    body.tools = request.tools.map(
-      (tool): ChatCompletionTool => ({
-        type: 'function',
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-      }),
-    );
+    body.tools = request.tools.map((tool): ChatCompletionTool => {
+      // A provider's own tool has no function form: sending it as one would give the model a tool it was not trained on.
+      if (tool.native !== undefined) throw unsendableNativeTool(tool.name, tool.native, 'Chat Completions');
+      return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+    });
     if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
   }
   if (request.maxOutputTokens !== undefined) {

@@ -33,7 +33,21 @@ export interface OpenAiComputerToolDeclaration {
   environment: 'browser' | 'linux' | 'mac' | 'windows' | 'ubuntu';
 }
 
-export type NativeToolDeclaration = OpenAiComputerToolDeclaration;
+/**
+ * Anthropic's computer tool in the version a Claude model was trained on (`computer_20241022`,
+ * `computer_20250124`, `computer_20251124` with zoom). The display is the size of the screenshots sent. The
+ * adapter sends the beta header that goes with the version.
+ */
+export interface AnthropicComputerToolDeclaration {
+  kind: 'anthropic-computer';
+  toolType: 'computer_20241022' | 'computer_20250124' | 'computer_20251124';
+  displayWidth: number;
+  displayHeight: number;
+  /** computer_20251124 only: offer the zoom action. */
+  enableZoom?: boolean;
+}
+
+export type NativeToolDeclaration = OpenAiComputerToolDeclaration | AnthropicComputerToolDeclaration;
 
 export interface ModelRequest {
   messages: readonly Message[];

@@ -45,3 +45,10 @@ export class ModelCallError extends ModelError {
     this.retryable = options.retryable;
   }
 }
+
+/** A provider's own tool declared to an API that cannot carry it (the dialect and the API do not match). */
+export function unsendableNativeTool(toolName: string, native: { kind: string }, api: string): ModelCapabilityError {
+  return new ModelCapabilityError(
+    `The tool "${toolName}" is a native ${native.kind} tool, which ${api} cannot carry; choose the model's own API or another dialect.`,
+  );
+}

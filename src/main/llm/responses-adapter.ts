@@ -29,7 +29,7 @@ import type {
 } from './model-adapter.js';
 import type { AdapterSettings } from './model-call.js';
 import { runStreamedCall } from './model-call.js';
-import { ModelCallError } from './model-errors.js';
+import { ModelCallError, unsendableNativeTool } from './model-errors.js';
 import type { ModelProfile } from './model-profiles.js';
 import { computerToolCall } from './responses-computer-output.js';
 import { toResponsesInput } from './responses-input.js';
@@ -62,7 +62,11 @@ export function responsesBody(request: ModelRequest, profile: ModelProfile): Res
     stream: true,
     store: false,
   };
-  const tools: Tool[] = (request.tools ?? []).map((tool) => (tool.native === undefined ? functionTool(tool) : computerToolDeclaration(tool.native)));
+  const tools: Tool[] = (request.tools ?? []).map((tool) => {
+    if (tool.native === undefined) return functionTool(tool);
+    if (tool.native.kind !== 'openai-computer') throw unsendableNativeTool(tool.name, tool.native, 'the Responses API');
+    return computerToolDeclaration(tool.native);
+  });
   if (profile.modalities.output.includes('image')) tools.push({ type: 'image_generation' });
   if (tools.length > 0) {
     body.tools = tools;
@@ -109,8 +113,10 @@ function computerToolDeclaration(native: OpenAiComputerToolDeclaration): Compute
 
 /** The request's OpenAI computer tool, if it declares one (a dialect offers at most one). */
 function computerToolOf(request: ModelRequest): { name: string; native: OpenAiComputerToolDeclaration } | undefined {
-  const tool = request.tools?.find((candidate) => candidate.native?.kind === 'openai-computer');
-  return tool?.native === undefined ? undefined : { name: tool.name, native: tool.native };
+  for (const tool of request.tools ?? []) {
+    if (tool.native?.kind === 'openai-computer') return { name: tool.name, native: tool.native };
+  }
+  return undefined;
 }
 
 /**
