@@ -4,7 +4,7 @@
  * back, and which coordinates it names points in. The names are shared: config, events and the timeline use
  * them.
  */
-export const DIALECT_NAMES = ['function-tools', 'openai-computer', 'ui-tars', 'qwen-computer-use'] as const;
+export const DIALECT_NAMES = ['function-tools', 'openai-computer', 'ui-tars', 'qwen-computer-use', 'anthropic-computer'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 /**
@@ -16,6 +16,8 @@ export interface DialectFacts {
   protocol: string;
   /** The model API the dialect's requests need (`model.api`); absent when either works. */
   requiredApi?: 'chat-completions' | 'responses';
+  /** The model provider the dialect's requests need (`model.provider`); absent when any provider serves it. */
+  requiredProvider?: 'anthropic';
   /**
    * Whether tools beyond the computer can be declared to the model (web_search, MCP servers' tools). A text
    * grammar with a fixed set of actions has no place for them, so offering them would fail every turn.
@@ -33,6 +35,11 @@ export const DIALECT_FACTS: Readonly<Record<DialectName, DialectFacts>> = {
   'ui-tars': { protocol: "UI-TARS's Thought/Action text grammar", offersExtraTools: false },
   'qwen-computer-use': {
     protocol: "Qwen's computer_use function (a native tool call or <tool_call> text)",
+    offersExtraTools: true,
+  },
+  'anthropic-computer': {
+    protocol: "Claude's native computer tool (Anthropic Messages API), Sightline's other tools as custom tools",
+    requiredProvider: 'anthropic',
     offersExtraTools: true,
   },
 };

@@ -63,6 +63,19 @@ describe('dialectProblems', () => {
     expect(problems('qwen-computer-use', config)).toEqual([]);
   });
 
+  it('refuses anthropic-computer with another model.provider, and does not judge a configuration that names none', () => {
+    // model.provider is added to the configuration by the Anthropic adapter's work; until then the field is absent.
+    const withProvider = (provider: string): Config => ({ ...configWith(), model: { ...configWith().model, provider } as Config['model'] });
+    expect(problems('anthropic-computer', withProvider('openai'))).toEqual([
+      'The anthropic-computer dialect (chosen by the model profile for gpt-4.1) needs model.provider anthropic, but model.provider is openai: ' +
+        'set model.provider to anthropic ("provider": "anthropic" under "model" in config.json), ' +
+        'or choose another dialect (--dialect, SIGHTLINE_MODEL_DIALECT or model.dialect in config.json).',
+    ]);
+    expect(problems('anthropic-computer', withProvider('anthropic'))).toEqual([]);
+    expect(problems('anthropic-computer', configWith())).toEqual([]);
+    expect(problems('function-tools', withProvider('openai'))).toEqual([]);
+  });
+
   it('refuses a dialect this build lacks, listing the ones it has', () => {
     expect(problems('qwen-computer-use', configWith(), ['function-tools', 'ui-tars'])).toEqual([
       'The qwen-computer-use dialect (chosen by the model profile for gpt-4.1) is not available in this build of Sightline ' +

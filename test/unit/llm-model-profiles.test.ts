@@ -92,6 +92,32 @@ describe('the dialect a model speaks, by its name', () => {
   });
 });
 
+describe("the version of Anthropic's computer tool a Claude model was trained on", () => {
+  // Anthropic's computer use tool documentation, "Model compatibility".
+  it.each([
+    ['claude-3-5-sonnet-20241022', 'computer_20241022'],
+    ['claude-3-7-sonnet-20250219', 'computer_20250124'],
+    ['claude-sonnet-4-20250514', 'computer_20250124'],
+    ['claude-opus-4-20250514', 'computer_20250124'],
+    ['claude-opus-4-1-20250805', 'computer_20250124'],
+    ['claude-opus-4-1', 'computer_20250124'],
+    ['claude-sonnet-4-5', 'computer_20250124'],
+    ['claude-haiku-4-5-20251001', 'computer_20250124'],
+    ['anthropic/claude-sonnet-4-5', 'computer_20250124'],
+    ['claude-opus-4-5-20251101', 'computer_20251124'],
+    ['claude-opus-4-5', 'computer_20251124'],
+    ['claude-sonnet-4-6', 'computer_20251124'],
+    ['claude-opus-4-6', 'computer_20251124'],
+  ])('%s: %s', (model, toolType) => {
+    expect(resolveModelProfile(model).anthropicComputerTool).toBe(toolType);
+  });
+
+  it('is absent for models that are not Claude, and overridden like any other field', () => {
+    expect(resolveModelProfile('gpt-4.1').anthropicComputerTool).toBeUndefined();
+    expect(resolveModelProfile('claude-opus-4-5', { anthropicComputerTool: 'computer_20250124' }).anthropicComputerTool).toBe('computer_20250124');
+  });
+});
+
 describe('coordinates and image sizing, each pinned by a published example', () => {
   it('UI-TARS 1.0 and Doubao-1.5-UI-TARS name points 0–1000, on an image sent at the fitted size', () => {
     // bytedance/UI-TARS codes/ui_tars/action_parser.py: for models other than "qwen25vl" the box numbers

@@ -6,6 +6,7 @@
  */
 import type { ConfirmationPolicy } from '../../shared/config.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
+import type { AnthropicComputerToolType } from '../llm/model-profiles.js';
 import type { Operator } from '../operators/operator.js';
 import type { AskUserHandler, ConfirmationHandler } from './agent-contract.js';
 import type { AgentDialect } from './dialects/agent-dialect.js';
@@ -30,6 +31,8 @@ export interface AgentToolRegistryOptions {
   coordinateSpace?: CoordinateSpace | undefined;
   /** The model profile's family (some dialects declare their tools differently per model). */
   modelFamily?: string | undefined;
+  /** The version of Anthropic's computer tool the model was trained on (the model profile's). */
+  anthropicComputerTool?: AnthropicComputerToolType | undefined;
 }
 
 /** The dialect's tools, then the extra tools it can offer; a name used twice throws. */
@@ -46,6 +49,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
       screenshotSize: options.screenshotSize ?? screenOf(options.operator),
       coordinateSpace: options.coordinateSpace ?? 'pixels',
       modelFamily: options.modelFamily,
+      anthropicComputerTool: options.anthropicComputerTool,
     }),
   );
 }

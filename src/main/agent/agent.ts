@@ -57,6 +57,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     screenshotSize: shownSizeOf(operator, maxImageEdge, model.profile.imageSizing),
     coordinateSpace: model.profile.coordinateSpace,
     modelFamily: model.profile.family,
+    anthropicComputerTool: model.profile.anthropicComputerTool,
   });
   const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, stoppedNotice: STOPPED_CALL_NOTICE };
   const hooks = dependencies.turnEndHooks ?? [];

@@ -20,7 +20,7 @@ export interface DialectCheckInput {
 
 /** Every reason the dialect cannot run with this configuration; none when it can. */
 export function dialectProblems(input: DialectCheckInput): string[] {
-  return [apiProblem(input), extraToolsProblem(input), availabilityProblem(input)].filter(
+  return [apiProblem(input), providerProblem(input), extraToolsProblem(input), availabilityProblem(input)].filter(
     (problem): problem is string => problem !== undefined,
   );
 }
@@ -39,6 +39,26 @@ function apiProblem({ dialect, chosenBy, config }: DialectCheckInput): string | 
     `The ${dialect} dialect (chosen by ${chosenBy}) needs model.api ${required}, but model.api is ${config.model.api}: ` +
     `set model.api to ${required} (SIGHTLINE_MODEL_API=${required}, or "api": "${required}" under "model" in config.json), ${CHOOSE_ANOTHER}.`
   );
+}
+
+/**
+ * A dialect bound to one provider's API (Claude's computer tool is Anthropic's). The provider is read only
+ * where the configuration names one (`model.provider`): a configuration without that field says nothing
+ * about the provider, so it is not refused on that ground here.
+ */
+function providerProblem({ dialect, chosenBy, config }: DialectCheckInput): string | undefined {
+  const required = DIALECT_FACTS[dialect].requiredProvider;
+  const provider = configuredProvider(config);
+  if (required === undefined || provider === undefined || provider === required) return undefined;
+  return (
+    `The ${dialect} dialect (chosen by ${chosenBy}) needs model.provider ${required}, but model.provider is ${provider}: ` +
+    `set model.provider to ${required} ("provider": "${required}" under "model" in config.json), ${CHOOSE_ANOTHER}.`
+  );
+}
+
+function configuredProvider(config: Config): string | undefined {
+  const provider: unknown = (config.model as { provider?: unknown }).provider;
+  return typeof provider === 'string' ? provider : undefined;
 }
 
 function extraToolsProblem({ dialect, chosenBy, config }: DialectCheckInput): string | undefined {

@@ -41,7 +41,31 @@ export interface ModelProfile {
    */
   dialect: DialectName;
   modalities: { input: readonly InputModality[]; output: readonly OutputModality[] };
+  /**
+   * The version of Anthropic's computer tool the model was trained on (Claude models only): what the
+   * anthropic-computer dialect declares, with its beta header.
+   */
+  anthropicComputerTool?: AnthropicComputerToolType;
 }
+
+/** Anthropic's computer tool versions, oldest first (each adds actions; see the agent's claude-computer-translation.ts). */
+export const ANTHROPIC_COMPUTER_TOOL_TYPES = ['computer_20241022', 'computer_20250124', 'computer_20251124'] as const;
+export type AnthropicComputerToolType = (typeof ANTHROPIC_COMPUTER_TOOL_TYPES)[number];
+
+/**
+ * Which computer tool each Claude model was trained on, first match wins (Anthropic's computer use tool
+ * documentation, "Model compatibility": computer_20251124 for Claude Opus 4.5 and the models after it,
+ * computer_20250124 for the Claude 4 models and Claude Sonnet 3.7, computer_20241022 for Claude Sonnet 3.5).
+ * A Claude model not listed is taken to be newer than the table.
+ */
+const ANTHROPIC_COMPUTER_TOOLS: ReadonlyArray<{ pattern: RegExp; toolType: AnthropicComputerToolType }> = [
+  { pattern: /claude-3-5-sonnet|claude-3\.5-sonnet/, toolType: 'computer_20241022' },
+  { pattern: /claude-3-7-sonnet|claude-3\.7-sonnet/, toolType: 'computer_20250124' },
+  { pattern: /claude-(opus|sonnet|haiku)-4-[0-4](\b|-|$)|claude-(opus|sonnet|haiku)-4(-\d{8})?$|claude-(opus|sonnet)-4-\d{8}/, toolType: 'computer_20250124' },
+  { pattern: /claude-(sonnet|haiku)-4-5/, toolType: 'computer_20250124' },
+  { pattern: /claude-3/, toolType: 'computer_20241022' },
+  { pattern: /claude/, toolType: 'computer_20251124' },
+];
 
 export type ModelProfileOverrides = Partial<Omit<ModelProfile, 'model' | 'modalities'>> & {
   modalities?: Partial<ModelProfile['modalities']>;
@@ -316,12 +340,19 @@ export function resolveModelProfile(model: string, overrides: ModelProfileOverri
   const name = normalizeModelName(model);
   const entry = KNOWN_MODELS.find((candidate) => candidate.pattern.test(name));
   const base = entry === undefined ? DEFAULT_PROFILE : withoutPattern(entry);
+  const anthropicComputerTool = base.family === 'claude' ? anthropicComputerToolFor(name) : undefined;
   return {
     ...base,
+    ...(anthropicComputerTool === undefined ? {} : { anthropicComputerTool }),
     ...overrides,
     model,
     modalities: { ...base.modalities, ...overrides.modalities },
   };
+}
+
+/** The computer tool version a Claude model (by normalized name) was trained on. */
+export function anthropicComputerToolFor(normalizedName: string): AnthropicComputerToolType | undefined {
+  return ANTHROPIC_COMPUTER_TOOLS.find((candidate) => candidate.pattern.test(normalizedName))?.toolType;
 }
 
 /** `openai/gpt-4.1` and `Qwen/Qwen2.5-VL-7B-Instruct` name the same models as `gpt-4.1` and `qwen2.5-vl-7b-instruct`. */

@@ -9,6 +9,7 @@ import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { DialectName } from '../../../shared/dialects.js';
 import type { CoordinateSpace } from '../../../shared/model-view.js';
 import type { DialectWire } from '../../llm/dialects/dialect-wire.js';
+import type { AnthropicComputerToolType } from '../../llm/model-profiles.js';
 import type { Operator } from '../../operators/operator.js';
 import type { AskUserHandler, ConfirmationHandler } from '../agent-contract.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
@@ -34,6 +35,8 @@ export interface DialectToolParts {
    * computer tool is `computer_use_preview` for computer-use-preview, `computer` for newer models).
    */
   modelFamily?: string | undefined;
+  /** The version of Anthropic's computer tool the model was trained on (the model profile's), for Claude's dialect. */
+  anthropicComputerTool?: AnthropicComputerToolType | undefined;
 }
 
 export interface AgentDialect {

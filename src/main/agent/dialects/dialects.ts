@@ -1,6 +1,7 @@
 /** Every dialect the agent speaks, by name. */
 import { DIALECT_NAMES, type DialectName } from '../../../shared/dialects.js';
 import type { AgentDialect } from './agent-dialect.js';
+import { ANTHROPIC_COMPUTER_DIALECT } from './anthropic-computer-dialect.js';
 import { FUNCTION_TOOLS_DIALECT } from './function-tools-dialect.js';
 import { OPENAI_COMPUTER_DIALECT } from './openai-computer-dialect.js';
 import { QWEN_COMPUTER_USE_DIALECT } from './qwen-computer-use-dialect.js';
@@ -11,6 +12,7 @@ const DIALECTS: Partial<Record<DialectName, AgentDialect>> = {
   'openai-computer': OPENAI_COMPUTER_DIALECT,
   'qwen-computer-use': QWEN_COMPUTER_USE_DIALECT,
   'ui-tars': UI_TARS_DIALECT,
+  'anthropic-computer': ANTHROPIC_COMPUTER_DIALECT,
 };
 
 export class UnknownDialectError extends Error {

@@ -1,0 +1,156 @@
+/**
+ * `computer` as Claude's own computer tool (Anthropic's `computer_20241022`, `computer_20250124` or
+ * `computer_20251124`): declared natively with the size of the image sent, called with Claude's action
+ * names and argument shapes, which stay in the history as written. Each call is translated
+ * (claude-computer-translation.ts) into a computer action that goes through the one pipeline every protocol
+ * shares (performComputerAction: the safety policy and confirmation gate, the call's view, the operator, the
+ * screenshot after), or answered here: cursor_position from the pointer the tool tracks, zoom as a crop of
+ * the present screen at full resolution.
+ *
+ * The pointer is kept in the model's coordinates after every action that ran and placed it (clicks without
+ * a coordinate click there), with the size of the view it was named in, and rescaled if the screenshots the
+ * model is shown change size.
+ */
+import { actionPoints, COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
+import type { ModelView } from '../../../shared/model-view.js';
+import { cropImageRegion } from '../../perception/image-crop.js';
+import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
+import {
+  CLAUDE_ACTIONS_BY_VERSION,
+  ClaudeComputerArgumentsSchema,
+  translateClaudeAction,
+  type ClaudeComputerArguments,
+  type ClaudeComputerToolType,
+  type ClaudePoint,
+  type ClaudeRegion,
+} from './claude-computer-translation.js';
+import { recallImage } from './recalled-image.js';
+import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
+
+export interface ClaudeComputerToolOptions extends ComputerToolOptions {
+  toolType: ClaudeComputerToolType;
+  /** The size of the screenshots as the model is shown them: the display the tool declares. */
+  screenshotSize: { width: number; height: number };
+}
+
+interface PlacedPoint extends ClaudePoint {
+  extentWidth: number;
+  extentHeight: number;
+}
+
+interface Extent {
+  width: number;
+  height: number;
+}
+
+export function createClaudeComputerTool(options: ClaudeComputerToolOptions): ToolDefinition<ClaudeComputerArguments> {
+  let placed: PlacedPoint | undefined;
+  const fallbackExtent: Extent = options.screenshotSize;
+  return {
+    name: COMPUTER_TOOL_NAME,
+    description:
+      "Claude's computer tool: act on the screen with the mouse and keyboard. Coordinates are pixels of the latest " +
+      'screenshot; every result is the screenshot after the action.',
+    arguments: ClaudeComputerArgumentsSchema,
+    // Anthropic declares the tool itself, so this is never sent as a declaration: it is what a malformed call's answer shows.
+    parametersJsonSchema: {
+      type: 'object',
+      description: `Claude's ${options.toolType} computer tool: action (${CLAUDE_ACTIONS_BY_VERSION[options.toolType].join(', ')}), coordinate [x, y], text, start_coordinate, scroll_direction, scroll_amount, duration, region.`,
+    },
+    nativeDeclaration: {
+      kind: 'anthropic-computer',
+      toolType: options.toolType,
+      displayWidth: options.screenshotSize.width,
+      displayHeight: options.screenshotSize.height,
+      ...(options.toolType === 'computer_20251124' ? { enableZoom: true } : {}),
+    },
+    execute: async (call, scope) => {
+      const extent = scope.shown === undefined ? fallbackExtent : extentOf(scope.shown.view);
+      const step = translateClaudeAction(call, options.toolType, {
+        pointer: placed === undefined ? undefined : rescaled(placed, extent),
+        centre: { x: Math.round(extent.width / 2), y: Math.round(extent.height / 2) },
+      });
+      switch (step.kind) {
+        case 'refuse':
+          return { parts: [{ type: 'text', text: step.message }], isError: true, record: { result: { ok: false, error: step.message } } };
+        case 'cursor-position': {
+          const pointer = placed === undefined ? undefined : rescaled(placed, extent);
+          const text =
+            pointer === undefined
+              ? 'The pointer has not been placed by any action yet, so its position is unknown; mouse_move places it.'
+              : `X=${pointer.x},Y=${pointer.y}`;
+          return { parts: [{ type: 'text', text }], record: { result: { ok: true, detail: text } } };
+        }
+        case 'zoom':
+          return zoom(step.region, scope, options);
+        case 'act': {
+          const result = await performComputerAction(step.action, scope, options);
+          const last = actionPoints(step.action).at(-1);
+          if (result.isError !== true && last !== undefined) placed = { ...last, extentWidth: extent.width, extentHeight: extent.height };
+          return result;
+        }
+      }
+    },
+  };
+}
+
+/**
+ * zoom: the region (pixels of the image the model was shown) cut out of the screen as it is now, at the
+ * frame's own resolution, stored as a crop with its own id.
+ */
+async function zoom(region: ClaudeRegion, scope: ToolCallScope, options: ClaudeComputerToolOptions): Promise<ToolResult> {
+  const failed = (text: string): ToolResult => ({ parts: [{ type: 'text', text: `${text} Nothing was done.` }], isError: true, record: { result: { ok: false, error: text } } });
+  if (scope.shown === undefined) return failed('There is no screenshot to zoom into yet; take a screenshot first.');
+  const extent = extentOf(scope.shown.view);
+  if (region.left < 0 || region.top < 0 || region.right > extent.width || region.bottom > extent.height) {
+    return failed(`The zoom region [${region.left}, ${region.top}, ${region.right}, ${region.bottom}] is outside the screenshot, which is ${extent.width}x${extent.height}.`);
+  }
+  const capture = await options.screen.capture(false);
+  const screenId = capture.kind === 'new' ? capture.imageId : capture.sameAs;
+  const recalled = await recallImage(scope.storage, scope.sessionId, screenId);
+  if (recalled.status === 'error') return failed(`The present screen could not be read (${recalled.message}).`);
+  const box = frameBox(region, extent, recalled.record);
+  const cropped = await cropImageRegion(recalled.bytes, box, 1);
+  const stored = await scope.storage.images.put({
+    sessionId: scope.sessionId,
+    turnId: scope.turnId,
+    bytes: cropped.bytes,
+    mime: cropped.mimeType,
+    width: cropped.width,
+    height: cropped.height,
+    source: 'crop',
+    caption: `zoom of ${screenId} [${box.left}, ${box.top}, ${box.right}, ${box.bottom}]`,
+  });
+  const text = `${stored.id}: zoom into [${region.left}, ${region.top}, ${region.right}, ${region.bottom}] of the screen now, at full resolution (${stored.width}x${stored.height} pixels).`;
+  return {
+    parts: [{ type: 'text', text }, { type: 'image', imageId: stored.id }],
+    record: { result: { ok: true, detail: text, zoom: { region: [region.left, region.top, region.right, region.bottom], frameBox: [box.left, box.top, box.right, box.bottom], cropImageId: stored.id } } },
+  };
+}
+
+/** The region in the stored frame's pixels: scaled from the extent the model named it in, whole pixels, inside the frame. */
+export function frameBox(region: ClaudeRegion, extent: Extent, frame: { width: number; height: number }): ClaudeRegion {
+  const scaleX = frame.width / extent.width;
+  const scaleY = frame.height / extent.height;
+  const left = clamp(Math.floor(region.left * scaleX), 0, frame.width - 1);
+  const top = clamp(Math.floor(region.top * scaleY), 0, frame.height - 1);
+  return {
+    left,
+    top,
+    right: clamp(Math.ceil(region.right * scaleX), left + 1, frame.width),
+    bottom: clamp(Math.ceil(region.bottom * scaleY), top + 1, frame.height),
+  };
+}
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, value));
+}
+
+function extentOf(view: ModelView): Extent {
+  return view.coordinateSpace === 'normalized-1000' ? { width: 1000, height: 1000 } : { width: view.imageWidth, height: view.imageHeight };
+}
+
+function rescaled(point: PlacedPoint, extent: Extent): ClaudePoint {
+  if (point.extentWidth === extent.width && point.extentHeight === extent.height) return { x: point.x, y: point.y };
+  return { x: Math.round((point.x * extent.width) / point.extentWidth), y: Math.round((point.y * extent.height) / point.extentHeight) };
+}

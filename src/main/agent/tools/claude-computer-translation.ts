@@ -1,0 +1,267 @@
+/**
+ * One call of Claude's `computer` tool, in Anthropic's terms → what Sightline does: a computer action for
+ * the one action pipeline, a question about the pointer (cursor_position), a zoom (a crop of the present
+ * screen), or a refusal that says why nothing was done. A pure function of the arguments, the tool version
+ * and where the pointer is, so a table of Claude's documented calls pins it.
+ *
+ * The actions per version are Anthropic's computer use tool documentation
+ * (https://docs.claude.com/en/docs/agents-and-tools/tool-use/computer-use-tool, "Available actions") and
+ * the reference implementation (anthropics/anthropic-quickstarts computer-use-demo/computer_use_demo/tools/
+ * computer.py): computer_20241022 has key, type, mouse_move, left_click, left_click_drag, right_click,
+ * middle_click, double_click, screenshot and cursor_position; computer_20250124 adds scroll, triple_click,
+ * left_mouse_down, left_mouse_up, hold_key and wait, and lets clicks and scrolls name a point and hold keys
+ * (`text`); computer_20251124 adds zoom. An action its version lacks is refused the way the tool would.
+ *
+ * Points are pixels of the image sent (display_width_px × display_height_px is that image's size) and
+ * pass through unchanged: the call's view maps them.
+ *
+ * What Sightline's operators cannot do is refused with the reason, not approximated: holding keys during a
+ * click or scroll (`text` on a click), pressing or releasing the button alone (left_mouse_down/up), and
+ * holding keys for a time (hold_key). The operators press and release within one action.
+ */
+import { z } from 'zod';
+import { ComputerActionSchema, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
+import type { AnthropicComputerToolDeclaration } from '../../llm/model-adapter.js';
+
+export type ClaudeComputerToolType = AnthropicComputerToolDeclaration['toolType'];
+
+export const CLAUDE_ACTIONS_20241022 = [
+  'key',
+  'type',
+  'mouse_move',
+  'left_click',
+  'left_click_drag',
+  'right_click',
+  'middle_click',
+  'double_click',
+  'screenshot',
+  'cursor_position',
+] as const;
+export const CLAUDE_ACTIONS_20250124 = [
+  ...CLAUDE_ACTIONS_20241022,
+  'scroll',
+  'left_mouse_down',
+  'left_mouse_up',
+  'hold_key',
+  'wait',
+  'triple_click',
+] as const;
+export const CLAUDE_ACTIONS_20251124 = [...CLAUDE_ACTIONS_20250124, 'zoom'] as const;
+export type ClaudeActionName = (typeof CLAUDE_ACTIONS_20251124)[number];
+
+/** Which actions each tool version has: data, so a newer version is one more row. */
+export const CLAUDE_ACTIONS_BY_VERSION: Readonly<Record<ClaudeComputerToolType, readonly ClaudeActionName[]>> = {
+  computer_20241022: CLAUDE_ACTIONS_20241022,
+  computer_20250124: CLAUDE_ACTIONS_20250124,
+  computer_20251124: CLAUDE_ACTIONS_20251124,
+};
+
+const Coordinate = z.tuple([z.number().finite(), z.number().finite()]);
+
+/**
+ * Claude's arguments, one flat object as the tool takes them. Unknown fields are kept out by `strict`, but
+ * fields an action does not use are tolerated when null (as the reference implementation tolerates None).
+ */
+export const ClaudeComputerArgumentsSchema = z
+  .object({
+    action: z.enum(CLAUDE_ACTIONS_20251124),
+    coordinate: Coordinate.nullish(),
+    start_coordinate: Coordinate.nullish(),
+    text: z.string().nullish(),
+    scroll_direction: z.enum(['up', 'down', 'left', 'right']).nullish(),
+    scroll_amount: z.number().int().min(0).nullish(),
+    duration: z.number().finite().min(0).nullish(),
+    region: z.tuple([z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite()]).nullish(),
+  })
+  .strict();
+export type ClaudeComputerArguments = z.infer<typeof ClaudeComputerArgumentsSchema>;
+
+export interface ClaudePoint {
+  x: number;
+  y: number;
+}
+
+/** A zoom's region in pixels of the image sent: left, top, right, bottom. */
+export interface ClaudeRegion {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export type ClaudeStep =
+  | { kind: 'act'; action: ComputerAction }
+  | { kind: 'cursor-position' }
+  | { kind: 'zoom'; region: ClaudeRegion }
+  | { kind: 'refuse'; message: string };
+
+export interface ClaudePointerState {
+  /** Where the last action that placed the pointer left it, in pixels of the image sent; unknown before. */
+  pointer: ClaudePoint | undefined;
+  /** The middle of the image sent (where a scroll with no known point turns). */
+  centre: ClaudePoint;
+}
+
+/** Most wheel notches one scroll may turn (Sightline's scroll action's bound). */
+const MAX_SCROLL_NOTCHES = 100;
+
+/**
+ * xdotool keysyms Claude writes that Sightline's key vocabulary (operators/key-combination.ts) spells
+ * otherwise: left/right modifiers are the modifier, the keypad's digits and operators are the plain keys.
+ */
+const XDOTOOL_KEY_NAMES: Readonly<Record<string, string>> = {
+  control_l: 'ctrl',
+  control_r: 'ctrl',
+  shift_l: 'shift',
+  shift_r: 'shift',
+  alt_l: 'alt',
+  alt_r: 'alt',
+  super_l: 'super',
+  super_r: 'super',
+  meta_l: 'meta',
+  meta_r: 'meta',
+  kp_add: 'plus',
+  kp_subtract: 'minus',
+  kp_divide: 'slash',
+  kp_decimal: 'period',
+  iso_left_tab: 'shift+Tab',
+};
+
+export function translateClaudeAction(
+  call: ClaudeComputerArguments,
+  toolType: ClaudeComputerToolType,
+  state: ClaudePointerState,
+): ClaudeStep {
+  if (!CLAUDE_ACTIONS_BY_VERSION[toolType].includes(call.action)) {
+    return refuse(`The ${call.action} action is not supported by ${toolType}; its actions are ${CLAUDE_ACTIONS_BY_VERSION[toolType].join(', ')}.`);
+  }
+  switch (call.action) {
+    case 'key':
+      return keyStep(call.text);
+    case 'type':
+      if (call.text === undefined || call.text === null || call.text === '') return refuse('type needs the text to type in `text`.');
+      return act({ action: 'type', text: call.text });
+    case 'mouse_move':
+      if (call.coordinate === undefined || call.coordinate === null) return refuse('mouse_move needs `coordinate` [x, y].');
+      return act({ action: 'move', ...pointOf(call.coordinate) });
+    case 'left_click':
+      return clickStep('click', call, state);
+    case 'right_click':
+      return clickStep('right_click', call, state);
+    case 'middle_click':
+      return clickStep('middle_click', call, state);
+    case 'double_click':
+      return clickStep('double_click', call, state);
+    case 'triple_click':
+      return clickStep('triple_click', call, state);
+    case 'left_click_drag':
+      return dragStep(call, state);
+    case 'scroll':
+      return scrollStep(call, state);
+    case 'wait':
+      return act({ action: 'wait', seconds: Math.min(call.duration ?? 1, MAX_WAIT_SECONDS) });
+    case 'screenshot':
+      return act({ action: 'screenshot' });
+    case 'cursor_position':
+      return { kind: 'cursor-position' };
+    case 'zoom':
+      return zoomStep(call);
+    case 'left_mouse_down':
+    case 'left_mouse_up':
+      return refuse(
+        `${call.action} is not available here: Sightline presses and releases the mouse button within one action. ` +
+          'Use left_click_drag with start_coordinate and coordinate to drag, or left_click to click.',
+      );
+    case 'hold_key':
+      return refuse(
+        'hold_key is not available here: Sightline presses and releases keys within one action. ' +
+          'Use key for a key or a combination such as ctrl+s.',
+      );
+  }
+}
+
+function clickStep(
+  action: 'click' | 'right_click' | 'middle_click' | 'double_click' | 'triple_click',
+  call: ClaudeComputerArguments,
+  state: ClaudePointerState,
+): ClaudeStep {
+  if (call.text !== undefined && call.text !== null && call.text !== '') return modifierRefusal(call.action);
+  // computer_20241022's clicks click where mouse_move left the pointer; a coordinate is honoured all the same
+  // (the reference tool only refused it), since the point is what the model meant.
+  const named = call.coordinate ?? undefined;
+  const at = named === undefined ? state.pointer : pointOf(named);
+  if (at === undefined) {
+    return refuse(`${call.action} without a coordinate clicks where the pointer is, and no earlier action has placed it. Give the coordinate [x, y].`);
+  }
+  return act({ action, ...at });
+}
+
+function dragStep(call: ClaudeComputerArguments, state: ClaudePointerState): ClaudeStep {
+  if (call.coordinate === undefined || call.coordinate === null) return refuse('left_click_drag needs `coordinate` [x, y], where to release.');
+  const from = call.start_coordinate === undefined || call.start_coordinate === null ? state.pointer : pointOf(call.start_coordinate);
+  if (from === undefined) {
+    return refuse('left_click_drag without start_coordinate drags from where the pointer is, and no earlier action has placed it. Give start_coordinate [x, y].');
+  }
+  const to = pointOf(call.coordinate);
+  return act({ action: 'drag', x: from.x, y: from.y, to_x: to.x, to_y: to.y });
+}
+
+function scrollStep(call: ClaudeComputerArguments, state: ClaudePointerState): ClaudeStep {
+  if (call.text !== undefined && call.text !== null && call.text !== '') return modifierRefusal('scroll');
+  if (call.scroll_direction === undefined || call.scroll_direction === null) return refuse('scroll needs `scroll_direction`: up, down, left or right.');
+  if (call.scroll_amount === undefined || call.scroll_amount === null) return refuse('scroll needs `scroll_amount`, the number of wheel notches.');
+  const notches = Math.min(call.scroll_amount, MAX_SCROLL_NOTCHES);
+  const at = call.coordinate === undefined || call.coordinate === null ? (state.pointer ?? state.centre) : pointOf(call.coordinate);
+  // Sightline's notches: positive scroll_y goes down, positive scroll_x goes right (xdotool buttons 5 and 7).
+  const direction = call.scroll_direction;
+  const scrollY = direction === 'down' ? notches : direction === 'up' ? -notches : 0;
+  const scrollX = direction === 'right' ? notches : direction === 'left' ? -notches : 0;
+  return act({ action: 'scroll', ...at, scroll_x: scrollX, scroll_y: scrollY });
+}
+
+function zoomStep(call: ClaudeComputerArguments): ClaudeStep {
+  if (call.region === undefined || call.region === null) return refuse('zoom needs `region` [x0, y0, x1, y1], the top-left and bottom-right corners.');
+  const [x0, y0, x1, y1] = call.region;
+  const region = { left: Math.round(Math.min(x0, x1)), top: Math.round(Math.min(y0, y1)), right: Math.round(Math.max(x0, x1)), bottom: Math.round(Math.max(y0, y1)) };
+  if (region.right <= region.left || region.bottom <= region.top) return refuse(`The zoom region ${JSON.stringify(call.region)} is empty.`);
+  return { kind: 'zoom', region };
+}
+
+/** Claude's xdotool `key` text in Sightline's vocabulary (`ctrl+s`, `Return`, `Control_L+a` → `ctrl+a`). */
+function keyStep(text: string | null | undefined): ClaudeStep {
+  if (text === undefined || text === null || text.trim() === '') return refuse('key needs the key or combination in `text`, for example "Return" or "ctrl+s".');
+  const combinations = text.trim().split(/\s+/).map((combination) => combination.split('+').map(sightlineKeyName).join('+'));
+  return act({ action: 'key', keys: combinations.join(' ') });
+}
+
+export function sightlineKeyName(name: string): string {
+  const lower = name.toLowerCase();
+  const alias = XDOTOOL_KEY_NAMES[lower];
+  if (alias !== undefined) return alias;
+  // KP_0 … KP_9: the keypad's digits type the digits.
+  const keypadDigit = /^kp_([0-9])$/.exec(lower);
+  if (keypadDigit !== null) return keypadDigit[1]!;
+  return name;
+}
+
+function modifierRefusal(action: string): ClaudeStep {
+  return refuse(
+    `Holding keys during ${action} (\`text\` on ${action}) is not available here: Sightline presses and releases keys within one action. ` +
+      `Call ${action} without \`text\`.`,
+  );
+}
+
+/** The action, if Sightline's schema accepts it (a text or key list too long for it is refused here). */
+function act(action: ComputerAction): ClaudeStep {
+  const checked = ComputerActionSchema.safeParse(action);
+  if (!checked.success) return refuse(`The call cannot be done as written: ${checked.error.issues.map((issue) => issue.message).join('; ')}.`);
+  return { kind: 'act', action: checked.data };
+}
+
+function refuse(message: string): ClaudeStep {
+  return { kind: 'refuse', message: `${message} Nothing was done.` };
+}
+
+function pointOf(coordinate: readonly [number, number]): ClaudePoint {
+  return { x: coordinate[0], y: coordinate[1] };
+}
