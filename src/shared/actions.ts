@@ -30,6 +30,11 @@ export type ComputerActionType = (typeof COMPUTER_ACTION_TYPES)[number];
 
 const coordinate = z.number().finite();
 const point = { x: coordinate, y: coordinate };
+/**
+ * Modifier keys held down during a click (`shift`, `ctrl`, `ctrl+shift`): a shift-click or ctrl-click.
+ * Modifiers only (ctrl, shift, alt, cmd and their spellings); the operators refuse any other key.
+ */
+const heldModifiers = { modifiers: z.string().min(1).max(50).optional() };
 
 /** Longest text one `type` action may carry; a model that emits more is almost certainly looping. */
 export const MAX_TYPED_TEXT_LENGTH = 10_000;
@@ -39,11 +44,11 @@ export const MAX_DRAG_WAYPOINTS = 100;
 export const MAX_WAIT_SECONDS = 60;
 
 export const ComputerActionSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('click'), ...point }).strict(),
-  z.object({ action: z.literal('double_click'), ...point }).strict(),
-  z.object({ action: z.literal('triple_click'), ...point }).strict(),
-  z.object({ action: z.literal('right_click'), ...point }).strict(),
-  z.object({ action: z.literal('middle_click'), ...point }).strict(),
+  z.object({ action: z.literal('click'), ...point, ...heldModifiers }).strict(),
+  z.object({ action: z.literal('double_click'), ...point, ...heldModifiers }).strict(),
+  z.object({ action: z.literal('triple_click'), ...point, ...heldModifiers }).strict(),
+  z.object({ action: z.literal('right_click'), ...point, ...heldModifiers }).strict(),
+  z.object({ action: z.literal('middle_click'), ...point, ...heldModifiers }).strict(),
   z.object({ action: z.literal('move'), ...point }).strict(),
   z
     .object({

@@ -52,6 +52,7 @@ const PAGE = `<!doctype html>
   document.getElementById('double').addEventListener('dblclick', () => report({ type: 'dblclick' }));
   document.getElementById('double').addEventListener('click', (event) => { if (event.detail === 3) report({ type: 'tripleclick' }); });
   document.getElementById('context').addEventListener('auxclick', (event) => report({ type: 'auxclick', button: event.button }));
+  document.getElementById('context').addEventListener('click', (event) => report({ type: 'modclick', shift: event.shiftKey, ctrl: event.ctrlKey }));
   document.getElementById('context').addEventListener('contextmenu', (event) => { event.preventDefault(); report({ type: 'contextmenu', button: event.button }); });
   const pad = document.getElementById('pad');
   pad.addEventListener('mousedown', (event) => report({ type: 'mousedown', x: event.clientX, y: event.clientY }));
@@ -187,6 +188,15 @@ describe.skipIf(!hasBrowser)('browser operator', () => {
     await run({ action: 'right_click', ...at(500, 450) });
     const contextMenu = await eventually((event) => event.type === 'contextmenu');
     expect(contextMenu.button).toBe(2);
+  });
+
+  it('holds modifier keys during a click (shift-click, ctrl-click) and releases them after', async () => {
+    await run({ action: 'click', ...at(500, 450), modifiers: 'shift' });
+    expect(await eventually((event) => event.type === 'modclick' && event.shift === true)).toMatchObject({ shift: true, ctrl: false });
+    await run({ action: 'click', ...at(500, 450), modifiers: 'ctrl' });
+    expect(await eventually((event) => event.type === 'modclick' && event.ctrl === true)).toMatchObject({ shift: false, ctrl: true });
+    await run({ action: 'click', ...at(500, 450) });
+    await eventually((event) => event.type === 'modclick' && event.shift === false && event.ctrl === false);
   });
 
   it('drags from one point to another with the button held', async () => {

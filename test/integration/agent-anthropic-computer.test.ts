@@ -108,12 +108,16 @@ describe('anthropic-computer: a scripted Claude turn', () => {
     expect(outcome.status).toBe('finished');
   });
 
-  it('refuses a shift-click rather than clicking without shift', async () => {
-    const claude = scriptedClaude('claude-sonnet-4-20250514', [claudeComputer({ action: 'left_click', coordinate: [10, 10], text: 'shift' }), claudeFinish()]);
+  it('shift-clicks with shift held, and refuses a key held during a scroll rather than scrolling without it', async () => {
+    const claude = scriptedClaude('claude-sonnet-4-20250514', [
+      claudeComputer({ action: 'left_click', coordinate: [10, 10], text: 'shift' }),
+      claudeComputer({ action: 'scroll', coordinate: [10, 10], scroll_direction: 'down', scroll_amount: 1, text: 'ctrl' }),
+      claudeFinish(),
+    ]);
     harness = await startClaude(claude);
     const outcome = await harness.agent.runTurn({ request: userText('Select a range.') });
-    expect(toolResults(outcome.turnId)[0]).toEqual({ text: expect.stringContaining('Holding keys during left_click'), isError: true, images: 0 });
-    expect(harness.operator.executed).toEqual([]);
+    expect(harness.operator.executed.map((entry) => entry.action)).toEqual([{ action: 'click', x: 10, y: 10, modifiers: 'shift' }]);
+    expect(toolResults(outcome.turnId)[1]).toEqual({ text: expect.stringContaining('Holding keys during scroll'), isError: true, images: 0 });
   });
 });
 

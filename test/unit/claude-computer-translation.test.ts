@@ -82,14 +82,23 @@ describe('translateClaudeAction: what computer_20250124 adds', () => {
     expect(step(input, 'computer_20250124')).toEqual({ kind: 'act', action });
   });
 
-  it('refuses a modifier held during a click or a scroll, saying why, rather than clicking without it', () => {
-    for (const input of [
-      { action: 'left_click', coordinate: [500, 300], text: 'shift' },
-      { action: 'left_click', coordinate: [500, 300], text: 'ctrl' },
-      { action: 'scroll', coordinate: [500, 400], scroll_direction: 'down', scroll_amount: 3, text: 'ctrl' },
-    ]) {
-      expect(step(input, 'computer_20250124')).toEqual({ kind: 'refuse', message: expect.stringMatching(/^Holding keys during (left_click|scroll) .*Nothing was done\.$/) });
-    }
+  it('holds the modifiers named in `text` during a click (shift-click, ctrl-click)', () => {
+    expect(step({ action: 'left_click', coordinate: [500, 300], text: 'shift' }, 'computer_20250124')).toEqual({ kind: 'act', action: { action: 'click', x: 500, y: 300, modifiers: 'shift' } });
+    expect(step({ action: 'left_click', coordinate: [500, 300], text: 'ctrl' }, 'computer_20250124')).toEqual({ kind: 'act', action: { action: 'click', x: 500, y: 300, modifiers: 'ctrl' } });
+    expect(step({ action: 'right_click', coordinate: [5, 6], text: 'Control_L+shift' }, 'computer_20250124')).toEqual({ kind: 'act', action: { action: 'right_click', x: 5, y: 6, modifiers: 'ctrl+shift' } });
+    expect(step({ action: 'double_click', text: 'alt' }, 'computer_20250124', PLACED)).toEqual({ kind: 'act', action: { action: 'double_click', x: 100, y: 200, modifiers: 'alt' } });
+  });
+
+  it('refuses keys that are not modifiers during a click, and any held during a scroll, rather than acting without them', () => {
+    expect(step({ action: 'left_click', coordinate: [500, 300], text: 'a' }, 'computer_20250124')).toEqual({
+      kind: 'refuse',
+      message: 'The keys to hold during left_click (`text`) cannot be held: modifiers may hold only ctrl, shift, alt or cmd, not "a". Nothing was done.',
+    });
+    expect(step({ action: 'left_click', coordinate: [500, 300], text: 'Hyper_Q' }, 'computer_20250124')).toMatchObject({ kind: 'refuse', message: expect.stringContaining('unknown key "Hyper_Q"') });
+    expect(step({ action: 'scroll', coordinate: [500, 400], scroll_direction: 'down', scroll_amount: 3, text: 'ctrl' }, 'computer_20250124')).toEqual({
+      kind: 'refuse',
+      message: expect.stringMatching(/^Holding keys during scroll .*Nothing was done\.$/),
+    });
   });
 
   it('refuses left_mouse_down, left_mouse_up and hold_key with what to do instead', () => {

@@ -93,6 +93,23 @@ describe('DesktopOperator', () => {
     expect(log).toEqual([]);
   });
 
+  it('holds the modifiers of a click during it, and refuses a modifier that is not one without clicking', async () => {
+    const log: string[] = [];
+    const input: InputDriver = {
+      ...recordingInput(log),
+      click: async (at, button, count, held = []) => void log.push(`click ${button}x${count} ${at.x},${at.y} holding ${held.map((key) => key.nut).join('+')}`),
+    };
+    const operator = new DesktopOperator({ frameSource: new DesktopFrameSource({ displayId: 7, listMonitors: () => [leftRetinaMonitor()] }), input, sleep: async () => {} });
+    await operator.capture();
+    expect(await operator.execute({ action: 'click', x: 640, y: 400, modifiers: 'shift' }, VIEW)).toEqual({ ok: true, detail: 'click with shift held at screen (-720, 450)' });
+    await operator.execute({ action: 'right_click', x: 0, y: 0, modifiers: 'ctrl+shift' }, VIEW);
+    expect(await operator.execute({ action: 'click', x: 0, y: 0, modifiers: 'ctrl+a' }, VIEW)).toEqual({
+      ok: false,
+      error: 'modifiers may hold only ctrl, shift, alt or cmd, not "a". Nothing was done.',
+    });
+    expect(log).toEqual(['click leftx1 -720,450 holding LeftShift', 'click rightx1 -1440,0 holding LeftControl+LeftShift']);
+  });
+
   it('types text, presses each combination in order, and waits', async () => {
     const { operator, log, slept } = setUp();
     await operator.execute({ action: 'type', text: 'hello' }, VIEW);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeyCombinations, type KeyCombinationParse } from '../../src/main/operators/key-combination.js';
+import { parseHeldModifiers, parseKeyCombinations, type KeyCombinationParse } from '../../src/main/operators/key-combination.js';
 
 function nutKeys(parse: KeyCombinationParse): string[][] {
   if (!parse.ok) throw new Error(parse.error);
@@ -74,5 +74,20 @@ describe('nut-js key names', () => {
       'a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 4 5 6 7 8 9 F1 F9 F10 F12';
     const parse = parseKeyCombinations(everyKey);
     for (const name of nutKeys(parse).flat()) expect(Object.keys(Key), name).toContain(name);
+  });
+});
+
+describe('parseHeldModifiers', () => {
+  it('reads one combination of modifiers, in any spelling', () => {
+    const held = parseHeldModifiers('ctrl+Shift');
+    expect(held.ok && held.chord.map((key) => key.nut)).toEqual(['LeftControl', 'LeftShift']);
+    const command = parseHeldModifiers('super');
+    expect(command.ok && command.chord.map((key) => key.playwright)).toEqual(['Meta']);
+  });
+
+  it('refuses other keys, several combinations and unknown names', () => {
+    expect(parseHeldModifiers('ctrl+a')).toEqual({ ok: false, error: 'modifiers may hold only ctrl, shift, alt or cmd, not "a"' });
+    expect(parseHeldModifiers('shift ctrl')).toEqual({ ok: false, error: 'modifiers "shift ctrl" must be one combination such as shift or ctrl+shift' });
+    expect(parseHeldModifiers('hyper')).toMatchObject({ ok: false, error: expect.stringContaining('unknown key "hyper"') });
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { ComputerAction } from '../../shared/actions.js';
 import { mapModelPoint, mapModelPoints, type FrameGeometry, type Point } from './coordinates.js';
-import { parseKeyCombinations, type KeyChord } from './key-combination.js';
+import { parseHeldModifiers, parseKeyCombinations, type KeyChord } from './key-combination.js';
 import type { ModelView } from '../../shared/model-view.js';
 import type { ActionResult } from './operator.js';
 
@@ -15,8 +15,11 @@ export type MouseButton = 'left' | 'right' | 'middle';
 /** Input in screen points (desktop: logical screen units; browser: CSS pixels of the viewport). */
 export interface InputDriver {
   move(to: Point): Promise<void>;
-  /** Moves to the point, then clicks `count` times. */
-  click(at: Point, button: MouseButton, count: 1 | 2 | 3): Promise<void>;
+  /**
+   * Moves to the point, then clicks `count` times, with the `held` modifier keys down during the clicks
+   * (pressed in order, released in reverse, all of them even on failure).
+   */
+  click(at: Point, button: MouseButton, count: 1 | 2 | 3, held?: KeyChord): Promise<void>;
   /** Left button down at the path's first point, moves through the rest, button up (released even when a move fails). */
   drag(path: readonly Point[]): Promise<void>;
   /** Moves to the point, then turns the wheel: `notches` > 0 scroll right / down. */
@@ -48,9 +51,18 @@ export async function performAction(action: ComputerAction, environment: ActionE
       const mapping = mapModelPoint(action, view, frame);
       if (!mapping.ok) return refused(mapping.error);
       const at = mapping.screen;
-      if (action.action === 'move') await input.move(at);
-      else await input.click(at, ...CLICKS[action.action]);
-      return { ok: true, detail: `${action.action} at screen (${at.x}, ${at.y})` };
+      if (action.action === 'move') {
+        await input.move(at);
+        return { ok: true, detail: `move at screen (${at.x}, ${at.y})` };
+      }
+      if (action.modifiers === undefined) {
+        await input.click(at, ...CLICKS[action.action]);
+        return { ok: true, detail: `${action.action} at screen (${at.x}, ${at.y})` };
+      }
+      const held = parseHeldModifiers(action.modifiers);
+      if (!held.ok) return refused(held.error);
+      await input.click(at, ...CLICKS[action.action], held.chord);
+      return { ok: true, detail: `${action.action} with ${action.modifiers} held at screen (${at.x}, ${at.y})` };
     }
     case 'drag': {
       const via = (action.via ?? []).map((point, index) => ({ point, names: { x: `via[${index}].x`, y: `via[${index}].y` } }));

@@ -153,3 +153,19 @@ function lookUpKey(name: string): KeyTarget | undefined {
   if (functionKey) return { nut: `F${functionKey[1]}` as NutKeyName, playwright: `F${functionKey[1]}` };
   return undefined;
 }
+
+/** The nut-js names of the modifier keys (every spelling in MODIFIERS comes to one of these). */
+const MODIFIER_KEYS: ReadonlySet<NutKeyName> = new Set(Object.values(MODIFIERS).map((target) => target.nut));
+
+export type HeldModifiersParse = { ok: true; chord: KeyChord } | { ok: false; error: string };
+
+/** The `modifiers` of a click (`shift`, `ctrl+shift`): one combination of modifier keys only. */
+export function parseHeldModifiers(text: string): HeldModifiersParse {
+  const parse = parseKeyCombinations(text);
+  if (!parse.ok) return { ok: false, error: `modifiers: ${parse.error}` };
+  const [chord, ...more] = parse.chords;
+  if (chord === undefined || more.length > 0) return { ok: false, error: `modifiers "${text}" must be one combination such as shift or ctrl+shift` };
+  const other = chord.find((key) => !MODIFIER_KEYS.has(key.nut));
+  if (other !== undefined) return { ok: false, error: `modifiers may hold only ctrl, shift, alt or cmd, not "${other.written}"` };
+  return { ok: true, chord };
+}

@@ -50,9 +50,16 @@ export class NutJsInput implements InputDriver {
     await nut.mouse.move(nut.straightTo(new nut.Point(to.x, to.y)));
   }
 
-  async click(at: Point, button: MouseButton, count: 1 | 2 | 3): Promise<void> {
+  async click(at: Point, button: MouseButton, count: 1 | 2 | 3, held: KeyChord = []): Promise<void> {
     const nut = await loadNutJs();
     await this.move(at);
+    await this.withKeysDown(
+      held.map((key) => key.nut),
+      () => this.clickHere(nut, button, count),
+    );
+  }
+
+  private async clickHere(nut: typeof NutJs, button: MouseButton, count: 1 | 2 | 3): Promise<void> {
     const nutButton = button === 'left' ? nut.Button.LEFT : button === 'right' ? nut.Button.RIGHT : nut.Button.MIDDLE;
     if (count === 1) await nut.mouse.click(nutButton);
     else if (count === 2) await nut.mouse.doubleClick(nutButton);
@@ -112,6 +119,11 @@ export class NutJsInput implements InputDriver {
 
   /** Presses the keys in order and releases them in reverse. */
   private async pressKeys(keys: NutKeyName[]): Promise<void> {
+    await this.withKeysDown(keys, async () => {});
+  }
+
+  /** Presses the keys in order, runs `during`, and releases every key that went down, in reverse. */
+  private async withKeysDown(keys: readonly NutKeyName[], during: () => Promise<void>): Promise<void> {
     const nut = await loadNutJs();
     const pressed: NutJs.Key[] = [];
     try {
@@ -120,6 +132,7 @@ export class NutJsInput implements InputDriver {
         await nut.keyboard.pressKey(nutKey);
         pressed.push(nutKey);
       }
+      await during();
     } finally {
       // Reverse order, and every key that went down, so no modifier stays stuck after a failure.
       for (const nutKey of pressed.reverse()) await nut.keyboard.releaseKey(nutKey);

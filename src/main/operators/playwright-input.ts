@@ -21,9 +21,9 @@ export class PlaywrightInput implements InputDriver {
     await this.currentPage().mouse.move(to.x, to.y, { steps: MOVE_STEPS });
   }
 
-  async click(at: Point, button: MouseButton, count: 1 | 2 | 3): Promise<void> {
+  async click(at: Point, button: MouseButton, count: 1 | 2 | 3, held: KeyChord = []): Promise<void> {
     await this.move(at);
-    await this.currentPage().mouse.click(at.x, at.y, { button, clickCount: count });
+    await this.withKeysDown(held, () => this.currentPage().mouse.click(at.x, at.y, { button, clickCount: count }));
   }
 
   async drag(path: readonly Point[]): Promise<void> {
@@ -55,6 +55,11 @@ export class PlaywrightInput implements InputDriver {
   }
 
   async pressChord(chord: KeyChord): Promise<void> {
+    await this.withKeysDown(chord, async () => {});
+  }
+
+  /** Presses the keys in order, runs `during`, and releases every key that went down, in reverse. */
+  private async withKeysDown(chord: KeyChord, during: () => Promise<void>): Promise<void> {
     const keyboard = this.currentPage().keyboard;
     const pressed: string[] = [];
     try {
@@ -62,6 +67,7 @@ export class PlaywrightInput implements InputDriver {
         await keyboard.down(key.playwright);
         pressed.push(key.playwright);
       }
+      await during();
     } finally {
       for (const key of pressed.reverse()) await keyboard.up(key);
     }

@@ -15,13 +15,15 @@
  * Points are pixels of the image sent (display_width_px × display_height_px is that image's size) and
  * pass through unchanged: the call's view maps them.
  *
- * What Sightline's operators cannot do is refused with the reason, not approximated: holding keys during a
- * click or scroll (`text` on a click), pressing or releasing the button alone (left_mouse_down/up), and
- * holding keys for a time (hold_key). The operators press and release within one action.
+ * `text` on a click names modifier keys held during it (shift-click, ctrl-click): the click action's
+ * `modifiers`. What Sightline's operators cannot do is refused with the reason, not approximated: keys held
+ * during a scroll, pressing or releasing the button alone (left_mouse_down/up), and holding keys for a time
+ * (hold_key). The operators press and release within one action.
  */
 import { z } from 'zod';
 import { ComputerActionSchema, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
 import type { AnthropicComputerToolDeclaration } from '../../llm/model-adapter.js';
+import { parseHeldModifiers } from '../../operators/key-combination.js';
 
 export type ClaudeComputerToolType = AnthropicComputerToolDeclaration['toolType'];
 
@@ -185,7 +187,8 @@ function clickStep(
   call: ClaudeComputerArguments,
   state: ClaudePointerState,
 ): ClaudeStep {
-  if (call.text !== undefined && call.text !== null && call.text !== '') return modifierRefusal(call.action);
+  const modifiers = call.text === undefined || call.text === null || call.text === '' ? undefined : heldModifiersOf(call.text, call.action);
+  if (modifiers?.ok === false) return refuse(modifiers.error);
   // computer_20241022's clicks click where mouse_move left the pointer; a coordinate is honoured all the same
   // (the reference tool only refused it), since the point is what the model meant.
   const named = call.coordinate ?? undefined;
@@ -193,7 +196,15 @@ function clickStep(
   if (at === undefined) {
     return refuse(`${call.action} without a coordinate clicks where the pointer is, and no earlier action has placed it. Give the coordinate [x, y].`);
   }
-  return act({ action, ...at });
+  return act(modifiers === undefined ? { action, ...at } : { action, ...at, modifiers: modifiers.keys });
+}
+
+/** A click's `text` (`shift`, `ctrl`, `Shift_L+ctrl`) as the modifiers held during it, in Sightline's key names. */
+function heldModifiersOf(text: string, action: string): { ok: true; keys: string } | { ok: false; error: string } {
+  const keys = text.trim().split('+').map(sightlineKeyName).join('+');
+  const parse = parseHeldModifiers(keys);
+  if (!parse.ok) return { ok: false, error: `The keys to hold during ${action} (\`text\`) cannot be held: ${parse.error}.` };
+  return { ok: true, keys };
 }
 
 function dragStep(call: ClaudeComputerArguments, state: ClaudePointerState): ClaudeStep {
@@ -246,7 +257,7 @@ export function sightlineKeyName(name: string): string {
 
 function modifierRefusal(action: string): ClaudeStep {
   return refuse(
-    `Holding keys during ${action} (\`text\` on ${action}) is not available here: Sightline presses and releases keys within one action. ` +
+    `Holding keys during ${action} (\`text\` on ${action}) is not available here: Sightline holds keys only during a click. ` +
       `Call ${action} without \`text\`.`,
   );
 }
