@@ -125,4 +125,15 @@ describe.skipIf(!canOpenDesktopTestWindow)('desktop operator under Xvfb', () => 
     expect(await operator.execute({ action: 'click', ...inModelImage(button) }, view)).toMatchObject({ ok: true });
     await titleBecomes(`${TITLE_PREFIX} clicks=2 name=hi A:b_c?~"x"`);
   });
+
+  it('holds shift during a click: a shift-click selects from the caret, so typing replaces the text', async () => {
+    // Caret at the end of the text (the field's right end), then shift-click before its first letter.
+    const end = inModelImage({ x: field.x + field.width - 24, y: field.y, width: 4, height: field.height });
+    const start = inModelImage({ x: field.x, y: field.y, width: 4, height: field.height });
+    expect(await operator.execute({ action: 'click', ...end }, view)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'click', ...start, modifiers: 'shift' }, view)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'type', text: 'z' }, view)).toMatchObject({ ok: true });
+    // Without shift held, the second click would only move the caret, and the title would read "zhi A:…".
+    await titleBecomes(`${TITLE_PREFIX} clicks=2 name=z`);
+  });
 });
