@@ -68,6 +68,10 @@ export const TokenTotalsSchema = z
   .object({
     input: z.number().int().min(0),
     output: z.number().int().min(0),
+    /** Of `input`, the tokens the provider's prompt cache served (read); 0 when no step reported any. */
+    cachedInput: z.number().int().min(0),
+    /** Input tokens written to the provider's prompt cache; 0 when no step reported any. */
+    cacheWriteInput: z.number().int().min(0),
     /** Sums of the steps' token reports; null when no step has a report. */
     sent: z.number().int().min(0).nullable(),
     keepEverything: z.number().int().min(0).nullable(),
@@ -155,6 +159,10 @@ export const StepSchema = z
     latencyMs: z.number().int().min(0).nullable(),
     inputTokens: z.number().int().min(0).nullable(),
     outputTokens: z.number().int().min(0).nullable(),
+    /** Of `inputTokens`, what the provider's prompt cache served; null when the provider reported none. */
+    cachedInputTokens: z.number().int().min(0).nullable(),
+    /** Input tokens this call wrote to the provider's prompt cache; null when the provider reported none. */
+    cacheWriteInputTokens: z.number().int().min(0).nullable(),
     tokenReport: TokenReportSchema.nullable(),
     createdAt: TimeSchema,
   })

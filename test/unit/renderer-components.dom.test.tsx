@@ -43,6 +43,8 @@ function step(overrides: Partial<Step> = {}): Step {
     latencyMs: 1200,
     inputTokens: 3500,
     outputTokens: 90,
+    cachedInputTokens: null,
+    cacheWriteInputTokens: null,
     tokenReport: { sentTokens: 3500, keepEverythingTokens: 9000, imagesSent: 2, imagesFolded: 3 },
     createdAt: '2025-01-01T10:00:00.000Z',
     ...overrides,
@@ -236,7 +238,7 @@ describe('SessionList', () => {
       updatedAt: '2025-01-01T10:00:00.000Z',
       turnCount: 2,
       stepCount: 13,
-      tokens: { input: 0, output: 0, sent: 87_000, keepEverything: 136_000 },
+      tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: 87_000, keepEverything: 136_000 },
       run: null,
       ...overrides,
     }) as SessionSummary;
@@ -254,7 +256,7 @@ describe('SessionList', () => {
 
   it('lists sessions with their counts, tokens saved and state, the open one marked', () => {
     const list = sessions({
-      sessions: [summary('ses_00000000000a', 'Invite Alex'), summary('ses_00000000000b', 'Triage', { run: 'running', tokens: { input: 0, output: 0, sent: null, keepEverything: null } })],
+      sessions: [summary('ses_00000000000a', 'Invite Alex'), summary('ses_00000000000b', 'Triage', { run: 'running', tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: null, keepEverything: null } })],
       total: 2,
     });
     const markup = render(<SessionList sessions={list} selectedId="ses_00000000000a" onSelect={noop} onDeleted={noop} connected />);

@@ -35,6 +35,8 @@ function step(overrides: Partial<Step> & { id: string; turnId: string; sequence:
     latencyMs: 100,
     inputTokens: null,
     outputTokens: null,
+    cachedInputTokens: null,
+    cacheWriteInputTokens: null,
     tokenReport: null,
     createdAt: '2025-01-01T10:00:01.000Z',
     ...overrides,
@@ -53,7 +55,7 @@ function detail(turns: Turn[]): SessionDetail {
       updatedAt: '2025-01-01T10:00:00.000Z',
       turnCount: turns.length,
       stepCount: turns.reduce((sum, each) => sum + each.stepCount, 0),
-      tokens: { input: 0, output: 0, sent: null, keepEverything: null },
+      tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: null, keepEverything: null },
       run: null,
     },
     turns,
@@ -176,7 +178,7 @@ describe('the session reducer', () => {
         screenshotImageId: 'img_000000000001',
         ok: true,
         latencyMs: 40,
-        usage: { inputTokens: 900, outputTokens: 30 },
+        usage: { inputTokens: 900, outputTokens: 30, cachedInputTokens: 600, cacheWriteInputTokens: 200 },
         tokenReport: { sentTokens: 900, keepEverythingTokens: 1500, imagesSent: 1, imagesFolded: 0 },
       },
     );
@@ -186,7 +188,8 @@ describe('the session reducer', () => {
     const live = state.steps[1];
     expect(live?.screenshot).toMatchObject({ imageId: 'img_000000000001', zone: 'active', width: 1280, height: 800 });
     expect(live?.dedupOf).toBe('img_000000000001');
-    expect(state.session?.tokens).toEqual({ input: 900, output: 30, sent: 900, keepEverything: 1500 });
+    expect(live).toMatchObject({ inputTokens: 900, outputTokens: 30, cachedInputTokens: 600, cacheWriteInputTokens: 200 });
+    expect(state.session?.tokens).toEqual({ input: 900, output: 30, cachedInput: 600, cacheWriteInput: 200, sent: 900, keepEverything: 1500 });
 
     const staleness = state.staleness;
     state = apply(state, {

@@ -77,6 +77,8 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
       latencyMs: record.latencyMs,
       inputTokens: record.inputTokens,
       outputTokens: record.outputTokens,
+      cachedInputTokens: record.cachedInputTokens,
+      cacheWriteInputTokens: record.cacheWriteInputTokens,
       tokenReport: tokenReport.success ? tokenReport.data : null,
       createdAt: record.createdAt,
     };

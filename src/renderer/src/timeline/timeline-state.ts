@@ -294,6 +294,8 @@ function stepFromEvent(state: TimelineState, event: Extract<AgentEvent, { type: 
     latencyMs: event.latencyMs,
     inputTokens: event.usage?.inputTokens ?? null,
     outputTokens: event.usage?.outputTokens ?? null,
+    cachedInputTokens: event.usage?.cachedInputTokens ?? null,
+    cacheWriteInputTokens: event.usage?.cacheWriteInputTokens ?? null,
     tokenReport: event.tokenReport ?? null,
     createdAt: isoAt(event.at),
   };
@@ -304,6 +306,8 @@ function addTokens(tokens: SessionSummary['tokens'], event: Extract<AgentEvent, 
   return {
     input: tokens.input + (event.usage?.inputTokens ?? 0),
     output: tokens.output + (event.usage?.outputTokens ?? 0),
+    cachedInput: tokens.cachedInput + (event.usage?.cachedInputTokens ?? 0),
+    cacheWriteInput: tokens.cacheWriteInput + (event.usage?.cacheWriteInputTokens ?? 0),
     sent: report === undefined ? tokens.sent : (tokens.sent ?? 0) + report.sentTokens,
     keepEverything: report === undefined ? tokens.keepEverything : (tokens.keepEverything ?? 0) + report.keepEverythingTokens,
   };
