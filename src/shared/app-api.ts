@@ -102,6 +102,19 @@ export const SessionListSchema = z
   .strict();
 export type SessionList = z.infer<typeof SessionListSchema>;
 
+/** What a turn's steps cost: input (with what the prompt cache served and took of it) and output. */
+export const TurnTokenTotalsSchema = z
+  .object({
+    input: z.number().int().min(0),
+    output: z.number().int().min(0),
+    /** Of `input`, what the provider's prompt cache served (read). */
+    cachedInput: z.number().int().min(0),
+    /** Input tokens written to the provider's prompt cache. */
+    cacheWriteInput: z.number().int().min(0),
+  })
+  .strict();
+export type TurnTokenTotals = z.infer<typeof TurnTokenTotalsSchema>;
+
 export const TurnSchema = z
   .object({
     id: TurnIdSchema,
@@ -113,6 +126,7 @@ export const TurnSchema = z
     compactedAt: TimeSchema.nullable(),
     summary: z.string().nullable(),
     stepCount: z.number().int().min(0),
+    tokens: TurnTokenTotalsSchema,
   })
   .strict();
 export type Turn = z.infer<typeof TurnSchema>;

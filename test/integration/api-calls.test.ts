@@ -83,6 +83,10 @@ describe('sessions', () => {
     api.storage.steps.append({ sessionId: session.id, turnId, action: { action: 'wait', seconds: 1 }, inputTokens: 900, cachedInputTokens: 600 });
     const detail = await api.call('getSession', session.id);
     expect(APP_API.getSession.result.safeParse(detail).success).toBe(true);
+    expect(detail.turns.map((turn) => turn.tokens)).toEqual([
+      { input: 3000 + 12_340 + 900, output: 150 + 210, cachedInput: 12_500, cacheWriteInput: 300 },
+      { input: 3000, output: 150, cachedInput: 0, cacheWriteInput: 0 },
+    ]);
     expect(detail.session.tokens).toEqual({ input: 6000 + 12_340 + 900, output: 300 + 210, cachedInput: 12_500, cacheWriteInput: 300, sent: null, keepEverything: null });
     const page = await api.call('listSteps', { sessionId: session.id, turnId });
     expect(APP_API.listSteps.result.safeParse(page).success).toBe(true);

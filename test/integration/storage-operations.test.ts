@@ -90,6 +90,9 @@ describe('steps for the timeline', () => {
     expect(readOnly).toMatchObject({ cachedInputTokens: 400, cacheWriteInputTokens: null });
     // The seeded step reported no cache at all: its columns stay null rather than claiming zero.
     expect(storage.steps.listByTurn(turnId)[0]).toMatchObject({ cachedInputTokens: null, cacheWriteInputTokens: null });
+    expect(storage.steps.tokenTotalsByTurn(session.id)).toEqual(
+      new Map([[turnId, { input: 1000 + 12_340 + 500, output: 50 + 210, cachedInput: 12_300, cacheWriteInput: 300 }]]),
+    );
     expect(storage.steps.tokenTotals(session.id)).toMatchObject({ input: 1000 + 12_340 + 500, output: 50 + 210, cachedInput: 12_300, cacheWriteInput: 300 });
   });
 });

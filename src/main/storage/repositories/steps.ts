@@ -69,6 +69,14 @@ export interface StepTokenTotals {
   keepEverything: number | null;
 }
 
+/** What one turn's steps cost, summed: input (and how much of it the prompt cache served or took) and output. */
+export interface TurnTokenTotals {
+  input: number;
+  output: number;
+  cachedInput: number;
+  cacheWriteInput: number;
+}
+
 /** One page of steps in timeline order and how many there are in all. */
 export interface StepPage {
   steps: StepRecord[];
@@ -92,6 +100,13 @@ const TokenTotalsRow = z.object({
   keep_everything: z.number().nullable(),
 });
 const TurnStepCountRow = z.object({ turn_id: z.string(), steps: z.number().int() });
+const TurnTokenTotalsRow = z.object({
+  turn_id: z.string(),
+  input: z.number().int(),
+  output: z.number().int(),
+  cached_input: z.number().int(),
+  cache_write_input: z.number().int(),
+});
 
 const StepRow = z
   .object({
@@ -147,6 +162,7 @@ export class StepsRepository {
   private readonly pageCountStatement;
   private readonly tokenTotalsStatement;
   private readonly countsByTurnStatement;
+  private readonly tokenTotalsByTurnStatement;
 
   constructor(
     database: Database,
@@ -189,6 +205,12 @@ export class StepsRepository {
     );
     this.countsByTurnStatement = database.prepare(
       'SELECT turn_id, COUNT(*) AS steps FROM steps WHERE session_id = ? GROUP BY turn_id',
+    );
+    this.tokenTotalsByTurnStatement = database.prepare(
+      `SELECT turn_id, COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
+              COALESCE(SUM(cached_input_tokens), 0) AS cached_input,
+              COALESCE(SUM(cache_write_input_tokens), 0) AS cache_write_input
+       FROM steps WHERE session_id = ? GROUP BY turn_id`,
     );
   }
 
@@ -260,6 +282,14 @@ export class StepsRepository {
       sent: row.sent === null ? null : Math.round(row.sent),
       keepEverything: row.keep_everything === null ? null : Math.round(row.keep_everything),
     };
+  }
+
+  /** Each turn's token use, summed over its steps; turns without steps are absent. */
+  tokenTotalsByTurn(sessionId: string): Map<string, TurnTokenTotals> {
+    const rows = parseRows(TurnTokenTotalsRow, this.tokenTotalsByTurnStatement.all(sessionId), 'steps');
+    return new Map(
+      rows.map((row) => [row.turn_id, { input: row.input, output: row.output, cachedInput: row.cached_input, cacheWriteInput: row.cache_write_input }]),
+    );
   }
 
   /** How many steps each turn of the session has; turns without steps are absent. */
