@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { AppEvent, SessionDetail, Step, Turn } from '../../src/shared/app-api.js';
 import type { LoadedImage } from '../../src/renderer/src/api/index.js';
 import { cropBoxesFor, cropBoxesOf } from '../../src/renderer/src/timeline/crop-boxes.js';
-import { formatDuration, formatTokens, formatUsage, savedShare, stepUsage, truncate } from '../../src/renderer/src/timeline/format.js';
+import { formatDuration, formatTokens, formatUsage, savedShare, truncate } from '../../src/renderer/src/timeline/format.js';
+import { stepUsageTotals } from '../../src/shared/usage-text.js';
 import { ImageCache, type ImageRequestKey } from '../../src/renderer/src/timeline/image-cache.js';
 import { isFolded, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
 import { ROW_HEIGHTS, rowHeights, timelineRows } from '../../src/renderer/src/timeline/timeline-rows.js';
@@ -351,13 +352,13 @@ describe('tokens', () => {
     expect(formatUsage({ input: 12_340, output: 210, cachedInput: 11_900, cacheWriteInput: 300 })).toBe('12k in (12k cached, 300 written) · 210 out');
     expect(formatUsage({ input: 1240, output: 30, cachedInput: 1024, cacheWriteInput: 0 })).toBe('1.2k in (1k cached) · 30 out');
     expect(formatUsage({ input: 950, output: 30, cachedInput: 0, cacheWriteInput: 0 })).toBe('950 in · 30 out');
-    expect(stepUsage({ inputTokens: 900, outputTokens: 20, cachedInputTokens: 800, cacheWriteInputTokens: null })).toEqual({
+    expect(stepUsageTotals({ inputTokens: 900, outputTokens: 20, cachedInputTokens: 800, cacheWriteInputTokens: null })).toEqual({
       input: 900,
       output: 20,
       cachedInput: 800,
       cacheWriteInput: 0,
     });
-    expect(stepUsage({ inputTokens: null, outputTokens: null, cachedInputTokens: null, cacheWriteInputTokens: null })).toBeNull();
+    expect(stepUsageTotals({ inputTokens: null, outputTokens: null, cachedInputTokens: null, cacheWriteInputTokens: null })).toBeNull();
     expect(savedShare(250, 1000)).toBe(0.75);
     expect(savedShare(null, 1000)).toBeNull();
     expect(formatDuration(850)).toBe('850 ms');

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import type { Step } from '../../../shared/app-api.js';
-import { describeUsage, formatDuration, formatUsage, stepUsage } from '../timeline/format.js';
+import { stepUsageTotals } from '../../../shared/usage-text.js';
+import { describeUsage, formatDuration, formatUsage } from '../timeline/format.js';
 import { isFolded, stepActionLabel, stepOutcome, type StepOutcome } from '../timeline/step-presentation.js';
 import { PlaceholderCard } from './PlaceholderCard.js';
 import { StepThumbnail } from './StepThumbnail.js';
@@ -37,7 +38,7 @@ export function StepRow({ step, onOpenImage }: StepRowProps): ReactElement {
     );
   }
   const outcome = stepOutcome(step);
-  const usage = stepUsage(step);
+  const usage = stepUsageTotals(step);
   const open = () => onOpenImage(step);
   return (
     <div className={`step-row outcome-${outcome}`} data-step-id={step.id} data-outcome={outcome}>

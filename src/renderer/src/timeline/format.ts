@@ -1,4 +1,5 @@
 /** How numbers and times read in the timeline: short, and the same everywhere. */
+import { usageText, type UsageTotals } from '../../../shared/usage-text.js';
 
 /** 950 → "950", 12_400 → "12.4k", 3_200_000 → "3.2M". */
 export function formatTokens(count: number): string {
@@ -60,25 +61,10 @@ export function plural(count: number, singular: string, pluralForm = `${singular
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
-/** Input and output of model calls, with how much of the input the provider's prompt cache served and took. */
-export interface UsageTotals {
-  input: number;
-  output: number;
-  cachedInput: number;
-  cacheWriteInput: number;
-}
 
-/**
- * "12k in (11.9k cached, 300 written) · 210 out": cached against uncached input at a glance. The cache
- * parts are left out when the provider reported none, so plain providers read as before.
- */
+/** "12k in (12k cached, 300 written) · 210 out": cached against uncached input at a glance. */
 export function formatUsage(usage: UsageTotals): string {
-  const cache = [
-    usage.cachedInput > 0 ? `${formatTokens(usage.cachedInput)} cached` : null,
-    usage.cacheWriteInput > 0 ? `${formatTokens(usage.cacheWriteInput)} written` : null,
-  ].filter((part) => part !== null);
-  const input = cache.length === 0 ? `${formatTokens(usage.input)} in` : `${formatTokens(usage.input)} in (${cache.join(', ')})`;
-  return `${input} · ${formatTokens(usage.output)} out`;
+  return usageText(usage, formatTokens);
 }
 
 /** The exact counts behind formatUsage, for a tooltip: what the cache served, what was paid in full, what it took. */
@@ -89,20 +75,4 @@ export function describeUsage(usage: UsageTotals): string {
     `${exact(usage.input)} input tokens: ${exact(usage.cachedInput)} read from the prompt cache, ${exact(uncached)} uncached; ` +
     `${exact(usage.cacheWriteInput)} written to the cache. ${exact(usage.output)} output tokens.`
   );
-}
-
-/** A step's usage as totals; null when its model call reported none (only a reply's first step carries it). */
-export function stepUsage(step: {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cachedInputTokens: number | null;
-  cacheWriteInputTokens: number | null;
-}): UsageTotals | null {
-  if (step.inputTokens === null && step.outputTokens === null) return null;
-  return {
-    input: step.inputTokens ?? 0,
-    output: step.outputTokens ?? 0,
-    cachedInput: step.cachedInputTokens ?? 0,
-    cacheWriteInput: step.cacheWriteInputTokens ?? 0,
-  };
 }
