@@ -5,6 +5,11 @@
 import { z } from 'zod';
 
 export const TokenUsageSchema = z.object({
+  /**
+   * The whole prompt, its cached and cache-written parts included (OpenAI's prompt_tokens; for Anthropic,
+   * whose input_tokens leaves them out, input_tokens + cache_read_input_tokens + cache_creation_input_tokens),
+   * so the uncached input is this less the cached count wherever it is shown.
+   */
   inputTokens: z.number().int().min(0),
   outputTokens: z.number().int().min(0),
   /** Input tokens served from the provider's prompt cache, where the provider reports them. */
