@@ -68,6 +68,10 @@ export const TokenTotalsSchema = z
   .object({
     input: z.number().int().min(0),
     output: z.number().int().min(0),
+    /** Of `input`, the tokens the provider's prompt cache served (read); 0 when no step reported any. */
+    cachedInput: z.number().int().min(0),
+    /** Input tokens written to the provider's prompt cache; 0 when no step reported any. */
+    cacheWriteInput: z.number().int().min(0),
     /** Sums of the steps' token reports; null when no step has a report. */
     sent: z.number().int().min(0).nullable(),
     keepEverything: z.number().int().min(0).nullable(),
@@ -98,6 +102,19 @@ export const SessionListSchema = z
   .strict();
 export type SessionList = z.infer<typeof SessionListSchema>;
 
+/** What a turn's steps cost: input (with what the prompt cache served and took of it) and output. */
+export const TurnTokenTotalsSchema = z
+  .object({
+    input: z.number().int().min(0),
+    output: z.number().int().min(0),
+    /** Of `input`, what the provider's prompt cache served (read). */
+    cachedInput: z.number().int().min(0),
+    /** Input tokens written to the provider's prompt cache. */
+    cacheWriteInput: z.number().int().min(0),
+  })
+  .strict();
+export type TurnTokenTotals = z.infer<typeof TurnTokenTotalsSchema>;
+
 export const TurnSchema = z
   .object({
     id: TurnIdSchema,
@@ -109,6 +126,7 @@ export const TurnSchema = z
     compactedAt: TimeSchema.nullable(),
     summary: z.string().nullable(),
     stepCount: z.number().int().min(0),
+    tokens: TurnTokenTotalsSchema,
   })
   .strict();
 export type Turn = z.infer<typeof TurnSchema>;
@@ -155,6 +173,10 @@ export const StepSchema = z
     latencyMs: z.number().int().min(0).nullable(),
     inputTokens: z.number().int().min(0).nullable(),
     outputTokens: z.number().int().min(0).nullable(),
+    /** Of `inputTokens`, what the provider's prompt cache served; null when the provider reported none. */
+    cachedInputTokens: z.number().int().min(0).nullable(),
+    /** Input tokens this call wrote to the provider's prompt cache; null when the provider reported none. */
+    cacheWriteInputTokens: z.number().int().min(0).nullable(),
     tokenReport: TokenReportSchema.nullable(),
     createdAt: TimeSchema,
   })

@@ -5,10 +5,17 @@
 import { z } from 'zod';
 
 export const TokenUsageSchema = z.object({
+  /**
+   * The whole prompt, its cached and cache-written parts included (OpenAI's prompt_tokens; for Anthropic,
+   * whose input_tokens leaves them out, input_tokens + cache_read_input_tokens + cache_creation_input_tokens),
+   * so the uncached input is this less the cached count wherever it is shown.
+   */
   inputTokens: z.number().int().min(0),
   outputTokens: z.number().int().min(0),
   /** Input tokens served from the provider's prompt cache, where the provider reports them. */
   cachedInputTokens: z.number().int().min(0).optional(),
+  /** Input tokens written to the provider's prompt cache by this call (Anthropic bills them above plain input). */
+  cacheWriteInputTokens: z.number().int().min(0).optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 

@@ -58,6 +58,13 @@ describe('a multi-step turn', () => {
     const shown = { imageWidth: 800, imageHeight: 500, coordinateSpace: 'pixels' };
     expect(storage.steps.listByTurn(outcome.turnId)[0]!.screenshotView).toEqual(shown);
     expect(harness.events.find((event) => event.type === 'step')).toMatchObject({ screenshotView: shown });
+    // Each step keeps its call's cache reads next to input and output (this provider reports no cache writes).
+    expect(storage.steps.listByTurn(outcome.turnId).map((step) => [step.inputTokens, step.cachedInputTokens, step.cacheWriteInputTokens])).toEqual([
+      [1000, 0, null],
+      [2000, 900, null],
+      [3000, 0, null],
+    ]);
+    expect(harness.events.filter((event) => event.type === 'step')[1]).toMatchObject({ usage: { inputTokens: 2000, cachedInputTokens: 900 } });
 
     // First request: the tools, the system prompt with the screenshot size, the request, the screen.
     expect(server.requests).toHaveLength(3);

@@ -43,7 +43,7 @@ describe('sessions', () => {
     expect(APP_API.listSessions.result.safeParse(list).success).toBe(true);
     expect(list.total).toBe(3);
     expect(list.sessions.map((session) => session.title)).toEqual(['Session 3', 'Session 2', 'Session 1']);
-    expect(list.sessions[0]).toMatchObject({ turnCount: 2, stepCount: 6, run: null, tokens: { input: 6000, output: 300, sent: null, keepEverything: null } });
+    expect(list.sessions[0]).toMatchObject({ turnCount: 2, stepCount: 6, run: null, tokens: { input: 6000, output: 300, cachedInput: 0, cacheWriteInput: 0, sent: null, keepEverything: null } });
   });
 
   it('pages and filters by title or request text', async () => {
@@ -66,6 +66,32 @@ describe('sessions', () => {
     }
     const { session: summary } = await api.call('getSession', session.id);
     expect(summary.tokens).toMatchObject({ sent: 2700, keepEverything: 5200 });
+  });
+
+  it('sums the prompt cache’s reads and writes, and shows them on each step beside input and output', async () => {
+    const { session, turns } = seededSession(2);
+    const turnId = turns[0]?.turn.id ?? '';
+    const cached = api.storage.steps.append({
+      sessionId: session.id,
+      turnId,
+      action: { action: 'wait', seconds: 1 },
+      inputTokens: 12_340,
+      outputTokens: 210,
+      cachedInputTokens: 11_900,
+      cacheWriteInputTokens: 300,
+    });
+    api.storage.steps.append({ sessionId: session.id, turnId, action: { action: 'wait', seconds: 1 }, inputTokens: 900, cachedInputTokens: 600 });
+    const detail = await api.call('getSession', session.id);
+    expect(APP_API.getSession.result.safeParse(detail).success).toBe(true);
+    expect(detail.turns.map((turn) => turn.tokens)).toEqual([
+      { input: 3000 + 12_340 + 900, output: 150 + 210, cachedInput: 12_500, cacheWriteInput: 300 },
+      { input: 3000, output: 150, cachedInput: 0, cacheWriteInput: 0 },
+    ]);
+    expect(detail.session.tokens).toEqual({ input: 6000 + 12_340 + 900, output: 300 + 210, cachedInput: 12_500, cacheWriteInput: 300, sent: null, keepEverything: null });
+    const page = await api.call('listSteps', { sessionId: session.id, turnId });
+    expect(APP_API.listSteps.result.safeParse(page).success).toBe(true);
+    expect(page.steps.find((step) => step.id === cached.id)).toMatchObject({ inputTokens: 12_340, outputTokens: 210, cachedInputTokens: 11_900, cacheWriteInputTokens: 300 });
+    expect(page.steps[0]).toMatchObject({ inputTokens: 1000, cachedInputTokens: null, cacheWriteInputTokens: null });
   });
 
   it('returns a session with its turns', async () => {

@@ -151,6 +151,54 @@ describe('sightline sessions show', () => {
     expect(result.stdout).not.toContain('{"');
   });
 
+  it('shows what each step, turn and the session cost: input with its cache reads and writes, and output', async () => {
+    const storage = openHomeStorage(home);
+    let sessionId: string;
+    try {
+      const session = storage.sessions.create({ title: 'Cached', operator: 'browser', model: 'claude-test' });
+      const turn = storage.turns.start({ sessionId: session.id, userRequest: 'Open the settings' });
+      const wait = { action: 'wait', seconds: 1 } as const;
+      const step = { sessionId: session.id, turnId: turn.id, action: wait };
+      storage.steps.append({ ...step, inputTokens: 2_000, outputTokens: 40, cacheWriteInputTokens: 1_800 });
+      storage.steps.append({ ...step, inputTokens: 12_340, outputTokens: 210, cachedInputTokens: 11_900, cacheWriteInputTokens: 300 });
+      // A later step of the same reply carries no usage; a provider without a cache reports none.
+      storage.steps.append(step);
+      storage.steps.append({ ...step, inputTokens: 950, outputTokens: 12 });
+      storage.turns.end(turn.id, 'finished');
+      sessionId = session.id;
+    } finally {
+      storage.close();
+    }
+    const result = await sightline('sessions', 'show', sessionId);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const lines = result.stdout.split('\n');
+    expect(lines.filter((line) => line.startsWith('     tokens: '))).toEqual([
+      '     tokens: 2,000 in (1,800 written) · 40 out',
+      '     tokens: 12,340 in (11,900 cached, 300 written) · 210 out',
+      '     tokens: 950 in · 12 out',
+    ]);
+    expect(lines.filter((line) => line.startsWith('  tokens: '))).toEqual([
+      '  tokens: 15,290 in (11,900 cached, 2,100 written) · 262 out',
+      '  tokens: 15,290 in (11,900 cached, 2,100 written) · 262 out',
+    ]);
+    // The session's line comes before its turns, the turn's before its steps.
+    expect(result.stdout.indexOf('  tokens: 15,290')).toBeLessThan(result.stdout.indexOf('Turn 1 ('));
+    expect(lines[lines.indexOf('  3. wait 1s  [no screenshot]') + 1]).toBe('  4. wait 1s  [no screenshot]');
+
+    const json = JSON.parse((await sightline('sessions', 'show', sessionId, '--json')).stdout) as {
+      session: { tokens: Record<string, number | null> };
+      turns: { tokens: Record<string, number>; steps: { inputTokens: number | null; cachedInputTokens: number | null; cacheWriteInputTokens: number | null }[] }[];
+    };
+    expect(json.session.tokens).toEqual({ input: 15_290, output: 262, cachedInput: 11_900, cacheWriteInput: 2_100, sent: null, keepEverything: null });
+    expect(json.turns[0]?.tokens).toEqual({ input: 15_290, output: 262, cachedInput: 11_900, cacheWriteInput: 2_100 });
+    expect(json.turns[0]?.steps.map((step) => [step.inputTokens, step.cachedInputTokens, step.cacheWriteInputTokens])).toEqual([
+      [2_000, null, 1_800],
+      [12_340, 11_900, 300],
+      [null, null, null],
+      [950, null, null],
+    ]);
+  });
+
   it('accepts the id without its prefix, and prints JSON', async () => {
     const seeded = await seedHome();
     const id = seeded[1]?.session.id ?? '';

@@ -82,6 +82,8 @@ const FIXTURE_ROWS: Record<string, Record<string, unknown>> = {
     latency_ms: 120,
     input_tokens: 1000,
     output_tokens: 20,
+    cached_input_tokens: 800,
+    cache_write_input_tokens: 150,
     token_report: '{"images":1}',
     created_at: '2025-01-01T00:00:03.000Z',
   },

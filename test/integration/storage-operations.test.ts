@@ -60,7 +60,7 @@ describe('steps for the timeline', () => {
   it('sums the tokens of a session’s steps, with null estimates when no step has a token report', async () => {
     const [seeded] = await seedStorage(storage, { sessions: 1, turnsPerSession: 1, stepsPerTurn: 2 });
     const { session, turns } = seeded!;
-    expect(storage.steps.tokenTotals(session.id)).toEqual({ input: 2000, output: 100, sent: null, keepEverything: null });
+    expect(storage.steps.tokenTotals(session.id)).toEqual({ input: 2000, output: 100, cachedInput: 0, cacheWriteInput: 0, sent: null, keepEverything: null });
 
     storage.steps.append({
       sessionId: session.id,
@@ -68,8 +68,32 @@ describe('steps for the timeline', () => {
       action: { action: 'wait', seconds: 1 },
       tokenReport: { sentTokens: 10.4, keepEverythingTokens: 20.6 },
     });
-    expect(storage.steps.tokenTotals(session.id)).toEqual({ input: 2000, output: 100, sent: 10, keepEverything: 21 });
-    expect(storage.steps.tokenTotals('ses_000000000000')).toEqual({ input: 0, output: 0, sent: null, keepEverything: null });
+    expect(storage.steps.tokenTotals(session.id)).toEqual({ input: 2000, output: 100, cachedInput: 0, cacheWriteInput: 0, sent: 10, keepEverything: 21 });
+    expect(storage.steps.tokenTotals('ses_000000000000')).toEqual({ input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: null, keepEverything: null });
+  });
+
+  it('keeps the prompt cache’s reads and writes of a step and sums them per session', async () => {
+    const [seeded] = await seedStorage(storage, { sessions: 1, turnsPerSession: 1, stepsPerTurn: 1 });
+    const { session, turns } = seeded!;
+    const turnId = turns[0]!.turn.id;
+    const cachedStep = storage.steps.append({
+      sessionId: session.id,
+      turnId,
+      action: { action: 'wait', seconds: 1 },
+      inputTokens: 12_340,
+      outputTokens: 210,
+      cachedInputTokens: 11_900,
+      cacheWriteInputTokens: 300,
+    });
+    expect(storage.steps.get(cachedStep.id)).toMatchObject({ inputTokens: 12_340, cachedInputTokens: 11_900, cacheWriteInputTokens: 300 });
+    const readOnly = storage.steps.append({ sessionId: session.id, turnId, action: { action: 'wait', seconds: 1 }, inputTokens: 500, cachedInputTokens: 400 });
+    expect(readOnly).toMatchObject({ cachedInputTokens: 400, cacheWriteInputTokens: null });
+    // The seeded step reported no cache at all: its columns stay null rather than claiming zero.
+    expect(storage.steps.listByTurn(turnId)[0]).toMatchObject({ cachedInputTokens: null, cacheWriteInputTokens: null });
+    expect(storage.steps.tokenTotalsByTurn(session.id)).toEqual(
+      new Map([[turnId, { input: 1000 + 12_340 + 500, output: 50 + 210, cachedInput: 12_300, cacheWriteInput: 300 }]]),
+    );
+    expect(storage.steps.tokenTotals(session.id)).toMatchObject({ input: 1000 + 12_340 + 500, output: 50 + 210, cachedInput: 12_300, cacheWriteInput: 300 });
   });
 });
 

@@ -43,6 +43,8 @@ function step(overrides: Partial<Step> = {}): Step {
     latencyMs: 1200,
     inputTokens: 3500,
     outputTokens: 90,
+    cachedInputTokens: null,
+    cacheWriteInputTokens: null,
     tokenReport: { sentTokens: 3500, keepEverythingTokens: 9000, imagesSent: 2, imagesFolded: 3 },
     createdAt: '2025-01-01T10:00:00.000Z',
     ...overrides,
@@ -181,6 +183,7 @@ describe('TurnCard, SearchReportCard and badges', () => {
     compactedAt: '2025-01-01T10:01:00.000Z',
     summary: 'Could not find the invite button.',
     stepCount: 7,
+    tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
   } as Turn;
   const injections = [{ id: 'inj_1', turnId: TURN, type: 'note', contentLength: 1240, createdAt: '' }] as Injection[];
 
@@ -192,6 +195,12 @@ describe('TurnCard, SearchReportCard and badges', () => {
     expect(shown).toContain('note 1.2k chars');
     expect(shown).toContain('Invite alex@example.com as a viewer Could not find the invite button.');
     expect(markup).toContain('status-failed');
+  });
+
+  it('shows what the turn’s model calls cost: input with its cache reads and writes, and output', () => {
+    const markup = render(<TurnCard turn={{ ...turn, tokens: { input: 12_340, output: 210, cachedInput: 11_900, cacheWriteInput: 300 } }} injections={[]} />);
+    expect(text(markup)).toContain('12k in (12k cached, 300 written) · 210 out');
+    expect(markup).toContain('title="12,340 input tokens: 11,900 read from the prompt cache, 440 uncached; 300 written to the cache. 210 output tokens."');
   });
 
   it('shows a search report with its answer, confidence and sources as links', () => {
@@ -224,6 +233,20 @@ describe('TurnCard, SearchReportCard and badges', () => {
   });
 });
 
+describe('StepRow usage', () => {
+  it('shows the step’s input with what the prompt cache served and took, and its output', () => {
+    const markup = render(<StepRow step={step({ inputTokens: 3500, outputTokens: 90, cachedInputTokens: 3000, cacheWriteInputTokens: 120 })} onOpenImage={noop} />);
+    expect(text(markup)).toContain('3.5k in (3k cached, 120 written) · 90 out');
+    expect(markup).toContain('3,000 read from the prompt cache, 500 uncached; 120 written to the cache.');
+  });
+
+  it('shows plain input and output when the provider reported no cache, and nothing on a reply’s later steps', () => {
+    expect(text(render(<StepRow step={step()} onOpenImage={noop} />))).toContain('3.5k in · 90 out');
+    const later = render(<StepRow step={step({ inputTokens: null, outputTokens: null })} onOpenImage={noop} />);
+    expect(later).not.toContain('step-usage');
+  });
+});
+
 describe('SessionList', () => {
   const summary = (id: string, title: string, overrides: Partial<SessionSummary> = {}): SessionSummary =>
     ({
@@ -236,7 +259,7 @@ describe('SessionList', () => {
       updatedAt: '2025-01-01T10:00:00.000Z',
       turnCount: 2,
       stepCount: 13,
-      tokens: { input: 0, output: 0, sent: 87_000, keepEverything: 136_000 },
+      tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: 87_000, keepEverything: 136_000 },
       run: null,
       ...overrides,
     }) as SessionSummary;
@@ -254,7 +277,7 @@ describe('SessionList', () => {
 
   it('lists sessions with their counts, tokens saved and state, the open one marked', () => {
     const list = sessions({
-      sessions: [summary('ses_00000000000a', 'Invite Alex'), summary('ses_00000000000b', 'Triage', { run: 'running', tokens: { input: 0, output: 0, sent: null, keepEverything: null } })],
+      sessions: [summary('ses_00000000000a', 'Invite Alex'), summary('ses_00000000000b', 'Triage', { run: 'running', tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: null, keepEverything: null } })],
       total: 2,
     });
     const markup = render(<SessionList sessions={list} selectedId="ses_00000000000a" onSelect={noop} onDeleted={noop} connected />);

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { AppEvent, SessionDetail, Step, Turn } from '../../src/shared/app-api.js';
 import type { LoadedImage } from '../../src/renderer/src/api/index.js';
 import { cropBoxesFor, cropBoxesOf } from '../../src/renderer/src/timeline/crop-boxes.js';
-import { formatDuration, formatTokens, savedShare, truncate } from '../../src/renderer/src/timeline/format.js';
+import { formatDuration, formatTokens, formatUsage, savedShare, truncate } from '../../src/renderer/src/timeline/format.js';
+import { stepUsageTotals } from '../../src/shared/usage-text.js';
 import { ImageCache, type ImageRequestKey } from '../../src/renderer/src/timeline/image-cache.js';
 import { isFolded, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
 import { ROW_HEIGHTS, rowHeights, timelineRows } from '../../src/renderer/src/timeline/timeline-rows.js';
@@ -19,7 +20,7 @@ const TURN_1 = 'turn_000000000001';
 const TURN_2 = 'turn_000000000002';
 
 function turn(id: string, sequence: number, stepCount: number, status: Turn['status'] = 'finished'): Turn {
-  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount };
+  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 } };
 }
 
 function step(overrides: Partial<Step> & { id: string; turnId: string; sequence: number }): Step {
@@ -35,6 +36,8 @@ function step(overrides: Partial<Step> & { id: string; turnId: string; sequence:
     latencyMs: 100,
     inputTokens: null,
     outputTokens: null,
+    cachedInputTokens: null,
+    cacheWriteInputTokens: null,
     tokenReport: null,
     createdAt: '2025-01-01T10:00:01.000Z',
     ...overrides,
@@ -53,7 +56,7 @@ function detail(turns: Turn[]): SessionDetail {
       updatedAt: '2025-01-01T10:00:00.000Z',
       turnCount: turns.length,
       stepCount: turns.reduce((sum, each) => sum + each.stepCount, 0),
-      tokens: { input: 0, output: 0, sent: null, keepEverything: null },
+      tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: null, keepEverything: null },
       run: null,
     },
     turns,
@@ -176,7 +179,7 @@ describe('the session reducer', () => {
         screenshotImageId: 'img_000000000001',
         ok: true,
         latencyMs: 40,
-        usage: { inputTokens: 900, outputTokens: 30 },
+        usage: { inputTokens: 900, outputTokens: 30, cachedInputTokens: 600, cacheWriteInputTokens: 200 },
         tokenReport: { sentTokens: 900, keepEverythingTokens: 1500, imagesSent: 1, imagesFolded: 0 },
       },
     );
@@ -186,7 +189,9 @@ describe('the session reducer', () => {
     const live = state.steps[1];
     expect(live?.screenshot).toMatchObject({ imageId: 'img_000000000001', zone: 'active', width: 1280, height: 800 });
     expect(live?.dedupOf).toBe('img_000000000001');
-    expect(state.session?.tokens).toEqual({ input: 900, output: 30, sent: 900, keepEverything: 1500 });
+    expect(live).toMatchObject({ inputTokens: 900, outputTokens: 30, cachedInputTokens: 600, cacheWriteInputTokens: 200 });
+    expect(state.turns[1]?.tokens).toEqual({ input: 900, output: 30, cachedInput: 600, cacheWriteInput: 200 });
+    expect(state.session?.tokens).toEqual({ input: 900, output: 30, cachedInput: 600, cacheWriteInput: 200, sent: 900, keepEverything: 1500 });
 
     const staleness = state.staleness;
     state = apply(state, {
@@ -344,6 +349,16 @@ describe('tokens', () => {
     expect(formatTokens(1240)).toBe('1.2k');
     expect(formatTokens(18_400)).toBe('18k');
     expect(formatTokens(3_200_000)).toBe('3.2M');
+    expect(formatUsage({ input: 12_340, output: 210, cachedInput: 11_900, cacheWriteInput: 300 })).toBe('12k in (12k cached, 300 written) · 210 out');
+    expect(formatUsage({ input: 1240, output: 30, cachedInput: 1024, cacheWriteInput: 0 })).toBe('1.2k in (1k cached) · 30 out');
+    expect(formatUsage({ input: 950, output: 30, cachedInput: 0, cacheWriteInput: 0 })).toBe('950 in · 30 out');
+    expect(stepUsageTotals({ inputTokens: 900, outputTokens: 20, cachedInputTokens: 800, cacheWriteInputTokens: null })).toEqual({
+      input: 900,
+      output: 20,
+      cachedInput: 800,
+      cacheWriteInput: 0,
+    });
+    expect(stepUsageTotals({ inputTokens: null, outputTokens: null, cachedInputTokens: null, cacheWriteInputTokens: null })).toBeNull();
     expect(savedShare(250, 1000)).toBe(0.75);
     expect(savedShare(null, 1000)).toBeNull();
     expect(formatDuration(850)).toBe('850 ms');

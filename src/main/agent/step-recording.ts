@@ -59,6 +59,8 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
       latencyMs: step.latencyMs,
       inputTokens: step.usage?.inputTokens ?? null,
       outputTokens: step.usage?.outputTokens ?? null,
+      cachedInputTokens: step.usage?.cachedInputTokens ?? null,
+      cacheWriteInputTokens: step.usage?.cacheWriteInputTokens ?? null,
       tokenReport: step.tokenReport ?? null,
     });
   });

@@ -77,6 +77,8 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
       latencyMs: record.latencyMs,
       inputTokens: record.inputTokens,
       outputTokens: record.outputTokens,
+      cachedInputTokens: record.cachedInputTokens,
+      cacheWriteInputTokens: record.cacheWriteInputTokens,
       tokenReport: tokenReport.success ? tokenReport.data : null,
       createdAt: record.createdAt,
     };
@@ -93,6 +95,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
     getSession(sessionId) {
       const session = requireSummary(sessionId);
       const stepCounts = storage.steps.countsByTurn(sessionId);
+      const turnTokens = storage.steps.tokenTotalsByTurn(sessionId);
       const turns: Turn[] = storage.turns.listBySession(sessionId).map((turn) => ({
         id: turn.id,
         sequence: turn.sequence,
@@ -103,6 +106,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
         compactedAt: turn.compactedAt,
         summary: turn.summary,
         stepCount: stepCounts.get(turn.id) ?? 0,
+        tokens: turnTokens.get(turn.id) ?? { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
       }));
       return { session: summarize(session), turns };
     },

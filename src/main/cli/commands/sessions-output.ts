@@ -1,27 +1,39 @@
 /** How `sightline sessions` prints: a table for `ls`, a readable outline for `show`, and the JSON shapes. */
 import { describeAction } from '../../../shared/action-descriptions.js';
+import { stepUsageTotals, usageText, type UsageTotals } from '../../../shared/usage-text.js';
+import { formatCount } from '../run/progress-lines.js';
 import type {
   SearchReportRecord,
   SessionRecord,
   SessionSummary,
   StepRecord,
+  StepTokenTotals,
   Storage,
   TurnRecord,
+  TurnTokenTotals,
 } from '../../storage/index.js';
 
 export interface SessionDetail {
-  session: SessionRecord;
-  turns: (TurnRecord & { steps: StepRecord[] })[];
+  /** With what its steps' model calls cost, summed (cache reads and writes beside input and output). */
+  session: SessionRecord & { tokens: StepTokenTotals };
+  turns: (TurnRecord & { tokens: TurnTokenTotals; steps: StepRecord[] })[];
   searchReports: SearchReportRecord[];
 }
+
+const NO_TOKENS: TurnTokenTotals = { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 };
 
 export function sessionDetail(storage: Storage, sessionId: string): SessionDetail | undefined {
   const session = storage.sessions.get(sessionId);
   if (session === undefined) return undefined;
+  const turnTokens = storage.steps.tokenTotalsByTurn(sessionId);
   const turns = storage.turns
     .listBySession(sessionId)
-    .map((turn) => ({ ...turn, steps: storage.steps.listByTurn(turn.id) }));
-  return { session, turns, searchReports: storage.searchReports.listBySession(sessionId) };
+    .map((turn) => ({ ...turn, tokens: turnTokens.get(turn.id) ?? NO_TOKENS, steps: storage.steps.listByTurn(turn.id) }));
+  return {
+    session: { ...session, tokens: storage.steps.tokenTotals(sessionId) },
+    turns,
+    searchReports: storage.searchReports.listBySession(sessionId),
+  };
 }
 
 const TITLE_WIDTH = 40;
@@ -56,12 +68,14 @@ export function renderSessionDetail(detail: SessionDetail): string {
     `  status ${session.status}, operator ${session.operator ?? '-'}, model ${session.model ?? '-'}`,
     `  created ${shortTime(session.createdAt)}, updated ${shortTime(session.updatedAt)}`,
   ];
+  if (hasTokens(session.tokens)) lines.push(`  tokens: ${usageText(session.tokens, formatCount)}`);
   if (detail.turns.length === 0) lines.push('', 'No turns yet.');
   for (const turn of detail.turns) {
     lines.push('', `Turn ${turn.sequence} (${turn.id}): ${turn.status}`);
     lines.push(`  request: ${turn.userRequest}`);
     lines.push(`  started ${shortTime(turn.startedAt)}${turn.endedAt === null ? '' : `, ended ${shortTime(turn.endedAt)}`}`);
     if (turn.summary !== null) lines.push(`  summary: ${turn.summary}`);
+    if (hasTokens(turn.tokens)) lines.push(`  tokens: ${usageText(turn.tokens, formatCount)}`);
     if (turn.steps.length === 0) lines.push('  no steps');
     for (const step of turn.steps) lines.push(...renderStep(step));
   }
@@ -104,7 +118,14 @@ function renderStep(step: StepRecord): string[] {
       : `screenshot ${step.screenshotImageId}${step.dedupOfImageId === null ? '' : ` (same as ${step.dedupOfImageId})`}`;
   const lines = [`  ${step.sequence}. ${describeAction(step.action)}  [${screenshot}]`];
   if (step.error !== null) lines.push(`     error: ${step.error}`);
+  const usage = stepUsageTotals(step);
+  if (usage !== null) lines.push(`     tokens: ${usageText(usage, formatCount)}`);
   return lines;
+}
+
+/** Sessions and turns without a model call (or from before usage was kept) print no tokens line. */
+function hasTokens(usage: UsageTotals): boolean {
+  return usage.input > 0 || usage.output > 0;
 }
 
 /** `2026-01-02 03:04` (UTC) from a stored ISO time. */

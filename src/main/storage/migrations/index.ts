@@ -7,6 +7,7 @@ import { compactionJournal } from './0004-compaction-journal.js';
 import { turnOwner } from './0005-turn-owner.js';
 import { stepScreenshotView } from './0006-step-screenshot-view.js';
 import { messageProviderData } from './0007-message-provider-data.js';
+import { stepCacheTokens } from './0008-step-cache-tokens.js';
 
 export type { Migration } from './migration.js';
 
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   turnOwner,
   stepScreenshotView,
   messageProviderData,
+  stepCacheTokens,
 ];

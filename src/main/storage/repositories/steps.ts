@@ -23,6 +23,10 @@ export interface StepRecord {
   latencyMs: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Of the input, how many tokens the provider's prompt cache served; null when it reported none. */
+  cachedInputTokens: number | null;
+  /** Input tokens this call wrote to the provider's prompt cache; null when it reported none. */
+  cacheWriteInputTokens: number | null;
   tokenReport: unknown;
   /** How the screenshot was shown to the model (its size and coordinate space); storage does not interpret it. */
   screenshotView: unknown;
@@ -41,6 +45,8 @@ export interface NewStep {
   latencyMs?: number | null;
   inputTokens?: number | null;
   outputTokens?: number | null;
+  cachedInputTokens?: number | null;
+  cacheWriteInputTokens?: number | null;
   tokenReport?: unknown;
   screenshotView?: unknown;
 }
@@ -56,8 +62,19 @@ export interface StepOutcome {
 export interface StepTokenTotals {
   input: number;
   output: number;
+  /** Of `input`, what the prompt cache served, and what was written to it (0 when no step reported any). */
+  cachedInput: number;
+  cacheWriteInput: number;
   sent: number | null;
   keepEverything: number | null;
+}
+
+/** What one turn's steps cost, summed: input (and how much of it the prompt cache served or took) and output. */
+export interface TurnTokenTotals {
+  input: number;
+  output: number;
+  cachedInput: number;
+  cacheWriteInput: number;
 }
 
 /** One page of steps in timeline order and how many there are in all. */
@@ -77,10 +94,19 @@ export interface StepPageQuery {
 const TokenTotalsRow = z.object({
   input: z.number().int(),
   output: z.number().int(),
+  cached_input: z.number().int(),
+  cache_write_input: z.number().int(),
   sent: z.number().nullable(),
   keep_everything: z.number().nullable(),
 });
 const TurnStepCountRow = z.object({ turn_id: z.string(), steps: z.number().int() });
+const TurnTokenTotalsRow = z.object({
+  turn_id: z.string(),
+  input: z.number().int(),
+  output: z.number().int(),
+  cached_input: z.number().int(),
+  cache_write_input: z.number().int(),
+});
 
 const StepRow = z
   .object({
@@ -97,6 +123,8 @@ const StepRow = z
     latency_ms: z.number().int().nullable(),
     input_tokens: z.number().int().nullable(),
     output_tokens: z.number().int().nullable(),
+    cached_input_tokens: z.number().int().nullable(),
+    cache_write_input_tokens: z.number().int().nullable(),
     token_report: nullableJsonColumn,
     screenshot_view: nullableJsonColumn,
     created_at: z.string(),
@@ -116,6 +144,8 @@ const StepRow = z
       latencyMs: row.latency_ms,
       inputTokens: row.input_tokens,
       outputTokens: row.output_tokens,
+      cachedInputTokens: row.cached_input_tokens,
+      cacheWriteInputTokens: row.cache_write_input_tokens,
       tokenReport: row.token_report,
       screenshotView: row.screenshot_view,
       createdAt: row.created_at,
@@ -132,6 +162,7 @@ export class StepsRepository {
   private readonly pageCountStatement;
   private readonly tokenTotalsStatement;
   private readonly countsByTurnStatement;
+  private readonly tokenTotalsByTurnStatement;
 
   constructor(
     database: Database,
@@ -139,11 +170,12 @@ export class StepsRepository {
   ) {
     this.insertStatement = database.prepare(
       `INSERT INTO steps (id, session_id, turn_id, sequence, action, thought, screenshot_image_id, dedup_of_image_id,
-                          result, error, latency_ms, input_tokens, output_tokens, token_report, screenshot_view, created_at)
+                          result, error, latency_ms, input_tokens, output_tokens, cached_input_tokens, cache_write_input_tokens,
+                          token_report, screenshot_view, created_at)
        VALUES (@id, @sessionId, @turnId,
                (SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE turn_id = @turnId),
                @action, @thought, @screenshotImageId, @dedupOfImageId, @result, @error, @latencyMs,
-               @inputTokens, @outputTokens, @tokenReport, @screenshotView, @createdAt)
+               @inputTokens, @outputTokens, @cachedInputTokens, @cacheWriteInputTokens, @tokenReport, @screenshotView, @createdAt)
        RETURNING *`,
     );
     this.getStatement = database.prepare('SELECT * FROM steps WHERE id = ?');
@@ -165,12 +197,20 @@ export class StepsRepository {
       .pluck();
     this.tokenTotalsStatement = database.prepare(
       `SELECT COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
+              COALESCE(SUM(cached_input_tokens), 0) AS cached_input,
+              COALESCE(SUM(cache_write_input_tokens), 0) AS cache_write_input,
               SUM(json_extract(token_report, '$.sentTokens')) AS sent,
               SUM(json_extract(token_report, '$.keepEverythingTokens')) AS keep_everything
        FROM steps WHERE session_id = ?`,
     );
     this.countsByTurnStatement = database.prepare(
       'SELECT turn_id, COUNT(*) AS steps FROM steps WHERE session_id = ? GROUP BY turn_id',
+    );
+    this.tokenTotalsByTurnStatement = database.prepare(
+      `SELECT turn_id, COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,
+              COALESCE(SUM(cached_input_tokens), 0) AS cached_input,
+              COALESCE(SUM(cache_write_input_tokens), 0) AS cache_write_input
+       FROM steps WHERE session_id = ? GROUP BY turn_id`,
     );
   }
 
@@ -188,6 +228,8 @@ export class StepsRepository {
       latencyMs: step.latencyMs ?? null,
       inputTokens: step.inputTokens ?? null,
       outputTokens: step.outputTokens ?? null,
+      cachedInputTokens: step.cachedInputTokens ?? null,
+      cacheWriteInputTokens: step.cacheWriteInputTokens ?? null,
       tokenReport: toNullableJson(step.tokenReport),
       screenshotView: toNullableJson(step.screenshotView),
       createdAt: isoTime(this.clock),
@@ -235,9 +277,19 @@ export class StepsRepository {
     return {
       input: row.input,
       output: row.output,
+      cachedInput: row.cached_input,
+      cacheWriteInput: row.cache_write_input,
       sent: row.sent === null ? null : Math.round(row.sent),
       keepEverything: row.keep_everything === null ? null : Math.round(row.keep_everything),
     };
+  }
+
+  /** Each turn's token use, summed over its steps; turns without steps are absent. */
+  tokenTotalsByTurn(sessionId: string): Map<string, TurnTokenTotals> {
+    const rows = parseRows(TurnTokenTotalsRow, this.tokenTotalsByTurnStatement.all(sessionId), 'steps');
+    return new Map(
+      rows.map((row) => [row.turn_id, { input: row.input, output: row.output, cachedInput: row.cached_input, cacheWriteInput: row.cache_write_input }]),
+    );
   }
 
   /** How many steps each turn of the session has; turns without steps are absent. */

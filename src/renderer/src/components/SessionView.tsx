@@ -4,7 +4,7 @@ import { useAppApi } from '../hooks/app-api-context.js';
 import { useSessionTimeline } from '../hooks/use-session-timeline.js';
 import { useVirtualWindow } from '../hooks/use-virtual-window.js';
 import { cropBoxesFor } from '../timeline/crop-boxes.js';
-import { formatFullTime, formatTokens, formatWhen, plural } from '../timeline/format.js';
+import { describeUsage, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
 import { rowHeights, timelineRows, type TimelineRow } from '../timeline/timeline-rows.js';
 import { tokenSeries } from '../timeline/token-series.js';
 import { ConfirmationPrompt } from './ConfirmationPrompt.js';
@@ -66,8 +66,8 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
               <span>{plural(state.steps.length, 'step')}</span>
               {session.model !== null ? <span>{session.model}</span> : null}
               {session.operator !== null ? <span>{session.operator}</span> : null}
-              <span>
-                {formatTokens(session.tokens.input)} in · {formatTokens(session.tokens.output)} out
+              <span className="session-usage" title={describeUsage(session.tokens)}>
+                {formatUsage(session.tokens)}
               </span>
             </p>
           ) : null}

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import type { Step } from '../../../shared/app-api.js';
-import { formatDuration } from '../timeline/format.js';
+import { stepUsageTotals } from '../../../shared/usage-text.js';
+import { describeUsage, formatDuration, formatUsage } from '../timeline/format.js';
 import { isFolded, stepActionLabel, stepOutcome, type StepOutcome } from '../timeline/step-presentation.js';
 import { PlaceholderCard } from './PlaceholderCard.js';
 import { StepThumbnail } from './StepThumbnail.js';
@@ -37,6 +38,7 @@ export function StepRow({ step, onOpenImage }: StepRowProps): ReactElement {
     );
   }
   const outcome = stepOutcome(step);
+  const usage = stepUsageTotals(step);
   const open = () => onOpenImage(step);
   return (
     <div className={`step-row outcome-${outcome}`} data-step-id={step.id} data-outcome={outcome}>
@@ -70,6 +72,11 @@ export function StepRow({ step, onOpenImage }: StepRowProps): ReactElement {
           {step.latencyMs !== null ? <span>{formatDuration(step.latencyMs)}</span> : null}
           {step.tokenReport !== null ? <TokenMeter sent={step.tokenReport.sentTokens} keepEverything={step.tokenReport.keepEverythingTokens} size="compact" /> : null}
           {step.tokenReport !== null && step.tokenReport.imagesFolded > 0 ? <span>{step.tokenReport.imagesFolded} folded</span> : null}
+          {usage !== null ? (
+            <span className="step-usage" title={describeUsage(usage)}>
+              {formatUsage(usage)}
+            </span>
+          ) : null}
         </div>
       </div>
       <div className="step-media">

@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { Injection, Turn } from '../../../shared/app-api.js';
-import { formatDuration, formatFullTime, formatWhen, plural } from '../timeline/format.js';
+import { describeUsage, formatDuration, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
 import { InjectionBadge } from './InjectionBadge.js';
 
 const STATUS_LABELS: Record<Turn['status'], string> = {
@@ -25,6 +25,11 @@ export function TurnCard({ turn, injections }: { turn: Turn; injections: readonl
         {turn.compactedAt !== null ? (
           <span className="turn-compacted" title={`Compacted ${formatFullTime(turn.compactedAt)}`}>
             compacted
+          </span>
+        ) : null}
+        {turn.tokens.input > 0 || turn.tokens.output > 0 ? (
+          <span className="turn-usage" title={describeUsage(turn.tokens)}>
+            {formatUsage(turn.tokens)}
           </span>
         ) : null}
         <span className="turn-injections">

@@ -1,4 +1,5 @@
 /** How numbers and times read in the timeline: short, and the same everywhere. */
+import { usageText, type UsageTotals } from '../../../shared/usage-text.js';
 
 /** 950 → "950", 12_400 → "12.4k", 3_200_000 → "3.2M". */
 export function formatTokens(count: number): string {
@@ -58,4 +59,20 @@ export function truncate(text: string, length: number): string {
 /** "1 step", "3 steps". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+
+/** "12k in (12k cached, 300 written) · 210 out": cached against uncached input at a glance. */
+export function formatUsage(usage: UsageTotals): string {
+  return usageText(usage, formatTokens);
+}
+
+/** The exact counts behind formatUsage, for a tooltip: what the cache served, what was paid in full, what it took. */
+export function describeUsage(usage: UsageTotals): string {
+  const exact = (count: number): string => count.toLocaleString('en-US');
+  const uncached = Math.max(0, usage.input - usage.cachedInput);
+  return (
+    `${exact(usage.input)} input tokens: ${exact(usage.cachedInput)} read from the prompt cache, ${exact(uncached)} uncached; ` +
+    `${exact(usage.cacheWriteInput)} written to the cache. ${exact(usage.output)} output tokens.`
+  );
 }

@@ -16,6 +16,7 @@ import type {
   SessionSummary,
   Step,
   Turn,
+  TurnTokenTotals,
 } from '../../../shared/app-api.js';
 import type { AgentEvent } from '../../../shared/events.js';
 
@@ -228,6 +229,7 @@ function applyTurnStarted(state: TimelineState, event: Extract<AgentEvent, { typ
     compactedAt: null,
     summary: null,
     stepCount: 0,
+    tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
   };
   const session = state.session === null ? null : { ...state.session, status: 'running' as const, turnCount: state.session.turnCount + 1, updatedAt: isoAt(event.at) };
   return { ...state, turns: [...state.turns, turn], session, liveText: null, runError: null };
@@ -249,6 +251,8 @@ function applyStep(state: TimelineState, event: Extract<AgentEvent, { type: 'ste
     steps.splice(turnOffset + turn.stepCount, 0, ...new Array<Step | undefined>(added).fill(undefined));
     turns[turnIndex] = { ...turn, stepCount: event.sequence };
   }
+  const counted = turns[turnIndex] ?? turn;
+  turns[turnIndex] = { ...counted, tokens: addUsageTokens(counted.tokens, event) };
   steps[index] = stepFromEvent(state, event);
   const session =
     state.session === null
@@ -294,6 +298,8 @@ function stepFromEvent(state: TimelineState, event: Extract<AgentEvent, { type: 
     latencyMs: event.latencyMs,
     inputTokens: event.usage?.inputTokens ?? null,
     outputTokens: event.usage?.outputTokens ?? null,
+    cachedInputTokens: event.usage?.cachedInputTokens ?? null,
+    cacheWriteInputTokens: event.usage?.cacheWriteInputTokens ?? null,
     tokenReport: event.tokenReport ?? null,
     createdAt: isoAt(event.at),
   };
@@ -302,10 +308,19 @@ function stepFromEvent(state: TimelineState, event: Extract<AgentEvent, { type: 
 function addTokens(tokens: SessionSummary['tokens'], event: Extract<AgentEvent, { type: 'step' }>): SessionSummary['tokens'] {
   const report = event.tokenReport;
   return {
-    input: tokens.input + (event.usage?.inputTokens ?? 0),
-    output: tokens.output + (event.usage?.outputTokens ?? 0),
+    ...addUsageTokens(tokens, event),
     sent: report === undefined ? tokens.sent : (tokens.sent ?? 0) + report.sentTokens,
     keepEverything: report === undefined ? tokens.keepEverything : (tokens.keepEverything ?? 0) + report.keepEverythingTokens,
+  };
+}
+
+/** A step's model-call usage added to a turn's or the session's totals. */
+function addUsageTokens(tokens: TurnTokenTotals, event: Extract<AgentEvent, { type: 'step' }>): TurnTokenTotals {
+  return {
+    input: tokens.input + (event.usage?.inputTokens ?? 0),
+    output: tokens.output + (event.usage?.outputTokens ?? 0),
+    cachedInput: tokens.cachedInput + (event.usage?.cachedInputTokens ?? 0),
+    cacheWriteInput: tokens.cacheWriteInput + (event.usage?.cacheWriteInputTokens ?? 0),
   };
 }
 
