@@ -5,10 +5,13 @@
 import { z } from 'zod';
 
 export const TokenUsageSchema = z.object({
+  /** All the input of the call, cached or not (Anthropic reports its parts apart; the adapter adds them up). */
   inputTokens: z.number().int().min(0),
   outputTokens: z.number().int().min(0),
   /** Input tokens served from the provider's prompt cache, where the provider reports them. */
   cachedInputTokens: z.number().int().min(0).optional(),
+  /** Input tokens written to the provider's prompt cache by this call (Anthropic's cache_creation_input_tokens). */
+  cacheWriteInputTokens: z.number().int().min(0).optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 
