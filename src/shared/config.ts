@@ -15,6 +15,9 @@ export type DedupAlgorithm = (typeof DEDUP_ALGORITHMS)[number];
 export const CONFIRMATION_POLICIES = ['never', 'risky', 'always'] as const;
 export type ConfirmationPolicy = (typeof CONFIRMATION_POLICIES)[number];
 
+export const MODEL_PROVIDERS = ['openai', 'anthropic'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
 export const OPERATOR_KINDS = ['desktop', 'browser'] as const;
 export type OperatorKind = (typeof OPERATOR_KINDS)[number];
 
@@ -22,9 +25,20 @@ const ModelConfigSchema = z
   .object({
     /** Model name as the endpoint knows it. */
     name: z.string().min(1).default('gpt-4.1'),
-    /** Any OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, vLLM, LM Studio). */
+    /**
+     * Whose API the model is reached through: `openai` (any OpenAI-compatible endpoint) or `anthropic` (Anthropic's
+     * Messages API). When absent, `anthropic` for a model name starting with `claude`, else `openai`.
+     */
+    provider: z.enum(MODEL_PROVIDERS).optional(),
+    /** Any OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, vLLM, LM Studio), or an Anthropic gateway. */
     baseUrl: z.url().optional(),
+    /** The key for OpenAI-compatible endpoints (OPENAI_API_KEY). */
     apiKey: z.string().min(1).optional(),
+    /**
+     * The key for Anthropic (ANTHROPIC_API_KEY). A field of its own, so an OpenAI key in the environment is never
+     * sent to Anthropic, nor the other way round.
+     */
+    anthropicApiKey: z.string().min(1).optional(),
     api: z.enum(['chat-completions', 'responses']).default('chat-completions'),
     /** How the model is asked to act (src/shared/dialects.ts); the model profile's, by its name, when absent. */
     dialect: z.enum(DIALECT_NAMES).optional(),
@@ -156,7 +170,7 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});
 
 /** Fields whose values are never printed, logged, put in an error message or sent to the renderer. */
-export const SECRET_FIELD_PATHS = ['model.apiKey', 'search.tavilyApiKey'] as const;
+export const SECRET_FIELD_PATHS = ['model.apiKey', 'model.anthropicApiKey', 'search.tavilyApiKey'] as const;
 export type SecretFieldPath = (typeof SECRET_FIELD_PATHS)[number];
 
 /** What a redacted secret shows instead of its value. */

@@ -4,6 +4,8 @@
  * back, and which coordinates it names points in. The names are shared: config, events and the timeline use
  * them.
  */
+import type { ModelProvider } from './config.js';
+
 export const DIALECT_NAMES = ['function-tools', 'openai-computer', 'ui-tars', 'qwen-computer-use', 'anthropic-computer'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
@@ -16,8 +18,11 @@ export interface DialectFacts {
   protocol: string;
   /** The model API the dialect's requests need (`model.api`); absent when either works. */
   requiredApi?: 'chat-completions' | 'responses';
-  /** The model provider the dialect's requests need (`model.provider`); absent when any provider serves it. */
-  requiredProvider?: 'anthropic';
+  /**
+   * The provider whose API carries the dialect (`model.provider`, or the one the model name implies); absent
+   * when any provider serves it. OpenAI-compatible servers (vLLM, Ollama, LM Studio, OpenRouter) are `openai`.
+   */
+  requiredProvider?: ModelProvider;
   /**
    * Whether tools beyond the computer can be declared to the model (web_search, MCP servers' tools). A text
    * grammar with a fixed set of actions has no place for them, so offering them would fail every turn.
@@ -30,11 +35,13 @@ export const DIALECT_FACTS: Readonly<Record<DialectName, DialectFacts>> = {
   'openai-computer': {
     protocol: "OpenAI's native computer tool (Responses API), Sightline's other tools as function tools",
     requiredApi: 'responses',
+    requiredProvider: 'openai',
     offersExtraTools: true,
   },
-  'ui-tars': { protocol: "UI-TARS's Thought/Action text grammar", offersExtraTools: false },
+  'ui-tars': { protocol: "UI-TARS's Thought/Action text grammar", requiredProvider: 'openai', offersExtraTools: false },
   'qwen-computer-use': {
     protocol: "Qwen's computer_use function (a native tool call or <tool_call> text)",
+    requiredProvider: 'openai',
     offersExtraTools: true,
   },
   'anthropic-computer': {

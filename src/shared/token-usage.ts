@@ -14,7 +14,7 @@ export const TokenUsageSchema = z.object({
   outputTokens: z.number().int().min(0),
   /** Input tokens served from the provider's prompt cache, where the provider reports them. */
   cachedInputTokens: z.number().int().min(0).optional(),
-  /** Input tokens written to the provider's prompt cache by this call (Anthropic bills them above plain input). */
+  /** Input tokens written to the provider's prompt cache by this call (Anthropic's cache_creation_input_tokens, billed above plain input). */
   cacheWriteInputTokens: z.number().int().min(0).optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;

@@ -140,6 +140,15 @@ describe('sightline doctor', () => {
     expect(lineOf(run.stdout, 'tavily key')).toMatch(/^warning\s+tavily key\s+web_search disabled; set TAVILY_API_KEY$/);
   });
 
+  it("asks a Claude model for Anthropic's key, and says where it comes from without printing it", async () => {
+    const missing = await runSightline(['--home', home.root, 'doctor'], { SIGHTLINE_MODEL: 'claude-sonnet-4-5', OPENAI_API_KEY: 'sk-openai-doctor' });
+    expect(lineOf(missing.stdout, 'model key')).toMatch(/^problem\s+model key\s+not set: claude-sonnet-4-5 at the Anthropic API/);
+    expect(fixAfter(missing.stdout, 'model key')).toContain('set ANTHROPIC_API_KEY');
+    const present = await runSightline(['--home', home.root, 'doctor'], { SIGHTLINE_MODEL: 'claude-sonnet-4-5', ANTHROPIC_API_KEY: 'sk-ant-doctor-123' });
+    expect(lineOf(present.stdout, 'model key')).toMatch(/^ok\s+model key\s+set \(from env ANTHROPIC_API_KEY\) for claude-sonnet-4-5/);
+    expect(present.stdout).not.toContain('sk-ant-doctor-123');
+  });
+
   it('only warns about a missing key for a custom endpoint', async () => {
     const run = await runSightline(['--home', home.root, 'doctor'], { OPENAI_BASE_URL: 'http://localhost:11434/v1' });
     expect(lineOf(run.stdout, 'model key')).toMatch(/^warning\s+model key\s+not set; fine if http:\/\/localhost:11434\/v1 needs none/);

@@ -90,6 +90,24 @@ describe('the zones of a request', () => {
     expect(built.tokenReport.keepEverythingTokens).toBeGreaterThan(built.tokenReport.sentTokens);
   });
 
+  it('tells the adapter where the earlier turns end: the message before the running turn\'s request', async () => {
+    const seeded = await seedSession();
+    const built = await buildRequest(input(seeded));
+    const end = built.request.cacheBoundaries?.earlierTurnsEnd;
+    expect(end).toBeDefined();
+    const messages = built.request.messages;
+    expect(texts([messages[end! + 1]!])).toContain('Fourth');
+    expect(texts(messages.slice(0, end! + 1))).not.toContain('Fourth');
+    expect(texts(messages.slice(0, end! + 1))).toContain('Third');
+
+    // A first turn has only the system prompt before it.
+    const alone = storage.sessions.create({ title: 'Alone' });
+    const only = await recordTurn(storage, alone, { request: 'Only', steps: [{}], status: 'running' });
+    const first = await buildRequest({ ...input(seeded), sessionId: alone.id, turnId: only.turn.id });
+    expect(first.request.cacheBoundaries).toEqual({ earlierTurnsEnd: 0 });
+    expect(first.request.messages[0]!.role).toBe('system');
+  });
+
   it('renders the same bytes before and after the earlier turns are compacted', async () => {
     const seeded = await seedSession();
     const before = await buildRequest(input(seeded));

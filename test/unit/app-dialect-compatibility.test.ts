@@ -23,7 +23,8 @@ describe('dialectProblems', () => {
   it('finds nothing wrong with the defaults, whatever the dialect, when the API fits', () => {
     for (const dialect of ALL) {
       const api = DIALECT_FACTS[dialect].requiredApi ?? 'chat-completions';
-      expect(problems(dialect, configWith({ model: { api } })), dialect).toEqual([]);
+      const provider = DIALECT_FACTS[dialect].requiredProvider;
+      expect(problems(dialect, configWith({ model: { api, ...(provider === undefined ? {} : { provider }) } })), dialect).toEqual([]);
     }
   });
 
@@ -63,16 +64,25 @@ describe('dialectProblems', () => {
     expect(problems('qwen-computer-use', config)).toEqual([]);
   });
 
-  it('refuses anthropic-computer with another model.provider, and does not judge a configuration that names none', () => {
-    // model.provider is added to the configuration by the Anthropic adapter's work; until then the field is absent.
-    const withProvider = (provider: string): Config => ({ ...configWith(), model: { ...configWith().model, provider } as Config['model'] });
+  it('refuses a dialect on another provider than its own, whether model.provider or the model name says so', () => {
+    const withProvider = (provider: 'openai' | 'anthropic'): Config => configWith({ model: { provider } });
+    const chooseAnother = 'or choose another dialect (--dialect, SIGHTLINE_MODEL_DIALECT or model.dialect in config.json).';
     expect(problems('anthropic-computer', withProvider('openai'))).toEqual([
       'The anthropic-computer dialect (chosen by the model profile for gpt-4.1) needs model.provider anthropic, but model.provider is openai: ' +
-        'set model.provider to anthropic ("provider": "anthropic" under "model" in config.json), ' +
-        'or choose another dialect (--dialect, SIGHTLINE_MODEL_DIALECT or model.dialect in config.json).',
+        `set model.provider to anthropic ("provider": "anthropic" under "model" in config.json), ${chooseAnother}`,
+    ]);
+    expect(problems('anthropic-computer', configWith())).toEqual([
+      'The anthropic-computer dialect (chosen by the model profile for gpt-4.1) needs model.provider anthropic, but the model name gpt-4.1 implies openai: ' +
+        `set model.provider to anthropic ("provider": "anthropic" under "model" in config.json), ${chooseAnother}`,
     ]);
     expect(problems('anthropic-computer', withProvider('anthropic'))).toEqual([]);
-    expect(problems('anthropic-computer', configWith())).toEqual([]);
+    expect(problems('anthropic-computer', configWith({ model: { name: 'claude-sonnet-4-5' } }))).toEqual([]);
+    // OpenAI's computer tool on a Claude model: the provider is wrong, and model.api (OpenAI's choice of API) is not judged.
+    expect(problems('openai-computer', configWith({ model: { name: 'claude-sonnet-4-5' } }))).toEqual([
+      'The openai-computer dialect (chosen by the model profile for claude-sonnet-4-5) needs model.provider openai, but the model name claude-sonnet-4-5 implies anthropic: ' +
+        `set model.provider to openai ("provider": "openai" under "model" in config.json), ${chooseAnother}`,
+    ]);
+    expect(problems('function-tools', withProvider('anthropic'))).toEqual([]);
     expect(problems('function-tools', withProvider('openai'))).toEqual([]);
   });
 

@@ -104,6 +104,14 @@ describe('loadConfig sources and precedence', () => {
     expect(sources['model.apiKey']).toEqual({ kind: 'env', variable: 'OPENAI_API_KEY' });
   });
 
+  it("reads Anthropic's key into a field of its own, never into the OpenAI key's", () => {
+    const { config, sources } = loadConfig({ home, env: { ANTHROPIC_API_KEY: 'sk-ant-test', SIGHTLINE_MODEL_PROVIDER: 'anthropic' } });
+    expect(config.model.anthropicApiKey).toBe('sk-ant-test');
+    expect(config.model.apiKey).toBeUndefined();
+    expect(config.model.provider).toBe('anthropic');
+    expect(sources['model.anthropicApiKey']).toEqual({ kind: 'env', variable: 'ANTHROPIC_API_KEY' });
+  });
+
   it('prefers the SIGHTLINE_ form of a field over its well-known alias', () => {
     const { config, sources } = loadConfig({ home, env: { SIGHTLINE_MODEL: 'alias', SIGHTLINE_MODEL_NAME: 'specific' } });
     expect(config.model.name).toBe('specific');

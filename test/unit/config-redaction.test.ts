@@ -17,6 +17,13 @@ describe('redactConfig', () => {
     expect(config.model.apiKey).toBe('sk-live-123');
   });
 
+  it("redacts Anthropic's key like the others", () => {
+    const redacted = redactConfig(ConfigSchema.parse({ model: { provider: 'anthropic', anthropicApiKey: 'sk-ant-789' } }));
+    expect(redacted.model.anthropicApiKey).toBe('(set)');
+    expect(redacted.model.provider).toBe('anthropic');
+    expect(JSON.stringify(redacted)).not.toContain('sk-ant-789');
+  });
+
   it('leaves unset secrets unset', () => {
     expect(redactConfig(DEFAULT_CONFIG).model.apiKey).toBeUndefined();
   });

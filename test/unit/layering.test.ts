@@ -80,6 +80,21 @@ describe('the layering check', () => {
     }
   });
 
+  it("keeps Anthropic's client inside the model adapters, type-only and subpath imports too", () => {
+    const root = treeWith({
+      'src/main/llm/adapter.ts': "import Anthropic from '@anthropic-ai/sdk';\nexport const client = Anthropic;\n",
+      'src/main/agent/loop.ts': "import Anthropic from '@anthropic-ai/sdk';\nexport const loop = Anthropic;\n",
+      'src/main/context/build.ts':
+        "import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';\nexport type Built = BetaMessageParam;\n",
+    });
+    const { exitCode, output } = runLayerCheck(root);
+    expect(exitCode).not.toBe(0);
+    const violations = output.split('\n').filter((line) => line.includes('only-llm-imports-anthropic'));
+    expect(violations.some((line) => line.includes('src/main/agent/loop.ts')), output).toBe(true);
+    expect(violations.some((line) => line.includes('src/main/context/build.ts')), output).toBe(true);
+    expect(violations.some((line) => line.includes('src/main/llm/')), output).toBe(false);
+  });
+
   it('keeps the database driver inside storage, type-only imports too', () => {
     const root = treeWith({
       'src/main/storage/database.ts': "import BetterSqlite3 from 'better-sqlite3';\nexport const open = (file: string) => new BetterSqlite3(file);\n",

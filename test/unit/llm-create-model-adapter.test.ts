@@ -4,6 +4,7 @@ import { ChatCompletionsAdapter } from '../../src/main/llm/chat-completions-adap
 import { configuredModelProfile, createModelAdapter, isLocalEndpoint } from '../../src/main/llm/create-model-adapter.js';
 import { ModelConfigurationError } from '../../src/main/llm/model-errors.js';
 import { ResponsesAdapter } from '../../src/main/llm/responses-adapter.js';
+import { AnthropicMessagesAdapter } from '../../src/main/llm/anthropic-messages-adapter.js';
 
 describe('createModelAdapter', () => {
   it('refuses a remote endpoint without a key, naming OPENAI_API_KEY and the config field', () => {
@@ -18,6 +19,16 @@ describe('createModelAdapter', () => {
     const adapter = createModelAdapter({ ...DEFAULT_CONFIG.model, name: 'qwen2.5vl:7b', baseUrl: 'http://localhost:11434/v1' });
     expect(adapter).toBeInstanceOf(ChatCompletionsAdapter);
     expect(adapter.profile.family).toBe('qwen-vl');
+  });
+
+  it("builds Anthropic's adapter for a Claude model by its name, with the claude profile, and the OpenAI ones when told", () => {
+    const claude = { ...DEFAULT_CONFIG.model, name: 'claude-sonnet-4-5', anthropicApiKey: 'sk-ant-test-000000' };
+    const adapter = createModelAdapter(claude);
+    expect(adapter).toBeInstanceOf(AnthropicMessagesAdapter);
+    expect(adapter.profile.family).toBe('claude');
+    const viaGateway = createModelAdapter({ ...claude, provider: 'openai', apiKey: 'sk-test-key-000000' });
+    expect(viaGateway).toBeInstanceOf(ChatCompletionsAdapter);
+    expect(() => createModelAdapter({ ...claude, anthropicApiKey: undefined, apiKey: 'sk-test-key-000000' })).toThrow(/ANTHROPIC_API_KEY/);
   });
 
   it('builds the adapter for the configured API, with profile overrides applied', () => {

@@ -98,7 +98,7 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
       ephemeral: loop.ephemeral,
       ...(loop.injectionDebugLog === undefined ? {} : { injectionDebugLog: loop.injectionDebugLog }),
     });
-    const reply = await callModel(loop, built.request.messages);
+    const reply = await callModel(loop, built.request);
     if ('ending' in reply) return reply.ending;
     modelCalls += 1;
     loop.usage.total = addUsage(loop.usage.total, reply.message.usage);
@@ -143,11 +143,17 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
 
 async function callModel(
   loop: TurnLoop,
-  messages: ModelRequest['messages'],
+  built: Pick<ModelRequest, 'messages' | 'cacheBoundaries'>,
 ): Promise<{ message: CompletedAssistantMessage } | { ending: TurnEnding }> {
   try {
     const message = await loop.model.complete(
-      { messages, tools: loop.registry.forModel(), toolChoice: 'auto' },
+      {
+        messages: built.messages,
+        tools: loop.registry.forModel(),
+        toolChoice: 'auto',
+        // The zones' stable prefix, for providers that cache only at breakpoints (Anthropic).
+        ...(built.cacheBoundaries === undefined ? {} : { cacheBoundaries: built.cacheBoundaries }),
+      },
       {
         signal: loop.signal,
         onEvent: (event) => {

@@ -30,7 +30,7 @@ export interface WatchedOperator {
 
 export function watchOperator(options: WatchedOperatorOptions): WatchedOperator {
   const { config } = options;
-  const redact = createSecretRedactor([config.model.apiKey, config.search.tavilyApiKey]);
+  const redact = createSecretRedactor([config.model.apiKey, config.model.anthropicApiKey, config.search.tavilyApiKey]);
   const emit = createEventEmitter(options.onEvent, redact);
   const screen = new ScreenRecorder({
     operator: options.operator,

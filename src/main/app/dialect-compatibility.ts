@@ -7,6 +7,7 @@
  */
 import type { Config } from '../../shared/config.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
+import { modelProvider } from '../llm/create-model-adapter.js';
 
 export interface DialectCheckInput {
   /** The dialect in effect: the model profile's, or model.dialect's. */
@@ -34,7 +35,8 @@ const CHOOSE_ANOTHER = 'or choose another dialect (--dialect, SIGHTLINE_MODEL_DI
 
 function apiProblem({ dialect, chosenBy, config }: DialectCheckInput): string | undefined {
   const required = DIALECT_FACTS[dialect].requiredApi;
-  if (required === undefined || required === config.model.api) return undefined;
+  // model.api chooses between OpenAI's two APIs; another provider's requests never use it.
+  if (required === undefined || required === config.model.api || modelProvider(config.model) !== 'openai') return undefined;
   return (
     `The ${dialect} dialect (chosen by ${chosenBy}) needs model.api ${required}, but model.api is ${config.model.api}: ` +
     `set model.api to ${required} (SIGHTLINE_MODEL_API=${required}, or "api": "${required}" under "model" in config.json), ${CHOOSE_ANOTHER}.`
@@ -48,17 +50,13 @@ function apiProblem({ dialect, chosenBy, config }: DialectCheckInput): string | 
  */
 function providerProblem({ dialect, chosenBy, config }: DialectCheckInput): string | undefined {
   const required = DIALECT_FACTS[dialect].requiredProvider;
-  const provider = configuredProvider(config);
-  if (required === undefined || provider === undefined || provider === required) return undefined;
+  const provider = modelProvider(config.model);
+  if (required === undefined || provider === required) return undefined;
+  const source = config.model.provider === undefined ? `the model name ${config.model.name} implies ${provider}` : `model.provider is ${provider}`;
   return (
-    `The ${dialect} dialect (chosen by ${chosenBy}) needs model.provider ${required}, but model.provider is ${provider}: ` +
+    `The ${dialect} dialect (chosen by ${chosenBy}) needs model.provider ${required}, but ${source}: ` +
     `set model.provider to ${required} ("provider": "${required}" under "model" in config.json), ${CHOOSE_ANOTHER}.`
   );
-}
-
-function configuredProvider(config: Config): string | undefined {
-  const provider: unknown = (config.model as { provider?: unknown }).provider;
-  return typeof provider === 'string' ? provider : undefined;
 }
 
 function extraToolsProblem({ dialect, chosenBy, config }: DialectCheckInput): string | undefined {

@@ -23,6 +23,7 @@ export interface ConfigField {
 /** Well-known variables other tools already use, accepted as a lower-priority alternative. */
 export const ENVIRONMENT_ALIASES: Readonly<Record<string, string>> = {
   OPENAI_API_KEY: 'model.apiKey',
+  ANTHROPIC_API_KEY: 'model.anthropicApiKey',
   OPENAI_BASE_URL: 'model.baseUrl',
   SIGHTLINE_MODEL: 'model.name',
   TAVILY_API_KEY: 'search.tavilyApiKey',

@@ -21,7 +21,7 @@ import type { TokenReport } from '../../shared/events.js';
 import { systemText, type Message } from '../../shared/messages.js';
 import { shownScreenshot, type ShownScreenshot } from '../../shared/model-view.js';
 import { estimateImageTokens } from '../llm/image-token-estimates.js';
-import type { ModelRequest } from '../llm/model-adapter.js';
+import type { CacheBoundaries, ModelRequest } from '../llm/model-adapter.js';
 import type { ModelProfile } from '../llm/model-profiles.js';
 import type { Storage } from '../storage/index.js';
 import { EncodedImageCache } from './encoded-image-cache.js';
@@ -142,7 +142,7 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   const sentTokens = sentTokensOf(history.messages, estimator, input.profile, input.turnCache?.messageCosts(`sent:${costKind}`));
   const lastScreenshot = history.images.filter(showsPresentScreen).at(-1);
   return {
-    request: { messages: history.messages },
+    request: { messages: history.messages, cacheBoundaries: cacheBoundariesOf(planned) },
     tokenReport: {
       sentTokens,
       keepEverythingTokens: Math.max(sentTokens, estimator.total(keepAll)),
@@ -152,6 +152,16 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
     budgetTokens: budget.tokens,
     shown: lastScreenshot === undefined ? undefined : shownScreenshot(lastScreenshot.imageId, lastScreenshot, input.profile.coordinateSpace),
   };
+}
+
+/**
+ * Where the stable history ends: the last message before the running turn (the system prompt when there are
+ * no earlier turns). Rendering keeps the planned messages one for one, so the index holds in the request.
+ */
+export function cacheBoundariesOf(planned: readonly PlannedMessage[]): CacheBoundaries {
+  const firstActive = planned.findIndex((entry) => entry.zone === 'active');
+  const earlierTurnsEnd = (firstActive === -1 ? planned.length : firstActive) - 1;
+  return earlierTurnsEnd < 0 ? {} : { earlierTurnsEnd };
 }
 
 /** Injection keeps the number and order of messages: it only appends parts to the latest user message. */

@@ -1,13 +1,16 @@
 /**
  * Builds the model adapter a configuration asks for: an `openai` client pointed at any OpenAI-compatible
- * endpoint, with the client's own retries (429, 5xx, timeouts, with exponential backoff that honours
- * Retry-After) and timeout, wrapped in the adapter for the configured API.
+ * endpoint, or an `@anthropic-ai/sdk` client for Anthropic's Messages API, with the client's own retries
+ * (429, 529 and other 5xx, timeouts, with exponential backoff that honours Retry-After) and timeout, wrapped
+ * in the adapter for the configured API.
  *
  * The configuration is the only source: environment variables and flags are merged into it upstream
- * (src/main/config). In particular the client is never left to read OPENAI_* variables by itself.
+ * (src/main/config). In particular the clients are never left to read OPENAI_* or ANTHROPIC_* variables by themselves.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import type { Config } from '../../shared/config.js';
+import type { Config, ModelProvider } from '../../shared/config.js';
+import { AnthropicMessagesAdapter } from './anthropic-messages-adapter.js';
 import { ChatCompletionsAdapter } from './chat-completions-adapter.js';
 import type { ModelAdapter } from './model-adapter.js';
 import type { AdapterSettings } from './model-call.js';
@@ -19,11 +22,14 @@ import { ResponsesAdapter } from './responses-adapter.js';
 export type ModelConfig = Config['model'];
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+/** Without `/v1`: Anthropic's client adds it to every path. */
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
 /** Sent to local servers that ignore the key (Ollama, LM Studio) when none is configured. */
 const LOCAL_PLACEHOLDER_KEY = 'sightline-local';
 
 export function createModelAdapter(config: ModelConfig, profileOverrides?: ModelProfileOverrides): ModelAdapter {
+  if (modelProvider(config) === 'anthropic') return createAnthropicAdapter(config, profileOverrides);
   const baseUrl = (config.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
   const apiKey = config.apiKey ?? (isLocalEndpoint(baseUrl) ? LOCAL_PLACEHOLDER_KEY : undefined);
   if (apiKey === undefined) {
@@ -50,6 +56,48 @@ export function createModelAdapter(config: ModelConfig, profileOverrides?: Model
     secrets: config.apiKey === undefined ? [] : [config.apiKey],
   };
   return config.api === 'responses' ? new ResponsesAdapter(settings) : new ChatCompletionsAdapter(settings);
+}
+
+/** `model.provider`, else Anthropic for Claude models by their own name (`claude-…`), else OpenAI-compatible. */
+export function modelProvider(config: Pick<ModelConfig, 'provider' | 'name'>): ModelProvider {
+  return config.provider ?? (config.name.toLowerCase().startsWith('claude') ? 'anthropic' : 'openai');
+}
+
+/**
+ * Anthropic always needs its key, local gateways included: an OpenAI key is never sent in its place (it is a
+ * field of its own, model.anthropicApiKey, read from ANTHROPIC_API_KEY).
+ */
+function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProfileOverrides | undefined): ModelAdapter {
+  const baseUrl = (config.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '');
+  const apiKey = config.anthropicApiKey;
+  if (apiKey === undefined) {
+    throw new ModelConfigurationError(
+      `No Anthropic API key for the model "${config.name}". Set the ANTHROPIC_API_KEY environment variable, ` +
+        `or model.anthropicApiKey in config.json.`,
+    );
+  }
+  const client = new Anthropic({
+    apiKey,
+    // Explicit, so that a stray ANTHROPIC_AUTH_TOKEN or ANTHROPIC_BASE_URL does not change our requests.
+    authToken: null,
+    baseURL: baseUrl,
+    // The key goes as Anthropic's documented `x-api-key` header (https://docs.anthropic.com/en/api/overview), the
+    // one every Anthropic gateway reads, and as nothing else: this client version would send it as a bearer token.
+    defaultHeaders: { 'x-api-key': apiKey, Authorization: null },
+    // ANTHROPIC_LOG=debug would make the client print requests to the console; Sightline reports its own errors.
+    logLevel: 'off',
+    timeout: config.timeoutMs,
+    maxRetries: config.maxRetries,
+  });
+  return new AnthropicMessagesAdapter({
+    client,
+    profile: configuredModelProfile(config, profileOverrides),
+    baseUrl,
+    maxRetries: config.maxRetries,
+    timeoutMs: config.timeoutMs,
+    secrets: [apiKey],
+    keySetting: 'ANTHROPIC_API_KEY or model.anthropicApiKey in config.json',
+  });
 }
 
 /**

@@ -29,3 +29,15 @@ export function audioInputFormat(part: AudioPart): 'wav' | 'mp3' {
   if (mime === 'audio/mpeg' || mime === 'audio/mp3') return 'mp3';
   throw new ModelRequestError(`Audio of type ${part.mime} cannot be sent to the model: use WAV or MP3.`);
 }
+
+/** An image's pixels as base64 with their type, or the http(s) URL the provider fetches itself. */
+export type ImageSource = { kind: 'base64'; mime: string; data: string } | { kind: 'url'; url: string };
+
+/** For APIs that take base64 apart from its type (Anthropic): a data URL is unpacked, never sent as a URL. */
+export function imagePartSource(part: ImagePart): ImageSource {
+  if (part.data !== undefined && part.mime !== undefined) return { kind: 'base64', mime: part.mime, data: part.data };
+  const url = imagePartUrl(part);
+  const inline = /^data:([^;,]+);base64,(.+)$/s.exec(url);
+  if (inline !== null) return { kind: 'base64', mime: inline[1]!, data: inline[2]! };
+  return { kind: 'url', url };
+}

@@ -56,6 +56,17 @@ export interface ModelRequest {
   toolChoice?: 'auto' | 'required' | 'none';
   maxOutputTokens?: number;
   temperature?: number;
+  /** Where the history is stable, for providers that cache only at breakpoints they are told of (Anthropic). */
+  cacheBoundaries?: CacheBoundaries;
+}
+
+/**
+ * What the request builder knows of the history's zones, for prompt caching: indexes into `messages`.
+ * Everything up to `earlierTurnsEnd` changes only when a turn ends; after it comes the running turn.
+ */
+export interface CacheBoundaries {
+  /** The last message of the earlier turns (or of the system prompt, when there are none); absent when unknown. */
+  earlierTurnsEnd?: number;
 }
 
 /** What the live timeline sees while a call is under way. */

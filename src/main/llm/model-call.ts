@@ -10,8 +10,8 @@ import type { ModelProfile } from './model-profiles.js';
 import { assertRequestFitsProfile } from './request-capabilities.js';
 import { StreamIdleWatchdog } from './stream-idle-watchdog.js';
 
-export interface AdapterSettings {
-  client: OpenAI;
+/** What a streamed call needs to know, whichever provider's client makes it. */
+export interface CallSettings {
   profile: ModelProfile;
   /** The endpoint, for messages (never holds the key). */
   baseUrl: string;
@@ -20,6 +20,12 @@ export interface AdapterSettings {
   timeoutMs: number;
   /** Removed from every error message. */
   secrets: readonly string[];
+  /** Where the key comes from, for the hint on a 401: OpenAI's variable unless said otherwise. */
+  keySetting?: string;
+}
+
+export interface AdapterSettings extends CallSettings {
+  client: OpenAI;
 }
 
 interface StreamLike<Chunk> extends AsyncIterable<Chunk> {
@@ -31,7 +37,7 @@ interface StreamLike<Chunk> extends AsyncIterable<Chunk> {
  * `open` starts the stream; every chunk goes to `consume`; `finish` builds the result.
  */
 export async function runStreamedCall<Body, Chunk, Result>(
-  settings: AdapterSettings,
+  settings: CallSettings,
   request: ModelRequest,
   options: CompleteOptions,
   steps: {
@@ -49,6 +55,7 @@ export async function runStreamedCall<Body, Chunk, Result>(
     attempts: settings.maxRetries + 1,
     secrets: settings.secrets,
     signal,
+    ...(settings.keySetting === undefined ? {} : { keySetting: settings.keySetting }),
   };
   let disposeCallSignal: (() => void) | undefined;
   try {

@@ -3,11 +3,13 @@
  * where they would come from when absent.
  */
 import { describeSource } from '../../config/sources.js';
+import { modelProvider } from '../../llm/create-model-adapter.js';
 import type { DoctorCheckResult, DoctorEnvironment } from './check.js';
 
 export function checkModelKey(environment: DoctorEnvironment): DoctorCheckResult {
   const { model } = environment.config;
   const name = 'model key';
+  if (modelProvider(model) === 'anthropic') return checkAnthropicKey(environment);
   const endpoint = model.baseUrl ?? 'the OpenAI API';
   const source = environment.sources['model.apiKey'];
   if (model.apiKey !== undefined && source !== undefined) {
@@ -19,6 +21,22 @@ export function checkModelKey(environment: DoctorEnvironment): DoctorCheckResult
     return { name, status: 'warning', detail: `not set; fine if ${model.baseUrl} needs none`, fix: `if it does, ${whereFrom}` };
   }
   return { name, status: 'problem', detail: `not set: ${model.name} at the OpenAI API needs one`, fix: `${whereFrom} (or point OPENAI_BASE_URL at a local server)` };
+}
+
+/** Anthropic always needs its own key, gateways included: the OpenAI key is never sent there. */
+function checkAnthropicKey(environment: DoctorEnvironment): DoctorCheckResult {
+  const { model } = environment.config;
+  const endpoint = model.baseUrl ?? 'the Anthropic API';
+  const source = environment.sources['model.anthropicApiKey'];
+  if (model.anthropicApiKey !== undefined && source !== undefined) {
+    return { name: 'model key', status: 'ok', detail: `set (from ${describeSource(source)}) for ${model.name} at ${endpoint}` };
+  }
+  return {
+    name: 'model key',
+    status: 'problem',
+    detail: `not set: ${model.name} at ${endpoint} needs Anthropic's key`,
+    fix: 'set ANTHROPIC_API_KEY, or model.anthropicApiKey in config.json',
+  };
 }
 
 export function checkTavilyKey(environment: DoctorEnvironment): DoctorCheckResult {

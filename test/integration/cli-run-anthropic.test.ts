@@ -1,0 +1,122 @@
+/**
+ * `sightline run --model claude-…` in-process (runCli) against the fake Anthropic server and the browser
+ * operator on the bundled sandbox page: the model name alone selects Anthropic's Messages API, the key
+ * comes from ANTHROPIC_API_KEY, and function tools drive the task to its end; every request carries the
+ * zones' cache breakpoints. A missing key is a setup error (exit 2) before any request.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
+import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
+import { runCli } from '../../src/main/cli/program.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
+import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
+
+const KEY = 'sk-ant-cli-0123456789abcdefSECRET';
+
+let sandbox: SandboxServer;
+let model: FakeAnthropicServer;
+let home: TemporaryHome;
+
+beforeAll(async () => {
+  sandbox = await startSandboxServer();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(async () => {
+  model = await startFakeAnthropicServer();
+  home = createTemporaryHome('sightline-cli-run-anthropic');
+});
+afterEach(async () => {
+  await model.close();
+  home.remove();
+});
+
+function claudeArgs(task: string): string[] {
+  return ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--model', 'claude-sonnet-4-5', '--base-url', model.baseUrl];
+}
+
+async function run(argv: string[], env: Record<string, string | undefined>) {
+  const io = captureIo(env);
+  const exitCode = await runCli(argv, io);
+  return { exitCode, ...io.output };
+}
+
+interface Body {
+  system?: Array<{ cache_control?: unknown }>;
+  tools?: Array<{ name: string; input_schema?: unknown }>;
+  messages: Array<{ role: string; content: Array<{ type: string; cache_control?: unknown }> }>;
+}
+
+function breakpointCount(body: Body): number {
+  const blocks = [...(body.tools ?? []), ...(body.system ?? []), ...body.messages.flatMap((message) => message.content)];
+  return blocks.filter((block) => (block as { cache_control?: unknown }).cache_control !== undefined).length;
+}
+
+describe('sightline run with a Claude model', () => {
+  it('finishes a short task with function tools through the Messages API, the key only as x-api-key', async () => {
+    model.script([
+      { type: 'answer', text: 'I click the team name field.', toolUses: [{ id: 'toolu_01', name: 'computer', inputText: JSON.stringify({ action: 'click', ...SANDBOX_LAYOUT.teamNameField }) }] },
+      { type: 'answer', toolUses: [{ id: 'toolu_02', name: 'computer', inputText: JSON.stringify({ action: 'type', text: 'Platform' }) }] },
+      { type: 'answer', toolUses: [{ id: 'toolu_03', name: 'finish', inputText: JSON.stringify({ summary: 'Named the team Platform.', success: true }) }] },
+    ]);
+    const result = await run(claudeArgs('Name the team Platform'), { ANTHROPIC_API_KEY: KEY });
+
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain('finished after');
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+    expect(model.requests).toHaveLength(3);
+    for (const request of model.requests) {
+      expect(request.path.split('?')[0]).toBe('/v1/messages');
+      expect(request.headers['x-api-key']).toBe(KEY);
+      expect(request.headers.authorization).toBeUndefined();
+      const body = request.body as unknown as Body;
+      expect(body.tools?.map((tool) => tool.name)).toEqual(expect.arrayContaining(['computer', 'finish']));
+      expect(body.messages.every((message) => message.role === 'user' || message.role === 'assistant')).toBe(true);
+      // The system prompt and the latest step; a first turn has no earlier turns to mark.
+      expect(body.system?.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+      expect(breakpointCount(body)).toBe(2);
+    }
+    const last = model.requests[2]!.body as unknown as Body;
+    const toolResults = last.messages.flatMap((message) => message.content).filter((block) => block.type === 'tool_result');
+    expect(toolResults).toHaveLength(2);
+    // The screenshot after each action goes back inside its tool_result, as a base64 image block.
+    expect(JSON.stringify(toolResults[0])).toContain('"type":"base64"');
+  });
+
+  it("marks the end of the earlier turns in a second turn, and the turn's second request repeats the first up to it", async () => {
+    model.script([{ type: 'answer', toolUses: [{ id: 'toolu_01', name: 'finish', inputText: JSON.stringify({ summary: 'Looked.', success: true }) }] }]);
+    const first = await run(claudeArgs('Look at the page'), { ANTHROPIC_API_KEY: KEY });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const sessionId = /--session (ses_[0-9a-f]+)/.exec(first.stderr)?.[1];
+    expect(sessionId).toBeDefined();
+
+    model.script([
+      { type: 'answer', toolUses: [{ id: 'toolu_02', name: 'computer', inputText: JSON.stringify({ action: 'click', ...SANDBOX_LAYOUT.teamNameField }) }] },
+      { type: 'answer', toolUses: [{ id: 'toolu_03', name: 'finish', inputText: JSON.stringify({ summary: 'Clicked.', success: true }) }] },
+    ]);
+    const second = await run([...claudeArgs('Click the team name field'), '--session', sessionId!], { ANTHROPIC_API_KEY: KEY });
+    expect(second.exitCode, second.stderr).toBe(0);
+    const [one, two] = [model.requests[1]!.body as unknown as Body, model.requests[2]!.body as unknown as Body];
+    expect(breakpointCount(one)).toBe(3);
+    expect(breakpointCount(two)).toBe(3);
+    // Up to the earlier-turns breakpoint (the first one in the messages), both requests are the same bytes.
+    const upToEarlierTurnsEnd = (body: Body): string => {
+      const flat = body.messages.flatMap((message, index) => message.content.map((block) => ({ index, role: message.role, block })));
+      const end = flat.findIndex((entry) => entry.block.cache_control !== undefined);
+      return JSON.stringify({ system: body.system, tools: body.tools, blocks: flat.slice(0, end + 1) });
+    };
+    expect(upToEarlierTurnsEnd(two)).toBe(upToEarlierTurnsEnd(one));
+    expect(upToEarlierTurnsEnd(one)).toContain('Look at the page');
+    expect(upToEarlierTurnsEnd(one)).not.toContain('Click the team name field');
+  });
+
+  it('exits 2 naming ANTHROPIC_API_KEY when it is missing, before any request', async () => {
+    const result = await run(claudeArgs('Name the team Platform'), { OPENAI_API_KEY: 'sk-openai-should-not-go-to-anthropic' });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('ANTHROPIC_API_KEY');
+    expect(result.stderr).not.toContain('    at ');
+    expect(model.requests).toHaveLength(0);
+  });
+});
