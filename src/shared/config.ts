@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_NAMES } from './dialects.js';
+import { MODEL_PROVIDERS, type ModelProvider } from './providers.js';
 
 export const DEDUP_ALGORITHMS = ['phash', 'dhash', 'ahash'] as const;
 export type DedupAlgorithm = (typeof DEDUP_ALGORITHMS)[number];
@@ -15,8 +16,7 @@ export type DedupAlgorithm = (typeof DEDUP_ALGORITHMS)[number];
 export const CONFIRMATION_POLICIES = ['never', 'risky', 'always'] as const;
 export type ConfirmationPolicy = (typeof CONFIRMATION_POLICIES)[number];
 
-export const MODEL_PROVIDERS = ['openai', 'anthropic'] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+export { MODEL_PROVIDERS, type ModelProvider };
 
 export const OPERATOR_KINDS = ['desktop', 'browser'] as const;
 export type OperatorKind = (typeof OPERATOR_KINDS)[number];

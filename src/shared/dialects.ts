@@ -4,7 +4,7 @@
  * back, and which coordinates it names points in. The names are shared: config, events and the timeline use
  * them.
  */
-import type { ModelProvider } from './config.js';
+import type { ModelProvider } from './providers.js';
 
 export const DIALECT_NAMES = ['function-tools', 'openai-computer', 'ui-tars', 'qwen-computer-use', 'anthropic-computer'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
