@@ -112,6 +112,34 @@ describe('sightline run with a Claude model', () => {
     expect(upToEarlierTurnsEnd(one)).not.toContain('Click the team name field');
   });
 
+  it("drives the sandbox through Claude's native computer tool, and its ctrl+w meets the same gate", async () => {
+    const at = SANDBOX_LAYOUT.teamNameField;
+    const save = SANDBOX_LAYOUT.saveButton;
+    const computer = (id: string, input: Record<string, unknown>) => ({ id, name: 'computer', inputText: JSON.stringify(input) });
+    model.script([
+      { type: 'answer', text: 'I click the team name field.', toolUses: [computer('toolu_11', { action: 'left_click', coordinate: [at.x, at.y] })] },
+      { type: 'answer', toolUses: [computer('toolu_12', { action: 'type', text: 'Platform' })] },
+      { type: 'answer', toolUses: [computer('toolu_13', { action: 'left_click', coordinate: [save.x, save.y] })] },
+      { type: 'answer', text: 'Closing the tab.', toolUses: [computer('toolu_14', { action: 'key', text: 'ctrl+w' })] },
+      { type: 'answer', toolUses: [{ id: 'toolu_15', name: 'finish', inputText: JSON.stringify({ summary: 'Named the team Platform.', success: true }) }] },
+    ]);
+    const result = await run([...claudeArgs('Name the team Platform'), '--dialect', 'anthropic-computer'], { ANTHROPIC_API_KEY: KEY });
+
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(sandbox.state()).toMatchObject({ teamName: 'Platform' });
+    expect(model.requests).toHaveLength(5);
+    const first = model.requests[0]!;
+    // Claude Sonnet 4.5 was trained on computer_20250124: declared natively with the screenshot's size and its beta.
+    const tools = (first.body as { tools: Array<Record<string, unknown>> }).tools;
+    expect(tools[0]).toMatchObject({ type: 'computer_20250124', name: 'computer', display_width_px: 1280, display_height_px: 800 });
+    expect(tools.slice(1).map((tool) => tool.name)).toEqual(expect.arrayContaining(['finish', 'get_history_image', 'crop_image']));
+    expect(String(first.headers['anthropic-beta'])).toContain('computer-use-2025-01-24');
+    // Nobody at a terminal and no --yes: the ctrl+w from Claude's key action is refused by the policy, as from any tool.
+    const refusal = JSON.stringify(model.requests[4]!.body);
+    expect(refusal).toContain('ctrl+w');
+    expect(refusal).toContain('refused');
+  });
+
   it('exits 2 naming ANTHROPIC_API_KEY when it is missing, before any request', async () => {
     const result = await run(claudeArgs('Name the team Platform'), { OPENAI_API_KEY: 'sk-openai-should-not-go-to-anthropic' });
     expect(result.exitCode).toBe(2);
