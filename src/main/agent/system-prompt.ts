@@ -18,6 +18,11 @@ export interface SystemPromptInput {
   tools: ReadonlyArray<{ name: string; description: string }>;
 }
 
+/** How a turn ends in every dialect that ends it with Sightline's finish tool. */
+export const FINISH_RULE =
+  'Call finish when the task is done (success true) or cannot be done (success false), with a short summary. ' +
+  'Use ask_user only when you need information that only the user has.';
+
 export function buildSystemPrompt(input: SystemPromptInput): string {
   return [
     ...openingSection(input),
@@ -30,8 +35,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     '# Rules',
     'Work step by step: one computer action per call, then look at the new screenshot.',
     ...SAFETY_RULES,
-    'Call finish when the task is done (success true) or cannot be done (success false), with a short summary. ' +
-      'Use ask_user only when you need information that only the user has.',
+    FINISH_RULE,
   ].join('\n');
 }
 

@@ -5,7 +5,7 @@
  * Claude's terms what the tool cannot: coordinates are pixels of the latest screenshot, and a task ends
  * with finish. Pure and built once per turn, like every system prompt.
  */
-import { IMAGE_SECTION, SAFETY_RULES, openingSection, toolLines, type SystemPromptInput } from '../system-prompt.js';
+import { FINISH_RULE, IMAGE_SECTION, SAFETY_RULES, openingSection, toolLines, type SystemPromptInput } from '../system-prompt.js';
 
 export function buildClaudeComputerSystemPrompt(input: SystemPromptInput): string {
   return [
@@ -20,7 +20,6 @@ export function buildClaudeComputerSystemPrompt(input: SystemPromptInput): strin
     'Work step by step: one computer action per call, then look at the screenshot in its result. ' +
       'Prefer clicks with a coordinate; zoom (where available) shows a region of the screen now at full resolution.',
     ...SAFETY_RULES,
-    'Call finish when the task is done (success true) or cannot be done (success false), with a short summary. ' +
-      'Use ask_user only when you need information that only the user has.',
+    FINISH_RULE,
   ].join('\n');
 }

@@ -14,6 +14,7 @@
 import { actionPoints, COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
 import type { ModelView } from '../../../shared/model-view.js';
 import { cropImageRegion } from '../../perception/image-crop.js';
+import { storeCrop } from './stored-crop.js';
 import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
 import {
   CLAUDE_ACTIONS_BY_VERSION,
@@ -111,16 +112,7 @@ async function zoom(region: ClaudeRegion, scope: ToolCallScope, options: ClaudeC
   if (recalled.status === 'error') return failed(`The present screen could not be read (${recalled.message}).`);
   const box = frameBox(region, extent, recalled.record);
   const cropped = await cropImageRegion(recalled.bytes, box, 1);
-  const stored = await scope.storage.images.put({
-    sessionId: scope.sessionId,
-    turnId: scope.turnId,
-    bytes: cropped.bytes,
-    mime: cropped.mimeType,
-    width: cropped.width,
-    height: cropped.height,
-    source: 'crop',
-    caption: `zoom of ${screenId} [${box.left}, ${box.top}, ${box.right}, ${box.bottom}]`,
-  });
+  const stored = await storeCrop(scope, cropped, `zoom of ${screenId} [${box.left}, ${box.top}, ${box.right}, ${box.bottom}]`);
   const text = `${stored.id}: zoom into [${region.left}, ${region.top}, ${region.right}, ${region.bottom}] of the screen now, at full resolution (${stored.width}x${stored.height} pixels).`;
   return {
     parts: [{ type: 'text', text }, { type: 'image', imageId: stored.id }],

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { MessagePart } from '../../../shared/messages.js';
 import { cropImageRegion, type CropBox } from '../../perception/image-crop.js';
+import { storeCrop } from './stored-crop.js';
 import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
 import { describeImage, recallImage } from './recalled-image.js';
 
@@ -113,16 +114,7 @@ async function cropOne(
   const height = box.bottom - box.top;
   const scale = Math.min(requestedScale, MAX_CROP_OUTPUT_EDGE / Math.max(width, height));
   const cropped = await cropRegion(recalled.bytes, box, Math.max(1, scale));
-  const stored = await scope.storage.images.put({
-    sessionId: scope.sessionId,
-    turnId: scope.turnId,
-    bytes: cropped.bytes,
-    mime: cropped.mimeType,
-    width: cropped.width,
-    height: cropped.height,
-    source: 'crop',
-    caption: `crop of ${imageId} ${formatBox(box)}`,
-  });
+  const stored = await storeCrop(scope, cropped, `crop of ${imageId} ${formatBox(box)}`);
   const scaleText = scale === 1 ? '' : ` enlarged ${formatScale(scale)}×${scale < requestedScale ? ` (capped at ${MAX_CROP_OUTPUT_EDGE} pixels)` : ''}`;
   return {
     parts: [
