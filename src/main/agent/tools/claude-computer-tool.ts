@@ -11,10 +11,10 @@
  * a coordinate click there), with the size of the view it was named in, and rescaled if the screenshots the
  * model is shown change size.
  */
-import { actionPoints, COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
-import type { ModelView } from '../../../shared/model-view.js';
+import { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
 import { cropImageRegion } from '../../perception/image-crop.js';
 import { storeCrop } from './stored-crop.js';
+import { coordinateExtentOf, TrackedPointer, type CoordinateExtent } from './tracked-pointer.js';
 import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
 import {
   CLAUDE_ACTIONS_BY_VERSION,
@@ -22,7 +22,6 @@ import {
   translateClaudeAction,
   type ClaudeComputerArguments,
   type ClaudeComputerToolType,
-  type ClaudePoint,
   type ClaudeRegion,
 } from './claude-computer-translation.js';
 import { recallImage } from './recalled-image.js';
@@ -34,19 +33,9 @@ export interface ClaudeComputerToolOptions extends ComputerToolOptions {
   screenshotSize: { width: number; height: number };
 }
 
-interface PlacedPoint extends ClaudePoint {
-  extentWidth: number;
-  extentHeight: number;
-}
-
-interface Extent {
-  width: number;
-  height: number;
-}
-
 export function createClaudeComputerTool(options: ClaudeComputerToolOptions): ToolDefinition<ClaudeComputerArguments> {
-  let placed: PlacedPoint | undefined;
-  const fallbackExtent: Extent = options.screenshotSize;
+  const pointer = new TrackedPointer();
+  const fallbackExtent: CoordinateExtent = options.screenshotSize;
   return {
     name: COMPUTER_TOOL_NAME,
     description:
@@ -66,28 +55,27 @@ export function createClaudeComputerTool(options: ClaudeComputerToolOptions): To
       ...(options.toolType === 'computer_20251124' ? { enableZoom: true } : {}),
     },
     execute: async (call, scope) => {
-      const extent = scope.shown === undefined ? fallbackExtent : extentOf(scope.shown.view);
+      const extent = scope.shown === undefined ? fallbackExtent : coordinateExtentOf(scope.shown.view);
       const step = translateClaudeAction(call, options.toolType, {
-        pointer: placed === undefined ? undefined : rescaled(placed, extent),
+        pointer: pointer.at(extent),
         centre: { x: Math.round(extent.width / 2), y: Math.round(extent.height / 2) },
       });
       switch (step.kind) {
         case 'refuse':
           return { parts: [{ type: 'text', text: step.message }], isError: true, record: { result: { ok: false, error: step.message } } };
         case 'cursor-position': {
-          const pointer = placed === undefined ? undefined : rescaled(placed, extent);
+          const at = pointer.at(extent);
           const text =
-            pointer === undefined
+            at === undefined
               ? 'The pointer has not been placed by any action yet, so its position is unknown; mouse_move places it.'
-              : `X=${pointer.x},Y=${pointer.y}`;
+              : `X=${at.x},Y=${at.y}`;
           return { parts: [{ type: 'text', text }], record: { result: { ok: true, detail: text } } };
         }
         case 'zoom':
           return zoom(step.region, scope, options);
         case 'act': {
           const result = await performComputerAction(step.action, scope, options);
-          const last = actionPoints(step.action).at(-1);
-          if (result.isError !== true && last !== undefined) placed = { ...last, extentWidth: extent.width, extentHeight: extent.height };
+          if (result.isError !== true) pointer.movedBy(step.action, extent);
           return result;
         }
       }
@@ -102,7 +90,7 @@ export function createClaudeComputerTool(options: ClaudeComputerToolOptions): To
 async function zoom(region: ClaudeRegion, scope: ToolCallScope, options: ClaudeComputerToolOptions): Promise<ToolResult> {
   const failed = (text: string): ToolResult => ({ parts: [{ type: 'text', text: `${text} Nothing was done.` }], isError: true, record: { result: { ok: false, error: text } } });
   if (scope.shown === undefined) return failed('There is no screenshot to zoom into yet; take a screenshot first.');
-  const extent = extentOf(scope.shown.view);
+  const extent = coordinateExtentOf(scope.shown.view);
   if (region.left < 0 || region.top < 0 || region.right > extent.width || region.bottom > extent.height) {
     return failed(`The zoom region [${region.left}, ${region.top}, ${region.right}, ${region.bottom}] is outside the screenshot, which is ${extent.width}x${extent.height}.`);
   }
@@ -121,7 +109,7 @@ async function zoom(region: ClaudeRegion, scope: ToolCallScope, options: ClaudeC
 }
 
 /** The region in the stored frame's pixels: scaled from the extent the model named it in, whole pixels, inside the frame. */
-export function frameBox(region: ClaudeRegion, extent: Extent, frame: { width: number; height: number }): ClaudeRegion {
+export function frameBox(region: ClaudeRegion, extent: CoordinateExtent, frame: { width: number; height: number }): ClaudeRegion {
   const scaleX = frame.width / extent.width;
   const scaleY = frame.height / extent.height;
   const left = clamp(Math.floor(region.left * scaleX), 0, frame.width - 1);
@@ -138,11 +126,4 @@ function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
 }
 
-function extentOf(view: ModelView): Extent {
-  return view.coordinateSpace === 'normalized-1000' ? { width: 1000, height: 1000 } : { width: view.imageWidth, height: view.imageHeight };
-}
 
-function rescaled(point: PlacedPoint, extent: Extent): ClaudePoint {
-  if (point.extentWidth === extent.width && point.extentHeight === extent.height) return { x: point.x, y: point.y };
-  return { x: Math.round((point.x * extent.width) / point.extentWidth), y: Math.round((point.y * extent.height) / point.extentHeight) };
-}

@@ -9,8 +9,7 @@
  * "where the cursor is". Only an action that ran moves it. The point is kept with the size of the view it
  * was named in, and rescaled if the screenshots the model is shown change size.
  */
-import type { CoordinateSpace, ModelView } from '../../../shared/model-view.js';
-import { actionPoints } from '../../../shared/actions.js';
+import type { CoordinateSpace } from '../../../shared/model-view.js';
 import type { OperatorKind } from '../../../shared/config.js';
 import { QWEN_COMPUTER_USE_TOOL_NAME } from '../../llm/dialects/qwen-tool-call-text.js';
 import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
@@ -21,7 +20,8 @@ import {
   qwenScreenResolution,
   type QwenComputerUseArguments,
 } from './qwen-computer-use-arguments.js';
-import { translateQwenAction, type QwenPoint } from './qwen-computer-use-translation.js';
+import { translateQwenAction } from './qwen-computer-use-translation.js';
+import { coordinateExtentOf, TrackedPointer } from './tracked-pointer.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 export { QWEN_COMPUTER_USE_TOOL_NAME };
@@ -33,14 +33,8 @@ export interface QwenComputerUseToolOptions extends ComputerToolOptions {
   operatorKind: OperatorKind;
 }
 
-/** A point with the extent of the coordinate space it was named in (the image's pixels, or 1000 × 1000). */
-interface PlacedPoint extends QwenPoint {
-  extentWidth: number;
-  extentHeight: number;
-}
-
 export function createQwenComputerUseTool(options: QwenComputerUseToolOptions): ToolDefinition<QwenComputerUseArguments> {
-  let placed: PlacedPoint | undefined;
+  const pointer = new TrackedPointer();
   const fallbackExtent = qwenScreenResolution(options.screenshotSize, options.coordinateSpace);
   return {
     name: QWEN_COMPUTER_USE_TOOL_NAME,
@@ -48,9 +42,9 @@ export function createQwenComputerUseTool(options: QwenComputerUseToolOptions): 
     arguments: QwenComputerUseArgumentsSchema,
     parametersJsonSchema: QWEN_COMPUTER_USE_PARAMETERS,
     execute: async (call, scope) => {
-      const extent = scope.shown === undefined ? fallbackExtent : extentOf(scope.shown.view);
+      const extent = scope.shown === undefined ? fallbackExtent : coordinateExtentOf(scope.shown.view);
       const step = translateQwenAction(call, {
-        pointer: placed === undefined ? undefined : rescaled(placed, extent),
+        pointer: pointer.at(extent),
         centre: { x: Math.round(extent.width / 2), y: Math.round(extent.height / 2) },
       });
       if (step.kind === 'refuse') return { parts: [{ type: 'text', text: step.message }], isError: true };
@@ -58,18 +52,9 @@ export function createQwenComputerUseTool(options: QwenComputerUseToolOptions): 
         return { parts: [{ type: 'text', text: step.status === 'finished' ? 'Finished.' : 'Finished without success.' }], endTurn: { status: step.status, summary: step.summary } };
       }
       const result = await performComputerAction(step.action, scope, options);
-      const last = actionPoints(step.action).at(-1);
-      if (result.isError !== true && last !== undefined) placed = { ...last, extentWidth: extent.width, extentHeight: extent.height };
+      if (result.isError !== true) pointer.movedBy(step.action, extent);
       return result;
     },
   };
 }
 
-function extentOf(view: ModelView): { width: number; height: number } {
-  return view.coordinateSpace === 'normalized-1000' ? { width: 1000, height: 1000 } : { width: view.imageWidth, height: view.imageHeight };
-}
-
-function rescaled(point: PlacedPoint, extent: { width: number; height: number }): QwenPoint {
-  if (point.extentWidth === extent.width && point.extentHeight === extent.height) return { x: point.x, y: point.y };
-  return { x: Math.round((point.x * extent.width) / point.extentWidth), y: Math.round((point.y * extent.height) / point.extentHeight) };
-}
