@@ -112,6 +112,29 @@ describe('sightline config show: the dialect in effect', () => {
     expect(qwen3.stdout).toContain('  coordinates:   0–1000 on both axes, whatever the image size\n');
   });
 
+  it("gives a Claude model Anthropic's computer tool through Anthropic's API, and function tools behind an OpenAI-compatible gateway, saying why", async () => {
+    const direct = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'claude-sonnet-4-5' });
+    expect(direct.stdout).toContain('dialect: anthropic-computer (model profile family claude for model claude-sonnet-4-5)');
+    expect(direct.stdout).not.toContain('problem:');
+
+    const gateway = await runSightline(['--home', home.root, 'config', 'show', '--json'], { SIGHTLINE_MODEL: 'claude-sonnet-4-5', SIGHTLINE_MODEL_PROVIDER: 'openai' });
+    const shown = JSON.parse(gateway.stdout) as { dialect: Record<string, unknown> };
+    expect(shown.dialect).toMatchObject({
+      name: 'function-tools',
+      reason: { kind: 'provider', family: 'claude', model: 'claude-sonnet-4-5', profileDialect: 'anthropic-computer', provider: 'openai', providerFrom: 'config' },
+      why:
+        'model.provider openai cannot carry anthropic-computer, the dialect of model profile family claude for model claude-sonnet-4-5: ' +
+        'the one every provider carries',
+      problems: [],
+    });
+    // OpenRouter's name for it: the name implies the OpenAI-compatible provider.
+    const openRouter = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'anthropic/claude-sonnet-4-5' });
+    expect(openRouter.stdout).toContain(
+      'dialect: function-tools (provider openai, implied by the model name, cannot carry anthropic-computer, ' +
+        'the dialect of model profile family claude for model anthropic/claude-sonnet-4-5: the one every provider carries)',
+    );
+  });
+
   it('says where model.dialect was set when it overrides the profile', async () => {
     writeConfig(JSON.stringify({ model: { name: 'ui-tars-1.5-7b', dialect: 'function-tools' } }));
     const fromFile = await runSightline(['--home', home.root, 'config', 'show']);

@@ -1,8 +1,8 @@
 /**
  * `sightline run --model claude-…` in-process (runCli) against the fake Anthropic server and the browser
  * operator on the bundled sandbox page: the model name alone selects Anthropic's Messages API, the key
- * comes from ANTHROPIC_API_KEY, and function tools drive the task to its end; every request carries the
- * zones' cache breakpoints. A missing key is a setup error (exit 2) before any request.
+ * comes from ANTHROPIC_API_KEY, and function tools (chosen with --dialect) or Claude's native computer tool
+ * drive the task to its end; every request carries the zones' cache breakpoints. A missing key is a setup error (exit 2) before any request.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
@@ -61,7 +61,7 @@ describe('sightline run with a Claude model', () => {
       { type: 'answer', toolUses: [{ id: 'toolu_02', name: 'computer', inputText: JSON.stringify({ action: 'type', text: 'Platform' }) }] },
       { type: 'answer', toolUses: [{ id: 'toolu_03', name: 'finish', inputText: JSON.stringify({ summary: 'Named the team Platform.', success: true }) }] },
     ]);
-    const result = await run(claudeArgs('Name the team Platform'), { ANTHROPIC_API_KEY: KEY });
+    const result = await run([...claudeArgs('Name the team Platform'), '--dialect', 'function-tools'], { ANTHROPIC_API_KEY: KEY });
 
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).toContain('finished after');
@@ -87,7 +87,7 @@ describe('sightline run with a Claude model', () => {
 
   it("marks the end of the earlier turns in a second turn, and the turn's second request repeats the first up to it", async () => {
     model.script([{ type: 'answer', toolUses: [{ id: 'toolu_01', name: 'finish', inputText: JSON.stringify({ summary: 'Looked.', success: true }) }] }]);
-    const first = await run(claudeArgs('Look at the page'), { ANTHROPIC_API_KEY: KEY });
+    const first = await run([...claudeArgs('Look at the page'), '--dialect', 'function-tools'], { ANTHROPIC_API_KEY: KEY });
     expect(first.exitCode, first.stderr).toBe(0);
     const sessionId = /--session (ses_[0-9a-f]+)/.exec(first.stderr)?.[1];
     expect(sessionId).toBeDefined();
@@ -96,7 +96,7 @@ describe('sightline run with a Claude model', () => {
       { type: 'answer', toolUses: [{ id: 'toolu_02', name: 'computer', inputText: JSON.stringify({ action: 'click', ...SANDBOX_LAYOUT.teamNameField }) }] },
       { type: 'answer', toolUses: [{ id: 'toolu_03', name: 'finish', inputText: JSON.stringify({ summary: 'Clicked.', success: true }) }] },
     ]);
-    const second = await run([...claudeArgs('Click the team name field'), '--session', sessionId!], { ANTHROPIC_API_KEY: KEY });
+    const second = await run([...claudeArgs('Click the team name field'), '--session', sessionId!, '--dialect', 'function-tools'], { ANTHROPIC_API_KEY: KEY });
     expect(second.exitCode, second.stderr).toBe(0);
     const [one, two] = [model.requests[1]!.body as unknown as Body, model.requests[2]!.body as unknown as Body];
     expect(breakpointCount(one)).toBe(3);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { ChatCompletionsAdapter } from '../../src/main/llm/chat-completions-adapter.js';
-import { configuredModelProfile, createModelAdapter, isLocalEndpoint } from '../../src/main/llm/create-model-adapter.js';
+import { configuredDialect, configuredModelProfile, createModelAdapter, isLocalEndpoint } from '../../src/main/llm/create-model-adapter.js';
 import { ModelConfigurationError } from '../../src/main/llm/model-errors.js';
 import { ResponsesAdapter } from '../../src/main/llm/responses-adapter.js';
 import { AnthropicMessagesAdapter } from '../../src/main/llm/anthropic-messages-adapter.js';
@@ -48,6 +48,26 @@ describe('createModelAdapter', () => {
     expect(overridden).toMatchObject({ dialect: 'function-tools', family: 'ui-tars-1.5', coordinateSpace: 'pixels' });
     expect(configuredModelProfile({ ...local, name: 'gpt-4.1', dialect: 'openai-computer' }).dialect).toBe('openai-computer');
     expect(configuredModelProfile({ ...local, name: 'gpt-4.1' }, { dialect: 'ui-tars' }).dialect).toBe('ui-tars');
+  });
+
+  it("gives a Claude model Anthropic's computer tool on Anthropic's API, and function tools behind an OpenAI-compatible gateway", () => {
+    const claude = { ...DEFAULT_CONFIG.model, name: 'claude-sonnet-4-5', anthropicApiKey: 'sk-ant-test-000000', apiKey: 'sk-test-key-000000' };
+    // By its name, or with the provider said.
+    expect(createModelAdapter(claude).profile).toMatchObject({ family: 'claude', dialect: 'anthropic-computer', anthropicComputerTool: 'computer_20250124' });
+    expect(configuredDialect({ ...claude, provider: 'anthropic' })).toEqual({ dialect: 'anthropic-computer', by: 'profile' });
+    // Behind a gateway: the computer tool needs Anthropic's API, function tools work everywhere.
+    const viaGateway = createModelAdapter({ ...claude, provider: 'openai' });
+    expect(viaGateway).toBeInstanceOf(ChatCompletionsAdapter);
+    expect(viaGateway.profile).toMatchObject({ family: 'claude', dialect: 'function-tools' });
+    expect(configuredDialect({ ...claude, provider: 'openai' })).toEqual({ dialect: 'function-tools', by: 'provider', profileDialect: 'anthropic-computer', provider: 'openai' });
+    // OpenRouter's name: the prefix keeps it on the OpenAI-compatible provider.
+    expect(configuredModelProfile({ ...claude, name: 'anthropic/claude-sonnet-4-5' }).dialect).toBe('function-tools');
+    // A choice is kept as made, even one that cannot work there: the compatibility check refuses it, saying why.
+    expect(configuredModelProfile({ ...claude, provider: 'openai', dialect: 'anthropic-computer' }).dialect).toBe('anthropic-computer');
+    expect(configuredModelProfile({ ...claude, provider: 'openai' }, { dialect: 'anthropic-computer' }).dialect).toBe('anthropic-computer');
+    expect(configuredDialect({ ...claude, dialect: 'function-tools' })).toEqual({ dialect: 'function-tools', by: 'chosen' });
+    // A dialect any provider carries is the profile's on both.
+    expect(configuredDialect({ ...claude, name: 'gpt-4.1', provider: 'anthropic' })).toEqual({ dialect: 'function-tools', by: 'profile' });
   });
 
   it('knows loopback, private-network and .local hosts as local', () => {

@@ -79,7 +79,10 @@ describe('the dialect a model speaks, by its name', () => {
     // A general model that also drives the GA computer tool: function tools work on either API, the
     // native tool only on the Responses API, so it is chosen with model.dialect, not by name.
     ['gpt-5.4', 'function-tools'],
-    ['claude-sonnet-4-5', 'function-tools'],
+    // Anthropic's own computer tool; behind an OpenAI-compatible gateway the configured profile says function-tools
+    // (configuredDialect, test/unit/llm-create-model-adapter.test.ts).
+    ['claude-sonnet-4-5', 'anthropic-computer'],
+    ['anthropic/claude-opus-4-5', 'anthropic-computer'],
     ['gemini-2.5-pro', 'function-tools'],
     ['qwen2.5:7b', 'function-tools'],
     ['my-finetune-v3', 'function-tools'],

@@ -1,22 +1,29 @@
 /**
  * Which dialect a run would speak with this configuration, and why: the model profile's (matched by the
- * model's name), or model.dialect's (config.json, SIGHTLINE_MODEL_DIALECT or --dialect). With it, the
+ * model's name), function-tools where the profile's needs another provider (a Claude model behind an
+ * OpenAI-compatible gateway), or model.dialect's (config.json, SIGHTLINE_MODEL_DIALECT or --dialect). With it, the
  * coordinates the model names points in and the size its screenshots are sent at, and anything that keeps
  * the combination from working. `sightline config show` and `sightline doctor` print it.
  */
-import type { Config } from '../../shared/config.js';
+import type { Config, ModelProvider } from '../../shared/config.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import { availableDialectNames } from '../agent/index.js';
 import { dialectProblems } from '../app/dialect-compatibility.js';
 import type { ConfigSource } from '../config/sources.js';
 import { effectiveMaxImageEdge } from '../context/index.js';
-import { configuredModelProfile } from '../llm/create-model-adapter.js';
+import { configuredDialect, configuredModelProfile } from '../llm/create-model-adapter.js';
 import type { ImageSizing } from '../llm/model-profiles.js';
 
 export type DialectReason =
   | { kind: 'profile'; family: string; model: string }
-  | { kind: 'config'; source: Exclude<ConfigSource, { kind: 'default' }> };
+  | { kind: 'config'; source: Exclude<ConfigSource, { kind: 'default' }> }
+  /**
+   * The profile's dialect needs another provider than the configured one (a Claude model behind an
+   * OpenAI-compatible gateway), so the one every provider carries is in effect. `providerFrom` says whether
+   * model.provider or the model's name set the provider.
+   */
+  | { kind: 'provider'; family: string; model: string; profileDialect: DialectName; provider: ModelProvider; providerFrom: 'config' | 'name' };
 
 export interface DialectInEffect {
   name: DialectName;
@@ -35,11 +42,7 @@ export interface DialectInEffect {
 
 export function dialectInEffect(config: Config, sources: Readonly<Record<string, ConfigSource>>): DialectInEffect {
   const profile = configuredModelProfile(config.model);
-  const source = sources['model.dialect'];
-  const reason: DialectReason =
-    config.model.dialect !== undefined && source !== undefined && source.kind !== 'default'
-      ? { kind: 'config', source }
-      : { kind: 'profile', family: profile.family, model: config.model.name };
+  const reason = dialectReason(config, sources, profile.family);
   const why = describeReason(reason);
   return {
     name: profile.dialect,
@@ -51,6 +54,16 @@ export function dialectInEffect(config: Config, sources: Readonly<Record<string,
     imageSizing: profile.imageSizing,
     problems: dialectProblems({ dialect: profile.dialect, chosenBy: why, config, available: availableDialectNames() }),
   };
+}
+
+function dialectReason(config: Config, sources: Readonly<Record<string, ConfigSource>>, family: string): DialectReason {
+  const source = sources['model.dialect'];
+  if (config.model.dialect !== undefined && source !== undefined && source.kind !== 'default') return { kind: 'config', source };
+  const choice = configuredDialect(config.model);
+  const model = config.model.name;
+  if (choice.by !== 'provider') return { kind: 'profile', family, model };
+  const providerFrom = config.model.provider === undefined ? 'name' : 'config';
+  return { kind: 'provider', family, model, profileDialect: choice.profileDialect, provider: choice.provider, providerFrom };
 }
 
 /** The lines both `config show` and `doctor` print about it. */
@@ -66,6 +79,14 @@ export function dialectLines(dialect: DialectInEffect): string[] {
 
 function describeReason(reason: DialectReason): string {
   if (reason.kind === 'profile') return `model profile family ${reason.family} for model ${reason.model}`;
+  if (reason.kind === 'provider') {
+    const provider =
+      reason.providerFrom === 'config' ? `model.provider ${reason.provider}` : `provider ${reason.provider}, implied by the model name,`;
+    return (
+      `${provider} cannot carry ${reason.profileDialect}, the dialect of model profile family ${reason.family} ` +
+      `for model ${reason.model}: the one every provider carries`
+    );
+  }
   switch (reason.source.kind) {
     case 'file':
       return `model.dialect in config.json`;

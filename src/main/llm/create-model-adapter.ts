@@ -10,6 +10,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { Config, ModelProvider } from '../../shared/config.js';
+import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
 import { AnthropicMessagesAdapter } from './anthropic-messages-adapter.js';
 import { ChatCompletionsAdapter } from './chat-completions-adapter.js';
 import type { ModelAdapter } from './model-adapter.js';
@@ -101,13 +102,42 @@ function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProf
 }
 
 /**
- * The profile of the configured model: the table's, by its name, with `model.dialect` (config.json,
- * SIGHTLINE_MODEL_DIALECT or --dialect) in place of the profile's dialect when set. Resolved here once, so
- * `profile.dialect` is the dialect in effect wherever the profile goes.
+ * The profile of the configured model: the table's, by its name, with the dialect in effect in place of the
+ * profile's (see configuredDialect). Resolved here once, so `profile.dialect` is the dialect in effect wherever
+ * the profile goes.
  */
 export function configuredModelProfile(config: ModelConfig, profileOverrides: ModelProfileOverrides = {}): ModelProfile {
-  const dialect = config.dialect === undefined ? {} : { dialect: config.dialect };
-  return resolveModelProfile(config.name, { ...profileOverrides, ...dialect });
+  const profile = resolveModelProfile(config.name, profileOverrides);
+  return { ...profile, dialect: configuredDialect(config, profileOverrides).dialect };
+}
+
+/** The dialect every provider carries: what a model speaks where its own dialect's provider is not the one configured. */
+export const PROVIDER_NEUTRAL_DIALECT: DialectName = 'function-tools';
+
+/**
+ * Which dialect a configured model speaks, and what chose it:
+ * - `chosen`: `model.dialect` (config.json, SIGHTLINE_MODEL_DIALECT or --dialect), or a profile override, as
+ *   given: a choice that cannot work is refused by the compatibility check, never silently replaced;
+ * - `profile`: the model profile's, the dialect the model was trained on (Claude: anthropic-computer);
+ * - `provider`: function-tools, because the profile's dialect needs another provider than the configured one
+ *   (a Claude model behind an OpenAI-compatible gateway cannot get Anthropic's computer tool, but reads
+ *   function tools well).
+ */
+export type DialectChoice =
+  | { dialect: DialectName; by: 'chosen' | 'profile' }
+  | { dialect: DialectName; by: 'provider'; profileDialect: DialectName; provider: ModelProvider };
+
+export function configuredDialect(
+  config: Pick<ModelConfig, 'name' | 'provider' | 'dialect'>,
+  profileOverrides: Pick<ModelProfileOverrides, 'dialect'> = {},
+): DialectChoice {
+  const chosen = config.dialect ?? profileOverrides.dialect;
+  if (chosen !== undefined) return { dialect: chosen, by: 'chosen' };
+  const profileDialect = resolveModelProfile(config.name).dialect;
+  const provider = modelProvider(config);
+  const required = DIALECT_FACTS[profileDialect].requiredProvider;
+  if (required === undefined || required === provider) return { dialect: profileDialect, by: 'profile' };
+  return { dialect: PROVIDER_NEUTRAL_DIALECT, by: 'provider', profileDialect, provider };
 }
 
 /** Loopback, private-network and `.local` hosts: where Ollama, LM Studio and home vLLM servers live. */

@@ -37,7 +37,8 @@ export interface ModelProfile {
   coordinateSpace: CoordinateSpace;
   /**
    * How the model is asked to act and answers (see src/shared/dialects.ts): the protocol it was trained on.
-   * `model.dialect` in the configuration overrides it.
+   * In a configured model's profile (configuredModelProfile), the dialect in effect: `model.dialect` when set,
+   * and function-tools where this one needs another provider than the configured one.
    */
   dialect: DialectName;
   modalities: { input: readonly InputModality[]; output: readonly OutputModality[] };
@@ -245,7 +246,9 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     imageTokens: { kind: 'anthropic-pixels' },
     maxImageEdge: 1568,
     coordinateSpace: 'pixels',
-    dialect: 'function-tools',
+    // Anthropic's own computer tool, which needs Anthropic's API: behind an OpenAI-compatible gateway a Claude
+    // model speaks function-tools instead (configuredDialect in create-model-adapter.ts).
+    dialect: 'anthropic-computer',
     modalities: { input: ['text', 'image', 'file'], output: ['text'] },
   },
   {
