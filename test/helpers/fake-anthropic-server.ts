@@ -19,6 +19,11 @@
  *   429 rate_limit_error (with a retry-after header), 529 overloaded_error: "Errors",
  *   https://docs.anthropic.com/en/api/errors, and "Rate limits", https://docs.anthropic.com/en/api/rate-limits.
  *
+ * - prompt caching, when asked for (`startFakeAnthropicServer({ promptCache: {} })`): the usage of each reply
+ *   reports the cache reads and writes its breakpoints would get, simulated in fake-anthropic-prompt-cache.ts
+ *   from Anthropic's "Prompt caching" guide, and a request with more than four breakpoints is refused as the
+ *   API refuses it.
+ *
  *   const server = await startFakeAnthropicServer();
  *   server.script([{ type: 'error', status: 529 }, { type: 'answer', text: 'Hello' }]);
  *   … point an adapter at server.baseUrl …
@@ -29,6 +34,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakePromptCache, type CacheUsage, type PromptCacheOptions } from './fake-anthropic-prompt-cache.js';
 
 export interface FakeToolUse {
   id?: string;
@@ -67,13 +73,25 @@ export interface RecordedAnthropicRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
+  /** The body as it arrived. */
+  rawBody: string;
+  /** With the prompt-cache simulation: the input usage the reply reported for this request. */
+  cacheUsage?: CacheUsage;
+}
+
+/** A reply, or what decides it once the request is in (to answer with what the request holds). */
+export type FakeAnthropicScriptEntry = FakeAnthropicReply | ((request: RecordedAnthropicRequest) => FakeAnthropicReply);
+
+export interface FakeAnthropicServerOptions {
+  /** Simulate Anthropic's prompt caching: each reply's usage reports the reads and writes its breakpoints get. */
+  promptCache?: PromptCacheOptions;
 }
 
 export interface FakeAnthropicServer {
   /** Give to the client as its base URL (the client adds `/v1/messages`). */
   baseUrl: string;
   requests: RecordedAnthropicRequest[];
-  script(replies: FakeAnthropicReply[]): void;
+  script(replies: FakeAnthropicScriptEntry[]): void;
   /** Replies scripted but not yet used. */
   remaining(): number;
   close(): Promise<void>;
@@ -89,9 +107,10 @@ const ERROR_TYPES: Readonly<Record<number, string>> = {
   529: 'overloaded_error',
 };
 
-export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
-  const queue: FakeAnthropicReply[] = [];
+export async function startFakeAnthropicServer(options: FakeAnthropicServerOptions = {}): Promise<FakeAnthropicServer> {
+  const queue: FakeAnthropicScriptEntry[] = [];
   const requests: RecordedAnthropicRequest[] = [];
+  const promptCache = options.promptCache === undefined ? undefined : new FakePromptCache(options.promptCache);
   const openResponses = new Set<ServerResponse>();
   const server = createServer((request, response) => {
     void handle(request, response);
@@ -100,16 +119,25 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const text = await readBody(request);
     const body = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
-    requests.push({ path: request.url ?? '', headers: request.headers, body });
+    const recorded: RecordedAnthropicRequest = { path: request.url ?? '', headers: request.headers, body, rawBody: text };
+    requests.push(recorded);
     if (request.method !== 'POST' || !(request.url ?? '').startsWith('/v1/messages')) {
       sendError(response, { type: 'error', status: 404, message: `No route ${request.method} ${request.url}` });
       return;
     }
-    const reply = queue.shift() ?? { type: 'error', status: 500, message: 'The fake server has no scripted reply left.' };
-    if (reply.type === 'error') {
-      sendError(response, reply);
+    const cached = await promptCache?.use(body);
+    if (cached !== undefined && !cached.ok) {
+      sendError(response, { type: 'error', status: 400, message: cached.message });
       return;
     }
+    if (cached !== undefined) recorded.cacheUsage = cached.usage;
+    const entry = queue.shift() ?? { type: 'error', status: 500, message: 'The fake server has no scripted reply left.' };
+    const scripted = typeof entry === 'function' ? entry(recorded) : entry;
+    if (scripted.type === 'error') {
+      sendError(response, scripted);
+      return;
+    }
+    const reply = scripted.type === 'answer' && cached !== undefined ? withCacheUsage(scripted, cached.usage) : scripted;
     const model = typeof body.model === 'string' ? body.model : 'claude-fake';
     if (body.stream !== true) {
       if (reply.type !== 'answer') throw new Error(`A ${reply.type} reply needs a streamed request.`);
@@ -141,6 +169,11 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The simulated input usage in place of the scripted one; the output count stays the reply's. */
+function withCacheUsage(reply: Extract<FakeAnthropicReply, { type: 'answer' }>, usage: CacheUsage): Extract<FakeAnthropicReply, { type: 'answer' }> {
+  return { ...reply, usage: { ...usage, outputTokens: reply.usage?.outputTokens ?? 12 } };
 }
 
 function requestId(): string {
