@@ -311,8 +311,11 @@ export const StartRunArgumentsSchema = z
   .strict();
 export type StartRunArguments = z.input<typeof StartRunArgumentsSchema>;
 
-/** The API keys a person may give the desktop app: the model provider's and Tavily's (web search). */
-export const API_KEY_KINDS = ['model', 'tavily'] as const;
+/**
+ * The API keys a person may give the desktop app: the OpenAI-compatible model provider's (model.apiKey),
+ * Anthropic's for Claude models (model.anthropicApiKey) and Tavily's (web search).
+ */
+export const API_KEY_KINDS = ['model', 'anthropic', 'tavily'] as const;
 export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
 /** Where a key in use comes from: config.json, an environment variable, or saved in the desktop app. */
 export const API_KEY_SOURCES = ['config', 'environment', 'saved'] as const;
@@ -343,6 +346,7 @@ export const ApiKeyStatusSchema = z.object({ set: z.boolean(), source: z.enum(AP
 export const KeyStatusSchema = z
   .object({
     model: ApiKeyStatusSchema,
+    anthropic: ApiKeyStatusSchema,
     tavily: ApiKeyStatusSchema,
     /** Whether saveApiKey can store a key here (the desktop app with a way to encrypt it). */
     canSave: z.boolean(),

@@ -281,8 +281,8 @@ describe('the timeline UI over HTTP', () => {
   it('shows the API keys from the header: where each comes from, and that keys are saved in the desktop app', async () => {
     await page.getByRole('button', { name: 'API keys' }).click();
     const dialog = page.getByRole('dialog', { name: 'API keys' });
-    await poll(() => dialog.locator('.api-key-row').count()).toBe(2);
-    expect(await dialog.locator('.api-key-row').allTextContents()).toEqual(['Model providerSet in config.json', 'Tavily (web search)Not set']);
+    await poll(() => dialog.locator('.api-key-row').count()).toBe(3);
+    expect(await dialog.locator('.api-key-row').allTextContents()).toEqual(['Model providerSet in config.json', 'Anthropic (Claude)Not set', 'Tavily (web search)Not set']);
     expect(await dialog.textContent()).toContain('Keys are saved in the Sightline desktop app');
     expect(await dialog.locator('input[type="password"]').count()).toBe(0);
     expect(await dialog.textContent()).not.toContain(TEST_API_KEY);

@@ -327,9 +327,19 @@ describe('API keys', () => {
   }
 
   it('reports each key as unset, or set by the configuration, and that nothing can be saved without the desktop app', async () => {
-    expect(await api.call('getKeyStatus')).toEqual({ model: { set: true, source: 'config' }, tavily: { set: false, source: null }, canSave: false });
+    expect(await api.call('getKeyStatus')).toEqual({
+      model: { set: true, source: 'config' },
+      anthropic: { set: false, source: null },
+      tavily: { set: false, source: null },
+      canSave: false,
+    });
     const bare = await withHarness({ apiKey: null });
-    expect(await bare.call('getKeyStatus')).toEqual({ model: { set: false, source: null }, tavily: { set: false, source: null }, canSave: false });
+    expect(await bare.call('getKeyStatus')).toEqual({
+      model: { set: false, source: null },
+      anthropic: { set: false, source: null },
+      tavily: { set: false, source: null },
+      canSave: false,
+    });
   });
 
   it('refuses to save a key without the desktop app, saying where keys go instead', async () => {
@@ -338,6 +348,7 @@ describe('API keys', () => {
     expect(error.message).toMatch(/desktop app/);
     expect(error.message).toMatch(/config\.json/);
     expect(error.message).toMatch(/OPENAI_API_KEY/);
+    expect(error.message).toMatch(/ANTHROPIC_API_KEY/);
     expect(error.message).not.toContain(SAVED_KEY);
   });
 
@@ -350,7 +361,12 @@ describe('API keys', () => {
     // Trimmed: a pasted newline is not part of the key.
     expect(secrets.stored.get('model.apiKey')).toBe(SAVED_KEY);
     results.push(await harnessed.call('getKeyStatus'));
-    expect(results[1]).toEqual({ model: { set: true, source: 'saved' }, tavily: { set: false, source: null }, canSave: true });
+    expect(results[1]).toEqual({
+      model: { set: true, source: 'saved' },
+      anthropic: { set: false, source: null },
+      tavily: { set: false, source: null },
+      canSave: true,
+    });
 
     // The next run sends it; the model refuses it quoting it, and neither the events nor a result carry it.
     harnessed.server.script([{ type: 'error', status: 401, message: `Incorrect API key provided: ${SAVED_KEY}` }]);
@@ -364,6 +380,40 @@ describe('API keys', () => {
     const failure = await harnessed.callRaw('saveApiKey', [{ kind: 'model', key: SAVED_KEY }]).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'unavailable', message: expect.stringContaining('disk full') });
     for (const seen of [...results, ...harnessed.events, (failure as Error).message]) expect(JSON.stringify(seen)).not.toContain(SAVED_KEY);
+  });
+
+  it("saves Anthropic's key apart from the model key: a Claude run refused without it names ANTHROPIC_API_KEY, then sends the saved one as x-api-key only", async () => {
+    const ANTHROPIC_KEY = 'sk-ant-saved-in-the-app-0123456789';
+    const secrets = new MemorySecrets();
+    // The OpenAI-compatible key is configured; a Claude model through Anthropic must not use it.
+    const harnessed = await withHarness({ model: { name: 'claude-opus-4-5' }, secrets });
+    expect((await harnessed.call('getKeyStatus')).anthropic).toEqual({ set: false, source: null });
+    const refused = await harnessed.callRaw('startRun', [{ task: 'open the settings' }]).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'unavailable', message: expect.stringContaining('ANTHROPIC_API_KEY') });
+    expect((refused as Error).message).not.toContain('OPENAI_API_KEY');
+
+    const results: unknown[] = [await harnessed.call('saveApiKey', { kind: 'anthropic', key: ANTHROPIC_KEY })];
+    expect(results[0]).toEqual({ saved: true });
+    expect(secrets.stored.get('model.anthropicApiKey')).toBe(ANTHROPIC_KEY);
+    expect(secrets.stored.has('model.apiKey')).toBe(false);
+    results.push(await harnessed.call('getKeyStatus'));
+    expect(results[1]).toEqual({
+      model: { set: true, source: 'config' },
+      anthropic: { set: true, source: 'saved' },
+      tavily: { set: false, source: null },
+      canSave: true,
+    });
+
+    // The harness points every model at its fake OpenAI server: what matters is the request the next run makes,
+    // its Messages path and the saved key as Anthropic's x-api-key header; the failed answer ends the turn.
+    const started = await harnessed.call('startRun', { task: 'open the settings' });
+    await harnessed.nextEvent('turn-ended', (event) => event.turnId === started.turnId);
+    const request = harnessed.server.requests[0]!;
+    expect(request.path).toMatch(/\/messages$/);
+    expect(request.headers['x-api-key']).toBe(ANTHROPIC_KEY);
+    expect(request.headers.authorization).toBeUndefined();
+    results.push(await harnessed.call('getSession', started.sessionId), await harnessed.call('listSteps', { sessionId: started.sessionId }));
+    for (const seen of [...results, ...harnessed.events]) expect(JSON.stringify(seen)).not.toContain(ANTHROPIC_KEY);
   });
 
   it('says when the configuration overrides a saved key, and passes on the plain-text warning', async () => {

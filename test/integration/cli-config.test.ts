@@ -87,6 +87,32 @@ describe('sightline config show', () => {
   });
 });
 
+describe('sightline config show: the base URL by provider', () => {
+  it("says OPENAI_BASE_URL goes unused for a Claude model, and names Anthropic's variable for its base URL", async () => {
+    const run = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'claude-opus-4-5', OPENAI_BASE_URL: 'http://localhost:11434/v1' });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/^model\.baseUrl\s+\(not set\)\s+set with ANTHROPIC_BASE_URL$/m);
+    expect(run.stdout).toContain('OPENAI_BASE_URL is set but not used: it counts for the openai provider only, and claude-opus-4-5 goes through anthropic\n');
+    expect(run.stdout).not.toContain('http://localhost:11434/v1');
+  });
+
+  it('shows the base URL from the variable of the provider in effect, and lists the other as unused in JSON', async () => {
+    const env = { SIGHTLINE_MODEL: 'claude-opus-4-5', OPENAI_BASE_URL: 'http://localhost:11434/v1', ANTHROPIC_BASE_URL: 'https://gateway.example.com' };
+    const text = await runSightline(['--home', home.root, 'config', 'show'], env);
+    expect(text.stdout).toMatch(/^model\.baseUrl\s+https:\/\/gateway\.example\.com\s+env ANTHROPIC_BASE_URL$/m);
+    const json = JSON.parse((await runSightline(['--home', home.root, 'config', 'show', '--json'], env)).stdout) as ShowJson & { unusedVariables: string[] };
+    expect(json.config.model.baseUrl).toBe('https://gateway.example.com');
+    expect(json.sources['model.baseUrl']).toEqual({ kind: 'env', variable: 'ANTHROPIC_BASE_URL' });
+    expect(json.unusedVariables).toEqual(['OPENAI_BASE_URL']);
+  });
+
+  it('names OPENAI_BASE_URL for an OpenAI model, with nothing unused', async () => {
+    const run = await runSightline(['--home', home.root, 'config', 'show']);
+    expect(run.stdout).toMatch(/^model\.baseUrl\s+\(not set\)\s+set with OPENAI_BASE_URL$/m);
+    expect(run.stdout).not.toContain('is set but not used');
+  });
+});
+
 describe('sightline config show: the dialect in effect', () => {
   it('says the model profile chose it, with its coordinates and image sizing', async () => {
     const run = await runSightline(['--home', home.root, 'config', 'show']);

@@ -149,6 +149,17 @@ describe('sightline doctor', () => {
     expect(present.stdout).not.toContain('sk-ant-doctor-123');
   });
 
+  it("names the endpoint of the provider in effect and where it came from, and an unused OPENAI_BASE_URL for a Claude model", async () => {
+    const env = { SIGHTLINE_MODEL: 'claude-opus-4-5', ANTHROPIC_API_KEY: 'sk-ant-doctor-123', OPENAI_BASE_URL: 'http://localhost:11434/v1' };
+    const defaultEndpoint = await runSightline(['--home', home.root, 'doctor'], env);
+    expect(lineOf(defaultEndpoint.stdout, 'model key')).toMatch(
+      /^ok\s+model key\s+set \(from env ANTHROPIC_API_KEY\) for claude-opus-4-5 at the Anthropic API; OPENAI_BASE_URL is not used \(it counts for the openai provider only\)$/,
+    );
+    const gateway = await runSightline(['--home', home.root, 'doctor'], { ...env, ANTHROPIC_BASE_URL: 'https://gateway.example.com' });
+    expect(lineOf(gateway.stdout, 'model key')).toMatch(/at https:\/\/gateway\.example\.com \(from env ANTHROPIC_BASE_URL\); OPENAI_BASE_URL is not used/);
+    expect(gateway.stdout).not.toContain('sk-ant-doctor-123');
+  });
+
   it('only warns about a missing key for a custom endpoint', async () => {
     const run = await runSightline(['--home', home.root, 'doctor'], { OPENAI_BASE_URL: 'http://localhost:11434/v1' });
     expect(lineOf(run.stdout, 'model key')).toMatch(/^warning\s+model key\s+not set; fine if http:\/\/localhost:11434\/v1 needs none/);

@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { ConfigError } from '../../src/main/config/errors.js';
 import { homeAt, type SightlineHome } from '../../src/main/config/home.js';
 import { loadConfig } from '../../src/main/config/load.js';
+import { ANTHROPIC_BASE_URL, modelBaseUrl } from '../../src/main/llm/create-model-adapter.js';
 
 let home: SightlineHome;
 
@@ -128,6 +129,65 @@ describe('loadConfig sources and precedence', () => {
   it('ignores flags whose value is undefined (options not given)', () => {
     const { config } = loadConfig({ home, env: {}, flags: { 'model.name': undefined } });
     expect(config.model.name).toBe(DEFAULT_CONFIG.model.name);
+  });
+});
+
+describe('model.baseUrl and the providers\' own variables', () => {
+  const claude = { SIGHTLINE_MODEL: 'claude-sonnet-4-5' };
+
+  it('ignores OPENAI_BASE_URL for a Claude model through Anthropic, which then uses its own default', () => {
+    const { config, sources } = loadConfig({ home, env: { ...claude, OPENAI_BASE_URL: 'http://localhost:11434/v1' } });
+    expect(config.model.baseUrl).toBeUndefined();
+    expect(sources['model.baseUrl']).toBeUndefined();
+    expect(modelBaseUrl(config.model)).toBe(ANTHROPIC_BASE_URL);
+  });
+
+  it('reads ANTHROPIC_BASE_URL for the anthropic provider only, and OPENAI_BASE_URL for the openai provider only', () => {
+    const env = { OPENAI_BASE_URL: 'http://localhost:11434/v1', ANTHROPIC_BASE_URL: 'https://anthropic-gateway.example.com' };
+    const forClaude = loadConfig({ home, env: { ...env, ...claude } });
+    expect(forClaude.config.model.baseUrl).toBe('https://anthropic-gateway.example.com');
+    expect(forClaude.sources['model.baseUrl']).toEqual({ kind: 'env', variable: 'ANTHROPIC_BASE_URL' });
+    const forGpt = loadConfig({ home, env });
+    expect(forGpt.config.model.baseUrl).toBe('http://localhost:11434/v1');
+    expect(forGpt.sources['model.baseUrl']).toEqual({ kind: 'env', variable: 'OPENAI_BASE_URL' });
+    // model.provider decides, not the name: a Claude model behind an OpenAI-compatible gateway takes OpenAI's variable.
+    const throughGateway = loadConfig({ home, env: { ...env, ...claude, SIGHTLINE_MODEL_PROVIDER: 'openai' } });
+    expect(throughGateway.config.model.baseUrl).toBe('http://localhost:11434/v1');
+    const namedAnthropic = loadConfig({ home, env: { ...env, SIGHTLINE_MODEL_PROVIDER: 'anthropic' } });
+    expect(namedAnthropic.config.model.baseUrl).toBe('https://anthropic-gateway.example.com');
+  });
+
+  it('follows the provider the flags choose', () => {
+    const env = { OPENAI_BASE_URL: 'http://localhost:11434/v1', ANTHROPIC_BASE_URL: 'https://anthropic-gateway.example.com' };
+    const { config } = loadConfig({ home, env, flags: { 'model.name': 'claude-opus-4-5' } });
+    expect(config.model.baseUrl).toBe('https://anthropic-gateway.example.com');
+  });
+
+  it("uses model.baseUrl from config.json whatever the provider, the in-effect provider's variable still overriding it", () => {
+    writeConfig({ model: { baseUrl: 'https://gateway.example.com' } });
+    for (const name of ['gpt-4.1', 'claude-sonnet-4-5']) {
+      const { config, sources } = loadConfig({ home, env: { SIGHTLINE_MODEL: name } });
+      expect(config.model.baseUrl).toBe('https://gateway.example.com');
+      expect(sources['model.baseUrl']).toEqual({ kind: 'file', file: home.configFile });
+    }
+    const claudeWithOpenAiVariable = loadConfig({ home, env: { ...claude, OPENAI_BASE_URL: 'http://localhost:11434/v1' } });
+    expect(claudeWithOpenAiVariable.config.model.baseUrl).toBe('https://gateway.example.com');
+    expect(modelBaseUrl(claudeWithOpenAiVariable.config.model)).toBe('https://gateway.example.com');
+    const claudeWithItsVariable = loadConfig({ home, env: { ...claude, ANTHROPIC_BASE_URL: 'https://anthropic-gateway.example.com' } });
+    expect(claudeWithItsVariable.config.model.baseUrl).toBe('https://anthropic-gateway.example.com');
+  });
+
+  it('lets SIGHTLINE_MODEL_BASE_URL and --base-url set it for either provider, over the providers\' variables', () => {
+    const env = { ...claude, ANTHROPIC_BASE_URL: 'https://anthropic-gateway.example.com', SIGHTLINE_MODEL_BASE_URL: 'https://sightline.example.com' };
+    expect(loadConfig({ home, env }).config.model.baseUrl).toBe('https://sightline.example.com');
+    const flagged = loadConfig({ home, env, flags: { 'model.baseUrl': 'https://flag.example.com' }, flagNames: { 'model.baseUrl': '--base-url' } });
+    expect(flagged.config.model.baseUrl).toBe('https://flag.example.com');
+    expect(flagged.sources['model.baseUrl']).toEqual({ kind: 'flag', flag: '--base-url' });
+  });
+
+  it("does not validate another provider's variable, which it never uses", () => {
+    expect(loadConfig({ home, env: { ...claude, OPENAI_BASE_URL: 'localhost' } }).config.model.baseUrl).toBeUndefined();
+    expect(loadError({ env: { ...claude, ANTHROPIC_BASE_URL: 'localhost' } }).message).toContain('(from env ANTHROPIC_BASE_URL)');
   });
 });
 

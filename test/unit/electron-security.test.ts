@@ -374,6 +374,10 @@ describe('API keys in the secret store', () => {
     const merged = withStoredSecrets(config, { 'model.apiKey': 'stored', 'search.tavilyApiKey': 'tvly-stored' });
     expect(merged.model.apiKey).toBe('from-env');
     expect(merged.search.tavilyApiKey).toBe('tvly-stored');
+    expect(merged.model.anthropicApiKey).toBeUndefined();
+    expect(withStoredSecrets(config, { 'model.anthropicApiKey': 'sk-ant-stored' }).model.anthropicApiKey).toBe('sk-ant-stored');
+    const withAnthropic = { ...config, model: { ...config.model, anthropicApiKey: 'sk-ant-from-env' } };
+    expect(withStoredSecrets(withAnthropic, { 'model.anthropicApiKey': 'sk-ant-stored' }).model.anthropicApiKey).toBe('sk-ant-from-env');
   });
 });
 
@@ -385,6 +389,8 @@ describe('API keys saved through the desktop app', () => {
     vi.stubEnv('SIGHTLINE_HOME', homeRoot);
     vi.stubEnv('OPENAI_API_KEY', undefined);
     vi.stubEnv('SIGHTLINE_MODEL_API_KEY', undefined);
+    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
+    vi.stubEnv('SIGHTLINE_MODEL_ANTHROPIC_API_KEY', undefined);
     vi.stubEnv('TAVILY_API_KEY', undefined);
     vi.stubEnv('SIGHTLINE_SEARCH_TAVILY_API_KEY', undefined);
   });
@@ -399,15 +405,32 @@ describe('API keys saved through the desktop app', () => {
     const backend = startAppBackend(() => null);
     try {
       const before = await backend.implementation.getKeyStatus();
-      expect(before).toEqual({ model: { set: false, source: null }, tavily: { set: false, source: null }, canSave: true });
+      expect(before).toEqual({ model: { set: false, source: null }, anthropic: { set: false, source: null }, tavily: { set: false, source: null }, canSave: true });
       const saved = await backend.implementation.saveApiKey({ kind: 'model', key: 'sk-desktop-secret-456' });
       expect(saved).toEqual({ saved: true });
       const onDisk = readFileSync(join(homeRoot, SECRET_FILE_NAME), 'utf8');
       expect(onDisk).not.toContain('sk-desktop-secret-456');
       expect(new SecretStore(homeRoot, fakeElectron.safeStorage, 'linux').load()).toEqual({ 'model.apiKey': 'sk-desktop-secret-456' });
       const after = await backend.implementation.getKeyStatus();
-      expect(after).toEqual({ model: { set: true, source: 'saved' }, tavily: { set: false, source: null }, canSave: true });
+      expect(after).toEqual({ model: { set: true, source: 'saved' }, anthropic: { set: false, source: null }, tavily: { set: false, source: null }, canSave: true });
       expect(JSON.stringify(after)).not.toContain('sk-desktop');
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it("saves Anthropic's key encrypted under its own field, and says when ANTHROPIC_API_KEY in the environment overrides it", async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-from-the-environment-123');
+    const backend = startAppBackend(() => null);
+    try {
+      expect((await backend.implementation.getKeyStatus()).anthropic).toEqual({ set: true, source: 'environment' });
+      const saved = await backend.implementation.saveApiKey({ kind: 'anthropic', key: 'sk-ant-desktop-secret-789' });
+      expect(saved.warning).toMatch(/^The Anthropic API key set in the environment takes precedence; the saved one is used once it is removed there\./);
+      expect(readFileSync(join(homeRoot, SECRET_FILE_NAME), 'utf8')).not.toContain('sk-ant-desktop');
+      expect(new SecretStore(homeRoot, fakeElectron.safeStorage, 'linux').load()).toEqual({ 'model.anthropicApiKey': 'sk-ant-desktop-secret-789' });
+      const after = await backend.implementation.getKeyStatus();
+      expect(after).toMatchObject({ model: { set: false, source: null }, anthropic: { set: true, source: 'environment' } });
+      expect(JSON.stringify([saved, after])).not.toContain('sk-ant-');
     } finally {
       await backend.close();
     }

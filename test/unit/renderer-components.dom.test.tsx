@@ -340,6 +340,7 @@ describe('the API keys dialog', () => {
   const saveNothing = () => Promise.resolve(false);
   const keys = (overrides: Partial<KeyStatus> = {}): KeyStatus => ({
     model: { set: true, source: 'saved' },
+    anthropic: { set: false, source: null },
     tavily: { set: true, source: 'environment' },
     canSave: true,
     ...overrides,
@@ -347,7 +348,7 @@ describe('the API keys dialog', () => {
 
   it('shows where each key comes from and a password field to save a new one in the desktop app', () => {
     const markup = render(<ApiKeysView loaded={{ status: 'ready', keys: keys() }} saving={{ status: 'idle' }} inBrowser={false} onSave={saveNothing} onClose={noop} />);
-    expect(text(markup)).toContain('API keys Model provider Saved in Sightline Tavily (web search) Set in the environment');
+    expect(text(markup)).toContain('API keys Model provider Saved in Sightline Anthropic (Claude) Not set Tavily (web search) Set in the environment');
     expect(markup).toMatch(/<input class="text-input" type="password" [^>]*name="api-key" value=""/);
     expect(markup).toMatch(/<button type="submit" class="button button-primary" disabled="">Save key<\/button>/);
     expect(markup).not.toContain('form-warning');
@@ -363,11 +364,23 @@ describe('the API keys dialog', () => {
   it('in the browser timeline, says keys are saved in the desktop app and offers no field', () => {
     const unset = { set: false, source: null };
     const markup = render(
-      <ApiKeysView loaded={{ status: 'ready', keys: keys({ model: unset, tavily: unset, canSave: false }) }} saving={{ status: 'idle' }} inBrowser onSave={saveNothing} onClose={noop} />,
+      <ApiKeysView loaded={{ status: 'ready', keys: keys({ model: unset, anthropic: unset, tavily: unset, canSave: false }) }} saving={{ status: 'idle' }} inBrowser onSave={saveNothing} onClose={noop} />,
     );
-    expect(text(markup)).toContain('Model provider Not set Tavily (web search) Not set');
+    expect(text(markup)).toContain('Model provider Not set Anthropic (Claude) Not set Tavily (web search) Not set');
     expect(text(markup)).toContain('Keys are saved in the Sightline desktop app');
     expect(markup).not.toContain('type="password"');
+  });
+
+  it("shows Anthropic's key on a row of its own, offers it to save, and names ANTHROPIC_API_KEY in the browser", () => {
+    const markup = render(
+      <ApiKeysView loaded={{ status: 'ready', keys: keys({ anthropic: { set: true, source: 'config' } }) }} saving={{ status: 'idle' }} inBrowser={false} onSave={saveNothing} onClose={noop} />,
+    );
+    expect(text(markup)).toContain('Anthropic (Claude) Set in config.json');
+    expect(markup).toMatch(/<button type="button" role="radio" aria-checked="false" class="">Anthropic \(Claude\)<\/button>/);
+    const saved = render(<ApiKeysView loaded={{ status: 'ready', keys: keys() }} saving={{ status: 'saved', kind: 'anthropic' }} inBrowser={false} onSave={saveNothing} onClose={noop} />);
+    expect(text(saved)).toContain('Anthropic (Claude) key saved; the next run uses it.');
+    const inBrowser = render(<ApiKeysView loaded={{ status: 'ready', keys: keys({ canSave: false }) }} saving={{ status: 'idle' }} inBrowser onSave={saveNothing} onClose={noop} />);
+    expect(text(inBrowser)).toContain('OPENAI_API_KEY / ANTHROPIC_API_KEY / TAVILY_API_KEY');
   });
 
   it('reports a saved key with its warning, a failure, and loads the status when opened', () => {

@@ -22,15 +22,20 @@ export interface ApiKeySecrets {
   load(): Partial<Record<SecretFieldPath, string>>;
 }
 
-export const API_KEY_FIELDS: Readonly<Record<ApiKeyKind, SecretFieldPath>> = { model: 'model.apiKey', tavily: 'search.tavilyApiKey' };
+export const API_KEY_FIELDS: Readonly<Record<ApiKeyKind, SecretFieldPath>> = {
+  model: 'model.apiKey',
+  anthropic: 'model.anthropicApiKey',
+  tavily: 'search.tavilyApiKey',
+};
 
-const KEY_NAMES: Readonly<Record<ApiKeyKind, string>> = { model: 'model API key', tavily: 'Tavily API key' };
+const KEY_NAMES: Readonly<Record<ApiKeyKind, string>> = { model: 'model API key', anthropic: 'Anthropic API key', tavily: 'Tavily API key' };
 
-export const SAVING_UNAVAILABLE_MESSAGE =
-  'API keys are saved in the Sightline desktop app. Here, set them in config.json, or with OPENAI_API_KEY / TAVILY_API_KEY in the environment.';
+/** The variables each key is read from, for the messages that send people there. */
+const KEY_VARIABLES = 'OPENAI_API_KEY / ANTHROPIC_API_KEY / TAVILY_API_KEY';
 
-const NO_ENCRYPTION_MESSAGE =
-  'This system offers no way to encrypt API keys, so Sightline cannot save them. Set them in config.json, or with OPENAI_API_KEY / TAVILY_API_KEY in the environment.';
+export const SAVING_UNAVAILABLE_MESSAGE = `API keys are saved in the Sightline desktop app. Here, set them in config.json, or with ${KEY_VARIABLES} in the environment.`;
+
+const NO_ENCRYPTION_MESSAGE = `This system offers no way to encrypt API keys, so Sightline cannot save them. Set them in config.json, or with ${KEY_VARIABLES} in the environment.`;
 
 export interface ApiKeySettingsOptions {
   /** The configuration as loaded, without saved keys. */
@@ -60,7 +65,13 @@ export class ApiKeySettings {
       const source = this.sourceOf(kind);
       return { set: source !== null, source };
     };
-    return { model: keyStatus('model'), tavily: keyStatus('tavily'), canSave, ...(warning === undefined ? {} : { warning }) };
+    return {
+      model: keyStatus('model'),
+      anthropic: keyStatus('anthropic'),
+      tavily: keyStatus('tavily'),
+      canSave,
+      ...(warning === undefined ? {} : { warning }),
+    };
   }
 
   save(kind: ApiKeyKind, key: string): { saved: true; warning?: string } {
@@ -99,11 +110,22 @@ export class ApiKeySettings {
 export function withStoredSecrets(config: Config, stored: Partial<Record<SecretFieldPath, string>>): Config {
   return {
     ...config,
-    model: { ...config.model, apiKey: config.model.apiKey ?? stored['model.apiKey'] },
+    model: {
+      ...config.model,
+      apiKey: config.model.apiKey ?? stored['model.apiKey'],
+      anthropicApiKey: config.model.anthropicApiKey ?? stored['model.anthropicApiKey'],
+    },
     search: { ...config.search, tavilyApiKey: config.search.tavilyApiKey ?? stored['search.tavilyApiKey'] },
   };
 }
 
 function fieldValue(config: Config, path: SecretFieldPath): string | undefined {
-  return path === 'model.apiKey' ? config.model.apiKey : config.search.tavilyApiKey;
+  switch (path) {
+    case 'model.apiKey':
+      return config.model.apiKey;
+    case 'model.anthropicApiKey':
+      return config.model.anthropicApiKey;
+    case 'search.tavilyApiKey':
+      return config.search.tavilyApiKey;
+  }
 }

@@ -4,7 +4,16 @@
  * collected as issues rather than dropped, so a typo never silently means "use the default".
  */
 import type { ConfigIssue } from './errors.js';
-import { CONFIG_FIELDS, CONFIG_RECORD_PATHS, ENVIRONMENT_ALIASES, configField, isSection, keysUnder } from './fields.js';
+import type { ModelProvider } from '../../shared/config.js';
+import {
+  CONFIG_FIELDS,
+  CONFIG_RECORD_PATHS,
+  ENVIRONMENT_ALIASES,
+  PROVIDER_ENVIRONMENT_ALIASES,
+  configField,
+  isSection,
+  keysUnder,
+} from './fields.js';
 import type { ConfigSource } from './sources.js';
 import { closestName } from './suggestions.js';
 import { valueFromText } from './text-values.js';
@@ -14,6 +23,8 @@ export interface ConfigEntry {
   path: string;
   value: unknown;
   source: ConfigSource;
+  /** Set by a provider's own variable (OPENAI_BASE_URL): the value counts only when that provider is in effect. */
+  provider?: ModelProvider;
 }
 
 export interface SourceEntries {
@@ -69,11 +80,17 @@ const FIELDS_BY_VARIABLE = new Map(CONFIG_FIELDS.map((field) => [field.environme
 const SECTION_PREFIXES = keysUnder([]).map((section) => `SIGHTLINE_${section.toUpperCase()}_`);
 
 /**
- * Aliases (OPENAI_API_KEY …) come first, so the Sightline-specific variable for the same field wins.
- * Empty variables count as unset: `export OPENAI_BASE_URL=` is how shells clear a value.
+ * Aliases (OPENAI_API_KEY, OPENAI_BASE_URL …) come first, so the Sightline-specific variable for the same field
+ * wins. Empty variables count as unset: `export OPENAI_BASE_URL=` is how shells clear a value.
  */
 export function entriesFromEnvironment(env: Readonly<Record<string, string | undefined>>): SourceEntries {
   const result: SourceEntries = { entries: [], issues: [] };
+  for (const [variable, { path, provider }] of Object.entries(PROVIDER_ENVIRONMENT_ALIASES)) {
+    const text = env[variable];
+    const field = configField(path);
+    if (field === undefined || text === undefined || text === '') continue;
+    result.entries.push({ path, value: valueFromText(field, text), source: { kind: 'env', variable }, provider });
+  }
   for (const [variable, path] of Object.entries(ENVIRONMENT_ALIASES)) {
     const text = env[variable];
     const field = configField(path);

@@ -4,7 +4,7 @@
  * them be converted exactly as the schema expects instead of guessed from how the text looks.
  */
 import type { z } from 'zod';
-import { ConfigSchema, SECRET_FIELD_PATHS } from '../../shared/config.js';
+import { ConfigSchema, SECRET_FIELD_PATHS, type ModelProvider } from '../../shared/config.js';
 
 export type ConfigFieldKind = 'string' | 'number' | 'boolean' | 'enum';
 
@@ -24,9 +24,25 @@ export interface ConfigField {
 export const ENVIRONMENT_ALIASES: Readonly<Record<string, string>> = {
   OPENAI_API_KEY: 'model.apiKey',
   ANTHROPIC_API_KEY: 'model.anthropicApiKey',
-  OPENAI_BASE_URL: 'model.baseUrl',
   SIGHTLINE_MODEL: 'model.name',
   TAVILY_API_KEY: 'search.tavilyApiKey',
+};
+
+export interface ProviderEnvironmentAlias {
+  path: string;
+  /** The provider the variable is meant for: it fills its field only when this provider is in effect. */
+  provider: ModelProvider;
+}
+
+/**
+ * Well-known variables that belong to one provider's tools: OPENAI_BASE_URL is where OpenAI's clients send
+ * requests, ANTHROPIC_BASE_URL where Anthropic's do. Each counts only when its provider is in effect, so an
+ * OPENAI_BASE_URL exported for other tools never sends a Claude model's requests to an OpenAI endpoint. The
+ * field itself (config.json, SIGHTLINE_MODEL_BASE_URL, --base-url) applies whatever the provider.
+ */
+export const PROVIDER_ENVIRONMENT_ALIASES: Readonly<Record<string, ProviderEnvironmentAlias>> = {
+  OPENAI_BASE_URL: { path: 'model.baseUrl', provider: 'openai' },
+  ANTHROPIC_BASE_URL: { path: 'model.baseUrl', provider: 'anthropic' },
 };
 
 interface SchemaDefinition {

@@ -9,6 +9,7 @@ import { entriesFromEnvironment, entriesFromFile, entriesFromFlags, isPlainObjec
 import { CONFIG_FIELDS, CONFIG_RECORD_PATHS } from './fields.js';
 import { readConfigFile } from './file.js';
 import type { SightlineHome } from './home.js';
+import { entriesForProviderInEffect } from './provider-scope.js';
 import type { ConfigSource } from './sources.js';
 import { validateConfig } from './validation.js';
 
@@ -37,7 +38,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   ];
   // Later layers win: a Map keeps the last value set for each path.
   const entries = new Map<string, ConfigEntry>();
-  for (const entry of layers.flatMap((layer) => layer.entries)) entries.set(entry.path, entry);
+  for (const entry of entriesForProviderInEffect(layers.flatMap((layer) => layer.entries))) entries.set(entry.path, entry);
 
   const issues: ConfigIssue[] = layers.flatMap((layer) => layer.issues);
   const validation = validateConfig(nestEntries(entries.values()), entries);

@@ -11,6 +11,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { Config, ModelProvider } from '../../shared/config.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
+import { modelProvider } from '../../shared/providers.js';
 import { AnthropicMessagesAdapter } from './anthropic-messages-adapter.js';
 import { ChatCompletionsAdapter } from './chat-completions-adapter.js';
 import type { ModelAdapter } from './model-adapter.js';
@@ -31,7 +32,7 @@ const LOCAL_PLACEHOLDER_KEY = 'sightline-local';
 
 export function createModelAdapter(config: ModelConfig, profileOverrides?: ModelProfileOverrides): ModelAdapter {
   if (modelProvider(config) === 'anthropic') return createAnthropicAdapter(config, profileOverrides);
-  const baseUrl = (config.baseUrl ?? OPENAI_BASE_URL).replace(/\/+$/, '');
+  const baseUrl = modelBaseUrl(config);
   const apiKey = config.apiKey ?? (isLocalEndpoint(baseUrl) ? LOCAL_PLACEHOLDER_KEY : undefined);
   if (apiKey === undefined) {
     throw new ModelConfigurationError(
@@ -59,17 +60,24 @@ export function createModelAdapter(config: ModelConfig, profileOverrides?: Model
   return config.api === 'responses' ? new ResponsesAdapter(settings) : new ChatCompletionsAdapter(settings);
 }
 
-/** `model.provider`, else Anthropic for Claude models by their own name (`claude-…`), else OpenAI-compatible. */
-export function modelProvider(config: Pick<ModelConfig, 'provider' | 'name'>): ModelProvider {
-  return config.provider ?? (config.name.toLowerCase().startsWith('claude') ? 'anthropic' : 'openai');
+/**
+ * Where the provider in effect sends requests: model.baseUrl (which the loader fills from OPENAI_BASE_URL or
+ * ANTHROPIC_BASE_URL only for their own provider), else the provider's own API.
+ */
+export function modelBaseUrl(config: Pick<ModelConfig, 'provider' | 'name' | 'baseUrl'>): string {
+  const defaultUrl = modelProvider(config) === 'anthropic' ? ANTHROPIC_BASE_URL : OPENAI_BASE_URL;
+  return (config.baseUrl ?? defaultUrl).replace(/\/+$/, '');
 }
+
+/** Defined in src/shared, since the configuration loader needs it as well; asked here by the adapters' callers. */
+export { modelProvider };
 
 /**
  * Anthropic always needs its key, local gateways included: an OpenAI key is never sent in its place (it is a
  * field of its own, model.anthropicApiKey, read from ANTHROPIC_API_KEY).
  */
 function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProfileOverrides | undefined): ModelAdapter {
-  const baseUrl = (config.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '');
+  const baseUrl = modelBaseUrl(config);
   const apiKey = config.anthropicApiKey;
   if (apiKey === undefined) {
     throw new ModelConfigurationError(
@@ -79,7 +87,8 @@ function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProf
   }
   const client = new Anthropic({
     apiKey,
-    // Explicit, so that a stray ANTHROPIC_AUTH_TOKEN or ANTHROPIC_BASE_URL does not change our requests.
+    // Explicit, so that a stray ANTHROPIC_AUTH_TOKEN does not change our requests; ANTHROPIC_BASE_URL reaches
+    // model.baseUrl through the configuration loader, for the anthropic provider only.
     authToken: null,
     baseURL: baseUrl,
     // The key goes as Anthropic's documented `x-api-key` header (https://docs.anthropic.com/en/api/overview), the

@@ -5,9 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { redactConfig } from '../../../shared/config.js';
-import { CONFIG_FIELDS, CONFIG_RECORD_PATHS, ENVIRONMENT_ALIASES, type ConfigField } from '../../config/fields.js';
+import { redactConfig, type ModelProvider } from '../../../shared/config.js';
+import { modelProvider } from '../../../shared/providers.js';
+import { CONFIG_FIELDS, CONFIG_RECORD_PATHS, ENVIRONMENT_ALIASES, PROVIDER_ENVIRONMENT_ALIASES, type ConfigField } from '../../config/fields.js';
 import { valueAt } from '../../config/load.js';
+import { providerVariableFor, providerVariablesNotInEffect } from '../../config/provider-scope.js';
 import { describeSource } from '../../config/sources.js';
 import { loadCliConfig, resolveCliHome, type CliConfig } from '../cli-config.js';
 import { dialectInEffect, dialectLines } from '../dialect-in-effect.js';
@@ -22,7 +24,8 @@ export function registerConfigCommand(program: Command, invocation: CliInvocatio
     .option('--json', 'print JSON, for scripts')
     .action((options: { json?: boolean }, command: Command) => {
       const loaded = loadCliConfig(command, invocation.io);
-      invocation.io.stdout(options.json ? showJson(loaded) : showText(loaded));
+      const unused = providerVariablesNotInEffect(invocation.io.env, modelProvider(loaded.config.model));
+      invocation.io.stdout(options.json ? showJson(loaded, unused) : showText(loaded, unused));
     });
 
   config
@@ -33,7 +36,8 @@ export function registerConfigCommand(program: Command, invocation: CliInvocatio
     });
 }
 
-function showJson(loaded: CliConfig): string {
+/** `unusedVariables`: another provider's variables (OPENAI_BASE_URL for a Claude model) that are set and ignored. */
+function showJson(loaded: CliConfig, unusedVariables: readonly string[]): string {
   const document = {
     home: loaded.home.root,
     configFile: loaded.home.configFile,
@@ -41,18 +45,20 @@ function showJson(loaded: CliConfig): string {
     config: redactConfig(loaded.config),
     sources: loaded.sources,
     dialect: dialectInEffect(loaded.config, loaded.sources),
+    unusedVariables,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
 /** One aligned line per field: path, value, source; unset optional fields say so, with their variable. */
-function showText(loaded: CliConfig): string {
+function showText(loaded: CliConfig, unusedVariables: readonly string[]): string {
   const redacted = redactConfig(loaded.config);
+  const provider = modelProvider(loaded.config.model);
   const rows = CONFIG_FIELDS.map((field) => {
     const value = valueAt(redacted, field.segments);
     const source = loaded.sources[field.path];
     return value === undefined || source === undefined
-      ? [field.path, '(not set)', `set with ${variableFor(field)}`]
+      ? [field.path, '(not set)', `set with ${variableFor(field, provider)}`]
       : [field.path, typeof value === 'string' ? value : JSON.stringify(value), describeSource(source)];
   });
   // Records (mcp.servers) are set in config.json only; shown as JSON, their secrets redacted.
@@ -67,14 +73,21 @@ function showText(loaded: CliConfig): string {
     `config file: ${loaded.home.configFile}${fileState}`,
     '',
     ...rows.map(([path, value, source]) => `${path!.padEnd(pathWidth)}  ${value!.padEnd(valueWidth)}  ${source}`),
+    ...unusedVariables.map((variable) => unusedVariableLine(variable, loaded.config.model.name, provider)),
     '',
     ...dialectLines(dialectInEffect(loaded.config, loaded.sources)),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-/** The variable people know best for a field: the well-known alias if there is one. */
-function variableFor(field: ConfigField): string {
+/** Why a variable the person set changes nothing, so its absence from the table above is no mystery. */
+function unusedVariableLine(variable: string, model: string, provider: ModelProvider): string {
+  const owner = PROVIDER_ENVIRONMENT_ALIASES[variable]?.provider ?? 'another';
+  return `${variable} is set but not used: it counts for the ${owner} provider only, and ${model} goes through ${provider}`;
+}
+
+/** The variable people know best for a field: the well-known alias if there is one (the provider's own, for the base URL). */
+function variableFor(field: ConfigField, provider: ModelProvider): string {
   const alias = Object.entries(ENVIRONMENT_ALIASES).find(([, path]) => path === field.path);
-  return alias?.[0] ?? field.environmentVariable;
+  return alias?.[0] ?? providerVariableFor(field.path, provider) ?? field.environmentVariable;
 }

@@ -2,6 +2,8 @@
  * Whether the model and Tavily keys are present: never their values, only where they come from, or
  * where they would come from when absent.
  */
+import { PROVIDER_ENVIRONMENT_ALIASES } from '../../config/fields.js';
+import { providerVariablesNotInEffect } from '../../config/provider-scope.js';
 import { describeSource } from '../../config/sources.js';
 import { modelProvider } from '../../llm/create-model-adapter.js';
 import type { DoctorCheckResult, DoctorEnvironment } from './check.js';
@@ -10,10 +12,10 @@ export function checkModelKey(environment: DoctorEnvironment): DoctorCheckResult
   const { model } = environment.config;
   const name = 'model key';
   if (modelProvider(model) === 'anthropic') return checkAnthropicKey(environment);
-  const endpoint = model.baseUrl ?? 'the OpenAI API';
+  const endpoint = endpointOf(environment, 'the OpenAI API');
   const source = environment.sources['model.apiKey'];
   if (model.apiKey !== undefined && source !== undefined) {
-    return { name, status: 'ok', detail: `set (from ${describeSource(source)}) for ${model.name} at ${endpoint}` };
+    return { name, status: 'ok', detail: `set (from ${describeSource(source)}) for ${model.name} at ${endpoint}${unusedVariablesNote(environment)}` };
   }
   const whereFrom = 'set OPENAI_API_KEY, or model.apiKey in config.json';
   if (model.baseUrl !== undefined) {
@@ -26,17 +28,33 @@ export function checkModelKey(environment: DoctorEnvironment): DoctorCheckResult
 /** Anthropic always needs its own key, gateways included: the OpenAI key is never sent there. */
 function checkAnthropicKey(environment: DoctorEnvironment): DoctorCheckResult {
   const { model } = environment.config;
-  const endpoint = model.baseUrl ?? 'the Anthropic API';
+  const endpoint = endpointOf(environment, 'the Anthropic API');
   const source = environment.sources['model.anthropicApiKey'];
   if (model.anthropicApiKey !== undefined && source !== undefined) {
-    return { name: 'model key', status: 'ok', detail: `set (from ${describeSource(source)}) for ${model.name} at ${endpoint}` };
+    return { name: 'model key', status: 'ok', detail: `set (from ${describeSource(source)}) for ${model.name} at ${endpoint}${unusedVariablesNote(environment)}` };
   }
   return {
     name: 'model key',
     status: 'problem',
-    detail: `not set: ${model.name} at ${endpoint} needs Anthropic's key`,
+    detail: `not set: ${model.name} at ${endpoint} needs Anthropic's key${unusedVariablesNote(environment)}`,
     fix: 'set ANTHROPIC_API_KEY, or model.anthropicApiKey in config.json',
   };
+}
+
+/** The endpoint requests go to, and where a configured one came from (config.json, ANTHROPIC_BASE_URL …). */
+function endpointOf(environment: DoctorEnvironment, providerDefault: string): string {
+  const { baseUrl } = environment.config.model;
+  const source = environment.sources['model.baseUrl'];
+  if (baseUrl === undefined) return providerDefault;
+  return source === undefined ? baseUrl : `${baseUrl} (from ${describeSource(source)})`;
+}
+
+/** Another provider's base URL variable, exported for other tools, is ignored here: said, so nobody wonders. */
+function unusedVariablesNote(environment: DoctorEnvironment): string {
+  const provider = modelProvider(environment.config.model);
+  return providerVariablesNotInEffect(environment.env, provider)
+    .map((variable) => `; ${variable} is not used (it counts for the ${PROVIDER_ENVIRONMENT_ALIASES[variable]?.provider ?? 'other'} provider only)`)
+    .join('');
 }
 
 export function checkTavilyKey(environment: DoctorEnvironment): DoctorCheckResult {

@@ -2,7 +2,9 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactElement } f
 import { API_KEY_KINDS, MAX_API_KEY_LENGTH, type ApiKeyKind, type KeyStatus } from '../../../shared/app-api.js';
 import { useAppApi } from '../hooks/app-api-context.js';
 
-const KEY_LABELS: Record<ApiKeyKind, string> = { model: 'Model provider', tavily: 'Tavily (web search)' };
+const KEY_LABELS: Record<ApiKeyKind, string> = { model: 'Model provider', anthropic: 'Anthropic (Claude)', tavily: 'Tavily (web search)' };
+/** How each provider's keys begin, as a hint in the empty field. */
+const KEY_PLACEHOLDERS: Record<ApiKeyKind, string> = { model: 'sk-…', anthropic: 'sk-ant-…', tavily: 'tvly-…' };
 const SOURCE_LABELS = { config: 'Set in config.json', environment: 'Set in the environment', saved: 'Saved in Sightline' } as const;
 
 /** What the dialog knows: the status once loaded, and how the last save went. */
@@ -113,8 +115,8 @@ export function ApiKeysView({ loaded, saving, inBrowser, onSave, onClose }: ApiK
       )}
       {inBrowser ? (
         <p className="api-keys-note">
-          Keys are saved in the Sightline desktop app. Here, set them in config.json, or with OPENAI_API_KEY / TAVILY_API_KEY in the
-          environment, and restart sightline timeline.
+          Keys are saved in the Sightline desktop app. Here, set them in config.json, or with OPENAI_API_KEY / ANTHROPIC_API_KEY /
+          TAVILY_API_KEY in the environment, and restart sightline timeline.
         </p>
       ) : null}
       {keys?.canSave === true ? (
@@ -137,7 +139,7 @@ export function ApiKeysView({ loaded, saving, inBrowser, onSave, onClose }: ApiK
               maxLength={MAX_API_KEY_LENGTH}
               value={key}
               onChange={(event) => setKey(event.target.value)}
-              placeholder={kind === 'model' ? 'sk-…' : 'tvly-…'}
+              placeholder={KEY_PLACEHOLDERS[kind]}
             />
           </label>
           <p className="api-keys-note">Encrypted with the system keychain (Electron safeStorage); used from the next run on.</p>
