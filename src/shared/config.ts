@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_NAMES } from './dialects.js';
-import { MODEL_PROVIDERS, type ModelProvider } from './providers.js';
+import { ANTHROPIC_COMPUTER_TOOL_TYPES, MODEL_PROVIDERS, type ModelProvider } from './providers.js';
 
 export const DEDUP_ALGORITHMS = ['phash', 'dhash', 'ahash'] as const;
 export type DedupAlgorithm = (typeof DEDUP_ALGORITHMS)[number];
@@ -42,6 +42,12 @@ const ModelConfigSchema = z
     api: z.enum(['chat-completions', 'responses']).default('chat-completions'),
     /** How the model is asked to act (src/shared/dialects.ts); the model profile's, by its name, when absent. */
     dialect: z.enum(DIALECT_NAMES).optional(),
+    /**
+     * The version of Anthropic's computer tool the anthropic-computer dialect declares: the model profile's (the
+     * one the Claude model was trained on) when absent. For a model newer than Sightline's table, or a gateway
+     * that serves an older tool.
+     */
+    anthropicComputerTool: z.enum(ANTHROPIC_COMPUTER_TOOL_TYPES).optional(),
     /** Retries on 429, 5xx and timeouts, with exponential backoff. */
     maxRetries: z.number().int().min(0).max(10).default(3),
     timeoutMs: z.number().int().positive().default(120_000),

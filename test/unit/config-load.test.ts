@@ -60,6 +60,24 @@ describe('model.dialect', () => {
   });
 });
 
+describe('model.anthropicComputerTool', () => {
+  it('is unset by default (the model profile names the version), set from config.json or SIGHTLINE_MODEL_ANTHROPIC_COMPUTER_TOOL', () => {
+    expect(loadConfig({ home, env: {} }).config.model.anthropicComputerTool).toBeUndefined();
+    writeConfig({ model: { anthropicComputerTool: 'computer_20241022' } });
+    expect(loadConfig({ home, env: {} }).config.model.anthropicComputerTool).toBe('computer_20241022');
+    const fromEnvironment = loadConfig({ home, env: { SIGHTLINE_MODEL_ANTHROPIC_COMPUTER_TOOL: 'computer_20251124' } });
+    expect(fromEnvironment.config.model.anthropicComputerTool).toBe('computer_20251124');
+    expect(fromEnvironment.sources['model.anthropicComputerTool']).toEqual({ kind: 'env', variable: 'SIGHTLINE_MODEL_ANTHROPIC_COMPUTER_TOOL' });
+  });
+
+  it('names the versions there are when it is none of them', () => {
+    writeConfig({ model: { anthropicComputerTool: 'computer_20990101' } });
+    expect(loadError().message).toContain(
+      'model.anthropicComputerTool: expected one of computer_20241022, computer_20250124, computer_20251124, got "computer_20990101" (from config.json)',
+    );
+  });
+});
+
 describe('loadConfig sources and precedence', () => {
   it('uses the defaults when there is no config.json, and says so', () => {
     const { config, sources } = loadConfig({ home, env: {} });

@@ -70,6 +70,15 @@ describe('createModelAdapter', () => {
     expect(configuredDialect({ ...claude, name: 'gpt-4.1', provider: 'anthropic' })).toEqual({ dialect: 'function-tools', by: 'profile' });
   });
 
+  it("puts model.anthropicComputerTool in place of the profile's computer tool version", () => {
+    const claude = { ...DEFAULT_CONFIG.model, name: 'claude-sonnet-4-5', anthropicApiKey: 'sk-ant-test-000000' };
+    expect(createModelAdapter(claude).profile.anthropicComputerTool).toBe('computer_20250124');
+    expect(createModelAdapter({ ...claude, anthropicComputerTool: 'computer_20251124' }).profile.anthropicComputerTool).toBe('computer_20251124');
+    // A model newer than the table, or one named otherwise behind a gateway, gets the version it is told.
+    const unknown = { ...claude, name: 'frontier-agent-1', provider: 'anthropic' as const, anthropicComputerTool: 'computer_20241022' as const };
+    expect(configuredModelProfile(unknown).anthropicComputerTool).toBe('computer_20241022');
+  });
+
   it('knows loopback, private-network and .local hosts as local', () => {
     for (const url of ['http://localhost:1234/v1', 'http://127.0.0.1:8000/v1', 'http://[::1]:8000/v1', 'http://192.168.1.20:11434/v1', 'http://10.0.0.5/v1', 'http://gpu-box.local:8000/v1']) {
       expect(isLocalEndpoint(url), url).toBe(true);

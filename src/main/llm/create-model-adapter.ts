@@ -112,11 +112,12 @@ function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProf
 
 /**
  * The profile of the configured model: the table's, by its name, with the dialect in effect in place of the
- * profile's (see configuredDialect). Resolved here once, so `profile.dialect` is the dialect in effect wherever
- * the profile goes.
+ * profile's (see configuredDialect) and `model.anthropicComputerTool` in place of its computer tool version.
+ * Resolved here once, so the profile says what is in effect wherever it goes.
  */
 export function configuredModelProfile(config: ModelConfig, profileOverrides: ModelProfileOverrides = {}): ModelProfile {
-  const profile = resolveModelProfile(config.name, profileOverrides);
+  const computerTool = config.anthropicComputerTool === undefined ? {} : { anthropicComputerTool: config.anthropicComputerTool };
+  const profile = resolveModelProfile(config.name, { ...profileOverrides, ...computerTool });
   return { ...profile, dialect: configuredDialect(config, profileOverrides).dialect };
 }
 

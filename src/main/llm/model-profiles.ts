@@ -6,6 +6,7 @@
  * overridden.
  */
 import type { DialectName } from '../../shared/dialects.js';
+import type { AnthropicComputerToolType } from '../../shared/providers.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { ImageTokenFormula } from './image-token-estimates.js';
 import type { SmartResizeParameters } from './smart-resize.js';
@@ -49,9 +50,7 @@ export interface ModelProfile {
   anthropicComputerTool?: AnthropicComputerToolType;
 }
 
-/** Anthropic's computer tool versions, oldest first (each adds actions; see the agent's claude-computer-translation.ts). */
-export const ANTHROPIC_COMPUTER_TOOL_TYPES = ['computer_20241022', 'computer_20250124', 'computer_20251124'] as const;
-export type AnthropicComputerToolType = (typeof ANTHROPIC_COMPUTER_TOOL_TYPES)[number];
+export { ANTHROPIC_COMPUTER_TOOL_TYPES, type AnthropicComputerToolType } from '../../shared/providers.js';
 
 /**
  * Which computer tool each Claude model was trained on, first match wins (Anthropic's computer use tool
