@@ -185,7 +185,7 @@ export function translateClaudeAction(
 function holdKeyStep(call: ClaudeComputerArguments): ClaudeStep {
   if (call.text === undefined || call.text === null || call.text.trim() === '') return refuse('hold_key needs the key or combination to hold in `text`, for example "shift".');
   if (call.duration === undefined || call.duration === null) return refuse('hold_key needs `duration`, how many seconds to hold the keys.');
-  const keys = call.text.trim().split(/\s+/).map((combination) => combination.split('+').map(sightlineKeyName).join('+')).join(' ');
+  const keys = sightlineKeys(call.text);
   const seconds = Math.min(call.duration, MAX_HOLD_SECONDS);
   const step = act({ action: 'hold_key', keys, seconds });
   if (step.kind !== 'act' || seconds === call.duration) return step;
@@ -253,8 +253,16 @@ function zoomStep(call: ClaudeComputerArguments): ClaudeStep {
 /** Claude's xdotool `key` text in Sightline's vocabulary (`ctrl+s`, `Return`, `Control_L+a` → `ctrl+a`). */
 function keyStep(text: string | null | undefined): ClaudeStep {
   if (text === undefined || text === null || text.trim() === '') return refuse('key needs the key or combination in `text`, for example "Return" or "ctrl+s".');
-  const combinations = text.trim().split(/\s+/).map((combination) => combination.split('+').map(sightlineKeyName).join('+'));
-  return act({ action: 'key', keys: combinations.join(' ') });
+  return act({ action: 'key', keys: sightlineKeys(text) });
+}
+
+/** Combinations of xdotool key names, separated by spaces, in Sightline's key names. */
+function sightlineKeys(text: string): string {
+  return text
+    .trim()
+    .split(/\s+/)
+    .map((combination) => combination.split('+').map(sightlineKeyName).join('+'))
+    .join(' ');
 }
 
 export function sightlineKeyName(name: string): string {
