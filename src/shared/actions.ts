@@ -12,6 +12,11 @@ import type { ScreenshotView } from './model-view.js';
 /** The tool that carries these actions; its results carry the screen as it is now. */
 export const COMPUTER_TOOL_NAME = 'computer';
 
+/**
+ * The actions Sightline's own `computer` tool declares to the model. The schema below also takes the
+ * actions that only some native tools have (Claude's left_mouse_down / left_mouse_up and hold_key become
+ * mouse_down, mouse_up and hold_key), so they run through the same pipeline, policy and step rows.
+ */
 export const COMPUTER_ACTION_TYPES = [
   'click',
   'double_click',
@@ -35,6 +40,10 @@ const point = { x: coordinate, y: coordinate };
  * Modifiers only (ctrl, shift, alt, cmd and their spellings); the operators refuse any other key.
  */
 const heldModifiers = { modifiers: z.string().min(1).max(50).optional() };
+/** A point that may be left out (the action then happens where the pointer is); x and y come together. */
+const optionalPoint = { x: coordinate.optional(), y: coordinate.optional() };
+const bothOrNeither = (point: { x?: number | undefined; y?: number | undefined }) => (point.x === undefined) === (point.y === undefined);
+const BOTH_OR_NEITHER = { message: 'x and y go together: give both, or neither to press where the pointer is' };
 
 /** Longest text one `type` action may carry; a model that emits more is almost certainly looping. */
 export const MAX_TYPED_TEXT_LENGTH = 10_000;
@@ -42,6 +51,13 @@ export const MAX_TYPED_TEXT_LENGTH = 10_000;
 export const MAX_DRAG_WAYPOINTS = 100;
 /** Longest pause one `wait` action may ask for. */
 export const MAX_WAIT_SECONDS = 60;
+/**
+ * Longest time one `hold_key` may hold its keys. While they are down the person's own keyboard acts as if
+ * they were held too (on the desktop a held ctrl turns their typing into shortcuts) and the turn can do
+ * nothing else, while what a hold is for (a long press, a key held to repeat or to move in a game, a
+ * modifier held over a screenshot) takes a few seconds; a longer hold is far more likely a mistake.
+ */
+export const MAX_HOLD_SECONDS = 10;
 
 export const ComputerActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('click'), ...point, ...heldModifiers }).strict(),
@@ -66,14 +82,27 @@ export const ComputerActionSchema = z.discriminatedUnion('action', [
       ...point,
       scroll_x: z.number().int().min(-100).max(100).default(0),
       scroll_y: z.number().int().min(-100).max(100).default(0),
+      ...heldModifiers,
     })
     .strict(),
+  /** The left button pressed and left down (moving there first when a point is given), until mouse_up. */
+  z.object({ action: z.literal('mouse_down'), ...optionalPoint }).strict().refine(bothOrNeither, BOTH_OR_NEITHER),
+  /** The left button released (moving there first when a point is given): the end of a mouse_down. */
+  z.object({ action: z.literal('mouse_up'), ...optionalPoint }).strict().refine(bothOrNeither, BOTH_OR_NEITHER),
   z.object({ action: z.literal('type'), text: z.string().min(1).max(MAX_TYPED_TEXT_LENGTH) }).strict(),
   z
     .object({
       action: z.literal('key'),
       /** A combination such as `ctrl+s`, `alt+F4`, `Return`; several combos separated by spaces run in order. */
       keys: z.string().min(1).max(200),
+    })
+    .strict(),
+  z
+    .object({
+      action: z.literal('hold_key'),
+      /** One combination (`shift`, `ctrl+a`), held down together for `seconds`, then released in reverse. */
+      keys: z.string().min(1).max(200),
+      seconds: z.number().min(0).max(MAX_HOLD_SECONDS),
     })
     .strict(),
   z.object({ action: z.literal('wait'), seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(1) }).strict(),
@@ -118,6 +147,9 @@ export function actionPoints(action: ComputerAction): { x: number; y: number }[]
       return [{ x: action.x, y: action.y }];
     case 'drag':
       return [{ x: action.x, y: action.y }, ...(action.via ?? []), { x: action.to_x, y: action.to_y }];
+    case 'mouse_down':
+    case 'mouse_up':
+      return action.x === undefined || action.y === undefined ? [] : [{ x: action.x, y: action.y }];
     default:
       return [];
   }

@@ -60,6 +60,9 @@ const PAGE = `<!doctype html>
   pad.addEventListener('mousemove', (event) => { if (event.buttons === 1) report({ type: 'dragmove', x: event.clientX, y: event.clientY }); });
   const scroller = document.getElementById('scroller');
   scroller.addEventListener('scroll', () => report({ type: 'scroll', top: scroller.scrollTop }));
+  scroller.addEventListener('wheel', (event) => report({ type: 'wheel', shift: event.shiftKey, ctrl: event.ctrlKey }));
+  window.addEventListener('keydown', (event) => report({ type: 'keydown', key: event.key, at: event.timeStamp }), true);
+  window.addEventListener('keyup', (event) => report({ type: 'keyup', key: event.key, at: event.timeStamp }), true);
 </script></body></html>`;
 
 interface PageEvent {
@@ -229,6 +232,52 @@ describe.skipIf(!hasBrowser)('browser operator', () => {
   it('scrolls the element under the point', async () => {
     await run({ action: 'scroll', ...at(850, 550), scroll_x: 0, scroll_y: 3 });
     await eventually((event) => event.type === 'scroll' && Number(event.top) > 0);
+  });
+
+  /** Only the events the page reports from now on (the earlier tests' drags and keys are in `events` too). */
+  function from(): (predicate: (event: PageEvent) => boolean) => Promise<PageEvent> {
+    const before = events.length;
+    return (predicate) => eventually((event) => events.indexOf(event) >= before && predicate(event));
+  }
+
+  it('presses, moves and releases the button in separate actions: a drag the page sees', async () => {
+    const reported = from();
+    await run({ action: 'move', ...at(700, 120) });
+    await run({ action: 'mouse_down' });
+    await run({ action: 'move', ...at(800, 200) });
+    await run({ action: 'mouse_up', ...at(900, 300) });
+    expectWithin(await reported((event) => event.type === 'mousedown'), { x: 700, y: 120 }, 1);
+    expectWithin(await reported((event) => event.type === 'dragmove' && Number(event.x) >= 799), { x: 800, y: 200 }, 1);
+    expectWithin(await reported((event) => event.type === 'mouseup'), { x: 900, y: 300 }, 1);
+  });
+
+  it('releases a button left down when the turn ends', async () => {
+    const reported = from();
+    await run({ action: 'mouse_down', ...at(620, 380) });
+    await reported((event) => event.type === 'mousedown');
+    await operator.releaseHeldInput();
+    expectWithin(await reported((event) => event.type === 'mouseup'), { x: 620, y: 380 }, 1);
+    // Released: a new press is not refused as a second one.
+    await run({ action: 'mouse_down', ...at(630, 380) });
+    await run({ action: 'mouse_up' });
+  });
+
+  it('scrolls with shift held during the wheel, and not after', async () => {
+    const held = from();
+    await run({ action: 'scroll', ...at(850, 550), scroll_x: 0, scroll_y: 1, modifiers: 'shift' });
+    expect(await held((event) => event.type === 'wheel')).toMatchObject({ shift: true, ctrl: false });
+    const after = from();
+    await run({ action: 'scroll', ...at(850, 550), scroll_x: 0, scroll_y: 1 });
+    expect(await after((event) => event.type === 'wheel')).toMatchObject({ shift: false, ctrl: false });
+  });
+
+  it('holds a key down for the time asked, then releases it', async () => {
+    const reported = from();
+    await run({ action: 'hold_key', keys: 'shift', seconds: 0.5 });
+    const down = await reported((event) => event.type === 'keydown' && event.key === 'Shift');
+    const up = await reported((event) => event.type === 'keyup' && event.key === 'Shift');
+    expect(Number(up.at) - Number(down.at)).toBeGreaterThanOrEqual(450);
+    expect(Number(up.at) - Number(down.at)).toBeLessThan(3000);
   });
 
   it('refuses a point outside the screenshot and does nothing', async () => {

@@ -136,4 +136,30 @@ describe.skipIf(!canOpenDesktopTestWindow)('desktop operator under Xvfb', () => 
     // Without shift held, the second click would only move the caret, and the title would read "zhi A:…".
     await titleBecomes(`${TITLE_PREFIX} clicks=2 name=z`);
   });
+
+  it('presses and releases the button in separate actions: a click, and a drag that selects the text', async () => {
+    expect(await operator.execute({ action: 'mouse_down', ...inModelImage(button) }, view)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'mouse_up' }, view)).toMatchObject({ ok: true });
+    await titleBecomes(`${TITLE_PREFIX} clicks=3 name=z`);
+
+    const end = inModelImage({ x: field.x + field.width - 24, y: field.y, width: 4, height: field.height });
+    const start = inModelImage({ x: field.x, y: field.y, width: 4, height: field.height });
+    expect(await operator.execute({ action: 'click', ...end }, view)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'type', text: 'abc' }, view)).toMatchObject({ ok: true });
+    await titleBecomes(`${TITLE_PREFIX} clicks=3 name=zabc`);
+    expect(await operator.execute({ action: 'mouse_down', ...end }, view)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'move', ...start }, view)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'mouse_up', ...start }, view)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'type', text: 'q' }, view)).toMatchObject({ ok: true });
+    // Had the button not stayed down during the move, the text would not be selected: "zabcq".
+    await titleBecomes(`${TITLE_PREFIX} clicks=3 name=q`);
+  });
+
+  it('releases a button left down when the turn ends: the press and the release make a click', async () => {
+    expect(await operator.execute({ action: 'mouse_down', ...inModelImage(button) }, view)).toMatchObject({ ok: true });
+    await operator.releaseHeldInput();
+    await titleBecomes(`${TITLE_PREFIX} clicks=4 name=q`);
+    // Nothing is left down any more: a release now is refused.
+    expect(await operator.execute({ action: 'mouse_up' }, view)).toMatchObject({ ok: false });
+  });
 });

@@ -48,6 +48,10 @@ const PASSIVE = new Set<ComputerAction['action']>(['screenshot', 'wait', 'move']
 
 export class FakeOperator implements Operator {
   readonly executed: ExecutedAction[] = [];
+  /** Whether a mouse_down left the left button down (a mouse_up or releaseHeldInput lets it go). */
+  buttonHeld = false;
+  /** How many times releaseHeldInput let go of a button left down (the end of a turn does it). */
+  heldButtonReleases = 0;
   /** Every ModelView passed to execute, refused actions included. */
   readonly views: ModelView[] = [];
   captures = 0;
@@ -108,6 +112,8 @@ export class FakeOperator implements Operator {
       if (!parse.ok) return { ok: false, error: `${parse.error}. Nothing was done.` };
     }
     this.executed.push({ action, screen: points.screens, view });
+    if (action.action === 'mouse_down') this.buttonHeld = true;
+    if (action.action === 'mouse_up') this.buttonHeld = false;
     const changes = this.options.changesScreen?.(action) ?? !PASSIVE.has(action.action);
     if (changes) this.version += 1;
     await this.options.onExecute?.(action);
@@ -126,6 +132,12 @@ export class FakeOperator implements Operator {
     };
   }
 
+  async releaseHeldInput(): Promise<void> {
+    if (!this.buttonHeld) return;
+    this.buttonHeld = false;
+    this.heldButtonReleases += 1;
+  }
+
   async close(): Promise<void> {}
 
   private mapPoints(action: ComputerAction, view: ModelView, frame: FrameGeometry): { ok: true; screens: Point[] } | { ok: false; error: string } {
@@ -138,6 +150,12 @@ export class FakeOperator implements Operator {
       case 'move':
       case 'scroll': {
         const mapping = mapModelPoint(action, view, frame);
+        return mapping.ok ? { ok: true, screens: [mapping.screen] } : mapping;
+      }
+      case 'mouse_down':
+      case 'mouse_up': {
+        if (action.x === undefined || action.y === undefined) return { ok: true, screens: [] };
+        const mapping = mapModelPoint({ x: action.x, y: action.y }, view, frame);
         return mapping.ok ? { ok: true, screens: [mapping.screen] } : mapping;
       }
       case 'drag':

@@ -11,6 +11,11 @@ import type { TurnOutcome } from '../../src/main/agent/agent-contract.js';
 import { textOfParts, userText, type Message } from '../../src/shared/messages.js';
 import { TURN_END_REASONS } from '../../src/shared/statuses.js';
 import { computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
+import type { InputDriver, MouseButton } from '../../src/main/operators/action-performer.js';
+import { DesktopFrameSource, type MonitorLike } from '../../src/main/operators/desktop-frame-source.js';
+import { DesktopOperator } from '../../src/main/operators/desktop-operator.js';
+import type { KeyChord } from '../../src/main/operators/key-combination.js';
+import type { Sleep } from '../../src/main/operators/pause.js';
 import { claudeComputer, claudeFinish, scriptedClaude, type ScriptedClaude, type ScriptedClaudeReply } from '../helpers/scripted-claude-model.js';
 
 let harness: AgentHarness | undefined;
@@ -24,7 +29,7 @@ async function startClaude(claude: ScriptedClaude, options: Parameters<typeof st
     operator: { screen: { width: 1280, height: 800 } },
     ...options,
     config: { ...options.config, perception: { maxImageEdge: 640 } },
-    extra: { model: claude },
+    extra: { ...options.extra, model: claude },
   });
 }
 
@@ -108,7 +113,7 @@ describe('anthropic-computer: a scripted Claude turn', () => {
     expect(outcome.status).toBe('finished');
   });
 
-  it('shift-clicks with shift held, and refuses a key held during a scroll rather than scrolling without it', async () => {
+  it('shift-clicks with shift held, and scrolls with the key held during the scroll', async () => {
     const claude = scriptedClaude('claude-sonnet-4-20250514', [
       claudeComputer({ action: 'left_click', coordinate: [10, 10], text: 'shift' }),
       claudeComputer({ action: 'scroll', coordinate: [10, 10], scroll_direction: 'down', scroll_amount: 1, text: 'ctrl' }),
@@ -116,8 +121,162 @@ describe('anthropic-computer: a scripted Claude turn', () => {
     ]);
     harness = await startClaude(claude);
     const outcome = await harness.agent.runTurn({ request: userText('Select a range.') });
-    expect(harness.operator.executed.map((entry) => entry.action)).toEqual([{ action: 'click', x: 10, y: 10, modifiers: 'shift' }]);
-    expect(toolResults(outcome.turnId)[1]).toEqual({ text: expect.stringContaining('Holding keys during scroll'), isError: true, images: 0 });
+    expect(harness.operator.executed.map((entry) => entry.action)).toEqual([
+      { action: 'click', x: 10, y: 10, modifiers: 'shift' },
+      { action: 'scroll', x: 10, y: 10, scroll_x: 0, scroll_y: 1, modifiers: 'ctrl' },
+    ]);
+    expect(toolResults(outcome.turnId)[1]).toMatchObject({ isError: false, images: 1 });
+    expect(harness.storage.steps.listByTurn(outcome.turnId)[1]!.action).toEqual({ action: 'scroll', x: 10, y: 10, scroll_x: 0, scroll_y: 1, modifiers: 'ctrl' });
+  });
+});
+
+/**
+ * A DesktopOperator on a fake 1280x800 display (scale 1) whose input driver writes down what it is asked to
+ * do: the real action performer, mapping and held-button bookkeeping between Claude and the input events.
+ */
+function recordingDesktop(options: { sleep?: Sleep; onInput?: (entry: string) => void } = {}): { operator: DesktopOperator; log: string[] } {
+  const log: string[] = [];
+  const pressed = new Set<MouseButton>();
+  const write = (entry: string): void => {
+    log.push(entry);
+    options.onInput?.(entry);
+  };
+  const keys = (chord: KeyChord): string => chord.map((key) => key.nut).join('+');
+  const input: InputDriver = {
+    move: async (to) => write(`move ${to.x},${to.y}`),
+    click: async (at, button, count) => write(`click ${button}x${count} ${at.x},${at.y}`),
+    drag: async (path) => write(`drag ${path.map((point) => `${point.x},${point.y}`).join(' -> ')}`),
+    scroll: async (at, notches, held = []) => write(`scroll ${notches.x},${notches.y} at ${at.x},${at.y} holding ${keys(held)}`),
+    cannotType: () => undefined,
+    type: async (text) => write(`type ${text}`),
+    pressChord: async (chord) => write(`chord ${keys(chord)}`),
+    holdChord: async (chord, during) => {
+      write(`hold ${keys(chord)}`);
+      try {
+        return await during();
+      } finally {
+        write(`let go ${keys(chord)}`);
+      }
+    },
+    pressButton: async (button) => {
+      pressed.add(button);
+      write(`press ${button}`);
+    },
+    releaseButton: async (button) => {
+      pressed.delete(button);
+      write(`release ${button}`);
+    },
+    isPressed: (button) => pressed.has(button),
+    releaseHeldButtons: async () => {
+      for (const button of [...pressed]) {
+        pressed.delete(button);
+        write(`release ${button}`);
+      }
+    },
+  };
+  const monitor = {
+    id: () => 1,
+    name: () => 'fake',
+    x: () => 0,
+    y: () => 0,
+    width: () => 1280,
+    height: () => 800,
+    scaleFactor: () => 1,
+    isPrimary: () => true,
+    captureImage: async () => ({ width: 1280, height: 800, toRaw: async () => Buffer.alloc(1280 * 800 * 4, 200) }),
+  } as unknown as MonitorLike;
+  const operator = new DesktopOperator({
+    frameSource: new DesktopFrameSource({ displayId: 1, listMonitors: () => [monitor] }),
+    input,
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+  });
+  return { operator, log };
+}
+
+describe('anthropic-computer: the button alone, and keys held for a time', () => {
+  it('presses, moves and releases the left button in separate calls: the input driver sees a drag', async () => {
+    const desktop = recordingDesktop();
+    const claude = scriptedClaude('claude-sonnet-4-5', [
+      claudeComputer({ action: 'mouse_move', coordinate: [50, 50] }),
+      claudeComputer({ action: 'left_mouse_down' }),
+      claudeComputer({ action: 'mouse_move', coordinate: [300, 200] }),
+      claudeComputer({ action: 'left_mouse_up' }),
+      claudeFinish('Moved the card.'),
+    ]);
+    harness = await startClaude(claude, { extra: { operator: desktop.operator } });
+    const outcome = await harness.agent.runTurn({ request: userText('Drag the card to the done column.') });
+
+    expect(outcome).toMatchObject({ status: 'finished', summary: 'Moved the card.' });
+    // 640x400 image of a 1280x800 screen: each image pixel is two screen pixels, landing on the middle one.
+    expect(desktop.log).toEqual(['move 101,101', 'press left', 'move 601,401', 'release left']);
+    expect(toolResults(outcome.turnId).map((result) => result.isError)).toEqual([false, false, false, false, false]);
+    expect(harness.storage.steps.listByTurn(outcome.turnId).map((step) => step.action)).toEqual([
+      { action: 'move', x: 50, y: 50 },
+      { action: 'mouse_down' },
+      { action: 'move', x: 300, y: 200 },
+      { action: 'mouse_up' },
+      { tool: 'finish', arguments: { summary: 'Moved the card.', success: true } },
+    ]);
+  });
+
+  it('holds a key for the duration asked, and at most 10 s, telling the model when it held less', async () => {
+    const slept: number[] = [];
+    const desktop = recordingDesktop({ sleep: async (milliseconds) => void slept.push(milliseconds) });
+    const claude = scriptedClaude('claude-sonnet-4-5', [
+      claudeComputer({ action: 'hold_key', text: 'shift', duration: 2 }),
+      claudeComputer({ action: 'hold_key', text: 'Control_L', duration: 30 }),
+      claudeFinish(),
+    ]);
+    harness = await startClaude(claude, { extra: { operator: desktop.operator } });
+    const outcome = await harness.agent.runTurn({ request: userText('Hold shift.') });
+
+    expect(desktop.log).toEqual(['hold LeftShift', 'let go LeftShift', 'hold LeftControl', 'let go LeftControl']);
+    expect(slept).toEqual([2000, 10_000]);
+    const [first, second] = toolResults(outcome.turnId);
+    expect(first).toMatchObject({ isError: false, text: expect.stringContaining('held shift for 2 s, then released') });
+    expect(second).toMatchObject({ isError: false, text: expect.stringContaining('the longest one hold_key may hold them here, not the 30 s asked for') });
+    expect(harness.storage.steps.listByTurn(outcome.turnId)[1]!.action).toEqual({ action: 'hold_key', keys: 'ctrl', seconds: 10 });
+  });
+
+  it('releases a button left down when the turn finishes, is stopped, or fails', async () => {
+    const stop = new AbortController();
+    const desktop = recordingDesktop({ onInput: (entry) => entry === 'press left' && desktop.log.length > 3 && stop.abort() });
+    const claude = scriptedClaude('claude-sonnet-4-5', [
+      // Finished with the button down.
+      claudeComputer({ action: 'left_mouse_down', coordinate: [10, 10] }),
+      claudeFinish(),
+      // Stopped by the user while the button is down.
+      claudeComputer({ action: 'left_mouse_down', coordinate: [20, 20] }),
+      // Failed (the model has no more replies) with the button down.
+      claudeComputer({ action: 'left_mouse_down', coordinate: [30, 30] }),
+    ]);
+    harness = await startClaude(claude, { extra: { operator: desktop.operator } });
+
+    const finished = await harness.agent.runTurn({ request: userText('Press and finish.') });
+    expect(finished.status).toBe('finished');
+    expect(desktop.log).toEqual(['move 21,21', 'press left', 'release left']);
+
+    const stopped = await harness.agent.runTurn({ request: userText('Press and be stopped.'), signal: stop.signal });
+    expect(stopped.status).toBe('stopped');
+    expect(desktop.log.slice(3)).toEqual(['move 41,41', 'press left', 'release left']);
+
+    const failed = await harness.agent.runTurn({ request: userText('Press and fail.') });
+    expect(failed.status).toBe('failed');
+    expect(desktop.log.slice(6)).toEqual(['move 61,61', 'press left', 'release left']);
+  });
+
+  it('lets go of held keys as soon as the turn is stopped, not when the hold would have ended', async () => {
+    const stop = new AbortController();
+    // The operator's own sleep: the stop must cut the hold short.
+    const desktop = recordingDesktop({ onInput: (entry) => entry === 'hold LeftShift' && void setTimeout(() => stop.abort(), 50) });
+    const claude = scriptedClaude('claude-sonnet-4-5', [claudeComputer({ action: 'hold_key', text: 'shift', duration: 10 }), claudeFinish()]);
+    harness = await startClaude(claude, { extra: { operator: desktop.operator } });
+    const started = Date.now();
+    const outcome = await harness.agent.runTurn({ request: userText('Hold shift.'), signal: stop.signal });
+
+    expect(outcome.status).toBe('stopped');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(desktop.log).toEqual(['hold LeftShift', 'let go LeftShift']);
   });
 });
 
@@ -159,6 +318,19 @@ describe('anthropic-computer: the confirmation policy', () => {
     expect(fromComputerTool.executed).toEqual([]);
     expect(fromComputerTool.refusal).toContain('the user refused this action: key combination ctrl+w may close a window or tab');
     expect(fromClaude).toEqual(fromComputerTool);
+  });
+
+  it('judges a ctrl+w held by hold_key as the key press: asked, refused, never pressed', async () => {
+    const held = await refusedCloseTab(() =>
+      startAgentHarness({
+        confirm: async () => false,
+        extra: { model: scriptedClaude('claude-sonnet-4-5', [claudeComputer({ action: 'hold_key', text: 'ctrl+w', duration: 1 }), claudeFinish('Kept the tab.', false)]) },
+      }),
+    );
+    expect(held.confirmations).toEqual([{ action: { action: 'hold_key', keys: 'ctrl+w', seconds: 1 }, reason: 'key combination ctrl+w may close a window or tab' }]);
+    expect(held.executed).toEqual([]);
+    expect(held.step).toEqual({ action: { action: 'hold_key', keys: 'ctrl+w', seconds: 1 }, error: expect.stringContaining('refused') });
+    expect(held.refusal).toContain('the user refused this action: key combination ctrl+w may close a window or tab');
   });
 });
 

@@ -17,6 +17,17 @@ describe('an action in words', () => {
     expect(describeAction({ action: 'screenshot' })).toBe('screenshot');
   });
 
+  it('describes pressing and releasing the button alone, holding keys, and the modifiers held during a click or a scroll', () => {
+    expect(describeAction({ action: 'mouse_down' })).toBe('mouse down');
+    expect(describeAction({ action: 'mouse_down', x: 10.2, y: 20 })).toBe('mouse down (10, 20)');
+    expect(describeAction({ action: 'mouse_up', x: 30, y: 40 })).toBe('mouse up (30, 40)');
+    expect(describeAction({ action: 'mouse_up' })).toBe('mouse up');
+    expect(describeAction({ action: 'hold_key', keys: 'ctrl+w', seconds: 1.5 })).toBe('hold key ctrl+w for 1.5s');
+    expect(describeAction({ action: 'scroll', x: 5, y: 6, scroll_x: 0, scroll_y: -3, modifiers: 'ctrl' })).toBe('scroll (5, 6) by 0, -3 with ctrl held');
+    expect(describeAction({ action: 'click', x: 1, y: 2, modifiers: 'shift' })).toBe('click (1, 2) with shift held');
+    expect(describeAction({ action: 'right_click', x: 1, y: 2, modifiers: 'ctrl+shift' })).toBe('right click (1, 2) with ctrl+shift held');
+  });
+
   it('keeps an action on one line, and names any other tool call by its tool', () => {
     expect(describeAction({ action: 'type', text: 'two\nlines' })).toBe('type "two\\nlines"');
     expect(describeAction({ action: 'key', keys: 'ctrl+a\nDelete' })).toBe('key ctrl+a Delete');

@@ -41,6 +41,35 @@ describe('assessRisk', () => {
     },
   );
 
+  it.each([
+    ['alt+F4', 'may close a window or tab'],
+    ['ctrl+w', 'may close a window or tab'],
+    ['Control+q', 'may quit an application'],
+    ['Delete', 'may delete something'],
+    ['ctrl+alt+Delete', 'may log out, restart or kill the session'],
+  ])('judges a held %s as the same key press: hold_key is no way around the policy', (keys, effect) => {
+    const held: ComputerAction = { action: 'hold_key', keys, seconds: 1 };
+    expect(assessRisk(held, unknownField)).toEqual(assessRisk(key(keys), unknownField));
+    expect(assessRisk(held, unknownField)).toEqual({ risky: true, reason: `key combination ${keys} ${effect}` });
+  });
+
+  it.each(['shift', 'ctrl', 'ctrl+shift', 'space', 'a', 'nonsense+key'])('lets a held %s through, as the key press', (keys) => {
+    expect(assessRisk({ action: 'hold_key', keys, seconds: 2 }, unknownField)).toEqual(assessRisk(key(keys), unknownField));
+    expect(assessRisk({ action: 'hold_key', keys, seconds: 2 }, unknownField).risky).toBe(false);
+  });
+
+  it('judges the modifiers held during a click or a scroll as their key press', () => {
+    // Modifiers alone close nothing, so these pass, as `key ctrl` does; a rule that matched them would ask here too.
+    const held: Array<[ComputerAction, string]> = [
+      [{ action: 'scroll', x: 1, y: 1, scroll_x: 0, scroll_y: 3, modifiers: 'ctrl' }, 'ctrl'],
+      [{ action: 'click', x: 1, y: 1, modifiers: 'ctrl+shift' }, 'ctrl+shift'],
+      [{ action: 'right_click', x: 1, y: 1, modifiers: 'alt' }, 'alt'],
+    ];
+    for (const [action, keys] of held) expect(assessRisk(action, unknownField)).toEqual(assessRisk(key(keys), unknownField));
+    // Keys that are not modifiers are refused by the operator (nothing runs), so there is nothing to confirm.
+    expect(assessRisk({ action: 'scroll', x: 1, y: 1, scroll_x: 0, scroll_y: 3, modifiers: 'ctrl+w' }, unknownField).risky).toBe(false);
+  });
+
   it('finds typing into a password field risky, and only there', () => {
     const typing: ComputerAction = { action: 'type', text: 'hunter2' };
     expect(assessRisk(typing, { focusedFieldKind: 'password' })).toEqual({ risky: true, reason: 'typing into a password field' });
@@ -73,5 +102,13 @@ describe('needsConfirmation', () => {
     expect(needsConfirmation('always', safe, { action: 'type', text: 'a' })).toBe(true);
     expect(needsConfirmation('always', safe, { action: 'screenshot' })).toBe(false);
     expect(needsConfirmation('always', safe, { action: 'wait', seconds: 1 })).toBe(false);
+    expect(needsConfirmation('always', safe, { action: 'mouse_down' })).toBe(true);
+    expect(needsConfirmation('always', safe, { action: 'mouse_up', x: 1, y: 1 })).toBe(true);
+    expect(needsConfirmation('always', safe, { action: 'hold_key', keys: 'shift', seconds: 1 })).toBe(true);
+  });
+
+  it('asks for a held risky combination under "risky", as for the key press', () => {
+    const held: ComputerAction = { action: 'hold_key', keys: 'ctrl+w', seconds: 1 };
+    expect(needsConfirmation('risky', assessRisk(held, unknownField), held)).toBe(true);
   });
 });

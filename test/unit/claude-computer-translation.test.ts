@@ -16,6 +16,7 @@ import {
 } from '../../src/main/agent/tools/claude-computer-translation.js';
 import { frameBox } from '../../src/main/agent/tools/claude-computer-tool.js';
 import { parseKeyCombinations } from '../../src/main/operators/key-combination.js';
+import { MAX_HOLD_SECONDS } from '../../src/shared/actions.js';
 
 const UNPLACED: ClaudePointerState = { pointer: undefined, centre: { x: 640, y: 400 } };
 const PLACED: ClaudePointerState = { pointer: { x: 100, y: 200 }, centre: { x: 640, y: 400 } };
@@ -89,22 +90,52 @@ describe('translateClaudeAction: what computer_20250124 adds', () => {
     expect(step({ action: 'double_click', text: 'alt' }, 'computer_20250124', PLACED)).toEqual({ kind: 'act', action: { action: 'double_click', x: 100, y: 200, modifiers: 'alt' } });
   });
 
-  it('refuses keys that are not modifiers during a click, and any held during a scroll, rather than acting without them', () => {
+  it('holds the modifiers named in `text` during a scroll (ctrl-scroll zooms, shift-scroll goes sideways)', () => {
+    expect(step({ action: 'scroll', coordinate: [500, 400], scroll_direction: 'down', scroll_amount: 3, text: 'ctrl' }, 'computer_20250124')).toEqual({
+      kind: 'act',
+      action: { action: 'scroll', x: 500, y: 400, scroll_x: 0, scroll_y: 3, modifiers: 'ctrl' },
+    });
+    expect(step({ action: 'scroll', scroll_direction: 'up', scroll_amount: 1, text: 'Shift_L' }, 'computer_20250124', PLACED)).toEqual({
+      kind: 'act',
+      action: { action: 'scroll', x: 100, y: 200, scroll_x: 0, scroll_y: -1, modifiers: 'shift' },
+    });
+  });
+
+  it('refuses keys that are not modifiers during a click or a scroll, rather than acting without them', () => {
     expect(step({ action: 'left_click', coordinate: [500, 300], text: 'a' }, 'computer_20250124')).toEqual({
       kind: 'refuse',
       message: 'The keys to hold during left_click (`text`) cannot be held: modifiers may hold only ctrl, shift, alt or cmd, not "a". Nothing was done.',
     });
     expect(step({ action: 'left_click', coordinate: [500, 300], text: 'Hyper_Q' }, 'computer_20250124')).toMatchObject({ kind: 'refuse', message: expect.stringContaining('unknown key "Hyper_Q"') });
-    expect(step({ action: 'scroll', coordinate: [500, 400], scroll_direction: 'down', scroll_amount: 3, text: 'ctrl' }, 'computer_20250124')).toEqual({
+    expect(step({ action: 'scroll', coordinate: [500, 400], scroll_direction: 'down', scroll_amount: 3, text: 'ctrl+w' }, 'computer_20250124')).toEqual({
       kind: 'refuse',
-      message: expect.stringMatching(/^Holding keys during scroll .*Nothing was done\.$/),
+      message: 'The keys to hold during scroll (`text`) cannot be held: modifiers may hold only ctrl, shift, alt or cmd, not "w". Nothing was done.',
     });
   });
 
-  it('refuses left_mouse_down, left_mouse_up and hold_key with what to do instead', () => {
-    expect(step({ action: 'left_mouse_down' }, 'computer_20250124')).toMatchObject({ kind: 'refuse', message: expect.stringContaining('Use left_click_drag') });
-    expect(step({ action: 'left_mouse_up' }, 'computer_20250124')).toMatchObject({ kind: 'refuse', message: expect.stringContaining('Use left_click_drag') });
-    expect(step({ action: 'hold_key', text: 'shift', duration: 1 }, 'computer_20250124')).toMatchObject({ kind: 'refuse', message: expect.stringContaining('Use key') });
+  it('presses and releases the left button alone: left_mouse_down and left_mouse_up are mouse_down and mouse_up', () => {
+    expect(step({ action: 'left_mouse_down' }, 'computer_20250124')).toEqual({ kind: 'act', action: { action: 'mouse_down' } });
+    expect(step({ action: 'left_mouse_up', coordinate: null }, 'computer_20250124')).toEqual({ kind: 'act', action: { action: 'mouse_up' } });
+    // The reference tool takes no coordinate; one is honoured (the press moves there first), as on clicks.
+    expect(step({ action: 'left_mouse_down', coordinate: [10, 20] }, 'computer_20251124')).toEqual({ kind: 'act', action: { action: 'mouse_down', x: 10, y: 20 } });
+    expect(step({ action: 'left_mouse_up', coordinate: [30, 40] }, 'computer_20251124')).toEqual({ kind: 'act', action: { action: 'mouse_up', x: 30, y: 40 } });
+  });
+
+  it('holds keys for the duration asked, in Sightline key names, at most MAX_HOLD_SECONDS, and says so when it holds less', () => {
+    expect(step({ action: 'hold_key', text: 'shift', duration: 1 }, 'computer_20250124')).toEqual({ kind: 'act', action: { action: 'hold_key', keys: 'shift', seconds: 1 } });
+    expect(step({ action: 'hold_key', text: 'Control_L+a', duration: 0.5 }, 'computer_20250124')).toEqual({ kind: 'act', action: { action: 'hold_key', keys: 'ctrl+a', seconds: 0.5 } });
+    expect(step({ action: 'hold_key', text: 'space', duration: MAX_HOLD_SECONDS }, 'computer_20250124')).toEqual({ kind: 'act', action: { action: 'hold_key', keys: 'space', seconds: MAX_HOLD_SECONDS } });
+    expect(step({ action: 'hold_key', text: 'shift', duration: 30 }, 'computer_20250124')).toEqual({
+      kind: 'act',
+      action: { action: 'hold_key', keys: 'shift', seconds: 10 },
+      notice: 'The keys were held for 10 s, the longest one hold_key may hold them here, not the 30 s asked for.',
+    });
+  });
+
+  it('refuses a hold_key without its keys or its duration', () => {
+    expect(step({ action: 'hold_key', duration: 1 }, 'computer_20250124')).toMatchObject({ kind: 'refuse', message: expect.stringContaining('hold_key needs the key or combination to hold in `text`') });
+    expect(step({ action: 'hold_key', text: ' ', duration: 1 }, 'computer_20250124')).toMatchObject({ kind: 'refuse', message: expect.stringContaining('in `text`') });
+    expect(step({ action: 'hold_key', text: 'shift' }, 'computer_20250124')).toMatchObject({ kind: 'refuse', message: expect.stringContaining('hold_key needs `duration`') });
   });
 
   it('refuses a scroll without its direction or amount', () => {

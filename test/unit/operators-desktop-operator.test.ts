@@ -26,6 +26,7 @@ function leftRetinaMonitor(): MonitorLike {
 }
 
 function recordingInput(log: string[]): InputDriver {
+  const pressed = new Set<string>();
   return {
     move: async (to) => void log.push(`move ${to.x},${to.y}`),
     click: async (at, button, count) => void log.push(`click ${button}x${count} ${at.x},${at.y}`),
@@ -34,6 +35,29 @@ function recordingInput(log: string[]): InputDriver {
     cannotType: (text) => (text.includes('é') ? 'cannot type "é"' : undefined),
     type: async (text) => void log.push(`type ${text}`),
     pressChord: async (chord) => void log.push(`chord ${chord.map((key) => key.nut).join('+')}`),
+    pressButton: async (button) => {
+      pressed.add(button);
+      log.push(`press ${button}`);
+    },
+    releaseButton: async (button) => {
+      pressed.delete(button);
+      log.push(`release ${button}`);
+    },
+    isPressed: (button) => pressed.has(button),
+    releaseHeldButtons: async () => {
+      for (const button of [...pressed]) {
+        pressed.delete(button);
+        log.push(`release ${button}`);
+      }
+    },
+    holdChord: async (chord, during) => {
+      log.push(`hold ${chord.map((key) => key.nut).join('+')}`);
+      try {
+        return await during();
+      } finally {
+        log.push(`let go ${chord.map((key) => key.nut).join('+')}`);
+      }
+    },
   };
 }
 
@@ -142,6 +166,93 @@ describe('DesktopOperator', () => {
       expect.stringMatching(/^the screen changed since that screenshot/),
     ]);
     expect(log).toEqual([]);
+  });
+
+  it('presses the left button alone, moves with it down, and releases it: a drag in steps', async () => {
+    const { operator, log } = setUp();
+    await operator.capture();
+    expect(await operator.execute({ action: 'move', x: 0, y: 0 }, VIEW)).toMatchObject({ ok: true });
+    expect(await operator.execute({ action: 'mouse_down' }, VIEW)).toEqual({ ok: true, detail: 'left button down where the pointer is, held until mouse_up' });
+    await operator.execute({ action: 'move', x: 640, y: 400 }, VIEW);
+    expect(await operator.execute({ action: 'mouse_up', x: 1279, y: 799 }, VIEW)).toEqual({ ok: true, detail: 'left button released at screen (-1, 899)' });
+    expect(await operator.execute({ action: 'mouse_down', x: 640, y: 400 }, VIEW)).toEqual({ ok: true, detail: 'left button down at screen (-720, 450), held until mouse_up' });
+    expect(log).toEqual(['move -1440,0', 'press left', 'move -720,450', 'move -1,899', 'release left', 'move -720,450', 'press left']);
+  });
+
+  it('refuses a second press and a release of a button that is up, and a press off the screen, doing nothing', async () => {
+    const { operator, log } = setUp();
+    await operator.capture();
+    expect(await operator.execute({ action: 'mouse_up' }, VIEW)).toEqual({
+      ok: false,
+      error: 'the left button is not down, so there is nothing to release; mouse_down presses it. Nothing was done.',
+    });
+    expect(await operator.execute({ action: 'mouse_down', x: 1280, y: 0 }, VIEW)).toEqual({ ok: false, error: 'x=1280 is outside the screenshot (0–1279). Nothing was done.' });
+    await operator.execute({ action: 'mouse_down' }, VIEW);
+    expect(await operator.execute({ action: 'mouse_down', x: 5, y: 5 }, VIEW)).toEqual({
+      ok: false,
+      error: 'the left button is already down (an earlier mouse_down); release it with mouse_up first. Nothing was done.',
+    });
+    expect(log).toEqual(['press left']);
+  });
+
+  it('releases a button left down when asked at the end of a turn, and when it closes, and touches nothing when none is', async () => {
+    const { operator, log } = setUp();
+    await operator.capture();
+    await operator.releaseHeldInput();
+    expect(log).toEqual([]);
+    await operator.execute({ action: 'mouse_down' }, VIEW);
+    await operator.releaseHeldInput();
+    await operator.releaseHeldInput();
+    await operator.execute({ action: 'mouse_down' }, VIEW);
+    await operator.close();
+    expect(log).toEqual(['press left', 'release left', 'press left', 'release left']);
+  });
+
+  it('holds one combination for the time asked, then releases it', async () => {
+    const { operator, log, slept } = setUp();
+    expect(await operator.execute({ action: 'hold_key', keys: 'ctrl+shift', seconds: 2.5 }, VIEW)).toEqual({ ok: true, detail: 'held ctrl+shift for 2.5 s, then released' });
+    expect(await operator.execute({ action: 'hold_key', keys: 'shift a', seconds: 1 }, VIEW)).toEqual({
+      ok: false,
+      error: 'hold_key holds one combination, such as shift or ctrl+a, not "shift a". Nothing was done.',
+    });
+    expect(await operator.execute({ action: 'hold_key', keys: 'Hyper', seconds: 1 }, VIEW)).toMatchObject({ ok: false, error: expect.stringMatching(/^unknown key "Hyper"/) });
+    expect(log).toEqual(['hold LeftControl+LeftShift', 'let go LeftControl+LeftShift']);
+    expect(slept).toEqual([2500]);
+  });
+
+  it('lets go of held keys, and ends a wait, as soon as the turn is stopped', async () => {
+    const log: string[] = [];
+    // The real sleep: the stop must cut it short.
+    const operator = new DesktopOperator({ frameSource: new DesktopFrameSource({ displayId: 7, listMonitors: () => [leftRetinaMonitor()] }), input: recordingInput(log) });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 100);
+    const started = Date.now();
+    const held = await operator.execute({ action: 'hold_key', keys: 'shift', seconds: 10 }, VIEW, stop.signal);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(held).toMatchObject({ ok: true, detail: expect.stringMatching(/^held shift for 0\.\d s of 10 s, released early: the turn was stopped$/) });
+    expect(log).toEqual(['hold LeftShift', 'let go LeftShift']);
+    const waited = await operator.execute({ action: 'wait', seconds: 60 }, VIEW, stop.signal);
+    expect(waited).toEqual({ ok: true, detail: 'waited 0 s of 60 s: the turn was stopped' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('holds modifier keys during a scroll', async () => {
+    const log: string[] = [];
+    const input: InputDriver = {
+      ...recordingInput(log),
+      scroll: async (at, notches, held = []) => void log.push(`scroll ${notches.x},${notches.y} at ${at.x},${at.y} holding ${held.map((key) => key.nut).join('+')}`),
+    };
+    const operator = new DesktopOperator({ frameSource: new DesktopFrameSource({ displayId: 7, listMonitors: () => [leftRetinaMonitor()] }), input, sleep: async () => {} });
+    await operator.capture();
+    expect(await operator.execute({ action: 'scroll', x: 640, y: 400, scroll_x: 0, scroll_y: 2, modifiers: 'ctrl' }, VIEW)).toEqual({
+      ok: true,
+      detail: 'scroll with ctrl held (0, 2) at screen (-720, 450)',
+    });
+    expect(await operator.execute({ action: 'scroll', x: 640, y: 400, scroll_x: 0, scroll_y: 2, modifiers: 'ctrl+w' }, VIEW)).toEqual({
+      ok: false,
+      error: 'modifiers may hold only ctrl, shift, alt or cmd, not "w". Nothing was done.',
+    });
+    expect(log).toEqual(['scroll 0,2 at -720,450 holding LeftControl']);
   });
 
   it('reads the screen geometry from a capture when asked to act before any', async () => {

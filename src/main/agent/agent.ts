@@ -59,7 +59,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     modelFamily: model.profile.family,
     anthropicComputerTool: model.profile.anthropicComputerTool,
   });
-  const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, stoppedNotice: STOPPED_CALL_NOTICE };
+  const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, operator, stoppedNotice: STOPPED_CALL_NOTICE };
   const hooks = dependencies.turnEndHooks ?? [];
   const injectionDebugLog =
     dependencies.injectionDebugLog ??

@@ -54,7 +54,7 @@ export function createHostedTools(options: HostedToolsOptions): HostedTools {
     [screenshot, withScreenshotAction(computer, screenshot), createGetHistoryImageTool(), createCropImageTool()],
     options.extraTools,
   );
-  const parts = { storage, emit, redact, registry, screen, stoppedNotice: options.cancelledNotice };
+  const parts = { storage, emit, redact, registry, screen, operator, stoppedNotice: options.cancelledNotice };
   return {
     listed: registry.forModel(),
     redact,

@@ -4,12 +4,14 @@
  * text on the screen, so nothing shown on the screen (a prompt injection) can talk its way past it.
  *
  * Risky: key combinations that close, quit or delete (alt+F4, ctrl+w, cmd+q, Delete, cmd+Backspace,
- * ctrl+alt+Delete…), and typing while a password field has the focus.
+ * ctrl+alt+Delete…), and typing while a password field has the focus. Every combination an action
+ * presses is judged alike, however it is pressed: a key action's, a hold_key's (held for a time), and the
+ * modifiers held during a click or a scroll.
  */
 import type { ComputerAction } from '../../shared/actions.js';
 import type { ConfirmationPolicy } from '../../shared/config.js';
 import type { FocusedFieldKind } from '../operators/operator.js';
-import { parseKeyCombinations, type KeyChord, type NutKeyName } from '../operators/key-combination.js';
+import { parseHeldModifiers, parseKeyCombinations, type KeyChord, type NutKeyName } from '../operators/key-combination.js';
 
 export interface RiskEvidence {
   focusedFieldKind: FocusedFieldKind;
@@ -53,20 +55,39 @@ export function assessRisk(action: ComputerAction, evidence: RiskEvidence): Risk
   if (action.action === 'type' && evidence.focusedFieldKind === 'password') {
     return { risky: true, reason: 'typing into a password field' };
   }
-  if (action.action === 'key') {
-    const parse = parseKeyCombinations(action.keys);
-    // Keys the operator cannot press are refused by the operator; nothing runs, so nothing to confirm.
-    if (!parse.ok) return { risky: false };
-    for (const [index, chord] of parse.chords.entries()) {
-      const shape = chordShape(chord);
-      const rule = RISKY_CHORDS.find((candidate) => candidate.matches(shape));
-      if (rule !== undefined) {
-        const written = action.keys.trim().split(/\s+/)[index] ?? action.keys;
-        return { risky: true, reason: `key combination ${written} ${rule.effect}` };
-      }
-    }
+  for (const { written, chord } of pressedCombinations(action)) {
+    const rule = RISKY_CHORDS.find((candidate) => candidate.matches(chordShape(chord)));
+    if (rule !== undefined) return { risky: true, reason: `key combination ${written} ${rule.effect}` };
   }
   return { risky: false };
+}
+
+/**
+ * The key combinations an action presses, as written and as parsed. Keys the operator cannot press are
+ * refused by the operator (nothing runs, so nothing to confirm): they press nothing here.
+ */
+function pressedCombinations(action: ComputerAction): Array<{ written: string; chord: KeyChord }> {
+  switch (action.action) {
+    case 'key':
+    case 'hold_key': {
+      const parse = parseKeyCombinations(action.keys);
+      if (!parse.ok) return [];
+      const written = action.keys.trim().split(/\s+/);
+      return parse.chords.map((chord, index) => ({ written: written[index] ?? action.keys, chord }));
+    }
+    case 'click':
+    case 'double_click':
+    case 'triple_click':
+    case 'right_click':
+    case 'middle_click':
+    case 'scroll': {
+      if (action.modifiers === undefined) return [];
+      const parse = parseHeldModifiers(action.modifiers);
+      return parse.ok ? [{ written: action.modifiers.trim(), chord: parse.chord }] : [];
+    }
+    default:
+      return [];
+  }
 }
 
 /** Actions that change nothing on the screen or in applications; `always` still lets them run unasked. */

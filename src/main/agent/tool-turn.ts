@@ -8,6 +8,7 @@ import type { TokenReport } from '../../shared/events.js';
 import type { MessagePart, ToolCall, UserMessage } from '../../shared/messages.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
+import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
@@ -27,6 +28,8 @@ export interface ToolTurnParts {
   redact: (text: string) => string;
   registry: ToolRegistry;
   screen: ScreenRecorder;
+  /** What the calls act on: a button an action left down is released there when the turn ends. */
+  operator: Pick<Operator, 'releaseHeldInput'>;
   /** The answer to a call its signal stopped: the user stopped the turn, or the client cancelled the call. */
   stoppedNotice: string;
 }
@@ -96,9 +99,28 @@ export class ToolTurn {
     this.record(call, { result, malformed: false, latencyMs: 0 }, origin);
   }
 
-  /** Ends the turn once (later calls return the first outcome); each hook runs once. */
-  end(ending: TurnEnding, hooks: readonly TurnEndHook[], usage: TokenUsage = emptyUsage()): Promise<TurnOutcome> {
+  /**
+   * Ends the turn once (later calls return the first outcome); each hook runs once. A mouse button an
+   * action left down (mouse_down without its mouse_up) is released first, however the turn ended.
+   */
+  async end(ending: TurnEnding, hooks: readonly TurnEndHook[], usage: TokenUsage = emptyUsage()): Promise<TurnOutcome> {
+    await this.releaseHeldInput();
     return this.lifecycle.end(ending, usage, hooks);
+  }
+
+  /** A release that fails (the display or the page went away) is reported; the turn still ends. */
+  private async releaseHeldInput(): Promise<void> {
+    try {
+      await this.parts.operator.releaseHeldInput();
+    } catch (error) {
+      this.parts.emit({
+        type: 'warning',
+        sessionId: this.sessionId,
+        turnId: this.turnId,
+        at: Date.now(),
+        message: `A mouse button left down could not be released: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
   }
 
   private async dispatch(call: ToolCall, shown: ShownScreenshot | undefined, signal: AbortSignal): Promise<TakenStep> {

@@ -9,6 +9,7 @@ import { mapModelPoint, mapModelPoints, type FrameGeometry, type Point } from '.
 import { parseHeldModifiers, parseKeyCombinations, type KeyChord } from './key-combination.js';
 import type { ModelView } from '../../shared/model-view.js';
 import type { ActionResult } from './operator.js';
+import type { Sleep } from './pause.js';
 
 export type MouseButton = 'left' | 'right' | 'middle';
 
@@ -22,13 +23,29 @@ export interface InputDriver {
   click(at: Point, button: MouseButton, count: 1 | 2 | 3, held?: KeyChord): Promise<void>;
   /** Left button down at the path's first point, moves through the rest, button up (released even when a move fails). */
   drag(path: readonly Point[]): Promise<void>;
-  /** Moves to the point, then turns the wheel: `notches` > 0 scroll right / down. */
-  scroll(at: Point, notches: Point): Promise<void>;
+  /**
+   * Moves to the point, then turns the wheel: `notches` > 0 scroll right / down; with the `held` modifier
+   * keys down during the turn (pressed in order, released in reverse, all of them even on failure).
+   */
+  scroll(at: Point, notches: Point, held?: KeyChord): Promise<void>;
+  /**
+   * Presses the button where the pointer is and leaves it down (mouse_down), until releaseButton or
+   * releaseHeldButtons. The driver remembers what it left down.
+   */
+  pressButton(button: MouseButton): Promise<void>;
+  /** Releases a button pressButton left down, where the pointer is now. */
+  releaseButton(button: MouseButton): Promise<void>;
+  /** Whether pressButton left the button down. */
+  isPressed(button: MouseButton): boolean;
+  /** Releases every button pressButton left down; nothing when none is (then it touches no device). */
+  releaseHeldButtons(): Promise<void>;
   /** Why this driver cannot type the text (so nothing is typed), or undefined when it can. */
   cannotType(text: string): string | undefined;
   type(text: string): Promise<void>;
   /** Presses the chord's keys in order and releases them in reverse (all of them, even on failure). */
   pressChord(chord: KeyChord): Promise<void>;
+  /** Presses the chord's keys in order, runs `during` with them down, and releases them in reverse (all, even on failure). */
+  holdChord<T>(chord: KeyChord, during: () => Promise<T>): Promise<T>;
 }
 
 export interface ActionEnvironment {
@@ -36,7 +53,10 @@ export interface ActionEnvironment {
   /** The frame the model's screenshot was made from (the operator's last capture). */
   frame: FrameGeometry;
   input: InputDriver;
-  sleep: (milliseconds: number) => Promise<void>;
+  /** Resolves after the time, or early when `signal` aborts (see pause.ts). */
+  sleep: Sleep;
+  /** The turn's signal: a stop cuts a wait or a hold short. */
+  signal?: AbortSignal | undefined;
 }
 
 export async function performAction(action: ComputerAction, environment: ActionEnvironment): Promise<ActionResult> {
@@ -86,9 +106,19 @@ export async function performAction(action: ComputerAction, environment: ActionE
       if (action.scroll_x === 0 && action.scroll_y === 0) return refused('scroll_x and scroll_y are both 0: nothing to scroll');
       const mapping = mapModelPoint(action, view, frame);
       if (!mapping.ok) return refused(mapping.error);
-      await input.scroll(mapping.screen, { x: action.scroll_x, y: action.scroll_y });
-      return { ok: true, detail: `scroll (${action.scroll_x}, ${action.scroll_y}) at screen (${mapping.screen.x}, ${mapping.screen.y})` };
+      const where = `(${action.scroll_x}, ${action.scroll_y}) at screen (${mapping.screen.x}, ${mapping.screen.y})`;
+      if (action.modifiers === undefined) {
+        await input.scroll(mapping.screen, { x: action.scroll_x, y: action.scroll_y });
+        return { ok: true, detail: `scroll ${where}` };
+      }
+      const held = parseHeldModifiers(action.modifiers);
+      if (!held.ok) return refused(held.error);
+      await input.scroll(mapping.screen, { x: action.scroll_x, y: action.scroll_y }, held.chord);
+      return { ok: true, detail: `scroll with ${action.modifiers} held ${where}` };
     }
+    case 'mouse_down':
+    case 'mouse_up':
+      return pressOrRelease(action, environment);
     case 'type': {
       const reason = input.cannotType(action.text);
       if (reason) return refused(reason);
@@ -101,13 +131,59 @@ export async function performAction(action: ComputerAction, environment: ActionE
       for (const chord of parse.chords) await input.pressChord(chord);
       return { ok: true, detail: `pressed ${action.keys}` };
     }
-    case 'wait':
-      await environment.sleep(action.seconds * 1000);
+    case 'hold_key':
+      return holdKeys(action, environment);
+    case 'wait': {
+      const cutShortAfter = await pause(action.seconds, environment);
+      if (cutShortAfter !== undefined) return { ok: true, detail: `waited ${cutShortAfter} s of ${action.seconds} s: the turn was stopped` };
       return { ok: true, detail: `waited ${action.seconds} s` };
+    }
     case 'screenshot':
       // Nothing to do: the agent captures a new frame after every action.
       return { ok: true };
   }
+}
+
+/**
+ * mouse_down / mouse_up: the left button pressed and left down, or released, where the pointer is (after
+ * moving to the point, when one is given). The driver remembers a button it left down, so a second press
+ * or a release of a button that is up is refused, and whatever is left down is released when the turn ends.
+ */
+async function pressOrRelease(action: Extract<ComputerAction, { action: 'mouse_down' | 'mouse_up' }>, environment: ActionEnvironment): Promise<ActionResult> {
+  const { input } = environment;
+  let at: Point | undefined;
+  if (action.x !== undefined && action.y !== undefined) {
+    const mapping = mapModelPoint({ x: action.x, y: action.y }, environment.view, environment.frame);
+    if (!mapping.ok) return refused(mapping.error);
+    at = mapping.screen;
+  }
+  const pressing = action.action === 'mouse_down';
+  if (pressing && input.isPressed('left')) return refused('the left button is already down (an earlier mouse_down); release it with mouse_up first');
+  if (!pressing && !input.isPressed('left')) return refused('the left button is not down, so there is nothing to release; mouse_down presses it');
+  if (at !== undefined) await input.move(at);
+  if (pressing) await input.pressButton('left');
+  else await input.releaseButton('left');
+  const where = at === undefined ? 'where the pointer is' : `at screen (${at.x}, ${at.y})`;
+  return { ok: true, detail: pressing ? `left button down ${where}, held until mouse_up` : `left button released ${where}` };
+}
+
+/** hold_key: one combination held down for the time asked (a stop cuts it short), then released in reverse. */
+async function holdKeys(action: Extract<ComputerAction, { action: 'hold_key' }>, environment: ActionEnvironment): Promise<ActionResult> {
+  const parse = parseKeyCombinations(action.keys);
+  if (!parse.ok) return refused(parse.error);
+  const [chord, ...more] = parse.chords;
+  if (chord === undefined || more.length > 0) return refused(`hold_key holds one combination, such as shift or ctrl+a, not "${action.keys}"`);
+  const cutShortAfter = await environment.input.holdChord(chord, () => pause(action.seconds, environment));
+  if (cutShortAfter !== undefined) return { ok: true, detail: `held ${action.keys} for ${cutShortAfter} s of ${action.seconds} s, released early: the turn was stopped` };
+  return { ok: true, detail: `held ${action.keys} for ${action.seconds} s, then released` };
+}
+
+/** Pauses for `seconds`, or until the turn is stopped: then how long it paused (in seconds), else undefined. */
+async function pause(seconds: number, environment: ActionEnvironment): Promise<number | undefined> {
+  const started = performance.now();
+  await environment.sleep(seconds * 1000, environment.signal);
+  if (environment.signal?.aborted !== true) return undefined;
+  return Math.round((performance.now() - started) / 100) / 10;
 }
 
 /** Which button each click action presses, and how many times. */

@@ -5,7 +5,6 @@
  *
  * Links that open a new tab or a popup are followed: the operator acts on the newest open page.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { z } from 'zod';
 import type { ComputerAction } from '../../shared/actions.js';
@@ -16,6 +15,7 @@ import { BrowserFrameSource } from './browser-frame-source.js';
 import type { FrameGeometry } from './coordinates.js';
 import type { ModelView } from '../../shared/model-view.js';
 import type { ActionResult, FocusedFieldKind, Operator, OperatorDescription } from './operator.js';
+import { sleepUnlessAborted, type Sleep } from './pause.js';
 import { PlaywrightInput } from './playwright-input.js';
 
 export interface Viewport {
@@ -35,7 +35,8 @@ export interface BrowserOperatorOptions {
   /** The browser executable; otherwise SIGHTLINE_BROWSER_PATH, then the usual install locations. */
   executablePath?: string | undefined;
   env?: Record<string, string | undefined>;
-  sleep?: (milliseconds: number) => Promise<void>;
+  /** Resolves after the time, or early when the signal aborts (pause.ts). */
+  sleep?: Sleep;
 }
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
@@ -63,7 +64,7 @@ export class BrowserOperator implements Operator {
   private closed = false;
   private lastFrame: FrameGeometry | undefined;
   private readonly input: PlaywrightInput;
-  private readonly sleep: (milliseconds: number) => Promise<void>;
+  private readonly sleep: Sleep;
 
   private constructor(
     private readonly browser: Browser,
@@ -74,7 +75,7 @@ export class BrowserOperator implements Operator {
   ) {
     this.page = page;
     this.input = new PlaywrightInput(() => this.page);
-    this.sleep = options.sleep ?? ((milliseconds) => sleep(milliseconds));
+    this.sleep = options.sleep ?? sleepUnlessAborted;
     context.on('page', (opened) => this.follow(opened));
   }
 
@@ -126,9 +127,14 @@ export class BrowserOperator implements Operator {
     return frame;
   }
 
-  async execute(action: ComputerAction, view: ModelView): Promise<ActionResult> {
+  async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {
     const frame = this.lastFrame ?? (await this.capture());
-    return performAction(action, { view, frame, input: this.input, sleep: this.sleep });
+    return performAction(action, { view, frame, input: this.input, sleep: this.sleep, signal });
+  }
+
+  async releaseHeldInput(): Promise<void> {
+    if (this.closed) return;
+    await this.input.releaseHeldButtons();
   }
 
   describe(): OperatorDescription {

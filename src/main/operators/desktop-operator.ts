@@ -3,13 +3,13 @@
  * Points the model names are mapped onto the display that was captured, offset and HiDPI included.
  * Nothing here touches a display until the first capture or action.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ComputerAction } from '../../shared/actions.js';
 import type { Frame } from '../perception/frame.js';
 import { performAction, type InputDriver } from './action-performer.js';
 import type { FrameGeometry } from './coordinates.js';
 import { DesktopFrameSource } from './desktop-frame-source.js';
 import { NutJsInput } from './nut-js-input.js';
+import { sleepUnlessAborted, type Sleep } from './pause.js';
 import type { ModelView } from '../../shared/model-view.js';
 import { withOwnWindowHidden, type ActionResult, type Operator, type OperatorDescription, type OwnWindowHook } from './operator.js';
 
@@ -22,14 +22,15 @@ export interface DesktopOperatorOptions {
   frameSource?: DesktopFrameSource;
   /** Where input goes; nut-js by default. */
   input?: InputDriver;
-  sleep?: (milliseconds: number) => Promise<void>;
+  /** Resolves after the time, or early when the signal aborts (pause.ts). */
+  sleep?: Sleep;
 }
 
 export class DesktopOperator implements Operator {
   private readonly frameSource: DesktopFrameSource;
   private readonly input: InputDriver;
   private readonly ownWindow: OwnWindowHook | undefined;
-  private readonly sleep: (milliseconds: number) => Promise<void>;
+  private readonly sleep: Sleep;
   /** The geometry of the last frame captured: the model's screenshots are made from it. */
   private lastFrame: FrameGeometry | undefined;
 
@@ -37,7 +38,7 @@ export class DesktopOperator implements Operator {
     this.frameSource = options.frameSource ?? new DesktopFrameSource({ displayId: options.displayId });
     this.input = options.input ?? new NutJsInput();
     this.ownWindow = options.ownWindow;
-    this.sleep = options.sleep ?? ((milliseconds) => sleep(milliseconds));
+    this.sleep = options.sleep ?? sleepUnlessAborted;
   }
 
   async capture(): Promise<Frame> {
@@ -46,11 +47,11 @@ export class DesktopOperator implements Operator {
     return frame;
   }
 
-  async execute(action: ComputerAction, view: ModelView): Promise<ActionResult> {
+  async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {
     // A model cannot have seen the screen before the first capture, but an MCP client may act first:
     // the geometry is then read from a capture, so a point is still checked against the real screen.
     const frame = this.lastFrame ?? (await this.capture());
-    const environment = { view, frame, input: this.input, sleep: this.sleep };
+    const environment = { view, frame, input: this.input, sleep: this.sleep, signal };
     // Waiting with the window hidden would hide it for nothing; everything else must not hit it.
     if (action.action === 'wait' || action.action === 'screenshot') return performAction(action, environment);
     return withOwnWindowHidden(this.ownWindow, () => performAction(action, environment));
@@ -69,7 +70,13 @@ export class DesktopOperator implements Operator {
     };
   }
 
+  async releaseHeldInput(): Promise<void> {
+    await this.input.releaseHeldButtons();
+  }
+
   async close(): Promise<void> {
-    // Keys and buttons are released at the end of each action; nut-js holds nothing else worth closing.
+    // Keys are released at the end of each action; a button a mouse_down left down is released here, so
+    // the person's mouse is not left pressed. nut-js holds nothing else worth closing.
+    await this.releaseHeldInput();
   }
 }

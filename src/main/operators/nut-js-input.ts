@@ -45,6 +45,9 @@ function loadNutJs(): Promise<typeof NutJs> {
 }
 
 export class NutJsInput implements InputDriver {
+  /** Buttons a mouse_down left down, to refuse a second press and to release them when the turn ends. */
+  private readonly pressed = new Set<MouseButton>();
+
   async move(to: Point): Promise<void> {
     const nut = await loadNutJs();
     await nut.mouse.move(nut.straightTo(new nut.Point(to.x, to.y)));
@@ -60,7 +63,7 @@ export class NutJsInput implements InputDriver {
   }
 
   private async clickHere(nut: typeof NutJs, button: MouseButton, count: 1 | 2 | 3): Promise<void> {
-    const nutButton = button === 'left' ? nut.Button.LEFT : button === 'right' ? nut.Button.RIGHT : nut.Button.MIDDLE;
+    const nutButton = nutButtonOf(nut, button);
     if (count === 1) await nut.mouse.click(nutButton);
     else if (count === 2) await nut.mouse.doubleClick(nutButton);
     else {
@@ -86,13 +89,39 @@ export class NutJsInput implements InputDriver {
     }
   }
 
-  async scroll(at: Point, notches: Point): Promise<void> {
+  async scroll(at: Point, notches: Point, held: KeyChord = []): Promise<void> {
     const nut = await loadNutJs();
     await this.move(at);
-    if (notches.y > 0) await nut.mouse.scrollDown(notches.y);
-    if (notches.y < 0) await nut.mouse.scrollUp(-notches.y);
-    if (notches.x > 0) await nut.mouse.scrollRight(notches.x);
-    if (notches.x < 0) await nut.mouse.scrollLeft(-notches.x);
+    await this.withKeysDown(
+      held.map((key) => key.nut),
+      async () => {
+        if (notches.y > 0) await nut.mouse.scrollDown(notches.y);
+        if (notches.y < 0) await nut.mouse.scrollUp(-notches.y);
+        if (notches.x > 0) await nut.mouse.scrollRight(notches.x);
+        if (notches.x < 0) await nut.mouse.scrollLeft(-notches.x);
+      },
+    );
+  }
+
+  async pressButton(button: MouseButton): Promise<void> {
+    const nut = await loadNutJs();
+    await nut.mouse.pressButton(nutButtonOf(nut, button));
+    this.pressed.add(button);
+  }
+
+  async releaseButton(button: MouseButton): Promise<void> {
+    const nut = await loadNutJs();
+    // Forgotten first: a release that fails (the display went away) must not be retried at every turn's end.
+    this.pressed.delete(button);
+    await nut.mouse.releaseButton(nutButtonOf(nut, button));
+  }
+
+  isPressed(button: MouseButton): boolean {
+    return this.pressed.has(button);
+  }
+
+  async releaseHeldButtons(): Promise<void> {
+    for (const button of [...this.pressed]) await this.releaseButton(button);
   }
 
   /** On Linux only what a US keyboard has (see us-keyboard-typing.ts); libnut types Unicode elsewhere. */
@@ -117,13 +146,20 @@ export class NutJsInput implements InputDriver {
     await this.pressKeys(chord.map((key) => key.nut));
   }
 
+  holdChord<T>(chord: KeyChord, during: () => Promise<T>): Promise<T> {
+    return this.withKeysDown(
+      chord.map((key) => key.nut),
+      during,
+    );
+  }
+
   /** Presses the keys in order and releases them in reverse. */
   private async pressKeys(keys: NutKeyName[]): Promise<void> {
     await this.withKeysDown(keys, async () => {});
   }
 
   /** Presses the keys in order, runs `during`, and releases every key that went down, in reverse. */
-  private async withKeysDown(keys: readonly NutKeyName[], during: () => Promise<void>): Promise<void> {
+  private async withKeysDown<T>(keys: readonly NutKeyName[], during: () => Promise<T>): Promise<T> {
     const nut = await loadNutJs();
     const pressed: NutJs.Key[] = [];
     try {
@@ -132,10 +168,14 @@ export class NutJsInput implements InputDriver {
         await nut.keyboard.pressKey(nutKey);
         pressed.push(nutKey);
       }
-      await during();
+      return await during();
     } finally {
       // Reverse order, and every key that went down, so no modifier stays stuck after a failure.
       for (const nutKey of pressed.reverse()) await nut.keyboard.releaseKey(nutKey);
     }
   }
+}
+
+function nutButtonOf(nut: typeof NutJs, button: MouseButton): NutJs.Button {
+  return button === 'left' ? nut.Button.LEFT : button === 'right' ? nut.Button.RIGHT : nut.Button.MIDDLE;
 }

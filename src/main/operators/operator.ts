@@ -35,15 +35,24 @@ export interface OperatorDescription {
 
 export interface Operator extends FrameSource {
   capture(): Promise<Frame>;
-  /** Performs one action. Never throws for the model's mistakes (a point off the screen, an unknown key). */
-  execute(action: ComputerAction, view: ModelView): Promise<ActionResult>;
+  /**
+   * Performs one action. Never throws for the model's mistakes (a point off the screen, an unknown key).
+   * `signal` is the turn's: a stop cuts a wait or a hold_key short (the keys are released at once).
+   */
+  execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult>;
+  /**
+   * Releases a mouse button that an action left down (mouse_down without its mouse_up), so the person's
+   * mouse is never left pressed: called when a turn ends, however it ends, and by close(). Does nothing,
+   * and touches no device, when nothing is held.
+   */
+  releaseHeldInput(): Promise<void>;
   describe(): OperatorDescription;
   /**
    * What kind of field has the keyboard focus, for the safety policy (typing into a password field needs
    * a person's confirmation). Only operators that can tell implement it; absent means "unknown".
    */
   focusedFieldKind?(): Promise<FocusedFieldKind>;
-  /** Releases what the operator holds (the browser process; pressed keys). Safe to call twice. */
+  /** Releases what the operator holds (the browser process; pressed buttons). Safe to call twice. */
   close(): Promise<void>;
 }
 

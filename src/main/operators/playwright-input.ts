@@ -14,6 +14,9 @@ const MOVE_STEPS = 5;
 const DRAG_STEPS = 10;
 
 export class PlaywrightInput implements InputDriver {
+  /** Buttons a mouse_down left down, to refuse a second press and to release them when the turn ends. */
+  private readonly pressed = new Set<MouseButton>();
+
   /** The page is read on every call: the operator follows popups and new tabs. */
   constructor(private readonly currentPage: () => Page) {}
 
@@ -39,10 +42,30 @@ export class PlaywrightInput implements InputDriver {
     }
   }
 
-  async scroll(at: Point, notches: Point): Promise<void> {
+  async scroll(at: Point, notches: Point, held: KeyChord = []): Promise<void> {
     const mouse = this.currentPage().mouse;
     await this.move(at);
-    await mouse.wheel(notches.x * PIXELS_PER_SCROLL_NOTCH, notches.y * PIXELS_PER_SCROLL_NOTCH);
+    // Playwright sends the modifiers that are down with the wheel event (a ctrl-wheel zooms, a shift-wheel scrolls sideways).
+    await this.withKeysDown(held, () => mouse.wheel(notches.x * PIXELS_PER_SCROLL_NOTCH, notches.y * PIXELS_PER_SCROLL_NOTCH));
+  }
+
+  async pressButton(button: MouseButton): Promise<void> {
+    await this.currentPage().mouse.down({ button });
+    this.pressed.add(button);
+  }
+
+  async releaseButton(button: MouseButton): Promise<void> {
+    // Forgotten first: a page that has gone away cannot take the release, and must not make it be retried forever.
+    this.pressed.delete(button);
+    await this.currentPage().mouse.up({ button });
+  }
+
+  isPressed(button: MouseButton): boolean {
+    return this.pressed.has(button);
+  }
+
+  async releaseHeldButtons(): Promise<void> {
+    for (const button of [...this.pressed]) await this.releaseButton(button);
   }
 
   /** Playwright inserts any Unicode text. */
@@ -58,8 +81,12 @@ export class PlaywrightInput implements InputDriver {
     await this.withKeysDown(chord, async () => {});
   }
 
+  holdChord<T>(chord: KeyChord, during: () => Promise<T>): Promise<T> {
+    return this.withKeysDown(chord, during);
+  }
+
   /** Presses the keys in order, runs `during`, and releases every key that went down, in reverse. */
-  private async withKeysDown(chord: KeyChord, during: () => Promise<void>): Promise<void> {
+  private async withKeysDown<T>(chord: KeyChord, during: () => Promise<T>): Promise<T> {
     const keyboard = this.currentPage().keyboard;
     const pressed: string[] = [];
     try {
@@ -67,7 +94,7 @@ export class PlaywrightInput implements InputDriver {
         await keyboard.down(key.playwright);
         pressed.push(key.playwright);
       }
-      await during();
+      return await during();
     } finally {
       for (const key of pressed.reverse()) await keyboard.up(key);
     }

@@ -75,12 +75,19 @@ export function createClaudeComputerTool(options: ClaudeComputerToolOptions): To
           return zoom(step.region, scope, options);
         case 'act': {
           const result = await performComputerAction(step.action, scope, options);
-          if (result.isError !== true) pointer.movedBy(step.action, extent);
-          return result;
+          if (result.isError === true) return result;
+          pointer.movedBy(step.action, extent);
+          return step.notice === undefined ? result : withNotice(result, step.notice);
         }
       }
     },
   };
+}
+
+/** The result with what the model must know of how its call was done (a capped hold), after the action's own words. */
+function withNotice(result: ToolResult, notice: string): ToolResult {
+  const [first, ...rest] = result.parts;
+  return { ...result, parts: first === undefined ? [{ type: 'text', text: notice }] : [first, { type: 'text', text: notice }, ...rest] };
 }
 
 /**

@@ -15,13 +15,14 @@
  * Points are pixels of the image sent (display_width_px × display_height_px is that image's size) and
  * pass through unchanged: the call's view maps them.
  *
- * `text` on a click names modifier keys held during it (shift-click, ctrl-click): the click action's
- * `modifiers`. What Sightline's operators cannot do is refused with the reason, not approximated: keys held
- * during a scroll, pressing or releasing the button alone (left_mouse_down/up), and holding keys for a time
- * (hold_key). The operators press and release within one action.
+ * `text` on a click or a scroll names modifier keys held during it (shift-click, ctrl-scroll): the
+ * action's `modifiers`. left_mouse_down / left_mouse_up are mouse_down / mouse_up, which leave the left
+ * button down between them (a drag in steps); a button still down when the turn ends is released then.
+ * hold_key is hold_key, held at most MAX_HOLD_SECONDS (a longer duration is held that long, and the model
+ * is told so in the result).
  */
 import { z } from 'zod';
-import { ComputerActionSchema, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
+import { ComputerActionSchema, MAX_HOLD_SECONDS, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
 import type { AnthropicComputerToolDeclaration } from '../../llm/model-adapter.js';
 import { parseHeldModifiers } from '../../operators/key-combination.js';
 
@@ -92,7 +93,8 @@ export interface ClaudeRegion {
 }
 
 export type ClaudeStep =
-  | { kind: 'act'; action: ComputerAction }
+  /** `notice`: what the model is told beside the action's result (a hold_key's duration was capped). */
+  | { kind: 'act'; action: ComputerAction; notice?: string }
   | { kind: 'cursor-position' }
   | { kind: 'zoom'; region: ClaudeRegion }
   | { kind: 'refuse'; message: string };
@@ -169,17 +171,25 @@ export function translateClaudeAction(
     case 'zoom':
       return zoomStep(call);
     case 'left_mouse_down':
-    case 'left_mouse_up':
-      return refuse(
-        `${call.action} is not available here: Sightline presses and releases the mouse button within one action. ` +
-          'Use left_click_drag with start_coordinate and coordinate to drag, or left_click to click.',
-      );
+    case 'left_mouse_up': {
+      // The reference tool takes no coordinate here; one is honoured all the same (moving there first), as on clicks.
+      const action = call.action === 'left_mouse_down' ? 'mouse_down' : 'mouse_up';
+      return act(call.coordinate === undefined || call.coordinate === null ? { action } : { action, ...pointOf(call.coordinate) });
+    }
     case 'hold_key':
-      return refuse(
-        'hold_key is not available here: Sightline presses and releases keys within one action. ' +
-          'Use key for a key or a combination such as ctrl+s.',
-      );
+      return holdKeyStep(call);
   }
+}
+
+/** hold_key: Claude's xdotool key names for the keys, its duration in seconds, held at most MAX_HOLD_SECONDS. */
+function holdKeyStep(call: ClaudeComputerArguments): ClaudeStep {
+  if (call.text === undefined || call.text === null || call.text.trim() === '') return refuse('hold_key needs the key or combination to hold in `text`, for example "shift".');
+  if (call.duration === undefined || call.duration === null) return refuse('hold_key needs `duration`, how many seconds to hold the keys.');
+  const keys = sightlineKeys(call.text);
+  const seconds = Math.min(call.duration, MAX_HOLD_SECONDS);
+  const step = act({ action: 'hold_key', keys, seconds });
+  if (step.kind !== 'act' || seconds === call.duration) return step;
+  return { ...step, notice: `The keys were held for ${MAX_HOLD_SECONDS} s, the longest one hold_key may hold them here, not the ${call.duration} s asked for.` };
 }
 
 function clickStep(
@@ -218,7 +228,8 @@ function dragStep(call: ClaudeComputerArguments, state: ClaudePointerState): Cla
 }
 
 function scrollStep(call: ClaudeComputerArguments, state: ClaudePointerState): ClaudeStep {
-  if (call.text !== undefined && call.text !== null && call.text !== '') return modifierRefusal('scroll');
+  const modifiers = call.text === undefined || call.text === null || call.text === '' ? undefined : heldModifiersOf(call.text, call.action);
+  if (modifiers?.ok === false) return refuse(modifiers.error);
   if (call.scroll_direction === undefined || call.scroll_direction === null) return refuse('scroll needs `scroll_direction`: up, down, left or right.');
   if (call.scroll_amount === undefined || call.scroll_amount === null) return refuse('scroll needs `scroll_amount`, the number of wheel notches.');
   const notches = Math.min(call.scroll_amount, MAX_SCROLL_NOTCHES);
@@ -227,7 +238,8 @@ function scrollStep(call: ClaudeComputerArguments, state: ClaudePointerState): C
   const direction = call.scroll_direction;
   const scrollY = direction === 'down' ? notches : direction === 'up' ? -notches : 0;
   const scrollX = direction === 'right' ? notches : direction === 'left' ? -notches : 0;
-  return act({ action: 'scroll', ...at, scroll_x: scrollX, scroll_y: scrollY });
+  const scroll = { action: 'scroll' as const, ...at, scroll_x: scrollX, scroll_y: scrollY };
+  return act(modifiers === undefined ? scroll : { ...scroll, modifiers: modifiers.keys });
 }
 
 function zoomStep(call: ClaudeComputerArguments): ClaudeStep {
@@ -241,8 +253,16 @@ function zoomStep(call: ClaudeComputerArguments): ClaudeStep {
 /** Claude's xdotool `key` text in Sightline's vocabulary (`ctrl+s`, `Return`, `Control_L+a` → `ctrl+a`). */
 function keyStep(text: string | null | undefined): ClaudeStep {
   if (text === undefined || text === null || text.trim() === '') return refuse('key needs the key or combination in `text`, for example "Return" or "ctrl+s".');
-  const combinations = text.trim().split(/\s+/).map((combination) => combination.split('+').map(sightlineKeyName).join('+'));
-  return act({ action: 'key', keys: combinations.join(' ') });
+  return act({ action: 'key', keys: sightlineKeys(text) });
+}
+
+/** Combinations of xdotool key names, separated by spaces, in Sightline's key names. */
+function sightlineKeys(text: string): string {
+  return text
+    .trim()
+    .split(/\s+/)
+    .map((combination) => combination.split('+').map(sightlineKeyName).join('+'))
+    .join(' ');
 }
 
 export function sightlineKeyName(name: string): string {
@@ -253,13 +273,6 @@ export function sightlineKeyName(name: string): string {
   const keypadDigit = /^kp_([0-9])$/.exec(lower);
   if (keypadDigit !== null) return keypadDigit[1]!;
   return name;
-}
-
-function modifierRefusal(action: string): ClaudeStep {
-  return refuse(
-    `Holding keys during ${action} (\`text\` on ${action}) is not available here: Sightline holds keys only during a click. ` +
-      `Call ${action} without \`text\`.`,
-  );
 }
 
 /** The action, if Sightline's schema accepts it (a text or key list too long for it is refused here). */

@@ -90,7 +90,7 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
       record: { action, result: { ok: false } },
     };
   }
-  const outcome = await options.operator.execute(action, scope.shown.view);
+  const outcome = await options.operator.execute(action, scope.shown.view, scope.signal);
   if (!outcome.ok) {
     return { parts: [{ type: 'text', text: outcome.error }], isError: true, record: { action, result: { ok: false } } };
   }
