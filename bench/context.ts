@@ -15,37 +15,35 @@
  * per turn, cold read + rehydrate, request build, and memory as the session grows.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import sharp from 'sharp';
 import { DEFAULT_CONFIG } from '../src/shared/config.js';
 import type { Message } from '../src/shared/messages.js';
-import { buildSystemPrompt } from '../src/main/agent/system-prompt.js';
-import { createCropImageTool } from '../src/main/agent/tools/crop-image-tool.js';
-import { createFinishTool } from '../src/main/agent/tools/finish-tool.js';
-import { createGetHistoryImageTool } from '../src/main/agent/tools/get-history-image-tool.js';
 import { compactTurn } from '../src/main/context/compact-turn.js';
 import { EncodedImageCache } from '../src/main/context/encoded-image-cache.js';
 import { effectiveMaxImageEdge } from '../src/main/context/model-image-size.js';
-import { buildRequest, type ContextPolicy } from '../src/main/context/request-builder.js';
+import type { ContextPolicy } from '../src/main/context/request-builder.js';
 import { estimateMessageTextTokens } from '../src/main/context/token-estimates.js';
 import { estimateImageTokens } from '../src/main/llm/image-token-estimates.js';
 import { resolveModelProfile } from '../src/main/llm/model-profiles.js';
 import { decodeImageBytes } from '../src/main/perception/image-encoding.js';
-import { openStorage, type Storage } from '../src/main/storage/index.js';
-import { formatMs, markdownTable, type BenchSection } from './harness.js';
+import type { Storage } from '../src/main/storage/index.js';
+import { formatMs, markdownTable, median, percent, percentile, thousands, type BenchSection } from './harness.js';
+import {
+  CALLS_PER_TURN,
+  CONTEXT,
+  HEIGHT,
+  makeScreenshots,
+  playSession,
+  sessionRequest,
+  temporaryStorage,
+  TURNS,
+  WIDTH,
+} from './support/scripted-session.js';
 
-const TURNS = 50;
-const CALLS_PER_TURN = 10;
-const WIDTH = 1280;
-const HEIGHT = 800;
 /** A 128k-window model with OpenAI's tile formula (gpt-4o). */
 const PROFILE = resolveModelProfile('gpt-4o');
 const MAX_IMAGE_EDGE = effectiveMaxImageEdge(PROFILE.maxImageEdge, DEFAULT_CONFIG.perception.maxImageEdge);
-const CONTEXT = DEFAULT_CONFIG.context;
 const CACHED_TOKEN_PRICE = 0.1;
 
 interface NamedPolicy {
@@ -60,104 +58,6 @@ const COMPARISONS: NamedPolicy[] = [
   { name: 'keep last 1 (Midscene)', policy: { kind: 'keep-last', images: 1 } },
 ];
 const SIGHTLINE: NamedPolicy = { name: 'Sightline', policy: { kind: 'sightline' } };
-
-const SYSTEM_PROMPT = buildSystemPrompt({
-  task: 'The benchmark session\'s task.',
-  operatorKind: 'browser',
-  screenshotWidth: WIDTH,
-  screenshotHeight: HEIGHT,
-  coordinateSpace: 'pixels',
-  tools: [
-    { name: 'computer', description: 'Act on the screen with the mouse or keyboard, one action per call.' },
-    createFinishTool(),
-    createGetHistoryImageTool(),
-    createCropImageTool(),
-  ],
-});
-
-// ---------------------------------------------------------------------------------------------------
-// The scripted session
-
-/** Distinct per turn and step, cheap to make: a background, a window and a cursor, as a fast PNG. */
-async function makeScreenshot(turn: number, step: number): Promise<Buffer> {
-  const pixels = Buffer.alloc(WIDTH * HEIGHT * 3);
-  const fill = (x: number, y: number, width: number, height: number, colour: readonly [number, number, number]) => {
-    const row = Buffer.alloc(width * 3);
-    for (let index = 0; index < width; index += 1) row.set(colour, index * 3);
-    for (let line = y; line < y + height; line += 1) row.copy(pixels, (line * WIDTH + x) * 3);
-  };
-  fill(0, 0, WIDTH, HEIGHT, [(turn * 37) % 256, 180 + (turn % 60), 220]);
-  fill((turn * 23 + step * 41) % 800, (turn * 13 + step * 29) % 450, 420, 300, [250, (step * 23) % 256, (turn * 5) % 256]);
-  fill((step * 97 + turn) % 1200, (step * 61 + turn) % 760, 24, 24, [0, 0, 0]);
-  return sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
-}
-
-interface SessionHooks {
-  /** Before each model call of a turn: build the requests being measured. */
-  beforeModelCall(turnId: string, turnNumber: number): Promise<void>;
-  afterTurn(turnId: string, turnNumber: number): Promise<void>;
-}
-
-/** Writes the session the way the agent does: request, first screen, then calls with their results and screenshots. */
-async function playSession(storage: Storage, screenshots: Buffer[][], imageTurns: Map<string, number>, hooks: SessionHooks): Promise<string> {
-  const session = storage.sessions.create({ title: 'Benchmark session', operator: 'browser', model: PROFILE.model });
-  let callNumber = 0;
-  const putScreenshot = async (turnId: string, turn: number, step: number) => {
-    const record = await storage.images.put({
-      sessionId: session.id,
-      turnId,
-      bytes: screenshots[turn - 1]![step]!,
-      mime: 'image/png',
-      width: WIDTH,
-      height: HEIGHT,
-      source: 'browser',
-    });
-    imageTurns.set(record.id, turn);
-    return record.id;
-  };
-  for (let turn = 1; turn <= TURNS; turn += 1) {
-    const request = `Task ${turn}: open the report for week ${turn}, check the totals and file it under "${turn % 7 === 0 ? 'Review' : 'Done'}".`;
-    const turnId = storage.turns.start({ sessionId: session.id, userRequest: request }).id;
-    storage.messages.append({ sessionId: session.id, turnId, message: { role: 'user', parts: [{ type: 'text', text: request }] } });
-    let screen = await putScreenshot(turnId, turn, 0);
-    storage.messages.append({
-      sessionId: session.id,
-      turnId,
-      message: { role: 'user', parts: [{ type: 'text', text: 'The screen now:' }, { type: 'image', imageId: screen }] },
-    });
-    for (let step = 1; step <= CALLS_PER_TURN; step += 1) {
-      await hooks.beforeModelCall(turnId, turn);
-      callNumber += 1;
-      const callId = `call_${callNumber}`;
-      const finishing = step === CALLS_PER_TURN;
-      const action = { action: 'click' as const, x: (step * 97 + turn * 13) % WIDTH, y: (step * 61 + turn * 7) % HEIGHT };
-      const thought = finishing ? `The report for week ${turn} is filed.` : `Step ${step}: I click the next control of the report form.`;
-      const argumentsText = finishing ? JSON.stringify({ summary: thought, success: true }) : JSON.stringify(action);
-      storage.messages.append({
-        sessionId: session.id,
-        turnId,
-        message: { role: 'assistant', parts: [{ type: 'text', text: thought }], toolCalls: [{ id: callId, name: finishing ? 'finish' : 'computer', argumentsText }] },
-      });
-      if (finishing) {
-        storage.messages.append({ sessionId: session.id, turnId, message: { role: 'tool', toolCallId: callId, name: 'finish', parts: [{ type: 'text', text: 'Finished.' }] } });
-        storage.steps.append({ sessionId: session.id, turnId, action: { tool: 'finish', arguments: JSON.parse(argumentsText) }, thought, screenshotImageId: screen, result: { ok: true } });
-        break;
-      }
-      const next = await putScreenshot(turnId, turn, step);
-      const detail = `click at (${action.x}, ${action.y}) done`;
-      storage.messages.append({
-        sessionId: session.id,
-        turnId,
-        message: { role: 'tool', toolCallId: callId, name: 'computer', parts: [{ type: 'text', text: detail }, { type: 'image', imageId: next }] },
-      });
-      storage.steps.append({ sessionId: session.id, turnId, action, thought, screenshotImageId: screen, result: { ok: true, detail, screenshotImageId: next }, latencyMs: 120 });
-      screen = next;
-    }
-    storage.turns.end(turnId, 'finished');
-    await hooks.afterTurn(turnId, turn);
-  }
-  return session.id;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Measuring requests
@@ -296,27 +196,6 @@ async function retrievableShare(storage: Storage, totals: PolicyTotals, imageTur
 // ---------------------------------------------------------------------------------------------------
 // The two passes
 
-interface TemporaryStorage {
-  storage: Storage;
-  remove(): void;
-}
-
-function temporaryStorage(label: string): TemporaryStorage {
-  const root = mkdtempSync(join(tmpdir(), `sightline-bench-${label}-`));
-  const storage = openStorage({
-    databaseFile: join(root, 'sightline.db'),
-    blobsDirectory: join(root, 'blobs'),
-    coldStorageDirectory: join(root, 'cold-storage'),
-  });
-  return {
-    storage,
-    remove: () => {
-      storage.close();
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
-}
-
 const collectGarbage: () => void = (() => {
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc') as () => void;
@@ -342,17 +221,7 @@ async function measureRequest(
   request: { policy: ContextPolicy; cache: EncodedImageCache; totals: PolicyTotals; turnNumber: number; imageTurns: Map<string, number> },
 ): Promise<void> {
   const started = performance.now();
-  const built = await buildRequest({
-    storage,
-    sessionId: storage.turns.get(turnId)!.sessionId,
-    turnId,
-    profile: PROFILE,
-    maxImageEdge: MAX_IMAGE_EDGE,
-    systemPrompt: SYSTEM_PROMPT,
-    imageCache: request.cache,
-    context: CONTEXT,
-    policy: request.policy,
-  });
+  const built = await sessionRequest(storage, turnId, { profile: PROFILE, policy: request.policy, imageCache: request.cache });
   request.totals.buildMs.push(performance.now() - started);
   recordRequest(request.totals, built.request.messages, built.tokenReport.sentTokens, built.budgetTokens, request.turnNumber, request.imageTurns);
 }
@@ -363,7 +232,7 @@ async function runComparisons(screenshots: Buffer[][]): Promise<PolicyTotals[]> 
   const all = COMPARISONS.map((named) => newTotals(named.name));
   let cache = new EncodedImageCache();
   try {
-    const sessionId = await playSession(home.storage, screenshots, imageTurns, {
+    const sessionId = await playSession(home.storage, PROFILE.model, screenshots, imageTurns, {
       beforeModelCall: async (turnId, turnNumber) => {
         for (const [index, named] of COMPARISONS.entries()) {
           await measureRequest(home.storage, turnId, { policy: named.policy, cache, totals: all[index]!, turnNumber, imageTurns });
@@ -388,7 +257,7 @@ async function runSightline(screenshots: Buffer[][]): Promise<SightlineRun> {
   const run: SightlineRun = { totals, compactionMs: [], compactionPlanMs: [], compactionMoveMs: [], compactionMarkMs: [], heapAfterTurn: [], rssAfterTurn: [], coldReadMs: [], coldDecodeMs: [] };
   let cache = new EncodedImageCache();
   try {
-    const sessionId = await playSession(home.storage, screenshots, imageTurns, {
+    const sessionId = await playSession(home.storage, PROFILE.model, screenshots, imageTurns, {
       beforeModelCall: async (turnId, turnNumber) => {
         await measureRequest(home.storage, turnId, { policy: SIGHTLINE.policy, cache, totals, turnNumber, imageTurns });
       },
@@ -435,25 +304,6 @@ async function runSightline(screenshots: Buffer[][]): Promise<SightlineRun> {
 // ---------------------------------------------------------------------------------------------------
 // Reporting
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((first, second) => first - second);
-  const middle = sorted.length >> 1;
-  return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 0 ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[middle]!;
-}
-
-function percentile(values: readonly number[], fraction: number): number {
-  const sorted = [...values].sort((first, second) => first - second);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
-}
-
-function thousands(value: number): string {
-  return Math.round(value).toLocaleString('en-US');
-}
-
-function percent(value: number): string {
-  return `${(value * 100).toFixed(value === 1 || value === 0 ? 0 : 1)}%`;
-}
-
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
@@ -464,12 +314,7 @@ function verdict(pass: boolean): string {
 
 async function run(): Promise<string> {
   const generation = performance.now();
-  const screenshots: Buffer[][] = [];
-  for (let turn = 1; turn <= TURNS; turn += 1) {
-    const steps: Buffer[] = [];
-    for (let step = 0; step < CALLS_PER_TURN; step += 1) steps.push(await makeScreenshot(turn, step));
-    screenshots.push(steps);
-  }
+  const screenshots = await makeScreenshots();
   const generationMs = performance.now() - generation;
 
   const comparisons = await runComparisons(screenshots);

@@ -46,3 +46,23 @@ export function markdownTable(headers: readonly string[], rows: readonly (readon
   for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
   return lines.join('\n');
 }
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((first, second) => first - second);
+  const middle = sorted.length >> 1;
+  return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 0 ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[middle]!;
+}
+
+/** The value below which `fraction` of the values fall (nearest rank, no interpolation). */
+export function percentile(values: readonly number[], fraction: number): number {
+  const sorted = [...values].sort((first, second) => first - second);
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
+}
+
+export function thousands(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+export function percent(value: number): string {
+  return `${(value * 100).toFixed(value === 1 || value === 0 ? 0 : 1)}%`;
+}
