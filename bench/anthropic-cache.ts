@@ -9,7 +9,8 @@
  *   compaction at each turn end as the agent runs it;
  * - keep-last-5 and keep-last-3: the same session, each given the best breakpoints a window can have
  *   (bench/support/window-cache-breakpoints.ts);
- * - for reference, Sightline's requests with those best breakpoints too: how far the adapter is from the best.
+ * - for reference, Sightline's requests with a window's best breakpoints too (the best that knows only the next
+ *   request), against the adapter's, which also prepare the next turn's first request (the settled turns' end).
  */
 import { compactTurn } from '../src/main/context/compact-turn.js';
 import { EncodedImageCache } from '../src/main/context/encoded-image-cache.js';
@@ -174,6 +175,12 @@ function missedAtTurnStarts(priced: PricedPolicy): { requests: number; sharedTok
   return { requests, sharedTokens, sharedShare: sharedTokens / inputTokens, savable: unread * (CACHE_WRITE_PRICE - CACHE_READ_PRICE) };
 }
 
+/** "12.3% more" or "4.5% less": the first figure against the second. */
+function relativeDifference(figure: number, against: number): string {
+  const change = figure / against - 1;
+  return `${percent(Math.abs(change))} ${change > 0 ? 'more' : 'less'}`;
+}
+
 function dollars(equivalents: number): string {
   return `$${((equivalents * SONNET_INPUT_DOLLARS_PER_MILLION) / 1_000_000).toFixed(2)}`;
 }
@@ -254,17 +261,21 @@ async function run(): Promise<string> {
     '',
     `A window's best breakpoints: one on the longest prefix already written, one on the last block the next request shares ` +
       `(before the oldest whole image, which the next screenshot drops); nothing beyond it is ever read again. The reference row ` +
-      `gives Sightline's requests the same placement (the best that knows the next request): the adapter's three breakpoints cost ` +
-      `${percent(ours.equivalents / best.equivalents - 1)} more.`,
+      `gives Sightline's requests the same placement, the best that knows only the next request: the adapter's breakpoints, which ` +
+      `also write at a turn the prefix the next turn will keep, cost ${relativeDifference(ours.equivalents, best.equivalents)}.`,
     '',
-    `The first request of a turn reads nothing: the compaction that ended the turn before folded the turn leaving the anchors, ` +
-      `so the history changes from there on, and the prefix before it, written by an earlier turn's earlier-turns breakpoint, ` +
-      `lies more than 20 blocks before every breakpoint of the new request. Those ${turnStarts.requests} requests share ` +
+    `The first request of a turn reads ${percent(median(firsts))} of its input (median): the turns settled before the turn that ` +
+      `just ended, which compaction no longer changes. Beyond them the history did change (the ended turn was compacted, and the ` +
+      `turn leaving the anchor turns folded its anchors). Those ${turnStarts.requests} requests share ` +
       `${thousands(turnStarts.sharedTokens)} tokens with the request before them (${percent(turnStarts.sharedShare)} of their input); ` +
-      `read instead of written, they would cost at most ${thousands(turnStarts.savable)} input-token equivalents less: Sightline at ` +
-      `${thousands(improved)} (${dollars(improved)}, ${(improved / reference.equivalents).toFixed(2)}× keep-last-3). Nor is the ` +
-      `system prompt read: with the tools it comes to ${thousands(sightline.systemPrefixTokens)} tokens here, under the 1,024-token minimum ` +
-      `(Anthropic's own tool-use system prompt, not counted, would take it over).`,
+      `reading all of it would save at most ${thousands(turnStarts.savable)} more input-token equivalents (Sightline at ` +
+      `${thousands(improved)}, ${dollars(improved)}). The system prompt alone is not read: with the tools it comes to ` +
+      `${thousands(sightline.systemPrefixTokens)} tokens here, under the 1,024-token minimum (Anthropic's own tool-use system prompt, ` +
+      `not counted, would take it over).`,
+    '',
+    `Sightline costs less than keep-last-3 and keep-last-5 on this price table: ` +
+      `${ours.equivalents < reference.equivalents && ours.equivalents < totalsOf(keepFive.uses).equivalents ? 'PASS' : 'FAIL'} ` +
+      `(${thousands(ours.equivalents)} vs ${thousands(reference.equivalents)} / ${thousands(totalsOf(keepFive.uses).equivalents)}).`,
   ].join('\n');
 }
 

@@ -108,6 +108,44 @@ describe('the zones of a request', () => {
     expect(first.request.messages[0]!.role).toBe('system');
   });
 
+  it('tells the adapter which earlier turns compaction will not change again, and which the previous turn saw so', async () => {
+    const seeded = await seedSession();
+    // Three earlier turns, one anchor turn: First and Second are settled; as Third ran, only First was.
+    const built = await buildRequest(input(seeded));
+    const { earlierTurnsEnd, settledTurnsEnd, previouslySettledTurnsEnd } = built.request.cacheBoundaries ?? {};
+    const messages = built.request.messages;
+    expect(texts([messages[previouslySettledTurnsEnd! + 1]!])).toContain('Second');
+    expect(texts(messages.slice(0, previouslySettledTurnsEnd! + 1))).toContain('First');
+    expect(texts([messages[settledTurnsEnd! + 1]!])).toContain('Third');
+    expect(texts(messages.slice(0, settledTurnsEnd! + 1))).toContain('Second');
+    expect(settledTurnsEnd).toBeLessThan(earlierTurnsEnd!);
+
+    // What a turn's requests hold up to their settled end is what the next turn's hold up to its previously
+    // settled end, byte for byte, once the turn has ended and been compacted.
+    const session = storage.sessions.create({ title: 'Turn after turn' });
+    const finished = [await recordTurn(storage, session, { request: 'One' }), await recordTurn(storage, session, { request: 'Two' })];
+    const running = await recordTurn(storage, session, { request: 'Three', steps: [{}, {}], status: 'running' });
+    const during = await buildRequest({ ...input(seeded), sessionId: session.id, turnId: running.turn.id });
+    storage.turns.end(running.turn.id, 'finished');
+    for (const turn of [...finished, running]) await compactTurn({ storage, turnId: turn.turn.id });
+    const next = await recordTurn(storage, session, { request: 'Four', status: 'running' });
+    const after = await buildRequest({ ...input(seeded), sessionId: session.id, turnId: next.turn.id });
+    const written = during.request.cacheBoundaries?.settledTurnsEnd;
+    expect(written).toBeDefined();
+    expect(after.request.cacheBoundaries?.previouslySettledTurnsEnd).toBe(written);
+    expect(after.request.cacheBoundaries?.settledTurnsEnd).toBeGreaterThan(written!);
+    expect(JSON.stringify(after.request.messages.slice(0, written! + 1))).toBe(JSON.stringify(during.request.messages.slice(0, written! + 1)));
+    // Beyond it the history did change: the turn that left the anchor turns folded its anchors.
+    const changedFrom = after.request.cacheBoundaries!.earlierTurnsEnd!;
+    expect(JSON.stringify(after.request.messages.slice(0, changedFrom))).not.toBe(JSON.stringify(during.request.messages.slice(0, changedFrom)));
+
+    // Without anchor turns every earlier turn is settled; the comparison windows have no zones to tell of.
+    const noAnchors = await buildRequest(input(seeded, { context: { ...DEFAULT_CONFIG.context, anchorTurns: 0 } }));
+    expect(noAnchors.request.cacheBoundaries?.settledTurnsEnd).toBe(noAnchors.request.cacheBoundaries?.earlierTurnsEnd);
+    const window = await buildRequest(input(seeded, { policy: { kind: 'keep-last', images: 3 } }));
+    expect(Object.keys(window.request.cacheBoundaries ?? {})).toEqual(['earlierTurnsEnd']);
+  });
+
   it('renders the same bytes before and after the earlier turns are compacted', async () => {
     const seeded = await seedSession();
     const before = await buildRequest(input(seeded));

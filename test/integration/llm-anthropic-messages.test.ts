@@ -393,6 +393,21 @@ describe('cacheBreakpoints', () => {
     expect(cacheBreakpoints([systemText('S'), userText('go')], { earlierTurnsEnd: 0 })).toEqual({ systemPrompt: true, messageIndexes: [1] });
   });
 
+  it('marks the settled turns, now and as the previous turn saw them, and drops the system prompt only when five ends fall apart', () => {
+    const messages = [...historyWithEarlierTurn(), userText('A third request'), userText('A fourth request')];
+    // Settled turns end at 5, the previous turn's at 3: room for all but the system prompt, which any read of them includes.
+    expect(cacheBreakpoints(messages, { earlierTurnsEnd: 7, settledTurnsEnd: 5, previouslySettledTurnsEnd: 3 })).toEqual({
+      systemPrompt: false,
+      messageIndexes: [3, 5, 7, 8],
+    });
+    // When two of them coincide, the system prompt keeps its breakpoint; never more than four in all.
+    for (const boundaries of [{ earlierTurnsEnd: 7, settledTurnsEnd: 5, previouslySettledTurnsEnd: 5 }, { earlierTurnsEnd: 7, settledTurnsEnd: 7 }]) {
+      const placed = cacheBreakpoints(messages, boundaries);
+      expect(placed).toEqual({ systemPrompt: true, messageIndexes: [5, 7, 8].filter((index) => index !== 5 || boundaries.settledTurnsEnd === 5) });
+      expect(placed.messageIndexes.length + (placed.systemPrompt ? 1 : 0)).toBeLessThanOrEqual(MAX_CACHE_BREAKPOINTS);
+    }
+  });
+
   it('marks only the latest message when the zones are unknown, and merges a boundary on the latest message', () => {
     const messages = historyWithEarlierTurn();
     expect(cacheBreakpoints(messages)).toEqual({ systemPrompt: true, messageIndexes: [6] });

@@ -142,7 +142,7 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   const sentTokens = sentTokensOf(history.messages, estimator, input.profile, input.turnCache?.messageCosts(`sent:${costKind}`));
   const lastScreenshot = history.images.filter(showsPresentScreen).at(-1);
   return {
-    request: { messages: history.messages, cacheBoundaries: cacheBoundariesOf(planned) },
+    request: { messages: history.messages, cacheBoundaries: cacheBoundariesOf(planned, rows.sightline === undefined ? undefined : settings.anchorTurns) },
     tokenReport: {
       sentTokens,
       keepEverythingTokens: Math.max(sentTokens, estimator.total(keepAll)),
@@ -156,12 +156,40 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
 
 /**
  * Where the stable history ends: the last message before the running turn (the system prompt when there are
- * no earlier turns). Rendering keeps the planned messages one for one, so the index holds in the request.
+ * no earlier turns) and, under Sightline's zones (`anchorTurns` given), the ends of the turns that compaction
+ * will not change again, now and as the previous turn saw them. Rendering keeps the planned messages one for
+ * one, so the indexes hold in the request.
  */
-export function cacheBoundariesOf(planned: readonly PlannedMessage[]): CacheBoundaries {
+export function cacheBoundariesOf(planned: readonly PlannedMessage[], anchorTurns?: number): CacheBoundaries {
   const firstActive = planned.findIndex((entry) => entry.zone === 'active');
   const earlierTurnsEnd = (firstActive === -1 ? planned.length : firstActive) - 1;
-  return earlierTurnsEnd < 0 ? {} : { earlierTurnsEnd };
+  if (earlierTurnsEnd < 0) return {};
+  if (anchorTurns === undefined) return { earlierTurnsEnd };
+  const earlierTurnIds = [...new Set(planned.flatMap((entry) => (entry.zone === 'earlier' && entry.turnId !== null ? [entry.turnId] : [])))];
+  // At a turn's end one turn joins the settled ones: the one that leaves the anchor turns.
+  const settled = earlierTurnIds.slice(0, Math.max(0, earlierTurnIds.length - anchorTurns));
+  const settledTurnsEnd = prefixEnd(planned, new Set(settled));
+  const previouslySettledTurnsEnd = prefixEnd(planned, new Set(settled.slice(0, -1)));
+  return {
+    earlierTurnsEnd,
+    ...(settledTurnsEnd === undefined ? {} : { settledTurnsEnd }),
+    ...(previouslySettledTurnsEnd === undefined ? {} : { previouslySettledTurnsEnd }),
+  };
+}
+
+/**
+ * The last message of the request's leading run of messages from these turns (the system prompt and messages
+ * without a turn count among them): a prefix only, since a message after another turn's would not stay put.
+ * Undefined when no turn's message is in that run.
+ */
+function prefixEnd(planned: readonly PlannedMessage[], turnIds: ReadonlySet<string>): number | undefined {
+  let end: number | undefined;
+  for (const [index, entry] of planned.entries()) {
+    if (entry.zone === 'system' || entry.zone === 'legacy') continue;
+    if (entry.turnId === null || !turnIds.has(entry.turnId)) break;
+    end = index;
+  }
+  return end;
 }
 
 /** Injection keeps the number and order of messages: it only appends parts to the latest user message. */

@@ -1,17 +1,22 @@
 /**
  * Where a request's prompt-cache breakpoints go. Anthropic caches only at blocks marked
- * `cache_control: {type: 'ephemeral'}`, at most four per request, and a breakpoint caches everything before
- * it in the order tools → system → messages. Sightline's history changes only where its zones say:
+ * `cache_control: {type: 'ephemeral'}`, at most four per request; a breakpoint caches everything before
+ * it in the order tools → system → messages, and a later request reads a cached prefix only where one of its
+ * own breakpoints (or a block up to 20 before one) ends it. Sightline's history changes only where its zones
+ * say, so the breakpoints go there, most useful first:
  *
- *   1. the end of the system prompt (with the tools before it): the same for the whole session;
- *   2. the last message of the earlier turns: the same for every request of a turn (they change only when
- *      a turn ends, or the budget folds them);
- *   3. the last message of the request, the running turn's latest step: the next request of the turn
- *      extends it, so it reads all this one wrote.
+ *   1. the last message of the request, the running turn's latest step: the next request of the turn
+ *      extends it, so it reads all this one wrote;
+ *   2. the end of the turns that were settled in the previous turn: compaction at a turn's end changes only
+ *      the newest earlier turns, so the first request of a turn reads everything before them (the previous
+ *      turn wrote it at its breakpoint 4);
+ *   3. the last message of the earlier turns: the same for every request of a turn, should the running turn
+ *      change under the next request (the budget folds it);
+ *   4. the end of the turns settled now, written for the next turn's first request;
+ *   5. the end of the system prompt (with the tools before it): the same for the whole session; any read of a
+ *      later breakpoint includes it, so it is the one dropped when all five fall apart (from the fourth turn).
  *
- * So each request of a turn reads everything before its newest step from the cache. Three breakpoints,
- * one fewer than the limit, so a caller never has to choose which to drop. Pure, so the bench can price
- * the breakpoints the adapter really places.
+ * Pure, so the bench can price the breakpoints the adapter really places.
  */
 import type { Message } from '../../shared/messages.js';
 import type { CacheBoundaries } from './model-adapter.js';
@@ -28,14 +33,16 @@ export interface CacheBreakpoints {
 
 export function cacheBreakpoints(messages: readonly Message[], boundaries: CacheBoundaries = {}): CacheBreakpoints {
   const conversation = messages.flatMap((message, index) => (message.role === 'system' ? [] : [index]));
-  const indexes = new Set<number>();
-  const earlierTurnsEnd = lastConversationIndexAtOrBefore(conversation, boundaries.earlierTurnsEnd);
-  if (earlierTurnsEnd !== undefined) indexes.add(earlierTurnsEnd);
-  const latest = conversation.at(-1);
-  if (latest !== undefined) indexes.add(latest);
+  const byUsefulness = [
+    conversation.at(-1),
+    lastConversationIndexAtOrBefore(conversation, boundaries.previouslySettledTurnsEnd),
+    lastConversationIndexAtOrBefore(conversation, boundaries.earlierTurnsEnd),
+    lastConversationIndexAtOrBefore(conversation, boundaries.settledTurnsEnd),
+  ];
+  const indexes = [...new Set(byUsefulness.filter((index) => index !== undefined))].slice(0, MAX_CACHE_BREAKPOINTS);
   return {
-    systemPrompt: true,
-    messageIndexes: [...indexes].sort((first, second) => first - second).slice(-(MAX_CACHE_BREAKPOINTS - 1)),
+    systemPrompt: indexes.length < MAX_CACHE_BREAKPOINTS,
+    messageIndexes: indexes.sort((first, second) => first - second),
   };
 }
 

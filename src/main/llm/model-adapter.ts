@@ -62,11 +62,20 @@ export interface ModelRequest {
 
 /**
  * What the request builder knows of the history's zones, for prompt caching: indexes into `messages`.
- * Everything up to `earlierTurnsEnd` changes only when a turn ends; after it comes the running turn.
+ * Everything up to `earlierTurnsEnd` changes only when a turn ends; after it comes the running turn. When a
+ * turn ends, compaction changes only the newest earlier turns (the one that ended, and the one whose anchors
+ * fold as it leaves the anchor turns): everything up to `settledTurnsEnd` stays as it is at the next turn.
  */
 export interface CacheBoundaries {
   /** The last message of the earlier turns (or of the system prompt, when there are none); absent when unknown. */
   earlierTurnsEnd?: number;
+  /** The last message of the turns no later compaction changes (older than the anchor turns); absent when none. */
+  settledTurnsEnd?: number;
+  /**
+   * Where `settledTurnsEnd` was in the previous turn's requests: the longest prefix they shared with this turn's,
+   * which the first request of a turn can read from the cache. Absent when none.
+   */
+  previouslySettledTurnsEnd?: number;
 }
 
 /** What the live timeline sees while a call is under way. */
