@@ -112,6 +112,39 @@ describe('sightline run with a Claude model', () => {
     expect(upToEarlierTurnsEnd(one)).not.toContain('Click the team name field');
   });
 
+  it("lets a turn's first request read the turns settled before it from the cache, at breakpoints the previous turn wrote", async () => {
+    const cached = await startFakeAnthropicServer({ promptCache: {} });
+    try {
+      const args = (task: string) => ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--model', 'claude-sonnet-4-5', '--base-url', cached.baseUrl];
+      let sessionId: string | undefined;
+      const firstRequestOfTurn: number[] = [];
+      for (const [turn, task] of ['Look at the team name', 'Click it', 'Click it again', 'And once more'].entries()) {
+        firstRequestOfTurn.push(cached.requests.length);
+        cached.script([
+          { type: 'answer', toolUses: [{ id: `toolu_c${turn}`, name: 'computer', inputText: JSON.stringify({ action: 'left_click', coordinate: [SANDBOX_LAYOUT.teamNameField.x, SANDBOX_LAYOUT.teamNameField.y] }) }] },
+          { type: 'answer', toolUses: [{ id: `toolu_f${turn}`, name: 'finish', inputText: JSON.stringify({ summary: 'Done.', success: true }) }] },
+        ]);
+        const result = await run([...args(task), ...(sessionId === undefined ? [] : ['--session', sessionId])], { ANTHROPIC_API_KEY: KEY });
+        expect(result.exitCode, result.stderr).toBe(0);
+        sessionId ??= /--session (ses_[0-9a-f]+)/.exec(result.stderr)?.[1];
+      }
+      const [, , third, fourth] = firstRequestOfTurn.map((index) => cached.requests[index]!);
+      // The third turn has one settled turn (the first; the second is the anchor turn) but no earlier settled end
+      // to read: the tools and system prompt at most. The fourth reads the first turn too, from where the third wrote it.
+      expect(fourth!.cacheUsage!.cacheReadInputTokens).toBeGreaterThan(third!.cacheUsage!.cacheReadInputTokens);
+      const body = fourth!.body as unknown as Body;
+      // Its first breakpoint closes the first turn: the block after it is the second turn's request.
+      const blocks = body.messages.flatMap((message) => message.content);
+      const marked = blocks.findIndex((block) => block.cache_control !== undefined);
+      expect(JSON.stringify(blocks[marked + 1])).toContain('Click it');
+      // Four message breakpoints, so none on the system prompt.
+      expect(breakpointCount(body)).toBe(4);
+      expect(body.system?.some((block) => block.cache_control !== undefined)).toBe(false);
+    } finally {
+      await cached.close();
+    }
+  });
+
   it("drives the sandbox through Claude's native computer tool, and its ctrl+w meets the same gate", async () => {
     const at = SANDBOX_LAYOUT.teamNameField;
     const save = SANDBOX_LAYOUT.saveButton;
