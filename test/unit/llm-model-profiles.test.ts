@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
+import { cachedInputShare } from '../../src/shared/pricing.js';
 
 describe('model profiles', () => {
   it('matches known models by name, ignoring provider prefixes and case', () => {
@@ -167,5 +168,17 @@ describe('coordinates and image sizing, each pinned by a published example', () 
     for (const model of ['gpt-4.1', 'computer-use-preview', 'claude-opus-4-1', 'my-finetune-v3']) {
       expect(resolveModelProfile(model).imageSizing, model).toEqual({ kind: 'fit-edge' });
     }
+  });
+});
+
+describe('price tables', () => {
+  it('carry the provider price and cache kind of the models the bench prices, and none for models of unknown price', () => {
+    expect(resolveModelProfile('gpt-4.1').pricing).toMatchObject({ inputPerMillion: 2, cachedInputPerMillion: 0.5, cache: 'automatic' });
+    expect(cachedInputShare(resolveModelProfile('gpt-4o').pricing!)).toBe(0.5);
+    expect(cachedInputShare(resolveModelProfile('gpt-4.1').pricing!)).toBe(0.25);
+    expect(cachedInputShare(resolveModelProfile('gpt-5').pricing!)).toBeCloseTo(0.1);
+    expect(resolveModelProfile('gpt-4o-mini').pricing).toBeUndefined();
+    expect(resolveModelProfile('claude-sonnet-4-5').pricing).toMatchObject({ cache: 'breakpoints', cacheWriteMultiplier: 1.25 });
+    expect(resolveModelProfile('qwen2.5-vl-7b-instruct').pricing).toBeUndefined();
   });
 });
