@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_NAMES } from './dialects.js';
+import { ModelPricingSchema } from './pricing.js';
 import { ANTHROPIC_COMPUTER_TOOL_TYPES, MODEL_PROVIDERS, type ModelProvider } from './providers.js';
 
 export const DEDUP_ALGORITHMS = ['phash', 'dhash', 'ahash'] as const;
@@ -48,6 +49,12 @@ const ModelConfigSchema = z
      * that serves an older tool.
      */
     anthropicComputerTool: z.enum(ANTHROPIC_COMPUTER_TOOL_TYPES).optional(),
+    /**
+     * The model's price table (src/shared/pricing.ts), in place of the one Sightline knows by the model's name:
+     * for a model it does not know, or a price that changed. Given whole, in config.json only: it replaces the
+     * profile's table rather than merging into it, so what is in effect is exactly what is written.
+     */
+    pricing: ModelPricingSchema.optional(),
     /** Retries on 429, 5xx and timeouts, with exponential backoff. */
     maxRetries: z.number().int().min(0).max(10).default(3),
     timeoutMs: z.number().int().positive().default(120_000),

@@ -203,6 +203,27 @@ describe('sightline config show: the dialect in effect', () => {
   });
 });
 
+describe('sightline config show: the pricing in effect', () => {
+  it('names the list price of a known model, and says costs are in tokens for one of unknown price', async () => {
+    const known = await runSightline(['--home', home.root, 'config', 'show']);
+    expect(known.stdout).toMatch(/^model\.pricing\s+\(not set\)\s+set in config\.json$/m);
+    expect(known.stdout).toContain('pricing: $2 input, $0.5 cached input, $8 output per million tokens; automatic cache from 1,024 tokens (the list price of gpt-4.1)');
+    const unknown = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'qwen2.5-vl-7b-instruct' });
+    expect(unknown.stdout).toContain('pricing: unknown for qwen2.5-vl-7b-instruct: costs are shown in tokens and no prompt cache is assumed');
+  });
+
+  it('shows model.pricing from config.json as one value, in text and JSON', async () => {
+    const table = { inputPerMillion: 3, cachedInputPerMillion: 0.3, outputPerMillion: 15, cacheWriteMultiplier: 1.25, cache: 'breakpoints', minimumCacheableTokens: 1024 };
+    writeConfig(JSON.stringify({ model: { name: 'claude-sonnet-4-5', pricing: { ...table, inputPerMillion: 2.5 } } }));
+    const text = await runSightline(['--home', home.root, 'config', 'show']);
+    expect(text.stdout).toMatch(/^model\.pricing\s+\{"inputPerMillion":2\.5,.*\}\s+config\.json$/m);
+    expect(text.stdout).toContain('pricing: $2.5 input, $0.3 cached input, $15 output per million tokens; cache at breakpoints from 1,024 tokens, writes at 1.25× input (model.pricing)');
+    const json = JSON.parse((await runSightline(['--home', home.root, 'config', 'show', '--json'])).stdout) as ShowJson & { pricing: unknown };
+    expect(json.pricing).toEqual({ pricing: { ...table, inputPerMillion: 2.5 }, from: 'config' });
+    expect(json.sources['model.pricing']).toEqual({ kind: 'file', file: home.configFile });
+  });
+});
+
 describe('configuration errors in the CLI', () => {
   it('exit 2 and name the bad field and its source', async () => {
     writeConfig(JSON.stringify({ perception: { dedup: { threshold: -1 } } }));

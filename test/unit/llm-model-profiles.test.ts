@@ -177,7 +177,7 @@ describe('price tables', () => {
     expect(cachedInputShare(resolveModelProfile('gpt-4o').pricing!)).toBe(0.5);
     expect(cachedInputShare(resolveModelProfile('gpt-4.1').pricing!)).toBe(0.25);
     expect(cachedInputShare(resolveModelProfile('gpt-5').pricing!)).toBeCloseTo(0.1);
-    expect(resolveModelProfile('gpt-4o-mini').pricing).toBeUndefined();
+    expect(resolveModelProfile('llama-3.2-vision').pricing).toBeUndefined();
     expect(resolveModelProfile('claude-sonnet-4-5').pricing).toMatchObject({ cache: 'breakpoints', cacheWriteMultiplier: 1.25 });
     expect(resolveModelProfile('qwen2.5-vl-7b-instruct').pricing).toBeUndefined();
   });

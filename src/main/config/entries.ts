@@ -7,7 +7,7 @@ import type { ConfigIssue } from './errors.js';
 import type { ModelProvider } from '../../shared/config.js';
 import {
   CONFIG_FIELDS,
-  CONFIG_RECORD_PATHS,
+  CONFIG_SET_WHOLE_PATHS,
   ENVIRONMENT_ALIASES,
   PROVIDER_ENVIRONMENT_ALIASES,
   configField,
@@ -122,8 +122,8 @@ export function entriesFromFlags(
   for (const [path, value] of Object.entries(flags)) {
     if (value === undefined) continue; // commander leaves options that were not given undefined
     const source: ConfigSource = { kind: 'flag', flag: flagNames[path] ?? `--${path}` };
-    // A record (`mcp.servers`) comes as an object, never as text: taken whole, the schema checks it.
-    if (CONFIG_RECORD_PATHS.includes(path) && typeof value !== 'string') {
+    // A record (`mcp.servers`) or a whole object (`model.pricing`) comes as an object, never as text: taken whole, the schema checks it.
+    if (CONFIG_SET_WHOLE_PATHS.includes(path) && typeof value !== 'string') {
       result.entries.push({ path, value, source });
       continue;
     }

@@ -99,8 +99,19 @@ export function isRecordField(schema: z.ZodType): boolean {
   return definitionOf(unwrap(schema)).type === 'record';
 }
 
+/**
+ * Objects that are one value, given whole in config.json like a record: `model.pricing` is a price table
+ * that means something only complete, so its parts get no variables of their own and are never merged
+ * field by field from different sources.
+ */
+export const CONFIG_WHOLE_OBJECT_PATHS: readonly string[] = ['model.pricing'];
+
+function isSetWhole(path: readonly string[], schema: z.ZodType): boolean {
+  return isRecordField(schema) || CONFIG_WHOLE_OBJECT_PATHS.includes(path.join('.'));
+}
+
 function collectFields(path: readonly string[], schema: z.ZodType): ConfigField[] {
-  if (isRecordField(schema)) return [];
+  if (isSetWhole(path, schema)) return [];
   const children = childrenOf(schema);
   if (children === undefined) return [describeLeaf(path, schema)];
   return Object.entries(children).flatMap(([key, child]) => collectFields([...path, key], child));
@@ -115,6 +126,9 @@ function collectRecordPaths(path: readonly string[], schema: z.ZodType): string[
 
 /** Dotted paths of the record fields (`mcp.servers`): set in config.json, or as objects by flags. */
 export const CONFIG_RECORD_PATHS: readonly string[] = collectRecordPaths([], ConfigSchema);
+
+/** Every field given whole rather than leaf by leaf: the records and the whole objects (`model.pricing`). */
+export const CONFIG_SET_WHOLE_PATHS: readonly string[] = [...CONFIG_RECORD_PATHS, ...CONFIG_WHOLE_OBJECT_PATHS];
 
 const FIELDS_BY_PATH = new Map(CONFIG_FIELDS.map((field) => [field.path, field]));
 
@@ -133,8 +147,9 @@ export function keysUnder(segments: readonly string[]): string[] {
   return Object.keys(childrenOf(schema) ?? {});
 }
 
-/** Whether a dotted path names a section (an object), not a leaf. */
+/** Whether a dotted path names a section (an object), not a leaf nor an object set whole. */
 export function isSection(segments: readonly string[]): boolean {
+  if (CONFIG_WHOLE_OBJECT_PATHS.includes(segments.join('.'))) return false;
   let schema: z.ZodType = ConfigSchema;
   for (const segment of segments) {
     const child = childrenOf(schema)?.[segment];

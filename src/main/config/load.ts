@@ -6,7 +6,7 @@
 import type { Config } from '../../shared/config.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
 import { entriesFromEnvironment, entriesFromFile, entriesFromFlags, isPlainObject, type ConfigEntry, type ConfigFlags } from './entries.js';
-import { CONFIG_FIELDS, CONFIG_RECORD_PATHS } from './fields.js';
+import { CONFIG_FIELDS, CONFIG_SET_WHOLE_PATHS } from './fields.js';
 import { readConfigFile } from './file.js';
 import type { SightlineHome } from './home.js';
 import { entriesForProviderInEffect } from './provider-scope.js';
@@ -73,7 +73,10 @@ function sourcesOf(config: Config, entries: ReadonlyMap<string, ConfigEntry>): R
     if (valueAt(config, field.segments) === undefined) continue;
     sources[field.path] = entries.get(field.path)?.source ?? { kind: 'default' };
   }
-  for (const path of CONFIG_RECORD_PATHS) sources[path] = entries.get(path)?.source ?? { kind: 'default' };
+  for (const path of CONFIG_SET_WHOLE_PATHS) {
+    if (valueAt(config, path.split('.')) === undefined) continue;
+    sources[path] = entries.get(path)?.source ?? { kind: 'default' };
+  }
   return sources;
 }
 

@@ -112,12 +112,14 @@ function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProf
 
 /**
  * The profile of the configured model: the table's, by its name, with the dialect in effect in place of the
- * profile's (see configuredDialect) and `model.anthropicComputerTool` in place of its computer tool version.
+ * profile's (see configuredDialect), `model.anthropicComputerTool` in place of its computer tool version and
+ * `model.pricing` in place of its price table (whole: a configured table replaces the known one).
  * Resolved here once, so the profile says what is in effect wherever it goes.
  */
 export function configuredModelProfile(config: ModelConfig, profileOverrides: ModelProfileOverrides = {}): ModelProfile {
   const computerTool = config.anthropicComputerTool === undefined ? {} : { anthropicComputerTool: config.anthropicComputerTool };
-  const profile = resolveModelProfile(config.name, { ...profileOverrides, ...computerTool });
+  const pricing = config.pricing === undefined ? {} : { pricing: config.pricing };
+  const profile = resolveModelProfile(config.name, { ...profileOverrides, ...computerTool, ...pricing });
   return { ...profile, dialect: configuredDialect(config, profileOverrides).dialect };
 }
 

@@ -10,6 +10,7 @@ import type { ModelPricing } from '../../shared/pricing.js';
 import type { AnthropicComputerToolType } from '../../shared/providers.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { ImageTokenFormula } from './image-token-estimates.js';
+import { modelPricingFor } from './model-prices.js';
 import type { SmartResizeParameters } from './smart-resize.js';
 
 /**
@@ -50,8 +51,9 @@ export interface ModelProfile {
    */
   anthropicComputerTool?: AnthropicComputerToolType;
   /**
-   * What the model's tokens cost and how its provider caches them (src/shared/pricing.ts); `model.pricing`
-   * overrides it. Absent for a model whose price Sightline does not know: costs are then shown in tokens.
+   * What the model's tokens cost and how its provider caches them (src/shared/pricing.ts), from the price list
+   * by model name (model-prices.ts); `model.pricing` replaces it. Absent for a model whose price Sightline does
+   * not know: costs are then shown in tokens, and no cache is assumed.
    */
   pricing?: ModelPricing;
 }
@@ -91,15 +93,6 @@ const openAiTiles = (baseTokens: number, tileTokens: number): ImageTokenFormula 
 });
 const openAiPatches = (multiplier: number): ImageTokenFormula => ({ kind: 'openai-patches', multiplier });
 const DEFAULT_TILES = openAiTiles(85, 170);
-/** OpenAI caches prompts of 1,024 tokens or more by itself, and writing costs nothing extra (its prompt-caching guide). */
-const openAiPricing = (inputPerMillion: number, cachedInputPerMillion: number, outputPerMillion: number): ModelPricing => ({
-  inputPerMillion,
-  cachedInputPerMillion,
-  outputPerMillion,
-  cacheWriteMultiplier: 1,
-  cache: 'automatic',
-  minimumCacheableTokens: 1024,
-});
 /**
  * UI-TARS-1.5's smart resize: factor 28, 100 to 16384 patches of 28 × 28 px (78,400 to 12,845,056 pixels),
  * the constants of bytedance/UI-TARS codes/ui_tars/action_parser.py and README_coordinates.md.
@@ -150,8 +143,6 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
     dialect: 'function-tools',
-    // OpenAI's pricing page (platform.openai.com/docs/pricing): cached input at half the input price.
-    pricing: openAiPricing(2.5, 1.25, 10),
     modalities: OPENAI_VISION,
   },
   {
@@ -182,8 +173,6 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
     dialect: 'function-tools',
-    // OpenAI's pricing page: cached input at a quarter of the input price.
-    pricing: openAiPricing(2, 0.5, 8),
     modalities: OPENAI_VISION,
   },
   {
@@ -214,8 +203,6 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     maxImageEdge: 2048,
     coordinateSpace: 'pixels',
     dialect: 'function-tools',
-    // OpenAI's pricing page: cached input at a tenth of the input price.
-    pricing: openAiPricing(1.25, 0.125, 10),
     modalities: OPENAI_VISION,
   },
   {
@@ -269,8 +256,6 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     // Anthropic's own computer tool, which needs Anthropic's API: behind an OpenAI-compatible gateway a Claude
     // model speaks function-tools instead (configuredDialect in create-model-adapter.ts).
     dialect: 'anthropic-computer',
-    // Claude Sonnet's row of Anthropic's pricing page: cache reads 0.1×, 5-minute cache writes 1.25× the input price.
-    pricing: { inputPerMillion: 3, cachedInputPerMillion: 0.3, outputPerMillion: 15, cacheWriteMultiplier: 1.25, cache: 'breakpoints', minimumCacheableTokens: 1024 },
     modalities: { input: ['text', 'image', 'file'], output: ['text'] },
   },
   {
@@ -366,9 +351,11 @@ export function resolveModelProfile(model: string, overrides: ModelProfileOverri
   const entry = KNOWN_MODELS.find((candidate) => candidate.pattern.test(name));
   const base = entry === undefined ? DEFAULT_PROFILE : withoutPattern(entry);
   const anthropicComputerTool = base.family === 'claude' ? anthropicComputerToolFor(name) : undefined;
+  const pricing = modelPricingFor(name);
   return {
     ...base,
     ...(anthropicComputerTool === undefined ? {} : { anthropicComputerTool }),
+    ...(pricing === undefined ? {} : { pricing }),
     ...overrides,
     model,
     modalities: { ...base.modalities, ...overrides.modalities },

@@ -1,18 +1,19 @@
 /**
  * `sightline config show` prints the effective configuration (secrets redacted) and where each value
  * came from, then the dialect in effect and why; `sightline config path` prints where config.json is,
- * whether or not it exists yet.
+ * whether or not it exists yet. After the dialect, the price table in effect (pricing-in-effect.ts).
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { redactConfig, type ModelProvider } from '../../../shared/config.js';
 import { modelProvider } from '../../../shared/providers.js';
-import { CONFIG_FIELDS, CONFIG_RECORD_PATHS, ENVIRONMENT_ALIASES, PROVIDER_ENVIRONMENT_ALIASES, type ConfigField } from '../../config/fields.js';
+import { CONFIG_FIELDS, CONFIG_SET_WHOLE_PATHS, ENVIRONMENT_ALIASES, PROVIDER_ENVIRONMENT_ALIASES, type ConfigField } from '../../config/fields.js';
 import { valueAt } from '../../config/load.js';
 import { providerVariableFor, providerVariablesNotInEffect } from '../../config/provider-scope.js';
 import { describeSource } from '../../config/sources.js';
 import { loadCliConfig, resolveCliHome, type CliConfig } from '../cli-config.js';
 import { dialectInEffect, dialectLines } from '../dialect-in-effect.js';
+import { pricingInEffect, pricingLine } from '../pricing-in-effect.js';
 import type { CliInvocation } from '../io.js';
 
 export function registerConfigCommand(program: Command, invocation: CliInvocation): void {
@@ -45,6 +46,7 @@ function showJson(loaded: CliConfig, unusedVariables: readonly string[]): string
     config: redactConfig(loaded.config),
     sources: loaded.sources,
     dialect: dialectInEffect(loaded.config, loaded.sources),
+    pricing: pricingInEffect(loaded.config),
     unusedVariables,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
@@ -61,10 +63,12 @@ function showText(loaded: CliConfig, unusedVariables: readonly string[]): string
       ? [field.path, '(not set)', `set with ${variableFor(field, provider)}`]
       : [field.path, typeof value === 'string' ? value : JSON.stringify(value), describeSource(source)];
   });
-  // Records (mcp.servers) are set in config.json only; shown as JSON, their secrets redacted.
-  for (const path of CONFIG_RECORD_PATHS) {
+  // Records (mcp.servers) and whole objects (model.pricing) are set in config.json only; shown as JSON, their secrets redacted.
+  for (const path of CONFIG_SET_WHOLE_PATHS) {
+    const value = valueAt(redacted, path.split('.'));
     const source = loaded.sources[path];
-    rows.push([path, JSON.stringify(valueAt(redacted, path.split('.'))), source === undefined ? 'default' : describeSource(source)]);
+    if (value === undefined) rows.push([path, '(not set)', 'set in config.json']);
+    else rows.push([path, JSON.stringify(value), source === undefined ? 'default' : describeSource(source)]);
   }
   const pathWidth = Math.max(...rows.map(([path]) => path!.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value!.length));
@@ -76,6 +80,7 @@ function showText(loaded: CliConfig, unusedVariables: readonly string[]): string
     ...unusedVariables.map((variable) => unusedVariableLine(variable, loaded.config.model.name, provider)),
     '',
     ...dialectLines(dialectInEffect(loaded.config, loaded.sources)),
+    pricingLine(pricingInEffect(loaded.config), loaded.config.model.name),
   ];
   return `${lines.join('\n')}\n`;
 }
