@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_NAMES } from './dialects.js';
+import { COST_CEILING_FORMS, parseCostCeiling } from './cost-ceiling.js';
 import { ModelPricingSchema } from './pricing.js';
 import { ANTHROPIC_COMPUTER_TOOL_TYPES, MODEL_PROVIDERS, type ModelProvider } from './providers.js';
 
@@ -102,6 +103,14 @@ const AgentConfigSchema = z
   .object({
     operator: z.enum(OPERATOR_KINDS).default('desktop'),
     maxSteps: z.number().int().min(1).max(10_000).default(50),
+    /**
+     * The most one turn may spend on model calls (src/shared/cost-ceiling.ts): dollars, or tokens with the word
+     * `tokens`. The turn ends as failed before a call that would go over it. No ceiling when absent.
+     */
+    maxCost: z
+      .union([z.number(), z.string()])
+      .refine((value) => parseCostCeiling(value) !== undefined, { error: COST_CEILING_FORMS })
+      .optional(),
     confirm: z.enum(CONFIRMATION_POLICIES).default('risky'),
   })
   .strict();

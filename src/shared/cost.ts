@@ -41,9 +41,13 @@ export type CostTotals = z.infer<typeof CostTotalsSchema>;
 
 export const NO_COST: CostTotals = { dollars: null, unpricedTokens: 0 };
 
-/** "$0.0123": four decimals below a dollar, so that a single cheap call still shows; two from a dollar up ("$1.25"). */
+/**
+ * "$0.0123": up to four decimals below a dollar, so that a single cheap call still shows, two from a dollar up
+ * ("$1.25"); never fewer than two ("$0.50", not "$0.5000").
+ */
 export function dollarText(dollars: number): string {
-  return `$${dollars.toFixed(dollars >= 1 ? 2 : 4)}`;
+  const [whole, fraction = ''] = dollars.toFixed(dollars >= 1 ? 2 : 4).split('.');
+  return `$${whole}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
 }
 
 /**

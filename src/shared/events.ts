@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ComputerActionSchema } from './actions.js';
 import { ScreenshotViewSchema } from './model-view.js';
+import { CostTotalsSchema } from './cost.js';
 import { TURN_END_REASONS, TURN_STATUSES } from './statuses.js';
 import { TokenUsageSchema } from './token-usage.js';
 
@@ -59,6 +60,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     error: z.string().optional(),
     latencyMs: z.number().int().min(0),
     usage: TokenUsageSchema.optional(),
+    /** With `usage`: what the model call cost in dollars, when the model's price is known. */
+    costDollars: z.number().min(0).optional(),
     tokenReport: TokenReportSchema.optional(),
   }),
   z.object({
@@ -94,6 +97,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     summary: z.string().optional(),
     steps: z.number().int().min(0),
     usage: TokenUsageSchema,
+    /** What the turn's model calls cost: dollars where the price is known, the tokens of the others. */
+    cost: CostTotalsSchema.optional(),
   }),
   /** A problem worth showing that did not end the turn by itself (a retried model call, a tool error). */
   z.object({ type: z.literal('warning'), ...base, turnId: z.string().optional(), message: z.string() }),

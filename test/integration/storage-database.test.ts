@@ -84,6 +84,7 @@ const FIXTURE_ROWS: Record<string, Record<string, unknown>> = {
     output_tokens: 20,
     cached_input_tokens: 800,
     cache_write_input_tokens: 150,
+    cost_dollars: 0.00246,
     token_report: '{"images":1}',
     created_at: '2025-01-01T00:00:03.000Z',
   },

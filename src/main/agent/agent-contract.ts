@@ -8,6 +8,7 @@ import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent, ConfirmationAnswerer } from '../../shared/events.js';
 import type { UserMessage } from '../../shared/messages.js';
 import type { TurnEndReason, TurnStatus } from '../../shared/statuses.js';
+import type { CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import type { ModelAdapter } from '../llm/model-adapter.js';
 import type { Operator } from '../operators/operator.js';
@@ -37,6 +38,8 @@ export interface TurnOutcome {
   summary?: string;
   steps: number;
   usage: TokenUsage;
+  /** What the turn's model calls cost: dollars where the model's price is known, else their tokens. */
+  cost: CostTotals;
 }
 
 export interface ConfirmationRequest {

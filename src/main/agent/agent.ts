@@ -5,6 +5,7 @@
  *
  * One agent drives one operator, so it runs one turn at a time.
  */
+import { parseCostCeiling } from '../../shared/cost-ceiling.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import { textOfParts } from '../../shared/messages.js';
 import { withDialectWire } from '../llm/dialects/dialect-wire.js';
@@ -21,7 +22,7 @@ import {
 import { createAgentToolRegistry } from './agent-tool-registry.js';
 import { dialectNamed } from './dialects/dialects.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
-import { emptyUsage } from './token-usage-totals.js';
+import { noSpending, type TurnSpending } from './turn-spending.js';
 import { ToolTurn, type ToolTurnParts } from './tool-turn.js';
 import { checkedEphemeralContexts, recordTurnInjections } from './turn-injections.js';
 import type { TurnEnding } from './turn-lifecycle.js';
@@ -82,7 +83,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
         operatorKind: operator.describe().kind,
         modelName: model.profile.model,
       });
-      const usage = { total: emptyUsage() };
+      const usage = noSpending();
       let ending: TurnEnding;
       try {
         ending = await playTurn(turn, request, ephemeral, controller.signal, usage);
@@ -93,7 +94,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
             ? { status: 'failed', reason: 'error', summary: storageFailureSummary(redact(errorMessage(error))) }
             : { status: 'failed', reason: 'error', summary: `The turn failed: ${redact(errorMessage(error))}` };
       }
-      return await turn.end(ending, hooks, usage.total);
+      return await turn.end(ending, hooks, usage.total, usage.cost);
     } finally {
       request.signal?.removeEventListener('abort', forwardAbort);
       running = false;
@@ -105,7 +106,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     request: TurnRequest,
     ephemeral: readonly EphemeralContext[],
     signal: AbortSignal,
-    usage: { total: ReturnType<typeof emptyUsage> },
+    usage: TurnSpending,
   ): Promise<TurnEnding> {
     await turn.storeRequest(request.request);
     recordTurnInjections(storage, turn, ephemeral);
@@ -139,6 +140,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       systemPrompt,
       maxImageEdge,
       maxSteps: config.agent.maxSteps,
+      maxCost: config.agent.maxCost === undefined ? undefined : parseCostCeiling(config.agent.maxCost),
       replyWithoutCalls: dialect.replyWithoutCalls,
       ...(dialect.nudge === undefined ? {} : { nudge: dialect.nudge }),
       imageCache: new EncodedImageCache(),

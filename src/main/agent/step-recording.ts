@@ -26,6 +26,8 @@ export interface ToolStep {
   latencyMs: number;
   /** The model call's cost: on the first step of a reply only, so a turn's steps add up to its calls. */
   usage?: TokenUsage;
+  /** With `usage`, what the call cost in dollars under the price table in effect; absent when the price is unknown. */
+  costDollars?: number;
   tokenReport?: TokenReport;
 }
 
@@ -61,6 +63,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
       outputTokens: step.usage?.outputTokens ?? null,
       cachedInputTokens: step.usage?.cachedInputTokens ?? null,
       cacheWriteInputTokens: step.usage?.cacheWriteInputTokens ?? null,
+      costDollars: step.costDollars ?? null,
       tokenReport: step.tokenReport ?? null,
     });
   });
@@ -80,6 +83,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
     ...(result.isError === true ? { error: resultText } : {}),
     latencyMs: step.latencyMs,
     ...(step.usage === undefined ? {} : { usage: step.usage }),
+    ...(step.costDollars === undefined ? {} : { costDollars: step.costDollars }),
     ...(step.tokenReport === undefined ? {} : { tokenReport: step.tokenReport }),
   });
   return record;

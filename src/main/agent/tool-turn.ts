@@ -7,6 +7,7 @@
 import type { TokenReport } from '../../shared/events.js';
 import type { MessagePart, ToolCall, UserMessage } from '../../shared/messages.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
+import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
@@ -42,6 +43,8 @@ export interface CallOrigin {
   thought?: string | undefined;
   /** The model call's cost: on the first step of a reply only, so a turn's steps add up to its calls. */
   usage?: TokenUsage;
+  /** With `usage`: what the call cost in dollars, when the model's price is known. */
+  costDollars?: number;
   tokenReport?: TokenReport;
 }
 
@@ -103,9 +106,9 @@ export class ToolTurn {
    * Ends the turn once (later calls return the first outcome); each hook runs once. A mouse button an
    * action left down (mouse_down without its mouse_up) is released first, however the turn ended.
    */
-  async end(ending: TurnEnding, hooks: readonly TurnEndHook[], usage: TokenUsage = emptyUsage()): Promise<TurnOutcome> {
+  async end(ending: TurnEnding, hooks: readonly TurnEndHook[], usage: TokenUsage = emptyUsage(), cost: CostTotals = NO_COST): Promise<TurnOutcome> {
     await this.releaseHeldInput();
-    return this.lifecycle.end(ending, usage, hooks);
+    return this.lifecycle.end(ending, usage, hooks, cost);
   }
 
   /** A release that fails (the display or the page went away) is reported; the turn still ends. */
@@ -158,6 +161,7 @@ export class ToolTurn {
       shown: origin.shown,
       latencyMs: outcome.latencyMs,
       ...(origin.usage === undefined ? {} : { usage: origin.usage }),
+      ...(origin.costDollars === undefined ? {} : { costDollars: origin.costDollars }),
       ...(origin.tokenReport === undefined ? {} : { tokenReport: origin.tokenReport }),
     });
   }

@@ -5,6 +5,7 @@
  */
 import { textOfParts, type MessagePart, type UserMessage } from '../../shared/messages.js';
 import type { TurnEndReason, TurnEndStatus } from '../../shared/statuses.js';
+import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import { decodeImageBytes } from '../perception/image-encoding.js';
 import type { SessionRecord, Storage } from '../storage/index.js';
@@ -93,7 +94,7 @@ export class TurnLifecycle {
    * Ends the turn once; later calls return the first outcome. Each hook runs once; a hook that fails is
    * reported as a warning and does not keep the others from running.
    */
-  async end(ending: TurnEnding, usage: TokenUsage, hooks: readonly TurnEndHook[]): Promise<TurnOutcome> {
+  async end(ending: TurnEnding, usage: TokenUsage, hooks: readonly TurnEndHook[], cost: CostTotals = NO_COST): Promise<TurnOutcome> {
     if (this.ended !== undefined) return this.ended;
     const steps = this.storage.steps.listByTurn(this.turnId).length;
     const outcome: TurnOutcome = {
@@ -104,6 +105,7 @@ export class TurnLifecycle {
       ...(ending.summary === undefined ? {} : { summary: ending.summary }),
       steps,
       usage,
+      cost,
     };
     this.ended = outcome;
     this.storage.transaction(() => {
@@ -133,6 +135,7 @@ export class TurnLifecycle {
       ...(ending.summary === undefined ? {} : { summary: ending.summary }),
       steps,
       usage,
+      cost,
     });
     return outcome;
   }

@@ -1,7 +1,8 @@
 /**
  * The steps of one turn: build the request from the database, call the model, store its reply, run each
  * tool call and record it, until a tool ends the turn (finish), the model stops calling tools, its
- * replies stay malformed, the step limit is reached, a model call fails, or the turn is stopped.
+ * replies stay malformed, the step limit is reached, the next call would go over the cost ceiling, a model
+ * call fails, or the turn is stopped.
  *
  * Every tool call the model made is answered with a tool message, even when it was not run (the turn
  * ended or was stopped first): the history stays valid for the next turn's requests.
@@ -10,8 +11,8 @@ import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { TokenReport } from '../../shared/events.js';
 import type { MessagePart } from '../../shared/messages.js';
 import { textOfParts } from '../../shared/messages.js';
+import type { CostCeiling } from '../../shared/cost-ceiling.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
-import type { TokenUsage } from '../../shared/token-usage.js';
 import {
   buildRequest,
   type ContextSettings,
@@ -28,7 +29,7 @@ import { FINISH_TOOL_NAME } from './tools/finish-tool.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { CallOrigin, ToolTurn } from './tool-turn.js';
 import type { TurnEnding } from './turn-lifecycle.js';
-import { addUsage } from './token-usage-totals.js';
+import { ceilingEnding, spend, type TurnSpending } from './turn-spending.js';
 
 /** Sent once when the model replies without calling a tool; a second such reply in a row ends the turn. */
 export const NO_TOOL_CALL_NUDGE =
@@ -52,6 +53,11 @@ export interface TurnLoop {
    * answered "not run".
    */
   maxSteps: number;
+  /**
+   * The most the turn may spend on model calls (config.agent.maxCost); none when absent. Checked before each
+   * call, against what the turn has spent and the call's estimate (turn-spending.ts).
+   */
+  maxCost: CostCeiling | undefined;
   /** What a reply without calls means in the model's dialect: nudge it to act, or the task is done. */
   replyWithoutCalls: 'nudge' | 'finish';
   /** What the nudge says in the dialect's own terms (NO_TOOL_CALL_NUDGE when absent). */
@@ -65,7 +71,7 @@ export interface TurnLoop {
   ephemeral: readonly EphemeralContext[];
   injectionDebugLog: InjectionDebugLog | undefined;
   /** What the turn's model calls cost so far; kept up to date as calls complete. */
-  usage: { total: TokenUsage };
+  usage: TurnSpending;
 }
 
 const STOPPED: TurnEnding = { status: 'stopped', reason: 'stopped', summary: 'Stopped by the user.' };
@@ -98,10 +104,13 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
       ephemeral: loop.ephemeral,
       ...(loop.injectionDebugLog === undefined ? {} : { injectionDebugLog: loop.injectionDebugLog }),
     });
+    const pricing = loop.model.profile.pricing;
+    const overCeiling = ceilingEnding(loop.maxCost, loop.usage, pricing, built.tokenReport.sentTokens);
+    if (overCeiling !== undefined) return overCeiling;
     const reply = await callModel(loop, built.request);
     if ('ending' in reply) return reply.ending;
     modelCalls += 1;
-    loop.usage.total = addUsage(loop.usage.total, reply.message.usage);
+    const costDollars = spend(loop.usage, reply.message.usage, pricing);
     const thought = textOfParts(reply.message.parts) || undefined;
     loop.turn.storeCalls(keptParts(reply.message), reply.message.toolCalls);
 
@@ -126,7 +135,12 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
     nudged = false;
 
     // Every call of the reply was made looking at the request's last screenshot, whatever the calls before it did.
-    const calls = await runToolCalls(loop, reply.message, steps, { thought, shown: built.shown, tokenReport: built.tokenReport });
+    const calls = await runToolCalls(loop, reply.message, steps, {
+      thought,
+      shown: built.shown,
+      tokenReport: built.tokenReport,
+      ...(costDollars === undefined ? {} : { costDollars }),
+    });
     if (calls.ending !== undefined) return calls.ending;
     if (calls.stopped || loop.signal.aborted) return STOPPED;
     if (malformedReplies.record(calls.allMalformed)) {
@@ -187,6 +201,8 @@ interface ReplyFacts {
   thought: string | undefined;
   shown: ShownScreenshot | undefined;
   tokenReport: TokenReport;
+  /** What the reply's model call cost in dollars, when the model's price is known. */
+  costDollars?: number;
 }
 
 interface ToolCallsOutcome {
@@ -205,7 +221,10 @@ async function runToolCalls(
   const outcome: ToolCallsOutcome = { ending: undefined, stopped: false, allMalformed: true, lastError: undefined };
   for (const [index, call] of message.toolCalls.entries()) {
     // The model call's cost goes on the reply's first step, so the steps of a turn add up to its calls.
-    const cost = index === 0 ? { usage: message.usage, tokenReport: reply.tokenReport } : {};
+    const cost =
+      index === 0
+        ? { usage: message.usage, tokenReport: reply.tokenReport, ...(reply.costDollars === undefined ? {} : { costDollars: reply.costDollars }) }
+        : {};
     const origin: CallOrigin = { shown: reply.shown, thought: reply.thought, ...cost };
     const overLimit = call.name !== FINISH_TOOL_NAME && steps.taken >= loop.maxSteps;
     const notRun = notRunReason(outcome, loop.signal) ?? (overLimit ? stepLimitNotice(loop.maxSteps) : undefined);

@@ -88,6 +88,9 @@ function describeLeaf(path: readonly string[], schema: z.ZodType): ConfigField {
 
 function leafKind(type: string, path: string): ConfigFieldKind {
   if (type === 'string' || type === 'number' || type === 'boolean' || type === 'enum') return type;
+  // A number or a text form (agent.maxCost: 0.5 or "200000 tokens"): from a variable or a flag it is text,
+  // which the schema itself reads.
+  if (type === 'union') return 'string';
   throw new Error(`config field ${path} has a schema type (${type}) the loader cannot convert from text`);
 }
 

@@ -21,6 +21,7 @@ export function registerRunCommand(program: Command, invocation: CliInvocation):
     .addOption(new Option('--dialect <name>', `how the model is asked to act: ${DIALECT_NAMES.join(', ')} (default: the model profile's)`))
     .option('--base-url <url>', 'OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, vLLM …)')
     .option('--max-steps <count>', 'most steps the turn may take')
+    .option('--max-cost <amount>', 'most the turn may spend: dollars (0.50, $0.50), or tokens ("200000 tokens")')
     .addOption(new Option('--confirm <policy>', `which actions need a person's approval: ${CONFIRMATION_POLICIES.join(', ')}`))
     .option('--yes', 'approve risky actions without asking (needed to allow them without a terminal)')
     .option('--session <id>', 'continue this session (its earlier turns are the model\'s memory)')

@@ -1,5 +1,6 @@
 /** How `sightline sessions` prints: a table for `ls`, a readable outline for `show`, and the JSON shapes. */
 import { describeAction } from '../../../shared/action-descriptions.js';
+import { costText, dollarText, NO_COST, type CostTotals } from '../../../shared/cost.js';
 import { stepUsageTotals, usageText, type UsageTotals } from '../../../shared/usage-text.js';
 import { formatCount } from '../run/progress-lines.js';
 import type {
@@ -14,9 +15,12 @@ import type {
 } from '../../storage/index.js';
 
 export interface SessionDetail {
-  /** With what its steps' model calls cost, summed (cache reads and writes beside input and output). */
-  session: SessionRecord & { tokens: StepTokenTotals };
-  turns: (TurnRecord & { tokens: TurnTokenTotals; steps: StepRecord[] })[];
+  /**
+   * With what its steps' model calls cost, summed: tokens (cache reads and writes beside input and output), and
+   * dollars as priced when each call was made (the tokens of calls whose price was unknown beside them).
+   */
+  session: SessionRecord & { tokens: StepTokenTotals; cost: CostTotals };
+  turns: (TurnRecord & { tokens: TurnTokenTotals; cost: CostTotals; steps: StepRecord[] })[];
   searchReports: SearchReportRecord[];
 }
 
@@ -26,11 +30,15 @@ export function sessionDetail(storage: Storage, sessionId: string): SessionDetai
   const session = storage.sessions.get(sessionId);
   if (session === undefined) return undefined;
   const turnTokens = storage.steps.tokenTotalsByTurn(sessionId);
-  const turns = storage.turns
-    .listBySession(sessionId)
-    .map((turn) => ({ ...turn, tokens: turnTokens.get(turn.id) ?? NO_TOKENS, steps: storage.steps.listByTurn(turn.id) }));
+  const turnCosts = storage.steps.costTotalsByTurn(sessionId);
+  const turns = storage.turns.listBySession(sessionId).map((turn) => ({
+    ...turn,
+    tokens: turnTokens.get(turn.id) ?? NO_TOKENS,
+    cost: turnCosts.get(turn.id) ?? NO_COST,
+    steps: storage.steps.listByTurn(turn.id),
+  }));
   return {
-    session: { ...session, tokens: storage.steps.tokenTotals(sessionId) },
+    session: { ...session, tokens: storage.steps.tokenTotals(sessionId), cost: storage.steps.costTotals(sessionId) },
     turns,
     searchReports: storage.searchReports.listBySession(sessionId),
   };
@@ -69,6 +77,7 @@ export function renderSessionDetail(detail: SessionDetail): string {
     `  created ${shortTime(session.createdAt)}, updated ${shortTime(session.updatedAt)}`,
   ];
   if (hasTokens(session.tokens)) lines.push(`  tokens: ${usageText(session.tokens, formatCount)}`);
+  lines.push(...costLine(session.cost));
   if (detail.turns.length === 0) lines.push('', 'No turns yet.');
   for (const turn of detail.turns) {
     lines.push('', `Turn ${turn.sequence} (${turn.id}): ${turn.status}`);
@@ -76,6 +85,7 @@ export function renderSessionDetail(detail: SessionDetail): string {
     lines.push(`  started ${shortTime(turn.startedAt)}${turn.endedAt === null ? '' : `, ended ${shortTime(turn.endedAt)}`}`);
     if (turn.summary !== null) lines.push(`  summary: ${turn.summary}`);
     if (hasTokens(turn.tokens)) lines.push(`  tokens: ${usageText(turn.tokens, formatCount)}`);
+    lines.push(...costLine(turn.cost));
     if (turn.steps.length === 0) lines.push('  no steps');
     for (const step of turn.steps) lines.push(...renderStep(step));
   }
@@ -120,7 +130,15 @@ function renderStep(step: StepRecord): string[] {
   if (step.error !== null) lines.push(`     error: ${step.error}`);
   const usage = stepUsageTotals(step);
   if (usage !== null) lines.push(`     tokens: ${usageText(usage, formatCount)}`);
+  // A step whose model's price was unknown costs its tokens, which the line above already shows.
+  if (step.costDollars !== null) lines.push(`     cost: ${dollarText(step.costDollars)}`);
   return lines;
+}
+
+/** "  cost: $0.0264", or the tokens of calls whose price was unknown; nothing before any model call. */
+function costLine(cost: CostTotals): string[] {
+  const text = costText(cost, formatCount);
+  return text === null ? [] : [`  cost: ${text}`];
 }
 
 /** Sessions and turns without a model call (or from before usage was kept) print no tokens line. */

@@ -5,6 +5,7 @@
  * Pure functions from events to text, so the wording is tested without running anything.
  */
 import { describeAction } from '../../../shared/action-descriptions.js';
+import { costText, type CostTotals } from '../../../shared/cost.js';
 import type { AgentEvent } from '../../../shared/events.js';
 import type { TokenUsage } from '../../../shared/token-usage.js';
 
@@ -48,13 +49,24 @@ function turnEndLine(event: Extract<AgentEvent, { type: 'turn-ended' }>): string
   const tokens = `${formatCount(event.usage.inputTokens)} input + ${formatCount(event.usage.outputTokens)} output tokens`;
   const verdict = TURN_END_WORDS[event.reason];
   const summary = event.summary === undefined || event.summary === '' ? '' : `: ${event.summary}`;
-  return `${verdict} after ${steps}, ${tokens}${summary}`;
+  return `${verdict} after ${steps}, ${tokens}${turnCostText(event.cost)}${summary}`;
+}
+
+/**
+ * The turn's cost after its tokens: ", cost $0.0123" where the model's price is known; where it is not, the
+ * tokens just shown are the cost, and the line says so.
+ */
+function turnCostText(cost: CostTotals | undefined): string {
+  if (cost === undefined) return '';
+  if (cost.dollars === null) return cost.unpricedTokens === 0 ? '' : ' (no price known: cost in tokens)';
+  return `, cost ${costText(cost, formatCount) ?? ''}`;
 }
 
 const TURN_END_WORDS: Record<Extract<AgentEvent, { type: 'turn-ended' }>['reason'], string> = {
   finished: 'finished',
   failed: 'failed',
   'step-limit': 'stopped at the step limit',
+  'cost-limit': 'stopped at the cost ceiling',
   stopped: 'stopped',
   error: 'failed with an error',
 };

@@ -15,6 +15,7 @@ export const RunOptionsSchema = z.object({
   dialect: z.string().optional(),
   baseUrl: z.string().optional(),
   maxSteps: z.string().optional(),
+  maxCost: z.string().optional(),
   confirm: z.string().optional(),
   yes: z.boolean().optional(),
   session: z.string().optional(),
@@ -31,6 +32,7 @@ export const CONFIG_FLAG_NAMES = {
   'model.dialect': '--dialect',
   'model.baseUrl': '--base-url',
   'agent.maxSteps': '--max-steps',
+  'agent.maxCost': '--max-cost',
   'agent.confirm': '--confirm',
   'agent.operator': '--operator',
 } as const;
@@ -41,6 +43,7 @@ export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLA
     'model.dialect': options.dialect,
     'model.baseUrl': options.baseUrl,
     'agent.maxSteps': options.maxSteps,
+    'agent.maxCost': options.maxCost,
     'agent.confirm': options.confirm,
     'agent.operator': options.operator,
   };

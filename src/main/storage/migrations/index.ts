@@ -8,6 +8,7 @@ import { turnOwner } from './0005-turn-owner.js';
 import { stepScreenshotView } from './0006-step-screenshot-view.js';
 import { messageProviderData } from './0007-message-provider-data.js';
 import { stepCacheTokens } from './0008-step-cache-tokens.js';
+import { stepCost } from './0009-step-cost.js';
 
 export type { Migration } from './migration.js';
 
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   stepScreenshotView,
   messageProviderData,
   stepCacheTokens,
+  stepCost,
 ];

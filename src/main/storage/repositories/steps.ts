@@ -1,6 +1,7 @@
 /** Steps of the loop: one model decision and its action, with the screenshot it saw and what it cost. */
 import { z } from 'zod';
 import { StepActionSchema, type StepAction } from '../../../shared/actions.js';
+import type { CostTotals } from '../../../shared/cost.js';
 import { newId } from '../../../shared/ids.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
@@ -27,6 +28,11 @@ export interface StepRecord {
   cachedInputTokens: number | null;
   /** Input tokens this call wrote to the provider's prompt cache; null when it reported none. */
   cacheWriteInputTokens: number | null;
+  /**
+   * What the step's model call cost in US dollars, priced when it was recorded; null when the model's price
+   * was unknown or the step carries no call (a reply's steps after its first).
+   */
+  costDollars: number | null;
   tokenReport: unknown;
   /** How the screenshot was shown to the model (its size and coordinate space); storage does not interpret it. */
   screenshotView: unknown;
@@ -47,6 +53,7 @@ export interface NewStep {
   outputTokens?: number | null;
   cachedInputTokens?: number | null;
   cacheWriteInputTokens?: number | null;
+  costDollars?: number | null;
   tokenReport?: unknown;
   screenshotView?: unknown;
 }
@@ -100,6 +107,8 @@ const TokenTotalsRow = z.object({
   keep_everything: z.number().nullable(),
 });
 const TurnStepCountRow = z.object({ turn_id: z.string(), steps: z.number().int() });
+const CostTotalsRow = z.object({ dollars: z.number().nullable(), unpriced_tokens: z.number().int() });
+const TurnCostTotalsRow = CostTotalsRow.extend({ turn_id: z.string() });
 const TurnTokenTotalsRow = z.object({
   turn_id: z.string(),
   input: z.number().int(),
@@ -125,6 +134,7 @@ const StepRow = z
     output_tokens: z.number().int().nullable(),
     cached_input_tokens: z.number().int().nullable(),
     cache_write_input_tokens: z.number().int().nullable(),
+    cost_dollars: z.number().nullable(),
     token_report: nullableJsonColumn,
     screenshot_view: nullableJsonColumn,
     created_at: z.string(),
@@ -146,6 +156,7 @@ const StepRow = z
       outputTokens: row.output_tokens,
       cachedInputTokens: row.cached_input_tokens,
       cacheWriteInputTokens: row.cache_write_input_tokens,
+      costDollars: row.cost_dollars,
       tokenReport: row.token_report,
       screenshotView: row.screenshot_view,
       createdAt: row.created_at,
@@ -163,6 +174,8 @@ export class StepsRepository {
   private readonly tokenTotalsStatement;
   private readonly countsByTurnStatement;
   private readonly tokenTotalsByTurnStatement;
+  private readonly costTotalsStatement;
+  private readonly costTotalsByTurnStatement;
 
   constructor(
     database: Database,
@@ -171,11 +184,11 @@ export class StepsRepository {
     this.insertStatement = database.prepare(
       `INSERT INTO steps (id, session_id, turn_id, sequence, action, thought, screenshot_image_id, dedup_of_image_id,
                           result, error, latency_ms, input_tokens, output_tokens, cached_input_tokens, cache_write_input_tokens,
-                          token_report, screenshot_view, created_at)
+                          cost_dollars, token_report, screenshot_view, created_at)
        VALUES (@id, @sessionId, @turnId,
                (SELECT COALESCE(MAX(sequence), 0) + 1 FROM steps WHERE turn_id = @turnId),
                @action, @thought, @screenshotImageId, @dedupOfImageId, @result, @error, @latencyMs,
-               @inputTokens, @outputTokens, @cachedInputTokens, @cacheWriteInputTokens, @tokenReport, @screenshotView, @createdAt)
+               @inputTokens, @outputTokens, @cachedInputTokens, @cacheWriteInputTokens, @costDollars, @tokenReport, @screenshotView, @createdAt)
        RETURNING *`,
     );
     this.getStatement = database.prepare('SELECT * FROM steps WHERE id = ?');
@@ -212,6 +225,11 @@ export class StepsRepository {
               COALESCE(SUM(cache_write_input_tokens), 0) AS cache_write_input
        FROM steps WHERE session_id = ? GROUP BY turn_id`,
     );
+    // The dollars of the priced calls, and the tokens of the calls whose price was unknown.
+    const costColumns = `SUM(cost_dollars) AS dollars,
+              COALESCE(SUM(CASE WHEN cost_dollars IS NULL THEN COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0) END), 0) AS unpriced_tokens`;
+    this.costTotalsStatement = database.prepare(`SELECT ${costColumns} FROM steps WHERE session_id = ?`);
+    this.costTotalsByTurnStatement = database.prepare(`SELECT turn_id, ${costColumns} FROM steps WHERE session_id = ? GROUP BY turn_id`);
   }
 
   append(step: NewStep): StepRecord {
@@ -230,6 +248,7 @@ export class StepsRepository {
       outputTokens: step.outputTokens ?? null,
       cachedInputTokens: step.cachedInputTokens ?? null,
       cacheWriteInputTokens: step.cacheWriteInputTokens ?? null,
+      costDollars: step.costDollars ?? null,
       tokenReport: toNullableJson(step.tokenReport),
       screenshotView: toNullableJson(step.screenshotView),
       createdAt: isoTime(this.clock),
@@ -290,6 +309,18 @@ export class StepsRepository {
     return new Map(
       rows.map((row) => [row.turn_id, { input: row.input, output: row.output, cachedInput: row.cached_input, cacheWriteInput: row.cache_write_input }]),
     );
+  }
+
+  /** What the session's model calls cost: the dollars of those priced when they were made, the tokens of the others. */
+  costTotals(sessionId: string): CostTotals {
+    const row = parseRow(CostTotalsRow, this.costTotalsStatement.get(sessionId), 'steps');
+    return { dollars: row.dollars, unpricedTokens: row.unpriced_tokens };
+  }
+
+  /** What each turn's model calls cost, as costTotals; turns without steps are absent. */
+  costTotalsByTurn(sessionId: string): Map<string, CostTotals> {
+    const rows = parseRows(TurnCostTotalsRow, this.costTotalsByTurnStatement.all(sessionId), 'steps');
+    return new Map(rows.map((row) => [row.turn_id, { dollars: row.dollars, unpricedTokens: row.unpriced_tokens }]));
   }
 
   /** How many steps each turn of the session has; turns without steps are absent. */
