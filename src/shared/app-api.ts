@@ -16,6 +16,7 @@ import { ComputerActionSchema, ToolArgumentsSchema } from './actions.js';
 import { ScreenshotViewSchema } from './model-view.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
+import { CostTotalsSchema } from './cost.js';
 import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
 import { AgentEventSchema, TokenReportSchema } from './events.js';
 import { IMAGE_UNAVAILABLE_REASONS, TIMELINE_IMAGE_ZONES } from './images.js';
@@ -91,6 +92,8 @@ export const SessionSummarySchema = z
     turnCount: z.number().int().min(0),
     stepCount: z.number().int().min(0),
     tokens: TokenTotalsSchema,
+    /** What the session's model calls cost, as priced when each was made (src/shared/cost.ts). */
+    cost: CostTotalsSchema,
     /** The live run of this app on the session, if any (a run from another process shows only as status running). */
     run: z.enum(RUN_STATES).nullable(),
   })
@@ -127,6 +130,8 @@ export const TurnSchema = z
     summary: z.string().nullable(),
     stepCount: z.number().int().min(0),
     tokens: TurnTokenTotalsSchema,
+    /** What the turn's model calls cost, as priced when each was made. */
+    cost: CostTotalsSchema,
   })
   .strict();
 export type Turn = z.infer<typeof TurnSchema>;
@@ -177,6 +182,8 @@ export const StepSchema = z
     cachedInputTokens: z.number().int().min(0).nullable(),
     /** Input tokens this call wrote to the provider's prompt cache; null when the provider reported none. */
     cacheWriteInputTokens: z.number().int().min(0).nullable(),
+    /** What the step's model call cost in dollars, as priced when it was made; null when the price was unknown or no call is on this step. */
+    costDollars: z.number().min(0).nullable(),
     tokenReport: TokenReportSchema.nullable(),
     createdAt: TimeSchema,
   })

@@ -94,6 +94,26 @@ describe('sessions', () => {
     expect(page.steps[0]).toMatchObject({ inputTokens: 1000, cachedInputTokens: null, cacheWriteInputTokens: null });
   });
 
+  it('gives the session, each turn and each step its cost as stored: dollars where priced, the tokens of the rest', async () => {
+    const { session, turns } = seededSession(2);
+    const turnId = turns[1]?.turn.id ?? '';
+    const priced = api.storage.steps.append({ sessionId: session.id, turnId, action: { action: 'wait', seconds: 1 }, inputTokens: 10_000, outputTokens: 100, costDollars: 0.0088 });
+    const detail = await api.call('getSession', session.id);
+    expect(APP_API.getSession.result.safeParse(detail).success).toBe(true);
+    // The seeded steps carry tokens but no price: 3 steps of 1,000 in and 50 out per turn.
+    expect(detail.session.cost).toEqual({ dollars: 0.0088, unpricedTokens: 6 * 1050 });
+    expect(detail.turns.map((turn) => turn.cost)).toEqual([
+      { dollars: null, unpricedTokens: 3 * 1050 },
+      { dollars: 0.0088, unpricedTokens: 3 * 1050 },
+    ]);
+    const list = await api.call('listSessions', {});
+    expect(list.sessions.find((summary) => summary.id === session.id)?.cost).toEqual(detail.session.cost);
+    const page = await api.call('listSteps', { sessionId: session.id, turnId });
+    expect(APP_API.listSteps.result.safeParse(page).success).toBe(true);
+    expect(page.steps.find((step) => step.id === priced.id)?.costDollars).toBe(0.0088);
+    expect(page.steps[0]?.costDollars).toBeNull();
+  });
+
   it('returns a session with its turns', async () => {
     const { session, turns } = seededSession(1);
     const detail = await api.call('getSession', session.id);

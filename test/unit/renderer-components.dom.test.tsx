@@ -45,6 +45,7 @@ function step(overrides: Partial<Step> = {}): Step {
     outputTokens: 90,
     cachedInputTokens: null,
     cacheWriteInputTokens: null,
+    costDollars: null,
     tokenReport: { sentTokens: 3500, keepEverythingTokens: 9000, imagesSent: 2, imagesFolded: 3 },
     createdAt: '2025-01-01T10:00:00.000Z',
     ...overrides,
@@ -184,6 +185,7 @@ describe('TurnCard, SearchReportCard and badges', () => {
     summary: 'Could not find the invite button.',
     stepCount: 7,
     tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
+    cost: { dollars: null, unpricedTokens: 0 },
   } as Turn;
   const injections = [{ id: 'inj_1', turnId: TURN, type: 'note', contentLength: 1240, createdAt: '' }] as Injection[];
 
@@ -201,6 +203,13 @@ describe('TurnCard, SearchReportCard and badges', () => {
     const markup = render(<TurnCard turn={{ ...turn, tokens: { input: 12_340, output: 210, cachedInput: 11_900, cacheWriteInput: 300 } }} injections={[]} />);
     expect(text(markup)).toContain('12k in (12k cached, 300 written) · 210 out');
     expect(markup).toContain('title="12,340 input tokens: 11,900 read from the prompt cache, 440 uncached; 300 written to the cache. 210 output tokens."');
+  });
+
+  it('shows what the turn cost in dollars, or in tokens where the price was unknown, and nothing before a call', () => {
+    expect(text(render(<TurnCard turn={{ ...turn, cost: { dollars: 0.0264, unpricedTokens: 0 } }} injections={[]} />))).toContain('$0.0264');
+    const unpriced = render(<TurnCard turn={{ ...turn, cost: { dollars: null, unpricedTokens: 30_300 } }} injections={[]} />);
+    expect(text(unpriced)).toContain('30k tokens (no price known)');
+    expect(render(<TurnCard turn={turn} injections={[]} />)).not.toContain('turn-cost');
   });
 
   it('shows a search report with its answer, confidence and sources as links', () => {
@@ -240,6 +249,13 @@ describe('StepRow usage', () => {
     expect(markup).toContain('3,000 read from the prompt cache, 500 uncached; 120 written to the cache.');
   });
 
+  it('shows the step’s cost in dollars when its price was known, and none otherwise', () => {
+    const priced = render(<StepRow step={step({ costDollars: 0.0088 })} onOpenImage={noop} />);
+    expect(priced).toContain('class="step-cost"');
+    expect(text(priced)).toContain('3.5k in · 90 out $0.0088');
+    expect(render(<StepRow step={step()} onOpenImage={noop} />)).not.toContain('step-cost');
+  });
+
   it('shows plain input and output when the provider reported no cache, and nothing on a reply’s later steps', () => {
     expect(text(render(<StepRow step={step()} onOpenImage={noop} />))).toContain('3.5k in · 90 out');
     const later = render(<StepRow step={step({ inputTokens: null, outputTokens: null })} onOpenImage={noop} />);
@@ -260,6 +276,7 @@ describe('SessionList', () => {
       turnCount: 2,
       stepCount: 13,
       tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: 87_000, keepEverything: 136_000 },
+      cost: { dollars: null, unpricedTokens: 0 },
       run: null,
       ...overrides,
     }) as SessionSummary;

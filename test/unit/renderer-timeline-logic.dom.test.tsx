@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppEvent, SessionDetail, Step, Turn } from '../../src/shared/app-api.js';
 import type { LoadedImage } from '../../src/renderer/src/api/index.js';
 import { cropBoxesFor, cropBoxesOf } from '../../src/renderer/src/timeline/crop-boxes.js';
-import { formatDuration, formatTokens, formatUsage, savedShare, truncate } from '../../src/renderer/src/timeline/format.js';
+import { formatCost, formatDuration, formatTokens, formatUsage, savedShare, truncate } from '../../src/renderer/src/timeline/format.js';
 import { stepUsageTotals } from '../../src/shared/usage-text.js';
 import { ImageCache, type ImageRequestKey } from '../../src/renderer/src/timeline/image-cache.js';
 import { isFolded, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
@@ -20,7 +20,7 @@ const TURN_1 = 'turn_000000000001';
 const TURN_2 = 'turn_000000000002';
 
 function turn(id: string, sequence: number, stepCount: number, status: Turn['status'] = 'finished'): Turn {
-  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 } };
+  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 }, cost: { dollars: null, unpricedTokens: 0 } };
 }
 
 function step(overrides: Partial<Step> & { id: string; turnId: string; sequence: number }): Step {
@@ -38,6 +38,7 @@ function step(overrides: Partial<Step> & { id: string; turnId: string; sequence:
     outputTokens: null,
     cachedInputTokens: null,
     cacheWriteInputTokens: null,
+    costDollars: null,
     tokenReport: null,
     createdAt: '2025-01-01T10:00:01.000Z',
     ...overrides,
@@ -57,6 +58,7 @@ function detail(turns: Turn[]): SessionDetail {
       turnCount: turns.length,
       stepCount: turns.reduce((sum, each) => sum + each.stepCount, 0),
       tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: null, keepEverything: null },
+      cost: { dollars: null, unpricedTokens: 0 },
       run: null,
     },
     turns,
@@ -205,6 +207,23 @@ describe('the session reducer', () => {
     });
     expect(state.turns[1]).toMatchObject({ status: 'finished', summary: 'Clicked it.' });
     expect(state.staleness).toBe(staleness + 1);
+  });
+
+  it('adds each live step’s cost to its turn and the session: dollars when priced, tokens when not', () => {
+    let state = loaded([turn(TURN_1, 1, 0, 'running')]);
+    const base = { sessionId: SESSION, turnId: TURN_1, at: 0, tool: 'computer', ok: true, latencyMs: 1 };
+    state = apply(
+      state,
+      { type: 'step', ...base, stepId: 'step_a', sequence: 1, usage: { inputTokens: 10_000, outputTokens: 100 }, costDollars: 0.0088 },
+      // A later step of the same reply carries no call; a call of unknown price counts its tokens.
+      { type: 'step', ...base, stepId: 'step_b', sequence: 2 },
+      { type: 'step', ...base, stepId: 'step_c', sequence: 3, usage: { inputTokens: 2_000, outputTokens: 50 } },
+    );
+    expect(state.steps.map((each) => each?.costDollars)).toEqual([0.0088, null, null]);
+    expect(state.turns[0]?.cost).toEqual({ dollars: 0.0088, unpricedTokens: 2_050 });
+    expect(state.session?.cost).toEqual({ dollars: 0.0088, unpricedTokens: 2_050 });
+    expect(formatCost(state.turns[0]!.cost)).toBe('$0.0088 + 2k tokens at no known price');
+    expect(formatCost({ dollars: null, unpricedTokens: 0 })).toBeNull();
   });
 
   it('puts a live step of an earlier turn at its place, moving the later steps down', () => {

@@ -13,6 +13,7 @@ import {
   type Turn,
 } from '../../shared/app-api.js';
 import { COMPUTER_TOOL_NAME, isComputerAction } from '../../shared/actions.js';
+import { NO_COST } from '../../shared/cost.js';
 import { ScreenshotViewSchema } from '../../shared/model-view.js';
 import { TokenReportSchema } from '../../shared/events.js';
 import type { ImageRecord, SessionRecord, SessionSummary as StoredSessionSummary, StepRecord, Storage } from '../storage/index.js';
@@ -53,6 +54,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
     turnCount: session.turnCount,
     stepCount: session.stepCount,
     tokens: storage.steps.tokenTotals(session.id),
+    cost: storage.steps.costTotals(session.id),
     run: runs.stateOf(session.id),
   });
 
@@ -79,6 +81,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
       outputTokens: record.outputTokens,
       cachedInputTokens: record.cachedInputTokens,
       cacheWriteInputTokens: record.cacheWriteInputTokens,
+      costDollars: record.costDollars,
       tokenReport: tokenReport.success ? tokenReport.data : null,
       createdAt: record.createdAt,
     };
@@ -96,6 +99,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
       const session = requireSummary(sessionId);
       const stepCounts = storage.steps.countsByTurn(sessionId);
       const turnTokens = storage.steps.tokenTotalsByTurn(sessionId);
+      const turnCosts = storage.steps.costTotalsByTurn(sessionId);
       const turns: Turn[] = storage.turns.listBySession(sessionId).map((turn) => ({
         id: turn.id,
         sequence: turn.sequence,
@@ -107,6 +111,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
         summary: turn.summary,
         stepCount: stepCounts.get(turn.id) ?? 0,
         tokens: turnTokens.get(turn.id) ?? { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
+        cost: turnCosts.get(turn.id) ?? NO_COST,
       }));
       return { session: summarize(session), turns };
     },

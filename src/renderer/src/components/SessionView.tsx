@@ -4,7 +4,7 @@ import { useAppApi } from '../hooks/app-api-context.js';
 import { useSessionTimeline } from '../hooks/use-session-timeline.js';
 import { useVirtualWindow } from '../hooks/use-virtual-window.js';
 import { cropBoxesFor } from '../timeline/crop-boxes.js';
-import { describeUsage, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
+import { describeUsage, formatCost, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
 import { rowHeights, timelineRows, type TimelineRow } from '../timeline/timeline-rows.js';
 import { tokenSeries } from '../timeline/token-series.js';
 import { ConfirmationPrompt } from './ConfirmationPrompt.js';
@@ -69,6 +69,11 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
               <span className="session-usage" title={describeUsage(session.tokens)}>
                 {formatUsage(session.tokens)}
               </span>
+              {formatCost(session.cost) !== null ? (
+                <span className="session-cost" title="What the session's model calls cost, as priced when each was made">
+                  {formatCost(session.cost)}
+                </span>
+              ) : null}
             </p>
           ) : null}
           {session !== null ? <RunControls session={session} run={state.run} onContinue={onContinue} /> : null}

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { Step } from '../../../shared/app-api.js';
 import { stepUsageTotals } from '../../../shared/usage-text.js';
-import { describeUsage, formatDuration, formatUsage } from '../timeline/format.js';
+import { describeUsage, formatDuration, formatStepCost, formatUsage } from '../timeline/format.js';
 import { isFolded, stepActionLabel, stepOutcome, type StepOutcome } from '../timeline/step-presentation.js';
 import { PlaceholderCard } from './PlaceholderCard.js';
 import { StepThumbnail } from './StepThumbnail.js';
@@ -75,6 +75,11 @@ export function StepRow({ step, onOpenImage }: StepRowProps): ReactElement {
           {usage !== null ? (
             <span className="step-usage" title={describeUsage(usage)}>
               {formatUsage(usage)}
+            </span>
+          ) : null}
+          {step.costDollars !== null ? (
+            <span className="step-cost" title="What the step's model call cost, as priced when it was made">
+              {formatStepCost(step.costDollars)}
             </span>
           ) : null}
         </div>

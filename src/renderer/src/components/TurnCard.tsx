@@ -1,6 +1,6 @@
 import type { ReactElement } from 'react';
 import type { Injection, Turn } from '../../../shared/app-api.js';
-import { describeUsage, formatDuration, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
+import { describeUsage, formatCost, formatDuration, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
 import { InjectionBadge } from './InjectionBadge.js';
 
 const STATUS_LABELS: Record<Turn['status'], string> = {
@@ -13,6 +13,7 @@ const STATUS_LABELS: Record<Turn['status'], string> = {
 /** A turn's header in the timeline: the request, how it ended, its summary and its injections. */
 export function TurnCard({ turn, injections }: { turn: Turn; injections: readonly Injection[] }): ReactElement {
   const duration = turn.endedAt === null ? null : new Date(turn.endedAt).getTime() - new Date(turn.startedAt).getTime();
+  const cost = formatCost(turn.cost);
   return (
     <section className={`turn-card turn-${turn.status}`} aria-label={`Turn ${turn.sequence}`} data-turn-id={turn.id}>
       <div className="turn-head">
@@ -30,6 +31,11 @@ export function TurnCard({ turn, injections }: { turn: Turn; injections: readonl
         {turn.tokens.input > 0 || turn.tokens.output > 0 ? (
           <span className="turn-usage" title={describeUsage(turn.tokens)}>
             {formatUsage(turn.tokens)}
+          </span>
+        ) : null}
+        {cost !== null ? (
+          <span className="turn-cost" title="What the turn's model calls cost, as priced when each was made">
+            {cost}
           </span>
         ) : null}
         <span className="turn-injections">

@@ -1,4 +1,5 @@
 /** How numbers and times read in the timeline: short, and the same everywhere. */
+import { costText, dollarText, type CostTotals } from '../../../shared/cost.js';
 import { usageText, type UsageTotals } from '../../../shared/usage-text.js';
 
 /** 950 → "950", 12_400 → "12.4k", 3_200_000 → "3.2M". */
@@ -75,4 +76,14 @@ export function describeUsage(usage: UsageTotals): string {
     `${exact(usage.input)} input tokens: ${exact(usage.cachedInput)} read from the prompt cache, ${exact(uncached)} uncached; ` +
     `${exact(usage.cacheWriteInput)} written to the cache. ${exact(usage.output)} output tokens.`
   );
+}
+
+/** "$0.0264", or "30k tokens (no price known)" where the model's price was unknown; null before any model call. */
+export function formatCost(cost: CostTotals): string | null {
+  return costText(cost, formatTokens);
+}
+
+/** A step's cost: "$0.0088". */
+export function formatStepCost(dollars: number): string {
+  return dollarText(dollars);
 }

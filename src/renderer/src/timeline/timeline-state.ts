@@ -6,6 +6,7 @@
  * in an array as long as the session's step count; an index not loaded yet holds undefined and shows as a
  * skeleton row. A live step is placed at its turn's offset plus its sequence.
  */
+import { addCallCost, NO_COST, type CostTotals } from '../../../shared/cost.js';
 import type {
   AppEvent,
   Injection,
@@ -230,6 +231,7 @@ function applyTurnStarted(state: TimelineState, event: Extract<AgentEvent, { typ
     summary: null,
     stepCount: 0,
     tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
+    cost: NO_COST,
   };
   const session = state.session === null ? null : { ...state.session, status: 'running' as const, turnCount: state.session.turnCount + 1, updatedAt: isoAt(event.at) };
   return { ...state, turns: [...state.turns, turn], session, liveText: null, runError: null };
@@ -252,7 +254,7 @@ function applyStep(state: TimelineState, event: Extract<AgentEvent, { type: 'ste
     turns[turnIndex] = { ...turn, stepCount: event.sequence };
   }
   const counted = turns[turnIndex] ?? turn;
-  turns[turnIndex] = { ...counted, tokens: addUsageTokens(counted.tokens, event) };
+  turns[turnIndex] = { ...counted, tokens: addUsageTokens(counted.tokens, event), cost: addStepCost(counted.cost, event) };
   steps[index] = stepFromEvent(state, event);
   const session =
     state.session === null
@@ -261,6 +263,7 @@ function applyStep(state: TimelineState, event: Extract<AgentEvent, { type: 'ste
           ...state.session,
           stepCount: steps.length,
           tokens: addTokens(state.session.tokens, event),
+          cost: addStepCost(state.session.cost, event),
           updatedAt: isoAt(event.at),
         };
   return { ...state, steps, turns, session, liveText: null, lastCapture: null };
@@ -300,6 +303,7 @@ function stepFromEvent(state: TimelineState, event: Extract<AgentEvent, { type: 
     outputTokens: event.usage?.outputTokens ?? null,
     cachedInputTokens: event.usage?.cachedInputTokens ?? null,
     cacheWriteInputTokens: event.usage?.cacheWriteInputTokens ?? null,
+    costDollars: event.costDollars ?? null,
     tokenReport: event.tokenReport ?? null,
     createdAt: isoAt(event.at),
   };
@@ -322,6 +326,12 @@ function addUsageTokens(tokens: TurnTokenTotals, event: Extract<AgentEvent, { ty
     cachedInput: tokens.cachedInput + (event.usage?.cachedInputTokens ?? 0),
     cacheWriteInput: tokens.cacheWriteInput + (event.usage?.cacheWriteInputTokens ?? 0),
   };
+}
+
+/** A step's model call added to a turn's or the session's cost, as the stored steps sum it: dollars when priced, else tokens. */
+function addStepCost(cost: CostTotals, event: Extract<AgentEvent, { type: 'step' }>): CostTotals {
+  if (event.usage === undefined) return cost;
+  return addCallCost(cost, { dollars: event.costDollars ?? null, tokens: event.usage.inputTokens + event.usage.outputTokens });
 }
 
 function withPending(state: TimelineState, request: PendingRequest): TimelineState {
