@@ -9,6 +9,7 @@ import { runCli } from '../../src/main/cli/program.js';
 import { AgentEventSchema, type AgentEvent } from '../../src/shared/events.js';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { captureIo } from '../helpers/cli-io.js';
+import { startFakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import type { FakeReply, FakeUsage, RecordedRequest } from '../helpers/fake-openai-server.js';
 import { scriptedMoves, type ScriptedMove } from '../helpers/scripted-computer-model.js';
 import { openHomeStorage } from '../helpers/seed.js';
@@ -86,6 +87,36 @@ describe('the cost of a turn', () => {
     const shown = await sessions('show', ended.sessionId);
     expect(shown).toContain('  cost: 30,300 tokens (no price known)');
     expect(shown).not.toContain('     cost: ');
+  });
+});
+
+describe('the cost of a Claude turn', () => {
+  it('prices cache writes at 1.25× and reads at 0.1× of Claude Sonnet 4.5’s input price', async () => {
+    const anthropic = await startFakeAnthropicServer();
+    try {
+      anthropic.script([
+        {
+          type: 'answer',
+          toolUses: [{ id: 'toolu_01', name: 'computer', inputText: JSON.stringify({ action: 'click', ...SANDBOX_LAYOUT.teamNameField }) }],
+          usage: { inputTokens: 200, cacheCreationInputTokens: 4_000, outputTokens: 50 },
+        },
+        {
+          type: 'answer',
+          toolUses: [{ id: 'toolu_02', name: 'finish', inputText: JSON.stringify({ summary: 'Clicked the field.', success: true }) }],
+          usage: { inputTokens: 100, cacheReadInputTokens: 4_000, cacheCreationInputTokens: 300, outputTokens: 40 },
+        },
+      ]);
+      const argv = ['--home', environment.home.root, 'run', 'Click the team name', '--operator', 'browser', '--url', environment.sandbox.url];
+      const io = captureIo({ ANTHROPIC_API_KEY: 'sk-ant-test-key' });
+      const exitCode = await runCli([...argv, '--model', 'claude-sonnet-4-5', '--dialect', 'function-tools', '--base-url', anthropic.baseUrl], io);
+      expect(exitCode, io.output.stderr).toBe(0);
+      // $3 input, $0.30 read, $3.75 written, $15 output per million: 200 + 4,000 written + 50 out, then 100 + 4,000 read + 300 written + 40 out.
+      const dollars = (200 * 3 + 4_000 * 3.75 + 50 * 15 + 100 * 3 + 4_000 * 0.3 + 300 * 3.75 + 40 * 15) / 1_000_000;
+      expect(dollars).toBeCloseTo(0.019575, 12);
+      expect(io.output.stderr).toContain('8,600 input + 90 output tokens, cost $0.0196: Clicked the field.');
+    } finally {
+      await anthropic.close();
+    }
   });
 });
 
