@@ -16,6 +16,7 @@ export const RunOptionsSchema = z.object({
   baseUrl: z.string().optional(),
   maxSteps: z.string().optional(),
   confirm: z.string().optional(),
+  contextPolicy: z.string().optional(),
   yes: z.boolean().optional(),
   session: z.string().optional(),
   contextFile: z.string().optional(),
@@ -33,6 +34,7 @@ export const CONFIG_FLAG_NAMES = {
   'agent.maxSteps': '--max-steps',
   'agent.confirm': '--confirm',
   'agent.operator': '--operator',
+  'context.policy': '--context-policy',
 } as const;
 
 export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLAG_NAMES, string | undefined> {
@@ -43,6 +45,7 @@ export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLA
     'agent.maxSteps': options.maxSteps,
     'agent.confirm': options.confirm,
     'agent.operator': options.operator,
+    'context.policy': options.contextPolicy,
   };
 }
 
