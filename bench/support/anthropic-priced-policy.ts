@@ -16,7 +16,7 @@ import { createFinishTool } from '../../src/main/agent/tools/finish-tool.js';
 import { createGetHistoryImageTool } from '../../src/main/agent/tools/get-history-image-tool.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import type { AnthropicPrompt } from './anthropic-prompt-blocks.js';
-import { AnthropicPromptCache, inputTokenEquivalents, type CacheUse, type PromptPrefixes } from './anthropic-prompt-cache.js';
+import { AnthropicPromptCache, inputTokenEquivalents, SONNET_MINIMUM_CACHEABLE_TOKENS, type CacheUse, type PromptPrefixes } from './anthropic-prompt-cache.js';
 import { HEIGHT, sessionRequest, WIDTH } from './scripted-session.js';
 import { bestWindowBreakpoints } from './window-cache-breakpoints.js';
 
@@ -56,7 +56,7 @@ export class PricedPolicy {
   readonly firstOfTurn: boolean[] = [];
   /** Per request, the tokens of its prefix that the request before it also held: what it could read at best. */
   readonly sharedWithPrevious: number[] = [];
-  private readonly cache = new AnthropicPromptCache();
+  private readonly cache = new AnthropicPromptCache({ minimumCacheableTokens: ANTHROPIC_PROFILE.pricing?.minimumCacheableTokens ?? SONNET_MINIMUM_CACHEABLE_TOKENS });
   private pending: { prompt: AnthropicPrompt; firstOfTurn: boolean } | undefined;
   private previous: PromptPrefixes | undefined;
   /** The tokens up to the adapter's first breakpoint (the tools and system prompt) in the first request. */
