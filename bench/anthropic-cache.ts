@@ -12,85 +12,27 @@
  * - for reference, Sightline's requests with a window's best breakpoints too (the best that knows only the next
  *   request), against the adapter's, which also prepare the next turn's first request (the settled turns' end).
  */
+import type { ContextPolicy } from '../src/shared/context-policy.js';
 import { compactTurn } from '../src/main/context/compact-turn.js';
 import { EncodedImageCache } from '../src/main/context/encoded-image-cache.js';
-import type { ContextPolicy } from '../src/main/context/request-builder.js';
 import { estimateImageTokens } from '../src/main/llm/image-token-estimates.js';
-import type { ModelRequest, ModelToolDeclaration } from '../src/main/llm/model-adapter.js';
-import { resolveModelProfile } from '../src/main/llm/model-profiles.js';
-import { toModelTool } from '../src/main/agent/tools/model-tool-schema.js';
-import { createCropImageTool } from '../src/main/agent/tools/crop-image-tool.js';
-import { createFinishTool } from '../src/main/agent/tools/finish-tool.js';
-import { createGetHistoryImageTool } from '../src/main/agent/tools/get-history-image-tool.js';
-import type { Storage } from '../src/main/storage/index.js';
 import { formatMs, markdownTable, median, percent, percentile, thousands, type BenchSection } from './harness.js';
-import { AnthropicPromptReader, type AnthropicPrompt } from './support/anthropic-prompt-blocks.js';
-import { AnthropicPromptCache, CACHE_READ_PRICE, CACHE_WRITE_PRICE, inputTokenEquivalents, type CacheUse, type PromptPrefixes } from './support/anthropic-prompt-cache.js';
-import { CALLS_PER_TURN, HEIGHT, makeScreenshots, playSession, sessionRequest, temporaryStorage, TURNS, WIDTH } from './support/scripted-session.js';
-import { bestWindowBreakpoints } from './support/window-cache-breakpoints.js';
+import { AnthropicPromptReader } from './support/anthropic-prompt-blocks.js';
+import { CACHE_READ_PRICE, CACHE_WRITE_PRICE, type CacheUse } from './support/anthropic-prompt-cache.js';
+import {
+  ADAPTER_BREAKPOINTS,
+  ANTHROPIC_PROFILE as PROFILE,
+  anthropicRequest,
+  anthropicTotalsOf,
+  BEST_BREAKPOINTS,
+  PricedPolicy,
+} from './support/anthropic-priced-policy.js';
+import { CALLS_PER_TURN, HEIGHT, makeScreenshots, playSession, temporaryStorage, TURNS, WIDTH } from './support/scripted-session.js';
 
-const PROFILE = resolveModelProfile('claude-sonnet-4-5');
-/** Claude Sonnet 4.5's base input price, US dollars per million tokens (https://docs.anthropic.com/en/docs/about-claude/pricing). */
-const SONNET_INPUT_DOLLARS_PER_MILLION = 3;
+/** Claude Sonnet 4.5's base input price, US dollars per million tokens (the profile's price table). */
+const SONNET_INPUT_DOLLARS_PER_MILLION = PROFILE.pricing?.inputPerMillion ?? 3;
 /** Share of a request read from the cache that counts as "almost all" (the issue's aim). */
 const MOSTLY_READ = 0.8;
-
-/** The tools the anthropic-computer dialect declares: Claude's computer tool at the size of the image sent, and Sightline's own. */
-const TOOLS: ModelToolDeclaration[] = [
-  {
-    name: 'computer',
-    description: "Claude's computer tool.",
-    parameters: { type: 'object' },
-    native: { kind: 'anthropic-computer', toolType: PROFILE.anthropicComputerTool ?? 'computer_20250124', displayWidth: WIDTH, displayHeight: HEIGHT },
-  },
-  toModelTool(createFinishTool()),
-  toModelTool(createGetHistoryImageTool()),
-  toModelTool(createCropImageTool()),
-];
-
-type Placement = (cache: AnthropicPromptCache, prompt: AnthropicPrompt, next: PromptPrefixes | undefined) => number[];
-const ADAPTER_BREAKPOINTS: Placement = (_cache, prompt) => prompt.adapterBreakpoints;
-const BEST_BREAKPOINTS: Placement = (cache, prompt, next) => bestWindowBreakpoints(cache, prompt.prefixes, next);
-
-/** One policy's requests through its own cache, each sent once the next is known (the best placement looks one request ahead). */
-class PricedPolicy {
-  readonly uses: CacheUse[] = [];
-  readonly firstOfTurn: boolean[] = [];
-  /** Per request, the tokens of its prefix that the request before it also held: what it could read at best. */
-  readonly sharedWithPrevious: number[] = [];
-  private readonly cache = new AnthropicPromptCache();
-  private pending: { prompt: AnthropicPrompt; firstOfTurn: boolean } | undefined;
-  private previous: PromptPrefixes | undefined;
-  /** The tokens up to the adapter's first breakpoint (the tools and system prompt) in the first request. */
-  systemPrefixTokens = 0;
-
-  constructor(
-    readonly name: string,
-    readonly breakpoints: string,
-    private readonly placement: Placement,
-  ) {}
-
-  add(prompt: AnthropicPrompt, firstOfTurn: boolean): void {
-    const { prefixes } = prompt;
-    if (this.previous === undefined) this.systemPrefixTokens = prefixes.tokensThrough[(prompt.adapterBreakpoints[0] ?? -1) + 1]!;
-    this.sharedWithPrevious.push(this.previous === undefined ? 0 : prefixes.tokensThrough[prefixes.sharedBlocks(this.previous)]!);
-    this.previous = prefixes;
-    this.sendPending(prefixes);
-    this.pending = { prompt, firstOfTurn };
-  }
-
-  finish(): void {
-    this.sendPending(undefined);
-  }
-
-  private sendPending(next: PromptPrefixes | undefined): void {
-    if (this.pending === undefined) return;
-    const { prompt, firstOfTurn } = this.pending;
-    this.uses.push(this.cache.send(prompt.prefixes, this.placement(this.cache, prompt, next)));
-    this.firstOfTurn.push(firstOfTurn);
-    this.pending = undefined;
-  }
-}
 
 interface Pass {
   policy: ContextPolicy;
@@ -107,7 +49,7 @@ async function playAndPrice(label: string, screenshots: Buffer[][], passes: read
     await playSession(home.storage, PROFILE.model, screenshots, new Map(), {
       beforeModelCall: async (turnId) => {
         for (const pass of passes) {
-          const prompt = reader.read(await requestFor(home.storage, turnId, pass.policy, imageCache));
+          const prompt = reader.read(await anthropicRequest(home.storage, turnId, pass.policy, { imageCache }));
           for (const priced of pass.priced) priced.add(prompt, callInTurn === 0);
         }
         callInTurn += 1;
@@ -126,33 +68,8 @@ async function playAndPrice(label: string, screenshots: Buffer[][], passes: read
   }
 }
 
-async function requestFor(storage: Storage, turnId: string, policy: ContextPolicy, imageCache: EncodedImageCache): Promise<ModelRequest> {
-  const built = await sessionRequest(storage, turnId, { profile: PROFILE, policy, imageCache });
-  return { ...built.request, tools: TOOLS, toolChoice: 'auto' };
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Reporting
-
-interface Totals {
-  inputTokens: number;
-  cacheWriteTokens: number;
-  cacheReadTokens: number;
-  uncachedTokens: number;
-  equivalents: number;
-}
-
-function totalsOf(uses: readonly CacheUse[]): Totals {
-  const totals: Totals = { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, uncachedTokens: 0, equivalents: 0 };
-  for (const use of uses) {
-    totals.inputTokens += use.inputTokens;
-    totals.cacheWriteTokens += use.cacheWriteTokens;
-    totals.cacheReadTokens += use.cacheReadTokens;
-    totals.uncachedTokens += use.uncachedTokens;
-    totals.equivalents += inputTokenEquivalents(use);
-  }
-  return totals;
-}
 
 function readShares(uses: readonly CacheUse[]): number[] {
   return uses.map((use) => use.cacheReadTokens / use.inputTokens);
@@ -215,12 +132,12 @@ async function run(): Promise<string> {
   await playAndPrice('anthropic-sightline', screenshots, [{ policy: { kind: 'sightline' }, priced: [sightline, sightlineBest] }], true);
   const elapsedMs = performance.now() - started;
 
-  const reference = totalsOf(keepThree.uses);
+  const reference = anthropicTotalsOf(keepThree.uses);
   const policies = [keepFive, keepThree, sightline, sightlineBest];
   const costTable = markdownTable(
     ['policy', 'breakpoints', 'input tokens', 'cache writes (1.25×)', 'cache reads (0.1×)', 'uncached (1×)', 'cost (input-token equivalents)', `cost at Claude Sonnet 4.5 ($${SONNET_INPUT_DOLLARS_PER_MILLION}/M input)`, 'vs keep-last-3', 'read share per request (median)'],
     policies.map((priced) => {
-      const totals = totalsOf(priced.uses);
+      const totals = anthropicTotalsOf(priced.uses);
       return [
         priced.name,
         priced.breakpoints,
@@ -244,8 +161,8 @@ async function run(): Promise<string> {
     [shareRow('all requests', shares), shareRow('first request of a turn', firsts), shareRow('later requests of a turn', laters)],
   );
 
-  const ours = totalsOf(sightline.uses);
-  const best = totalsOf(sightlineBest.uses);
+  const ours = anthropicTotalsOf(sightline.uses);
+  const best = anthropicTotalsOf(sightlineBest.uses);
   const turnStarts = missedAtTurnStarts(sightline);
   const improved = ours.equivalents - turnStarts.savable;
   return [
@@ -274,8 +191,8 @@ async function run(): Promise<string> {
       `not counted, would take it over).`,
     '',
     `Sightline costs less than keep-last-3 and keep-last-5 on this price table: ` +
-      `${ours.equivalents < reference.equivalents && ours.equivalents < totalsOf(keepFive.uses).equivalents ? 'PASS' : 'FAIL'} ` +
-      `(${thousands(ours.equivalents)} vs ${thousands(reference.equivalents)} / ${thousands(totalsOf(keepFive.uses).equivalents)}).`,
+      `${ours.equivalents < reference.equivalents && ours.equivalents < anthropicTotalsOf(keepFive.uses).equivalents ? 'PASS' : 'FAIL'} ` +
+      `(${thousands(ours.equivalents)} vs ${thousands(reference.equivalents)} / ${thousands(anthropicTotalsOf(keepFive.uses).equivalents)}).`,
   ].join('\n');
 }
 

@@ -1,208 +1,76 @@
 /**
- * Context engineering: one scripted session of 50 turns × 10 model calls (1280×800 screenshots, stored as
- * the agent stores them) rendered through the real request builder and token estimator under five
- * policies in the same run:
- *   keep everything; keep the last 5 images (UI-TARS desktop); the last 3 (Anthropic's computer-use
- *   demo); the last 1 (Midscene); and Sightline (zones, placeholders, compaction at each turn end).
- * The four comparison policies read one home that is never compacted; Sightline runs on its own home,
- * where the real compactTurn runs when each turn ends.
+ * Context engineering: scripted sessions (1280×800 screenshots, stored as the agent stores them) rendered
+ * through the real request builder under five policies in the same run: keep everything; keep the last 1
+ * image (Midscene), 3 (Anthropic's computer-use demo), 5 (UI-TARS desktop); and Sightline (zones,
+ * placeholders, compaction at each turn end). Three session shapes: 50 turns × 10 model calls, 10 × 30 and
+ * 100 × 3. The window policies read one home that is never compacted; Sightline runs on its own home, where
+ * the real compactTurn runs when each turn ends.
  *
- * Per policy: total input tokens, visual tokens of earlier turns' images, a cache-adjusted cost (the part
- * of a request that repeats the previous request as a byte-identical prefix of whole messages counts at
- * 10%, as prompt caches bill it, the rest at 100%), the largest request against the 128k context window,
- * the images each request shows whole, and the share of earlier images the model can still get back at
- * the end (shown whole, or named by a placeholder and readable from storage). Then timings: compaction
- * per turn, cold read + rehydrate, request build, and memory as the session grows.
+ * Each session is priced under every price table (bench/support/price-tables.ts): no cache (a local model),
+ * OpenAI's automatic cache at gpt-4o's 50%, gpt-4.1's 25% and gpt-5's 10% (simulated by OpenAI's rule,
+ * bench/support/automatic-prompt-cache.ts), and Anthropic's explicit breakpoints at Claude Sonnet 4.5's table
+ * (bench/support/anthropic-prompt-cache.ts: the adapter's real breakpoints for Sightline, the windows at their
+ * best). The OpenAI tables price one rendering with the gpt-4o profile (its 128k window and tile formula), so
+ * they differ by price alone; the Anthropic table prices a rendering with Claude's profile.
+ *
+ * Per policy: cost, images whole per request, the largest request, how many of the latest screens each
+ * request shows at full detail and as reduced views, and the share of earlier images the model can still get
+ * back at the end. Aims, PASS/FAIL per price table and session shape. For the 50 × 10 session, timings too:
+ * compaction per turn, cold read + rehydrate, request build, and memory as the session grows.
  */
-import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { DEFAULT_CONFIG } from '../src/shared/config.js';
-import type { Message } from '../src/shared/messages.js';
 import { compactTurn } from '../src/main/context/compact-turn.js';
 import { EncodedImageCache } from '../src/main/context/encoded-image-cache.js';
-import { effectiveMaxImageEdge } from '../src/main/context/model-image-size.js';
-import type { ContextPolicy } from '../src/main/context/request-builder.js';
-import { estimateMessageTextTokens } from '../src/main/context/token-estimates.js';
+import { TurnRequestCache } from '../src/main/context/turn-request-cache.js';
+import { effectiveMaxImageEdge, modelImageSize } from '../src/main/context/model-image-size.js';
 import { estimateImageTokens } from '../src/main/llm/image-token-estimates.js';
 import { resolveModelProfile } from '../src/main/llm/model-profiles.js';
 import { decodeImageBytes } from '../src/main/perception/image-encoding.js';
 import type { Storage } from '../src/main/storage/index.js';
 import { formatMs, markdownTable, median, percent, percentile, thousands, type BenchSection } from './harness.js';
-import {
-  CALLS_PER_TURN,
-  CONTEXT,
-  HEIGHT,
-  makeScreenshots,
-  playSession,
-  sessionRequest,
-  temporaryStorage,
-  TURNS,
-  WIDTH,
-} from './support/scripted-session.js';
+import { AnthropicPromptReader } from './support/anthropic-prompt-blocks.js';
+import { ADAPTER_BREAKPOINTS, ANTHROPIC_PROFILE, anthropicRequest, BEST_BREAKPOINTS, PricedPolicy } from './support/anthropic-priced-policy.js';
+import { FiguresRecorder, newFigures, retrievableShare, showsLatestScreens, type NamedPolicy, type PolicyFigures } from './support/policy-figures.js';
+import { automaticEquivalents, breakpointEquivalents, cacheKindOf, describePriceTable, dollarsOf, PRICE_TABLES, type PriceTable } from './support/price-tables.js';
+import { CONTEXT, DEFAULT_SHAPE, HEIGHT, makeScreenshots, playSession, sessionRequest, temporaryStorage, WIDTH, type SessionShape } from './support/scripted-session.js';
 
 /** A 128k-window model with OpenAI's tile formula (gpt-4o). */
 const PROFILE = resolveModelProfile('gpt-4o');
 const MAX_IMAGE_EDGE = effectiveMaxImageEdge(PROFILE.maxImageEdge, DEFAULT_CONFIG.perception.maxImageEdge);
-const CACHED_TOKEN_PRICE = 0.1;
+/** A screenshot as the builder renders it at full detail: a smaller image part is a reduced view. */
+const FULL_DETAIL = modelImageSize(WIDTH, HEIGHT, MAX_IMAGE_EDGE, PROFILE.imageSizing);
+/** The aim: every request shows at least this many of the latest screens. */
+const LATEST_SCREENS_WANTED = 3;
 
-interface NamedPolicy {
-  name: string;
-  policy: ContextPolicy;
-}
+const SHAPES: readonly SessionShape[] = [DEFAULT_SHAPE, { turns: 10, callsPerTurn: 30 }, { turns: 100, callsPerTurn: 3 }];
 
-const COMPARISONS: NamedPolicy[] = [
-  { name: 'keep everything', policy: { kind: 'keep-all' } },
-  { name: 'keep last 5 (UI-TARS desktop)', policy: { kind: 'keep-last', images: 5 } },
-  { name: 'keep last 3 (Anthropic demo)', policy: { kind: 'keep-last', images: 3 } },
-  { name: 'keep last 1 (Midscene)', policy: { kind: 'keep-last', images: 1 } },
+const WINDOWS: NamedPolicy[] = [
+  { name: 'keep-all', policy: { kind: 'keep-all' } },
+  { name: 'keep-last-1', policy: { kind: 'keep-last', images: 1 } },
+  { name: 'keep-last-3', policy: { kind: 'keep-last', images: 3 } },
+  { name: 'keep-last-5', policy: { kind: 'keep-last', images: 5 } },
 ];
 const SIGHTLINE: NamedPolicy = { name: 'Sightline', policy: { kind: 'sightline' } };
-
-// ---------------------------------------------------------------------------------------------------
-// Measuring requests
-
-interface PolicyTotals {
-  name: string;
-  requests: number;
-  inputTokens: number;
-  earlierVisualTokens: number;
-  cacheAdjustedTokens: number;
-  largestRequest: number;
-  overWindow: number;
-  overBudget: number;
-  imagesWhole: number;
-  fewestImagesWhole: number;
-  buildMs: number[];
-  /** Per-message digests of the previous request, to find the shared prefix. */
-  previousDigests: string[];
-  finalRequest: Message[];
-  retrievableShare: number;
-}
-
-function newTotals(name: string): PolicyTotals {
-  return {
-    name,
-    requests: 0,
-    inputTokens: 0,
-    earlierVisualTokens: 0,
-    cacheAdjustedTokens: 0,
-    largestRequest: 0,
-    overWindow: 0,
-    overBudget: 0,
-    imagesWhole: 0,
-    fewestImagesWhole: Number.POSITIVE_INFINITY,
-    buildMs: [],
-    previousDigests: [],
-    finalRequest: [],
-    retrievableShare: 0,
-  };
-}
-
-/**
- * A message's digest: sha256 of its serialization, in which each image's base64 stands as the digest of
- * that base64 (memoized per string: the encoded-image cache hands out the same string each time, so 50 MB
- * requests are never hashed byte by byte, yet two messages match only when every byte would).
- */
-const dataDigests = new Map<string, string>();
-function messageDigest(message: Message): string {
-  const hash = createHash('sha256');
-  hash.update(JSON.stringify({ ...message, parts: undefined }));
-  for (const part of message.parts) {
-    if (part.type === 'image' && part.data !== undefined) {
-      let digest = dataDigests.get(part.data);
-      if (digest === undefined) {
-        digest = createHash('sha256').update(part.data).digest('hex');
-        dataDigests.set(part.data, digest);
-      }
-      hash.update(JSON.stringify({ ...part, data: digest }));
-    } else {
-      hash.update(JSON.stringify(part));
-    }
-  }
-  return hash.digest('hex');
-}
 
 function imageTokens(width: number, height: number): number {
   return estimateImageTokens(PROFILE.imageTokens, { width, height });
 }
 
-/** The estimator the builder uses: text at four characters a token, each image by the profile's formula. */
-function messageTokens(message: Message): number {
-  let total = estimateMessageTextTokens(message);
-  for (const part of message.parts) {
-    if (part.type === 'image' && part.data !== undefined && part.width !== undefined && part.height !== undefined) {
-      total += imageTokens(part.width, part.height);
-    }
-  }
-  return total;
-}
-
-function recordRequest(
-  totals: PolicyTotals,
-  messages: Message[],
-  sentTokens: number,
-  budgetTokens: number,
-  turnNumber: number,
-  imageTurns: ReadonlyMap<string, number>,
-): void {
-  const digests = messages.map(messageDigest);
-  let shared = 0;
-  while (shared < digests.length && shared < totals.previousDigests.length && digests[shared] === totals.previousDigests[shared]) shared += 1;
-  const tokensPerMessage = messages.map(messageTokens);
-  const prefixTokens = tokensPerMessage.slice(0, shared).reduce((sum, tokens) => sum + tokens, 0);
-  const requestTokens = tokensPerMessage.reduce((sum, tokens) => sum + tokens, 0);
-  let whole = 0;
-  for (const message of messages) {
-    for (const part of message.parts) {
-      if (part.type !== 'image' || part.data === undefined) continue;
-      whole += 1;
-      const turn = part.imageId === undefined ? undefined : imageTurns.get(part.imageId);
-      if (turn !== undefined && turn !== turnNumber) totals.earlierVisualTokens += imageTokens(part.width ?? WIDTH, part.height ?? HEIGHT);
-    }
-  }
-  totals.requests += 1;
-  totals.inputTokens += sentTokens;
-  totals.cacheAdjustedTokens += requestTokens - (1 - CACHED_TOKEN_PRICE) * prefixTokens;
-  totals.largestRequest = Math.max(totals.largestRequest, sentTokens);
-  if (sentTokens > PROFILE.contextWindow) totals.overWindow += 1;
-  if (sentTokens > budgetTokens) totals.overBudget += 1;
-  totals.imagesWhole += whole;
-  totals.fewestImagesWhole = Math.min(totals.fewestImagesWhole, whole);
-  totals.previousDigests = digests;
-  totals.finalRequest = messages;
-}
-
-const PLACEHOLDER_ID = /\[Visual_Placeholder: (img_[0-9a-f]{12})\]/g;
-
-/** Earlier turns' images the model can still get back from the final request: shown whole, or named and readable. */
-async function retrievableShare(storage: Storage, totals: PolicyTotals, imageTurns: ReadonlyMap<string, number>, sessionId: string): Promise<number> {
-  const earlier = storage.images.listBySession(sessionId).filter((image) => (imageTurns.get(image.id) ?? TURNS) < TURNS);
-  const named = new Set<string>();
-  for (const message of totals.finalRequest) {
-    for (const part of message.parts) {
-      if (part.type === 'image' && part.imageId !== undefined) named.add(part.imageId);
-      if (part.type === 'text') for (const match of part.text.matchAll(PLACEHOLDER_ID)) named.add(match[1]!);
-    }
-  }
-  let retrievable = 0;
-  for (const image of earlier) {
-    if (!named.has(image.id)) continue;
-    if ((await storage.images.retrieve(image.id)).status === 'ok') retrievable += 1;
-  }
-  return earlier.length === 0 ? 1 : retrievable / earlier.length;
+function shapeName(shape: SessionShape): string {
+  return `${shape.turns} turns × ${shape.callsPerTurn} model calls`;
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The two passes
+// Playing a session
 
 const collectGarbage: () => void = (() => {
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc') as () => void;
 })();
 
-interface SightlineRun {
-  totals: PolicyTotals;
+interface SightlineTimings {
   compactionMs: number[];
   /** compactTurn's three stages: plan (captions, journal), file moves to cold storage, row updates. */
   compactionPlanMs: number[];
@@ -214,197 +82,228 @@ interface SightlineRun {
   coldDecodeMs: number[];
 }
 
-/** Builds the request a policy would send before this model call, and adds its figures to the totals. */
-async function measureRequest(
-  storage: Storage,
-  turnId: string,
-  request: { policy: ContextPolicy; cache: EncodedImageCache; totals: PolicyTotals; turnNumber: number; imageTurns: Map<string, number> },
+interface ShapeRun {
+  shape: SessionShape;
+  policies: PolicyFigures[];
+  timings: SightlineTimings;
+  elapsedMs: number;
+}
+
+/**
+ * Plays one session on its own home, and before each model call builds every given policy's request twice
+ * (gpt-4o's profile, measured and priced on the automatic tables; Claude's, priced on Anthropic's).
+ * `imageCache` says how long an encoded-image cache lives: a turn, as the agent keeps it, or the whole session
+ * (the same bytes, without re-encoding every earlier image at each turn for keep-all).
+ */
+async function playPolicies(
+  label: string,
+  screenshots: Buffer[][],
+  figures: readonly PolicyFigures[],
+  options: { compact: boolean; imageCache: 'turn' | 'session'; timings?: SightlineTimings },
 ): Promise<void> {
-  const started = performance.now();
-  const built = await sessionRequest(storage, turnId, { profile: PROFILE, policy: request.policy, imageCache: request.cache });
-  request.totals.buildMs.push(performance.now() - started);
-  recordRequest(request.totals, built.request.messages, built.tokenReport.sentTokens, built.budgetTokens, request.turnNumber, request.imageTurns);
-}
-
-async function runComparisons(screenshots: Buffer[][]): Promise<PolicyTotals[]> {
-  const home = temporaryStorage('windows');
+  const home = temporaryStorage(label);
   const imageTurns = new Map<string, number>();
-  const all = COMPARISONS.map((named) => newTotals(named.name));
+  const recorder = new FiguresRecorder(imageTokens);
+  const anthropicReader = new AnthropicPromptReader(ANTHROPIC_PROFILE);
   let cache = new EncodedImageCache();
+  // One turn cache per policy and turn, as the agent keeps one per turn: both profiles' builds share it.
+  let turnCaches = new Map(figures.map((policy) => [policy, new TurnRequestCache()]));
+  let callInTurn = 0;
   try {
     const sessionId = await playSession(home.storage, PROFILE.model, screenshots, imageTurns, {
       beforeModelCall: async (turnId, turnNumber) => {
-        for (const [index, named] of COMPARISONS.entries()) {
-          await measureRequest(home.storage, turnId, { policy: named.policy, cache, totals: all[index]!, turnNumber, imageTurns });
+        const screens = [...imageTurns.keys()];
+        for (const policy of figures) {
+          const caches = { imageCache: cache, turnCache: turnCaches.get(policy)! };
+          const started = performance.now();
+          const built = await sessionRequest(home.storage, turnId, { profile: PROFILE, policy: policy.policy, ...caches });
+          const buildMs = performance.now() - started;
+          recorder.record(policy, built, buildMs, { turnNumber, imageTurns, screens, contextWindow: PROFILE.contextWindow, fullDetail: FULL_DETAIL, imageTokens });
+          policy.anthropic.add(anthropicReader.read(await anthropicRequest(home.storage, turnId, policy.policy, caches)), callInTurn === 0);
         }
-      },
-      // One cache per turn, as the agent keeps it.
-      afterTurn: async () => {
-        cache = new EncodedImageCache();
-      },
-    });
-    for (const totals of all) totals.retrievableShare = await retrievableShare(home.storage, totals, imageTurns, sessionId);
-    return all;
-  } finally {
-    home.remove();
-  }
-}
-
-async function runSightline(screenshots: Buffer[][]): Promise<SightlineRun> {
-  const home = temporaryStorage('sightline');
-  const imageTurns = new Map<string, number>();
-  const totals = newTotals(SIGHTLINE.name);
-  const run: SightlineRun = { totals, compactionMs: [], compactionPlanMs: [], compactionMoveMs: [], compactionMarkMs: [], heapAfterTurn: [], rssAfterTurn: [], coldReadMs: [], coldDecodeMs: [] };
-  let cache = new EncodedImageCache();
-  try {
-    const sessionId = await playSession(home.storage, PROFILE.model, screenshots, imageTurns, {
-      beforeModelCall: async (turnId, turnNumber) => {
-        await measureRequest(home.storage, turnId, { policy: SIGHTLINE.policy, cache, totals, turnNumber, imageTurns });
+        callInTurn += 1;
       },
       afterTurn: async (turnId) => {
-        const started = performance.now();
-        let planned = started;
-        let moved = started;
-        await compactTurn({
-          storage: home.storage,
-          turnId,
-          seams: { afterPlan: () => void (planned = performance.now()), beforeRowUpdates: () => void (moved = performance.now()) },
-        });
-        const ended = performance.now();
-        run.compactionMs.push(ended - started);
-        run.compactionPlanMs.push(planned - started);
-        run.compactionMoveMs.push(moved - planned);
-        run.compactionMarkMs.push(ended - moved);
-        cache = new EncodedImageCache();
-        collectGarbage();
-        const memory = process.memoryUsage();
-        run.heapAfterTurn.push(memory.heapUsed);
-        run.rssAfterTurn.push(memory.rss);
+        callInTurn = 0;
+        turnCaches = new Map(figures.map((policy) => [policy, new TurnRequestCache()]));
+        if (options.compact) await compactAndTime(home.storage, turnId, options.timings);
+        if (options.imageCache === 'turn') {
+          cache = new EncodedImageCache();
+          anthropicReader.forgetImages();
+          recorder.forgetImages();
+        }
+        if (options.timings !== undefined) recordMemory(options.timings);
       },
     });
-    totals.retrievableShare = await retrievableShare(home.storage, totals, imageTurns, sessionId);
-    // Recall of folded screenshots: read back from cold storage (hash-checked) and made ready for a request.
-    const folded = home.storage.images.listBySession(sessionId).filter((image) => image.zone === 'offloaded');
-    for (const image of folded.slice(0, 40)) {
-      let started = performance.now();
-      const resolved = await new EncodedImageCache().resolve(home.storage.images, image.id, MAX_IMAGE_EDGE);
-      if (resolved.status !== 'ok') throw new Error(`folded image ${image.id} cannot be read back: ${resolved.reason}`);
-      run.coldReadMs.push(performance.now() - started);
-      started = performance.now();
-      const read = await home.storage.images.retrieve(image.id);
-      if (read.status === 'ok') await decodeImageBytes(read.bytes);
-      run.coldDecodeMs.push(performance.now() - started);
+    for (const policy of figures) {
+      policy.anthropic.finish();
+      policy.retrievableShare = await retrievableShare(home.storage, policy, imageTurns, sessionId, screenshots.length);
     }
-    return run;
+    if (options.timings !== undefined) await timeColdReads(home.storage, sessionId, options.timings);
   } finally {
     home.remove();
   }
+}
+
+async function compactAndTime(storage: Storage, turnId: string, timings: SightlineTimings | undefined): Promise<void> {
+  const started = performance.now();
+  let planned = started;
+  let moved = started;
+  await compactTurn({
+    storage,
+    turnId,
+    seams: { afterPlan: () => void (planned = performance.now()), beforeRowUpdates: () => void (moved = performance.now()) },
+  });
+  const ended = performance.now();
+  if (timings === undefined) return;
+  timings.compactionMs.push(ended - started);
+  timings.compactionPlanMs.push(planned - started);
+  timings.compactionMoveMs.push(moved - planned);
+  timings.compactionMarkMs.push(ended - moved);
+}
+
+function recordMemory(timings: SightlineTimings): void {
+  collectGarbage();
+  const memory = process.memoryUsage();
+  timings.heapAfterTurn.push(memory.heapUsed);
+  timings.rssAfterTurn.push(memory.rss);
+}
+
+/** Recall of folded screenshots: read back from cold storage (hash-checked) and made ready for a request. */
+async function timeColdReads(storage: Storage, sessionId: string, timings: SightlineTimings): Promise<void> {
+  const folded = storage.images.listBySession(sessionId).filter((image) => image.zone === 'offloaded');
+  for (const image of folded.slice(0, 40)) {
+    let started = performance.now();
+    const resolved = await new EncodedImageCache().resolve(storage.images, image.id, MAX_IMAGE_EDGE);
+    if (resolved.status !== 'ok') throw new Error(`folded image ${image.id} cannot be read back: ${resolved.reason}`);
+    timings.coldReadMs.push(performance.now() - started);
+    started = performance.now();
+    const read = await storage.images.retrieve(image.id);
+    if (read.status === 'ok') await decodeImageBytes(read.bytes);
+    timings.coldDecodeMs.push(performance.now() - started);
+  }
+}
+
+async function runShape(shape: SessionShape): Promise<ShapeRun> {
+  const started = performance.now();
+  const screenshots = await makeScreenshots(shape);
+  const windows = WINDOWS.map((named) => newFigures(named, new PricedPolicy(named.name, 'best for the window', BEST_BREAKPOINTS)));
+  const sightline = newFigures(SIGHTLINE, new PricedPolicy(SIGHTLINE.name, "the adapter's", ADAPTER_BREAKPOINTS));
+  const timings: SightlineTimings = { compactionMs: [], compactionPlanMs: [], compactionMoveMs: [], compactionMarkMs: [], heapAfterTurn: [], rssAfterTurn: [], coldReadMs: [], coldDecodeMs: [] };
+  await playPolicies('windows', screenshots, windows, { compact: false, imageCache: 'session' });
+  await playPolicies('sightline', screenshots, [sightline], { compact: true, imageCache: 'turn', timings });
+  return { shape, policies: [...windows, sightline], timings, elapsedMs: performance.now() - started };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Reporting
 
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/** A policy's input cost under a price table, in input-token equivalents. */
+function costOf(figures: PolicyFigures, table: PriceTable): number {
+  return cacheKindOf(table) === 'breakpoints' ? breakpointEquivalents(figures.anthropic.uses, table) : automaticEquivalents(figures.automaticUses, table);
+}
+
+function costCell(figures: PolicyFigures, table: PriceTable): string {
+  const equivalents = costOf(figures, table);
+  const dollars = dollarsOf(equivalents, table);
+  return `${(equivalents / 1_000_000).toFixed(2)}M${dollars === undefined ? '' : ` ($${dollars.toFixed(2)})`}`;
+}
+
+function meanAndMinimum(values: readonly number[]): string {
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return `${mean.toFixed(1)} (${Math.min(...values)})`;
 }
 
 function verdict(pass: boolean): string {
   return pass ? '**PASS**' : '**FAIL**';
 }
 
-async function run(): Promise<string> {
-  const generation = performance.now();
-  const screenshots = await makeScreenshots();
-  const generationMs = performance.now() - generation;
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
 
-  const comparisons = await runComparisons(screenshots);
-  const sightline = await runSightline(screenshots);
-  const policies = [...comparisons, sightline.totals];
-  const byName = (name: string) => policies.find((totals) => totals.name === name)!;
-  const keepAll = byName('keep everything');
-  const keepFive = byName('keep last 5 (UI-TARS desktop)');
-  const keepThree = byName('keep last 3 (Anthropic demo)');
-  const ours = sightline.totals;
-
-  const policyTable = markdownTable(
-    ['policy', 'input tokens', 'earlier turns\' visual tokens', 'cache-adjusted tokens', 'largest request (of 128k)', 'over 128k', 'images whole per request (min)', 'earlier images retrievable', 'build ms (median / p95)'],
-    policies.map((totals) => [
-      totals.name,
-      thousands(totals.inputTokens),
-      thousands(totals.earlierVisualTokens),
-      thousands(totals.cacheAdjustedTokens),
-      `${thousands(totals.largestRequest)} (${percent(totals.largestRequest / PROFILE.contextWindow)})`,
-      String(totals.overWindow),
-      `${(totals.imagesWhole / totals.requests).toFixed(1)} (${totals.fewestImagesWhole})`,
-      percent(totals.retrievableShare),
-      `${formatMs(median(totals.buildMs))} / ${formatMs(percentile(totals.buildMs, 0.95))}`,
-    ]),
+function figuresTable(run: ShapeRun): string {
+  const { policies } = run;
+  const rows: string[][] = PRICE_TABLES.map((table) => [`cost, ${describePriceTable(table)}`, ...policies.map((figures) => costCell(figures, table))]);
+  rows.push(
+    ['input tokens sent, as the request builder estimates them (gpt-4o rendering)', ...policies.map((figures) => thousands(figures.inputTokens))],
+    ['images whole per request, mean (min)', ...policies.map((figures) => `${(figures.imagesWhole / figures.requests).toFixed(1)} (${figures.fewestImagesWhole})`)],
+    [`largest request (of ${thousands(PROFILE.contextWindow)}), requests over`, ...policies.map((figures) => `${thousands(figures.largestRequest)} (${percent(figures.largestRequest / PROFILE.contextWindow)}), ${figures.overWindow}`)],
+    ['latest screens at full detail per request, mean (min)', ...policies.map((figures) => meanAndMinimum(figures.latest.map((latest) => latest.full)))],
+    ['latest screens as reduced views per request, mean (min)', ...policies.map((figures) => meanAndMinimum(figures.latest.map((latest) => latest.reduced)))],
+    ['earlier images retrievable at the end', ...policies.map((figures) => percent(figures.retrievableShare))],
   );
+  return markdownTable(['', ...policies.map((figures) => figures.name)], rows);
+}
 
+function aimsTable(run: ShapeRun): { table: string; failures: number } {
+  const byName = (name: string) => run.policies.find((figures) => figures.name === name)!;
+  const ours = byName(SIGHTLINE.name);
+  const keepThree = byName('keep-last-3');
+  const keepFive = byName('keep-last-5');
+  const aims: Array<[string, string, boolean]> = PRICE_TABLES.map((table) => {
+    const [cost, three, five] = [ours, keepThree, keepFive].map((figures) => costOf(figures, table)) as [number, number, number];
+    return [
+      `costs less than keep-last-3 and keep-last-5 (${describePriceTable(table)})`,
+      `${thousands(cost)} vs ${thousands(three)} / ${thousands(five)} (${(cost / three).toFixed(2)}× / ${(cost / five).toFixed(2)}×)`,
+      cost < three && cost < five,
+    ];
+  });
+  const shortIndexes = ours.latest.flatMap((latest, index) => (showsLatestScreens(latest, LATEST_SCREENS_WANTED) ? [] : [index]));
+  const shortFirstOfTurn = shortIndexes.filter((index) => ours.anthropic.firstOfTurn[index] === true).length;
+  const fewest = Math.min(...shortIndexes.map((index) => ours.latest[index]!.full + ours.latest[index]!.reduced));
+  aims.push([
+    `every request shows the ${LATEST_SCREENS_WANTED} latest screens, the newest at full detail, the others at least as reduced views`,
+    shortIndexes.length === 0
+      ? `all ${ours.requests} requests`
+      : `${shortIndexes.length} of ${ours.requests} requests short (${shortFirstOfTurn} of them a turn's first request), showing as few as ${fewest} in a row; ` +
+        `newest not at full detail in ${ours.latest.filter((latest) => !latest.newestAtFullDetail).length}`,
+    shortIndexes.length === 0,
+  ]);
+  aims.push(['100% of earlier images retrievable', percent(ours.retrievableShare), ours.retrievableShare === 1]);
+  const failures = aims.filter(([, , pass]) => !pass).length;
+  return { table: markdownTable(['Sightline aim', 'measured', ''], aims.map(([aim, measured, pass]) => [aim, measured, verdict(pass)])), failures };
+}
+
+/** The 50 × 10 session's own aims and timings, as before issue 15: budget, visual tokens, compaction, cold reads, memory. */
+function detailSection(run: ShapeRun): string {
+  const byName = (name: string) => run.policies.find((figures) => figures.name === name)!;
+  const ours = byName(SIGHTLINE.name);
+  const keepAll = byName('keep-all');
+  const { timings } = run;
   const visualCut = 1 - ours.earlierVisualTokens / keepAll.earlierVisualTokens;
-  const heapEarly = median(sightline.heapAfterTurn.slice(5, 15));
-  const heapLate = median(sightline.heapAfterTurn.slice(-10));
-  const rssEarly = median(sightline.rssAfterTurn.slice(5, 15));
-  const rssLate = median(sightline.rssAfterTurn.slice(-10));
+  const heapEarly = median(timings.heapAfterTurn.slice(5, 15));
+  const heapLate = median(timings.heapAfterTurn.slice(-10));
+  const rssEarly = median(timings.rssAfterTurn.slice(5, 15));
+  const rssLate = median(timings.rssAfterTurn.slice(-10));
   const memoryFlat = heapLate <= heapEarly * 1.25 + 8 * 1024 * 1024;
-  const compactionP95 = percentile(sightline.compactionMs, 0.95);
-  const coldMedian = median(sightline.coldReadMs);
-
+  const compactionP95 = percentile(timings.compactionMs, 0.95);
+  const coldMedian = median(timings.coldReadMs);
   const aims: Array<[string, string, boolean]> = [
-    [
-      'cache-adjusted cost below keep-last-3 and keep-last-5',
-      `${thousands(ours.cacheAdjustedTokens)} vs ${thousands(keepThree.cacheAdjustedTokens)} / ${thousands(keepFive.cacheAdjustedTokens)}`,
-      ours.cacheAdjustedTokens < keepThree.cacheAdjustedTokens && ours.cacheAdjustedTokens < keepFive.cacheAdjustedTokens,
-    ],
-    [
-      'more images whole per request than keep-last-3 and keep-last-5',
-      `${(ours.imagesWhole / ours.requests).toFixed(1)} vs ${(keepThree.imagesWhole / keepThree.requests).toFixed(1)} / ${(keepFive.imagesWhole / keepFive.requests).toFixed(1)}`,
-      ours.imagesWhole / ours.requests > keepThree.imagesWhole / keepThree.requests &&
-        ours.imagesWhole / ours.requests > keepFive.imagesWhole / keepFive.requests,
-    ],
-    ['earlier turns\' visual tokens ≥ 95% below keep-everything', `${percent(visualCut)} below`, visualCut >= 0.95],
+    ["earlier turns' visual tokens ≥ 95% below keep-everything", `${percent(visualCut)} below`, visualCut >= 0.95],
     ['no request over budget', `${ours.overBudget} of ${ours.requests} over ${thousands(PROFILE.contextWindow - CONTEXT.outputReserveTokens)}`, ours.overBudget === 0],
-    ['100% of earlier images retrievable', percent(ours.retrievableShare), ours.retrievableShare === 1],
-    ['compaction per turn < 100 ms (p95)', `median ${formatMs(median(sightline.compactionMs))} ms, p95 ${formatMs(compactionP95)} ms, max ${formatMs(Math.max(...sightline.compactionMs))} ms`, compactionP95 < 100],
-    ['cold read + rehydrate < 20 ms (median)', `median ${formatMs(coldMedian)} ms, max ${formatMs(Math.max(...sightline.coldReadMs))} ms`, coldMedian < 20],
+    ['compaction per turn < 100 ms (p95)', `median ${formatMs(median(timings.compactionMs))} ms, p95 ${formatMs(compactionP95)} ms, max ${formatMs(Math.max(...timings.compactionMs))} ms`, compactionP95 < 100],
+    ['cold read + rehydrate < 20 ms (median)', `median ${formatMs(coldMedian)} ms, max ${formatMs(Math.max(...timings.coldReadMs))} ms`, coldMedian < 20],
     ['memory flat as the session grows', `heap after GC ${megabytes(heapEarly)} (turns 6–15) → ${megabytes(heapLate)} (turns 41–50); RSS ${megabytes(rssEarly)} → ${megabytes(rssLate)}`, memoryFlat],
   ];
-  const aimTable = markdownTable(['aim', 'measured', ''], aims.map(([aim, measured, pass]) => [aim, measured, verdict(pass)]));
-
-  const memoryRows = [1, 10, 20, 30, 40, 50].map((turn) => [
-    String(turn),
-    megabytes(sightline.heapAfterTurn[turn - 1] ?? Number.NaN),
-    megabytes(sightline.rssAfterTurn[turn - 1] ?? Number.NaN),
-  ]);
+  const stages = [
+    ['  of which: plan (captions, journal)', timings.compactionPlanMs],
+    ['  of which: files to cold storage', timings.compactionMoveMs],
+    ['  of which: rows marked', timings.compactionMarkMs],
+  ] as const;
   const timingTable = markdownTable(
     ['timing (Sightline)', 'median ms', 'p95 ms', 'max ms'],
     [
-      ['compaction at turn end (compactTurn)', formatMs(median(sightline.compactionMs)), formatMs(compactionP95), formatMs(Math.max(...sightline.compactionMs))],
-      ...(
-        [
-          ['  of which: plan (captions, journal)', sightline.compactionPlanMs],
-          ['  of which: files to cold storage', sightline.compactionMoveMs],
-          ['  of which: rows marked', sightline.compactionMarkMs],
-        ] as const
-      ).map(([label, values]) => [label, formatMs(median(values)), formatMs(percentile(values, 0.95)), formatMs(Math.max(...values))]),
-      ['cold read + rehydrate (read, hash check, ready for a request)', formatMs(coldMedian), formatMs(percentile(sightline.coldReadMs, 0.95)), formatMs(Math.max(...sightline.coldReadMs))],
-      ['cold read + decode to RGBA (what crop_image and re-encoding start from)', formatMs(median(sightline.coldDecodeMs)), formatMs(percentile(sightline.coldDecodeMs, 0.95)), formatMs(Math.max(...sightline.coldDecodeMs))],
+      ['compaction at turn end (compactTurn)', formatMs(median(timings.compactionMs)), formatMs(compactionP95), formatMs(Math.max(...timings.compactionMs))],
+      ...stages.map(([label, values]) => [label, formatMs(median(values)), formatMs(percentile(values, 0.95)), formatMs(Math.max(...values))]),
+      ['cold read + rehydrate (read, hash check, ready for a request)', formatMs(coldMedian), formatMs(percentile(timings.coldReadMs, 0.95)), formatMs(Math.max(...timings.coldReadMs))],
+      ['cold read + decode to RGBA (what crop_image and re-encoding start from)', formatMs(median(timings.coldDecodeMs)), formatMs(percentile(timings.coldDecodeMs, 0.95)), formatMs(Math.max(...timings.coldDecodeMs))],
       ['request build (buildRequest)', formatMs(median(ours.buildMs)), formatMs(percentile(ours.buildMs, 0.95)), formatMs(Math.max(...ours.buildMs))],
     ],
   );
-
+  const memoryRows = [1, 10, 20, 30, 40, 50].map((turn) => [String(turn), megabytes(timings.heapAfterTurn[turn - 1] ?? Number.NaN), megabytes(timings.rssAfterTurn[turn - 1] ?? Number.NaN)]);
   return [
-    `${TURNS} turns × ${CALLS_PER_TURN} model calls = ${ours.requests} requests per policy; ${TURNS * CALLS_PER_TURN} screenshots of ${WIDTH}×${HEIGHT} ` +
-      `(made in ${formatMs(generationMs)} ms); model profile ${PROFILE.model} (${thousands(PROFILE.contextWindow)}-token window, ` +
-      `${thousands(imageTokens(WIDTH, HEIGHT))} tokens a screenshot); anchor turns ${CONTEXT.anchorTurns}. Cached prefix tokens count ` +
-      `${CACHED_TOKEN_PRICE * 100}%: the prefix is the run of whole messages identical to the previous request's.`,
-    '',
-    policyTable,
-    '',
-    'Keep-last-1 is cheapest and sees only the present screen; it is reported for reference. A window policy forgets the images it drops ' +
-      '(no id, no way back), so its retrievable share is what its final request still shows.',
-    '',
-    aimTable,
+    markdownTable(['Sightline aim (this session)', 'measured', ''], aims.map(([aim, measured, pass]) => [aim, measured, verdict(pass)])),
     '',
     timingTable,
     '',
@@ -412,4 +311,40 @@ async function run(): Promise<string> {
   ].join('\n');
 }
 
-export const section: BenchSection = { name: 'context', title: 'Context engineering: five policies over one 50-turn session', run };
+function shapeSection(run: ShapeRun, withDetails: boolean): { text: string; failures: number } {
+  const aims = aimsTable(run);
+  const requests = run.policies[0]!.requests;
+  const lines = [
+    `### ${shapeName(run.shape)} (${requests} requests per policy, ${run.shape.turns * run.shape.callsPerTurn} screenshots; ran in ${formatMs(run.elapsedMs / 1000)} s)`,
+    '',
+    figuresTable(run),
+    '',
+    aims.table,
+  ];
+  if (withDetails) lines.push('', detailSection(run));
+  return { text: lines.join('\n'), failures: aims.failures };
+}
+
+async function run(): Promise<string> {
+  const runs: ShapeRun[] = [];
+  for (const shape of SHAPES) runs.push(await runShape(shape));
+  const sections = runs.map((shapeRun, index) => shapeSection(shapeRun, index === 0));
+  const failures = sections.reduce((sum, section) => sum + section.failures, 0);
+  return [
+    `Model profile ${PROFILE.model} for the requests measured and priced on the automatic tables (${thousands(PROFILE.contextWindow)}-token window, ` +
+      `${thousands(imageTokens(WIDTH, HEIGHT))} tokens a ${WIDTH}×${HEIGHT} screenshot at full detail), ${ANTHROPIC_PROFILE.model} for Anthropic's ` +
+      `(${thousands(estimateImageTokens(ANTHROPIC_PROFILE.imageTokens, { width: WIDTH, height: HEIGHT }))} tokens a screenshot); anchor turns ${CONTEXT.anchorTurns}. ` +
+      'Cost is input only (the replies are the same under every policy), as millions of input tokens at full price, dollars where the table has a price. ' +
+      'Automatic caches: a request reads the longest prefix it shares with any earlier request, from the table\'s minimum (1,024) in 128-token steps ' +
+      '(OpenAI\'s rule). Anthropic: writes and reads at the breakpoints, Sightline with the adapter\'s, each window with the best it can have. ' +
+      'A "latest screen" is one of the session\'s screenshots, newest first; the columns count those a request shows without a gap, at full detail and ' +
+      'as reduced views (an image sent smaller than its full-detail rendering). A window forgets the images it drops (no id, no way back), so its ' +
+      'retrievable share is what its final request still shows. Keep-last-1 sees only the present screen; it is there for reference.',
+    '',
+    ...sections.map((section) => section.text).join('\n\n').split('\n'),
+    '',
+    `Sightline aims: ${failures === 0 ? 'all PASS' : `${failures} FAIL`} over ${PRICE_TABLES.length} price tables and ${SHAPES.length} session shapes.`,
+  ].join('\n');
+}
+
+export const section: BenchSection = { name: 'context', title: 'Context engineering: five policies, three session shapes, five price tables', run };

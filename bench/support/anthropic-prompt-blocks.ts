@@ -9,7 +9,6 @@
  * message, a token or so apart. Anthropic's own tool-use system prompt is not counted: it is the same in
  * every request of every policy and sits in the cached prefix.
  */
-import { createHash } from 'node:crypto';
 import type { Message } from '../../src/shared/messages.js';
 import { estimateTextTokens } from '../../src/main/context/token-estimates.js';
 import { anthropicMessagesBody } from '../../src/main/llm/anthropic-messages-adapter.js';
@@ -17,6 +16,7 @@ import { estimateImageTokens, type ImageSize } from '../../src/main/llm/image-to
 import type { ModelRequest } from '../../src/main/llm/model-adapter.js';
 import type { ModelProfile } from '../../src/main/llm/model-profiles.js';
 import { PromptPrefixes, type PromptBlock } from './anthropic-prompt-cache.js';
+import { ImageDigests } from './image-digests.js';
 
 type AnthropicBody = ReturnType<typeof anthropicMessagesBody>;
 type ContentBlock = NonNullable<Exclude<AnthropicBody['messages'][number]['content'], string>>[number];
@@ -29,8 +29,7 @@ export interface AnthropicPrompt {
 }
 
 export class AnthropicPromptReader {
-  /** An image's base64 stands as its digest (memoized: the encoded-image cache hands out the same string each time). */
-  private readonly imageDigests = new Map<string, string>();
+  private readonly imageDigests = new ImageDigests();
 
   constructor(private readonly profile: ModelProfile) {}
 
@@ -61,18 +60,9 @@ export class AnthropicPromptReader {
   private contentOf(block: object): string {
     return JSON.stringify(block, (key, value: unknown) => {
       if (key === 'cache_control') return undefined;
-      if (key === 'data' && typeof value === 'string') return this.imageDigest(value);
+      if (key === 'data' && typeof value === 'string') return this.imageDigests.of(value);
       return value;
     });
-  }
-
-  private imageDigest(data: string): string {
-    let digest = this.imageDigests.get(data);
-    if (digest === undefined) {
-      digest = createHash('sha256').update(data).digest('hex');
-      this.imageDigests.set(data, digest);
-    }
-    return digest;
   }
 
   private blockTokens(block: ContentBlock, sizes: ReadonlyMap<string, ImageSize>): number {

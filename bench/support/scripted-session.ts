@@ -1,7 +1,8 @@
 /**
  * The benchmark's scripted session, shared by the sections that measure requests over it (context.ts,
- * anthropic-cache.ts): 50 turns × 10 model calls with a 1280×800 screenshot after every action, written to
- * storage the way the agent writes it, and the requests the real request builder renders from it.
+ * anthropic-cache.ts): by default 50 turns × 10 model calls with a 1280×800 screenshot after every action
+ * (other shapes: SessionShape), written to storage the way the agent writes it, and the requests the real
+ * request builder renders from it.
  * Not a section itself: bench/run.ts loads only the .ts files directly in bench/.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,11 +17,19 @@ import { createGetHistoryImageTool } from '../../src/main/agent/tools/get-histor
 import type { EncodedImageCache } from '../../src/main/context/encoded-image-cache.js';
 import { effectiveMaxImageEdge } from '../../src/main/context/model-image-size.js';
 import { buildRequest, type BuiltRequest, type ContextPolicy } from '../../src/main/context/request-builder.js';
+import type { TurnRequestCache } from '../../src/main/context/turn-request-cache.js';
 import type { ModelProfile } from '../../src/main/llm/model-profiles.js';
 import { openStorage, type Storage } from '../../src/main/storage/index.js';
 
+/** How many turns, and model calls in each: a turn holds as many screenshots as calls (the last call finishes). */
+export interface SessionShape {
+  turns: number;
+  callsPerTurn: number;
+}
+
 export const TURNS = 50;
 export const CALLS_PER_TURN = 10;
+export const DEFAULT_SHAPE: SessionShape = { turns: TURNS, callsPerTurn: CALLS_PER_TURN };
 export const WIDTH = 1280;
 export const HEIGHT = 800;
 export const CONTEXT = DEFAULT_CONFIG.context;
@@ -54,11 +63,11 @@ async function makeScreenshot(turn: number, step: number): Promise<Buffer> {
 }
 
 /** Every screenshot of the session, by turn (from 0) and step (0 is the turn's first screen). */
-export async function makeScreenshots(): Promise<Buffer[][]> {
+export async function makeScreenshots(shape: SessionShape = DEFAULT_SHAPE): Promise<Buffer[][]> {
   const screenshots: Buffer[][] = [];
-  for (let turn = 1; turn <= TURNS; turn += 1) {
+  for (let turn = 1; turn <= shape.turns; turn += 1) {
     const steps: Buffer[] = [];
-    for (let step = 0; step < CALLS_PER_TURN; step += 1) steps.push(await makeScreenshot(turn, step));
+    for (let step = 0; step < shape.callsPerTurn; step += 1) steps.push(await makeScreenshot(turn, step));
     screenshots.push(steps);
   }
   return screenshots;
@@ -70,7 +79,11 @@ export interface SessionHooks {
   afterTurn(turnId: string, turnNumber: number): Promise<void>;
 }
 
-/** Writes the session the way the agent does: request, first screen, then calls with their results and screenshots. */
+/**
+ * Writes the session the way the agent does: request, first screen, then calls with their results and
+ * screenshots. Its shape is the screenshots': one turn per row, one model call per screenshot of the row.
+ * `imageTurns` gets each screenshot's turn, in the order they were taken.
+ */
 export async function playSession(
   storage: Storage,
   model: string,
@@ -93,7 +106,9 @@ export async function playSession(
     imageTurns.set(record.id, turn);
     return record.id;
   };
-  for (let turn = 1; turn <= TURNS; turn += 1) {
+  const turns = screenshots.length;
+  for (let turn = 1; turn <= turns; turn += 1) {
+    const callsPerTurn = screenshots[turn - 1]!.length;
     const request = `Task ${turn}: open the report for week ${turn}, check the totals and file it under "${turn % 7 === 0 ? 'Review' : 'Done'}".`;
     const turnId = storage.turns.start({ sessionId: session.id, userRequest: request }).id;
     storage.messages.append({ sessionId: session.id, turnId, message: { role: 'user', parts: [{ type: 'text', text: request }] } });
@@ -103,11 +118,11 @@ export async function playSession(
       turnId,
       message: { role: 'user', parts: [{ type: 'text', text: 'The screen now:' }, { type: 'image', imageId: screen }] },
     });
-    for (let step = 1; step <= CALLS_PER_TURN; step += 1) {
+    for (let step = 1; step <= callsPerTurn; step += 1) {
       await hooks.beforeModelCall(turnId, turn);
       callNumber += 1;
       const callId = `call_${callNumber}`;
-      const finishing = step === CALLS_PER_TURN;
+      const finishing = step === callsPerTurn;
       const action = { action: 'click' as const, x: (step * 97 + turn * 13) % WIDTH, y: (step * 61 + turn * 7) % HEIGHT };
       const thought = finishing ? `The report for week ${turn} is filed.` : `Step ${step}: I click the next control of the report form.`;
       const argumentsText = finishing ? JSON.stringify({ summary: thought, success: true }) : JSON.stringify(action);
@@ -137,11 +152,15 @@ export async function playSession(
   return session.id;
 }
 
-/** The request a policy would send before this model call, as the agent builds it. */
+/**
+ * The request a policy would send before this model call, as the agent builds it. A turn cache (one per turn
+ * and policy, as the agent keeps one per turn) makes a build read only the running turn's new rows: the same
+ * bytes as without one.
+ */
 export function sessionRequest(
   storage: Storage,
   turnId: string,
-  request: { profile: ModelProfile; policy: ContextPolicy; imageCache: EncodedImageCache },
+  request: { profile: ModelProfile; policy: ContextPolicy; imageCache: EncodedImageCache; turnCache?: TurnRequestCache },
 ): Promise<BuiltRequest> {
   return buildRequest({
     storage,
@@ -151,6 +170,7 @@ export function sessionRequest(
     maxImageEdge: effectiveMaxImageEdge(request.profile.maxImageEdge, DEFAULT_CONFIG.perception.maxImageEdge),
     systemPrompt: SYSTEM_PROMPT,
     imageCache: request.imageCache,
+    ...(request.turnCache === undefined ? {} : { turnCache: request.turnCache }),
     context: CONTEXT,
     policy: request.policy,
   });

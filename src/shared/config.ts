@@ -7,6 +7,7 @@
  * they are never logged, emitted as events or sent to the renderer: use `redactConfig` before showing one.
  */
 import { z } from 'zod';
+import { CONTEXT_POLICY_FORMS, DEFAULT_CONTEXT_POLICY_TEXT, parseContextPolicy } from './context-policy.js';
 import { DIALECT_NAMES } from './dialects.js';
 import { COST_CEILING_FORMS, parseCostCeiling } from './cost-ceiling.js';
 import { ModelPricingSchema } from './pricing.js';
@@ -90,6 +91,14 @@ const StorageConfigSchema = z
 
 const ContextConfigSchema = z
   .object({
+    /**
+     * How history is rendered (src/shared/context-policy.ts): `sightline` (zones, placeholders, compaction),
+     * `keep-last:N` (the N most recent images only) or `keep-all` (every image whole), so people can compare.
+     */
+    policy: z
+      .string()
+      .refine((text) => parseContextPolicy(text) !== undefined, { error: CONTEXT_POLICY_FORMS })
+      .default(DEFAULT_CONTEXT_POLICY_TEXT),
     /** Earlier turns, most recent first, whose anchor frames (first, last, error) are still sent whole. */
     anchorTurns: z.number().int().min(0).max(100).default(1),
     /** A request's token limit; the model's context window minus `outputReserveTokens` when absent. */

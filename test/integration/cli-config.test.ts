@@ -66,6 +66,13 @@ describe('sightline config show', () => {
     expect(run.stdout).not.toContain('sk-do-not-print-me');
   });
 
+  it('shows the context policy: sightline by default, or the one the environment sets', async () => {
+    const byDefault = await runSightline(['--home', home.root, 'config', 'show']);
+    expect(byDefault.stdout).toMatch(/^context\.policy\s+sightline\s+default$/m);
+    const fromEnvironment = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_CONTEXT_POLICY: 'keep-last:3' });
+    expect(fromEnvironment.stdout).toMatch(/^context\.policy\s+keep-last:3\s+env SIGHTLINE_CONTEXT_POLICY$/m);
+  });
+
   it('says when config.json does not exist', async () => {
     const run = await runSightline(['--home', home.root, 'config', 'show']);
     expect(run.stdout).toContain(`config file: ${home.configFile} (not found: defaults apply)`);

@@ -7,6 +7,7 @@
  * Every tool call the model made is answered with a tool message, even when it was not run (the turn
  * ended or was stopped first): the history stays valid for the next turn's requests.
  */
+import { contextPolicyOf } from '../../shared/context-policy.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { TokenReport } from '../../shared/events.js';
 import type { MessagePart } from '../../shared/messages.js';
@@ -65,7 +66,7 @@ export interface TurnLoop {
   imageCache: EncodedImageCache;
   /** The turn's earlier-turns history, planned once: each step then reads only the turn's new rows. */
   turnCache: TurnRequestCache;
-  /** config.context: how many earlier turns keep their anchors whole, and the token budget. */
+  /** config.context: the policy, how many earlier turns keep their anchors whole, and the token budget. */
   contextSettings: ContextSettings;
   /** The turn's ephemeral context: appended to every request of the turn, never stored. */
   ephemeral: readonly EphemeralContext[];
@@ -101,6 +102,7 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
       imageCache: loop.imageCache,
       turnCache: loop.turnCache,
       context: loop.contextSettings,
+      policy: contextPolicyOf(loop.contextSettings.policy),
       ephemeral: loop.ephemeral,
       ...(loop.injectionDebugLog === undefined ? {} : { injectionDebugLog: loop.injectionDebugLog }),
     });

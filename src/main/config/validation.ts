@@ -89,6 +89,9 @@ function expectation(issue: z.core.$ZodIssue): string {
       return issue.format === 'url' ? 'a URL (like https://api.example.com/v1)' : `a ${issue.format}`;
     case 'invalid_key':
       return issue.issues[0]?.message ?? 'a valid name';
+    case 'custom':
+      // A refinement's message is the expectation, worded as it must read (keep-last:N keeps its capital N).
+      return issue.message;
     default:
       return issue.message.toLowerCase();
   }

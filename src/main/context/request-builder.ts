@@ -16,6 +16,7 @@
  * session. The budget, the ephemeral context and the token report are still worked out per request.
  */
 import { DEFAULT_CONFIG, type Config } from '../../shared/config.js';
+import type { ContextPolicy } from '../../shared/context-policy.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { TokenReport } from '../../shared/events.js';
 import { systemText, type Message } from '../../shared/messages.js';
@@ -40,11 +41,11 @@ import { imageSizingKey } from './model-image-size.js';
 export type ContextSettings = Config['context'];
 
 /**
- * How history is rendered. Sightline's own is the default; the others exist for the benchmark's
- * comparison only: keep-all sends every image whole in every turn (ignoring compaction), keep-last sends
- * only the N most recent images of the whole request and drops the rest. Neither applies the budget.
+ * How history is rendered (config.context.policy, parsed). Sightline's own is the default; keep-all sends
+ * every image whole in every turn (compacted ones read back from cold storage), keep-last sends only the N
+ * most recent images of the whole request and drops the rest. Neither applies the budget.
  */
-export type ContextPolicy = { kind: 'sightline' } | { kind: 'keep-all' } | { kind: 'keep-last'; images: number };
+export type { ContextPolicy };
 
 export interface BuildRequestInput {
   storage: Storage;

@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { CONFIRMATION_POLICIES, OPERATOR_KINDS } from '../../../shared/config.js';
+import { CONTEXT_POLICY_FORMS } from '../../../shared/context-policy.js';
 import { DIALECT_NAMES } from '../../../shared/dialects.js';
 import { EPHEMERAL_CONTEXT_TYPES } from '../../../shared/ephemeral.js';
 import type { CliInvocation } from '../io.js';
@@ -23,6 +24,7 @@ export function registerRunCommand(program: Command, invocation: CliInvocation):
     .option('--max-steps <count>', 'most steps the turn may take')
     .option('--max-cost <amount>', 'most the turn may spend: dollars (0.50, $0.50), or tokens ("200000 tokens")')
     .addOption(new Option('--confirm <policy>', `which actions need a person's approval: ${CONFIRMATION_POLICIES.join(', ')}`))
+    .option('--context-policy <policy>', `how history is shown to the model: ${CONTEXT_POLICY_FORMS} (default sightline)`)
     .option('--yes', 'approve risky actions without asking (needed to allow them without a terminal)')
     .option('--session <id>', 'continue this session (its earlier turns are the model\'s memory)')
     .option('--context-file <file>', 'text sent to the model with this run\'s requests only, never stored')

@@ -17,6 +17,7 @@ export const RunOptionsSchema = z.object({
   maxSteps: z.string().optional(),
   maxCost: z.string().optional(),
   confirm: z.string().optional(),
+  contextPolicy: z.string().optional(),
   yes: z.boolean().optional(),
   session: z.string().optional(),
   contextFile: z.string().optional(),
@@ -35,6 +36,7 @@ export const CONFIG_FLAG_NAMES = {
   'agent.maxCost': '--max-cost',
   'agent.confirm': '--confirm',
   'agent.operator': '--operator',
+  'context.policy': '--context-policy',
 } as const;
 
 export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLAG_NAMES, string | undefined> {
@@ -46,6 +48,7 @@ export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLA
     'agent.maxCost': options.maxCost,
     'agent.confirm': options.confirm,
     'agent.operator': options.operator,
+    'context.policy': options.contextPolicy,
   };
 }
 
