@@ -127,7 +127,7 @@ describe('the screenshot after an action', () => {
     expect(settle.frames).toBe(operator.captured.length - 1);
   });
 
-  it('says "unchanged" after an action that changed nothing once the screen settled, and records the watch', async () => {
+  it('says "unchanged" after an action that changed nothing, once the screen settled and the unchanged minimum passed', async () => {
     const clock = new VirtualClock();
     const operator = new AnimatingOperator(clock, 2);
     const emit = createEventEmitter(() => undefined, (text) => text);
@@ -136,7 +136,8 @@ describe('the screenshot after an action', () => {
     // A move changes nothing in the fake screen; the animation after it ends where it began.
     const result = await performComputerAction({ action: 'move', x: 5, y: 5 }, scope, { operator, screen, policy: 'never', confirm: async () => true });
     expect(storage.images.listByTurn(scope.turnId)).toHaveLength(1);
-    expect(result.record).toMatchObject({ result: { unchanged: true, settle: { settled: true, frames: 4 } } });
+    // Equal frames that still look like the screen before the action are watched until 500 ms after it.
+    expect(result.record).toMatchObject({ result: { unchanged: true, settle: { settled: true, frames: 11, waitedMs: 530 } } });
   });
 
   it('is taken at once, unwatched, when no settle settings are given (what tests of fake screens use)', async () => {

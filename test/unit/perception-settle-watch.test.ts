@@ -18,7 +18,7 @@ import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 const WIDTH = 320;
 const HEIGHT = 200;
 const CAPTURE_MS = 20;
-const SETTINGS: SettleSettings = { maxMs: 3000, firstWaitMs: 30, frameIntervalMs: 50 };
+const SETTINGS: SettleSettings = { maxMs: 3000, firstWaitMs: 30, frameIntervalMs: 50, unchangedMinimumMs: 500 };
 const COMPARISON = { algorithm: 'phash', threshold: 10 } as const;
 
 class VirtualClock implements SettleClock {
@@ -107,6 +107,27 @@ describe('watching the screen settle', () => {
     expect(settled.settled).toBe(true);
     expect(settled.frames).toBe(3);
     expect(settled.frame.rgba.equals(typed)).toBe(true);
+  });
+
+  it('keeps watching a screen that still shows what it showed before the action, until the unchanged minimum', async () => {
+    const clock = new VirtualClock();
+    const before = screenWithBlockAt(0);
+    const screen = new ScriptedScreen(clock, () => screenWithBlockAt(0));
+    const settled = await watchUntilSettled(screen, { settings: SETTINGS, comparison: COMPARISON, clock, before: { frame: before } });
+    // Captures at 30, 80, …, 480 each equal the one before, but also the screen before the action: 530 is the first past 500 ms.
+    expect(settled).toMatchObject({ settled: true, waitedMs: 530, frames: 11 });
+  });
+
+  it('shows a reaction that comes after two equal frames of the screen as it was before the action', async () => {
+    const clock = new VirtualClock();
+    const before = screenWithBlockAt(0);
+    const screen = new ScriptedScreen(clock, () => (clock.now() < 250 ? screenWithBlockAt(0) : screenWithBlockAt(100)));
+    const settled = await watchUntilSettled(screen, { settings: SETTINGS, comparison: COMPARISON, clock, before: { frame: before } });
+    expect(settled).toMatchObject({ settled: true, waitedMs: 330 });
+    expect(settled.frame.rgba.equals(screenWithBlockAt(100).rgba)).toBe(true);
+    // Without knowing the screen before, the first equal pair (30 and 80 ms) would have been taken.
+    const unaware = await watchUntilSettled(new ScriptedScreen(new VirtualClock(), () => before), { settings: SETTINGS, comparison: COMPARISON, clock: new VirtualClock() });
+    expect(unaware.frames).toBe(2);
   });
 
   it('counts a resized screen as a change', async () => {

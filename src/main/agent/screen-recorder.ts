@@ -116,6 +116,7 @@ export class ScreenRecorder {
       settings: settle,
       comparison: { algorithm: dedup.algorithm, threshold: dedup.threshold },
       clock: this.options.settleClock,
+      before: this.lastStored === undefined ? undefined : { frame: this.lastStored.frame, hash: this.lastStored.hashAlgorithm === dedup.algorithm ? this.lastStored.hash : undefined },
       waitForPendingWork: operator.waitForPendingWork === undefined ? undefined : (remainingMs) => operator.waitForPendingWork!(remainingMs),
     });
     return {

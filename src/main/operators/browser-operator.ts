@@ -145,7 +145,8 @@ export class BrowserOperator implements Operator {
     const deadline = Date.now() + remainingMs;
     await this.pendingRequests.untilDone(deadline);
     const left = deadline - Date.now();
-    if (left <= 0) return;
+    // Without a navigation the page's load state cannot have changed: spare the round trip to the browser.
+    if (left <= 0 || !this.pendingRequests.navigatedSinceAction()) return;
     // Past the cap, or a page closed meanwhile: the screen is watched as it is, the wait is only a courtesy.
     await this.page.waitForLoadState('load', { timeout: left }).catch(() => undefined);
   }

@@ -16,12 +16,16 @@ export class PendingRequests {
   /** Requests numbered at least this were started since the last action. */
   private firstOfAction = 1;
   private readonly inFlight = new Map<Request, number>();
+  /** Whether a request since the last action was for a document: a navigation, whose page must then load. */
+  private documentSinceAction = false;
   private readonly waiters = new Set<() => void>();
 
   constructor(context: BrowserContext) {
     context.on('request', (request) => {
       this.sequence += 1;
-      if (AWAITED_RESOURCE_TYPES.has(request.resourceType())) this.inFlight.set(request, this.sequence);
+      const type = request.resourceType();
+      if (type === 'document') this.documentSinceAction = true;
+      if (AWAITED_RESOURCE_TYPES.has(type)) this.inFlight.set(request, this.sequence);
     });
     const ended = (request: Request): void => {
       if (!this.inFlight.delete(request)) return;
@@ -34,6 +38,12 @@ export class PendingRequests {
   /** Called as an action starts: what was in flight before it is not its doing. */
   markAction(): void {
     this.firstOfAction = this.sequence + 1;
+    this.documentSinceAction = false;
+  }
+
+  /** Whether the last action started a navigation (of the page or of a frame in it). */
+  navigatedSinceAction(): boolean {
+    return this.documentSinceAction;
   }
 
   /** Resolves when no request the last action started is in flight, or at `deadline` (Date.now() time). */

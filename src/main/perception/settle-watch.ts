@@ -26,10 +26,16 @@ export interface SettleSettings {
    * of the screen would be the same picture even mid-animation.
    */
   frameIntervalMs: number;
+  /**
+   * While the screen still looks as it did before the action (`SettleWatch.before`), an equal pair is not yet
+   * "settled" until this long after the action: the app may not have reacted yet. The old fixed sleep's
+   * 500 ms, kept as the floor for actions that show nothing, so they are never looked at for less than before.
+   */
+  unchangedMinimumMs: number;
 }
 
-/** The first wait and the frame interval; the cap comes from config (perception.settle.maxMs). */
-export const SETTLE_TIMING = { firstWaitMs: 30, frameIntervalMs: 50 } as const;
+/** The first wait, the frame interval and the floor for unchanged screens; the cap comes from config (perception.settle.maxMs). */
+export const SETTLE_TIMING = { firstWaitMs: 30, frameIntervalMs: 50, unchangedMinimumMs: 500 } as const;
 
 export interface SettleComparison {
   algorithm: DedupAlgorithm;
@@ -51,6 +57,8 @@ export interface SettleWatch {
   settings: SettleSettings;
   comparison: SettleComparison;
   clock?: SettleClock | undefined;
+  /** The screen before the action (the last frame shown), with its hash by `comparison.algorithm` when known. */
+  before?: { frame: Frame; hash?: string | undefined } | undefined;
   /**
    * What the source itself knows is still coming (a browser's navigation and network requests), waited for
    * after the first wait and before the first frame, for at most `remainingMs` (what is left of the cap).
@@ -87,8 +95,15 @@ export async function watchUntilSettled(source: FrameSource, watch: SettleWatch)
     await clock.sleep(nextStart - clock.now());
     const current = await captureHashed(source, clock, comparison.algorithm);
     frames += 1;
-    if (sameByDedupRule(previous, current, comparison)) return result(current, true);
+    const settledHere = sameByDedupRule(previous, current, comparison) && !tooSoonToCallUnchanged(current);
+    if (settledHere) return result(current, true);
     previous = current;
+  }
+
+  function tooSoonToCallUnchanged(current: HashedFrame): boolean {
+    if (watch.before === undefined || current.startedAt - start >= settings.unchangedMinimumMs) return false;
+    const before = { frame: watch.before.frame, hash: watch.before.hash ?? computeHash(watch.before.frame, comparison.algorithm), startedAt: start };
+    return sameByDedupRule(before, current, comparison);
   }
 
   function result(last: HashedFrame, settled: boolean): SettledFrame {
