@@ -119,7 +119,7 @@ function report(rows: readonly RowResult[], notes: readonly string[]): string {
     .filter((row) => row.page === 'static' && row.mode === 'sleep-500')
     .map((row) => {
       const watched = rows.find((other) => other.operator === row.operator && other.page === 'static' && other.mode === 'watch');
-      const watching = watched === undefined ? '' : `, of which the watch itself took ${formatMs(median(watched.watchedMs))} ms (median)`;
+      const watching = watched === undefined ? '' : ` (beside it, the watch itself took ${formatMs(median(watched.watchedMs))} ms, median)`;
       return `${row.operator} ${formatMs(median(row.stepMs) - BASELINE_SLEEP_MS)} ms${watching}`;
     });
   if (floors.length > 0) {
@@ -136,7 +136,7 @@ function report(rows: readonly RowResult[], notes: readonly string[]): string {
       'then the screenshot (settled or after the fixed sleep), its hash and dedup decision, the PNG and the step row stored, ' +
       `and the next request built for ${PROFILE.model} (the new image resized and encoded). Watching: a ${SETTLE_TIMING.firstWaitMs} ms first wait, ` +
       `frames at least ${SETTLE_TIMING.frameIntervalMs} ms apart, at least ${SETTLE_TIMING.unchangedMinimumMs} ms while the screen still equals the one before the click, ` +
-      `cap ${DEFAULT_CONFIG.perception.settle.maxMs} ms. "Of which watching" runs from the end of the click to the capture of the settled frame.`,
+      `cap ${DEFAULT_CONFIG.perception.settle.maxMs} ms. "Of which watching" runs from the end of the click until the settled frame starts to be captured.`,
     ...notes,
     '',
     'Aims:',
