@@ -72,6 +72,17 @@ const DedupConfigSchema = z
   })
   .strict();
 
+const SettleConfigSchema = z
+  .object({
+    /**
+     * After an action the screen is watched until two consecutive frames are the same by the dedup rule, for
+     * at most this long; a screen still changing then (a video, a spinner) is taken as it is and marked so.
+     * 0 takes the screenshot at once.
+     */
+    maxMs: z.number().int().min(0).max(60_000).default(3000),
+  })
+  .strict();
+
 const PerceptionConfigSchema = z
   .object({
     /** Display to capture, by the id node-screenshots reports; the primary display when absent. */
@@ -79,6 +90,7 @@ const PerceptionConfigSchema = z
     /** Longest edge of the image sent to the model; the lossless original stays in the blob store. */
     maxImageEdge: z.number().int().min(256).max(8192).default(1280),
     dedup: DedupConfigSchema.default(DedupConfigSchema.parse({})),
+    settle: SettleConfigSchema.default(SettleConfigSchema.parse({})),
   })
   .strict();
 

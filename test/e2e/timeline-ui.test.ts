@@ -92,7 +92,7 @@ beforeAll(async () => {
     config,
     appInfo: () => ({ version: '0.1.0', platform: 'linux' }),
     operatorFactory: async () => operator,
-    settleDelayMs: 0,
+    watchSettling: false,
   });
   server = await startTimelineServer({
     implementation: service.implementation,

@@ -87,7 +87,7 @@ export async function startAgentHarness(options: HarnessOptions = {}): Promise<A
     askUser: options.askUser ?? (async () => undefined),
     onEvent: (event) => events.push(event),
     turnEndHooks: [(turn) => void hookCalls.push(turn)],
-    settleDelayMs: 0,
+    watchSettling: false,
     ...options.extra,
   });
   return {

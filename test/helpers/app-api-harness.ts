@@ -86,7 +86,7 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     appInfo: () => ({ version: '9.9.9', platform: 'linux' }),
     operatorFactory,
-    settleDelayMs: 0,
+    watchSettling: false,
     ...(options.onStepGate === undefined ? {} : { assembler: watchingStepGates(storage, config, operatorFactory, options.onStepGate) }),
   });
   const events: AppEvent[] = [];
@@ -138,7 +138,7 @@ function watchingStepGates(
     storage,
     config,
     operatorFactory,
-    settleDelayMs: 0,
+    watchSettling: false,
   });
   return (settings, handlers) =>
     assemble(settings, {

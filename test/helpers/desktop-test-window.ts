@@ -47,13 +47,15 @@ export interface DesktopTestWindowOptions {
   titlePrefix: string;
   /** Where the blue field's top edge is, in CSS pixels (the red button is at 600,250, 240×90). */
   fieldTop: number;
+  /** A page of the caller's own instead of the button and the field (title() then reads its title). */
+  html?: string;
 }
 
 export function openDesktopTestWindow(options: DesktopTestWindowOptions): DesktopTestWindow {
   const { xvfb, screen, titlePrefix } = options;
   const folder = mkdtempSync(join(tmpdir(), 'sightline-desktop-window-'));
   const page = join(folder, 'page.html');
-  writeFileSync(page, pageHtml(titlePrefix, options.fieldTop));
+  writeFileSync(page, options.html ?? pageHtml(titlePrefix, options.fieldTop));
   const chromium: ChildProcess = spawn(
     desktopTestBrowser!,
     [

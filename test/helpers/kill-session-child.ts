@@ -108,7 +108,7 @@ const agent = createAgent({
   confirm: async () => false,
   askUser: async () => undefined,
   turnEndHooks: [createCompactionHook(queue)],
-  settleDelayMs: 0,
+  watchSettling: false,
 });
 
 let sessionId = plan.sessionId;

@@ -138,7 +138,7 @@ export async function runLongSession(options: LongSessionOptions): Promise<LongS
         if (event.type === 'step' || event.type === 'turn-started') stepEndedAt = performance.now();
       },
       turnEndHooks: [createCompactionHook(queue)],
-      settleDelayMs: 0,
+      watchSettling: false,
     });
     let sessionId: string | undefined;
     while (steps < options.steps) {

@@ -47,7 +47,7 @@ async function connect(
     config: options.config ?? DEFAULT_CONFIG,
     operator,
     approveRiskyActions: false,
-    settleDelayMs: 0,
+    watchSettling: false,
     ...options.host,
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -84,7 +84,7 @@ describe(`hostile computer_call items (seed ${SEED})`, () => {
       let actions = 0;
       const operator = new FakeOperator({ screen: SCREEN, kind: 'browser', changesScreen: () => (actions += 1) % 100 === 0 });
       const emit = createEventEmitter(() => undefined, (text) => text);
-      const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit, settleDelayMs: 0 });
+      const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit });
       let confirmations = 0;
       const registry = createAgentToolRegistry({
         operator,

@@ -57,7 +57,7 @@ describe(`hostile Qwen output (seed ${SEED})`, () => {
       let actions = 0;
       const operator = new FakeOperator({ screen: SCREEN, changesScreen: () => (actions += 1) % 100 === 0 });
       const emit = createEventEmitter(() => undefined, (text) => text);
-      const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit, settleDelayMs: 0 });
+      const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit });
       const registry = createAgentToolRegistry({
         operator,
         screen,

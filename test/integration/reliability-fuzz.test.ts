@@ -109,7 +109,7 @@ describe(`hostile model output (seed ${SEED})`, () => {
       let actions = 0;
       const operator = new FakeOperator({ screen: SCREEN, changesScreen: () => (actions += 1) % 100 === 0 });
       const emit = createEventEmitter(() => undefined, (text) => text);
-      const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit, settleDelayMs: 0 });
+      const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit });
       // The registry the agent itself builds, so every tool it offers the model is fuzzed, new ones included.
       const registry = createAgentToolRegistry({ operator, screen, policy: 'risky', confirm: async () => false, askUser: async () => undefined });
       const scope = await startDispatchTurn(storage, screen, emit, { operator: 'desktop', model: 'fake', size: SCREEN });

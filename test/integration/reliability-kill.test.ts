@@ -94,7 +94,7 @@ async function recoverAndContinue(): Promise<{ sessionId: string; problems: stri
       confirm: async () => false,
       askUser: async () => undefined,
       turnEndHooks: [createCompactionHook(queue)],
-      settleDelayMs: 0,
+      watchSettling: false,
     });
     // Start the next turn at a finish boundary so it has a known shape: four clicks and finish.
     while (requestsServed % 5 !== 0) nextReply();

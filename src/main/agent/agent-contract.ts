@@ -94,10 +94,11 @@ export interface AgentDependencies {
   /** Tools beyond the built-in ones (web_search, MCP servers' tools), merged into the registry. */
   extraTools?: ToolDefinition[];
   /**
-   * How long to let the screen settle after an action before the next screenshot (default 500 ms), so
-   * the model sees what its click did rather than the frame before the redraw. Tests pass 0.
+   * Whether the screen is watched after an action until it settles (default true, perception.settle), so the
+   * model sees what its click did rather than a frame mid-redraw. False takes the screenshot at once: tests
+   * whose fake screens never change on their own pass it.
    */
-  settleDelayMs?: number;
+  watchSettling?: boolean;
   /**
    * Where ephemeral injection logs the lengths before and after (never the content); by default stderr
    * when SIGHTLINE_DEBUG_INJECTION=1, otherwise nothing.

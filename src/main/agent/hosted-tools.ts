@@ -30,8 +30,8 @@ export interface HostedToolsOptions {
   /** Served after the built-in tools (list_sessions, web_search). */
   extraTools?: readonly ToolDefinition[];
   onEvent?: (event: AgentEvent) => void;
-  /** How long to let the screen settle after an action (default 500 ms; tests pass 0). */
-  settleDelayMs?: number;
+  /** False takes the screenshot after an action at once instead of watching the screen settle (tests' screens never change on their own). */
+  watchSettling?: boolean;
   /** The answer to a call its caller cancelled while it ran. */
   cancelledNotice: string;
 }

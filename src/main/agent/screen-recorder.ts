@@ -5,24 +5,41 @@
  *
  * One recorder serves one operator, so one turn at a time: the agent refuses a second concurrent turn.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImageSource } from '../../shared/images.js';
 import type { Storage } from '../storage/index.js';
 import type { Operator } from '../operators/operator.js';
-import { captureWithDedup, type DedupSettings, type PreviousImage } from '../perception/capture-with-dedup.js';
+import type { Frame } from '../perception/frame.js';
+import { dedupFrame, type DedupSettings, type PreviousImage } from '../perception/capture-with-dedup.js';
+import { computeHash } from '../perception/hashes.js';
 import { encodeLossless } from '../perception/image-encoding.js';
+import { watchUntilSettled, type SettleClock, type SettleSettings } from '../perception/settle-watch.js';
 import type { Emit } from './event-emitter.js';
 
+/** How the screen settled after an action (absent when the screenshot was taken at once). */
+export interface SettleOutcome {
+  /** False when the screen was still changing at the cap: the screenshot is the last frame seen. */
+  settled: boolean;
+  /** From the end of the action to the capture of the screenshot. */
+  waitedMs: number;
+  /** Frames captured while watching, the screenshot included; only the screenshot is stored. */
+  frames: number;
+  /** The cap it was watched under (perception.settle.maxMs). */
+  maxMs: number;
+}
+
 export type ScreenCapture =
-  | { kind: 'new'; imageId: string; width: number; height: number }
-  | { kind: 'unchanged'; sameAs: string; width: number; height: number };
+  | { kind: 'new'; imageId: string; width: number; height: number; settle?: SettleOutcome }
+  | { kind: 'unchanged'; sameAs: string; width: number; height: number; settle?: SettleOutcome };
 
 export interface ScreenRecorderOptions {
   operator: Operator;
   storage: Storage;
   dedup: DedupSettings;
   emit: Emit;
-  settleDelayMs: number;
+  /** How to watch the screen settle after an action; absent, the screenshot is taken at once (tests). */
+  settle?: SettleSettings | undefined;
+  /** Test seam for the watch's time. */
+  settleClock?: SettleClock | undefined;
 }
 
 interface TurnScope {
@@ -42,11 +59,12 @@ export class ScreenRecorder {
     this.lastStored = undefined;
   }
 
-  /** The screen now; after an action, waits for it to settle first. */
+  /** The screen now; after an action, once it has settled (or at the cap). */
   async capture(afterAction: boolean): Promise<ScreenCapture> {
     const scope = this.requireScope();
-    if (afterAction && this.options.settleDelayMs > 0) await sleep(this.options.settleDelayMs);
-    const result = await captureWithDedup(this.options.operator, this.lastStored, this.options.dedup);
+    const { frame, hash, settle } = await this.captureFrame(afterAction);
+    const result = dedupFrame({ frame, hash }, this.lastStored, this.options.dedup);
+    const settleField = settle === undefined ? {} : { settle };
     if (result.kind === 'unchanged') {
       const previous = this.lastStored!.frame;
       this.options.emit({
@@ -59,9 +77,8 @@ export class ScreenRecorder {
         width: previous.width,
         height: previous.height,
       });
-      return { kind: 'unchanged', sameAs: result.sameAs, width: previous.width, height: previous.height };
+      return { kind: 'unchanged', sameAs: result.sameAs, width: previous.width, height: previous.height, ...settleField };
     }
-    const { frame } = result;
     const record = await this.options.storage.images.put({
       sessionId: scope.sessionId,
       turnId: scope.turnId,
@@ -85,7 +102,28 @@ export class ScreenRecorder {
       width: frame.width,
       height: frame.height,
     });
-    return { kind: 'new', imageId: record.id, width: frame.width, height: frame.height };
+    return { kind: 'new', imageId: record.id, width: frame.width, height: frame.height, ...settleField };
+  }
+
+  /** One frame, hashed; after an action, the settled one, from frames that are compared and dropped. */
+  private async captureFrame(afterAction: boolean): Promise<{ frame: Frame; hash: string; settle?: SettleOutcome }> {
+    const { operator, dedup, settle } = this.options;
+    if (!afterAction || settle === undefined || settle.maxMs === 0) {
+      const frame = await operator.capture();
+      return { frame, hash: computeHash(frame, dedup.algorithm) };
+    }
+    const settled = await watchUntilSettled(operator, {
+      settings: settle,
+      comparison: { algorithm: dedup.algorithm, threshold: dedup.threshold },
+      clock: this.options.settleClock,
+      before: this.lastStored === undefined ? undefined : { frame: this.lastStored.frame, hash: this.lastStored.hashAlgorithm === dedup.algorithm ? this.lastStored.hash : undefined },
+      waitForPendingWork: operator.waitForPendingWork === undefined ? undefined : (remainingMs) => operator.waitForPendingWork!(remainingMs),
+    });
+    return {
+      frame: settled.frame,
+      hash: settled.hash,
+      settle: { settled: settled.settled, waitedMs: Math.round(settled.waitedMs), frames: settled.frames, maxMs: settle.maxMs },
+    };
   }
 
   private imageSource(): ImageSource {

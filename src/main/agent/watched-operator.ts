@@ -7,19 +7,17 @@ import type { Config } from '../../shared/config.js';
 import type { AgentEvent } from '../../shared/events.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
+import { SETTLE_TIMING } from '../perception/settle-watch.js';
 import { createEventEmitter, createSecretRedactor, type Emit } from './event-emitter.js';
 import { ScreenRecorder } from './screen-recorder.js';
-
-/** How long the screen may settle after an action before it is captured. */
-const DEFAULT_SETTLE_DELAY_MS = 500;
 
 export interface WatchedOperatorOptions {
   storage: Storage;
   config: Config;
   operator: Operator;
   onEvent?: ((event: AgentEvent) => void) | undefined;
-  /** Test seam: tests pass 0. */
-  settleDelayMs?: number | undefined;
+  /** Test seam: false takes the screenshot after an action at once instead of watching the screen settle. */
+  watchSettling?: boolean | undefined;
 }
 
 export interface WatchedOperator {
@@ -37,7 +35,7 @@ export function watchOperator(options: WatchedOperatorOptions): WatchedOperator 
     storage: options.storage,
     dedup: config.perception.dedup,
     emit,
-    settleDelayMs: options.settleDelayMs ?? DEFAULT_SETTLE_DELAY_MS,
+    ...(options.watchSettling === false ? {} : { settle: { ...SETTLE_TIMING, maxMs: config.perception.settle.maxMs } }),
   });
   return { redact, emit, screen };
 }

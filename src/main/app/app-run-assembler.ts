@@ -49,7 +49,7 @@ export interface RunAssemblerOptions {
   onWarning?: (message: string) => void;
   /** Test seams. */
   operatorFactory?: (options: CreateOperatorOptions) => Promise<Operator>;
-  settleDelayMs?: number;
+  watchSettling?: boolean;
 }
 
 export function createRunAssembler(options: RunAssemblerOptions): RunAssembler {
@@ -67,7 +67,7 @@ export function createRunAssembler(options: RunAssemblerOptions): RunAssembler {
       askUser: handlers.askUser,
       onEvent: handlers.onEvent,
       turnEndHooks: parts.turnEndHooks,
-      ...(options.settleDelayMs === undefined ? {} : { settleDelayMs: options.settleDelayMs }),
+      ...(options.watchSettling === undefined ? {} : { watchSettling: options.watchSettling }),
     });
     return { agent, close: () => parts.close() };
   };

@@ -60,8 +60,8 @@ export interface McpToolHostOptions {
   turnEndHooks?: TurnEndHook[];
   /** A turn ends after this long without a call (default one minute). */
   idleTurnEndMs?: number;
-  /** How long to let the screen settle after an action (default 500 ms; tests pass 0). */
-  settleDelayMs?: number;
+  /** False takes the screenshot after an action at once instead of watching the screen settle (tests' screens never change on their own). */
+  watchSettling?: boolean;
 }
 
 const DEFAULT_IDLE_TURN_END_MS = 60_000;
@@ -87,7 +87,7 @@ export class McpToolHost {
       confirm: confirmationOverMcp(options.approveRiskyActions),
       extraTools: [createListSessionsTool(), ...(options.extraTools ?? [])],
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-      ...(options.settleDelayMs === undefined ? {} : { settleDelayMs: options.settleDelayMs }),
+      ...(options.watchSettling === undefined ? {} : { watchSettling: options.watchSettling }),
       cancelledNotice: 'The call was cancelled by the client.',
     });
     this.turns = new TurnsByBurst({

@@ -12,6 +12,7 @@ import type { Frame } from '../perception/frame.js';
 import { performAction } from './action-performer.js';
 import { findBrowserExecutable } from './browser-executable.js';
 import { BrowserFrameSource } from './browser-frame-source.js';
+import { PendingRequests } from './browser-pending-requests.js';
 import type { FrameGeometry } from './coordinates.js';
 import type { ModelView } from '../../shared/model-view.js';
 import type { ActionResult, FocusedFieldKind, Operator, OperatorDescription } from './operator.js';
@@ -65,6 +66,7 @@ export class BrowserOperator implements Operator {
   private lastFrame: FrameGeometry | undefined;
   private readonly input: PlaywrightInput;
   private readonly sleep: Sleep;
+  private readonly pendingRequests: PendingRequests;
 
   private constructor(
     private readonly browser: Browser,
@@ -76,6 +78,7 @@ export class BrowserOperator implements Operator {
     this.page = page;
     this.input = new PlaywrightInput(() => this.page);
     this.sleep = options.sleep ?? sleepUnlessAborted;
+    this.pendingRequests = new PendingRequests(context);
     context.on('page', (opened) => this.follow(opened));
   }
 
@@ -129,7 +132,23 @@ export class BrowserOperator implements Operator {
 
   async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {
     const frame = this.lastFrame ?? (await this.capture());
+    this.pendingRequests.markAction();
     return performAction(action, { view, frame, input: this.input, sleep: this.sleep, signal });
+  }
+
+  /**
+   * The requests the last action started (a navigation's document, a button's fetch), then the load event
+   * of the document now in the page (a navigation it committed), each within what is left of `remainingMs`.
+   */
+  async waitForPendingWork(remainingMs: number): Promise<void> {
+    if (this.closed) return;
+    const deadline = Date.now() + remainingMs;
+    await this.pendingRequests.untilDone(deadline);
+    const left = deadline - Date.now();
+    // Without a navigation the page's load state cannot have changed: spare the round trip to the browser.
+    if (left <= 0 || !this.pendingRequests.navigatedSinceAction()) return;
+    // Past the cap, or a page closed meanwhile: the screen is watched as it is, the wait is only a courtesy.
+    await this.page.waitForLoadState('load', { timeout: left }).catch(() => undefined);
   }
 
   async releaseHeldInput(): Promise<void> {

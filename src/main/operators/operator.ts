@@ -52,6 +52,12 @@ export interface Operator extends FrameSource {
    * a person's confirmation). Only operators that can tell implement it; absent means "unknown".
    */
   focusedFieldKind?(): Promise<FocusedFieldKind>;
+  /**
+   * After an action, before the screen is watched settle: waits, for at most `remainingMs`, for what the
+   * operator itself knows is still coming (a browser's pending navigation and the requests the action
+   * started). Only operators that can tell implement it; the desktop's screen is all there is to watch.
+   */
+  waitForPendingWork?(remainingMs: number): Promise<void>;
   /** Releases what the operator holds (the browser process; pressed buttons). Safe to call twice. */
   close(): Promise<void>;
 }

@@ -36,7 +36,16 @@ export async function captureWithDedup(
   settings: DedupSettings,
 ): Promise<DedupResult> {
   const frame = await source.capture();
-  const hash = computeHash(frame, settings.algorithm);
+  return dedupFrame({ frame, hash: computeHash(frame, settings.algorithm) }, previous, settings);
+}
+
+/** The dedup decision for a frame already captured and hashed (by `settings.algorithm`), e.g. a settled one. */
+export function dedupFrame(
+  captured: { frame: Frame; hash: string },
+  previous: PreviousImage | undefined,
+  settings: DedupSettings,
+): DedupResult {
+  const { frame, hash } = captured;
   const isNewOnly: DedupResult = { kind: 'new', frame, hash, algorithm: settings.algorithm, distance: null, regions: [] };
   if (!settings.enabled || previous === undefined) return isNewOnly;
   // Another display or a resized page: nothing to compare with, the frame is new.

@@ -14,6 +14,7 @@ import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { MessagePart } from '../../../shared/messages.js';
 import type { Operator } from '../../operators/operator.js';
 import { unchangedNotice } from '../../perception/capture-with-dedup.js';
+import { unsettledNotice } from '../../perception/settle-watch.js';
 import { untilAborted } from '../abortable.js';
 import type { ConfirmationAnswer, ConfirmationHandler } from '../agent-contract.js';
 import { assessRisk, confirmationReason, needsConfirmation } from '../safety-policy.js';
@@ -97,14 +98,17 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
   const detail = outcome.detail ?? `${action.action} done`;
   const capture = await options.screen.capture(action.action !== 'screenshot');
   const parts: MessagePart[] = [{ type: 'text', text: detail }];
+  // The step row keeps how the screen settled; the model is told only when it had not.
+  const settle = capture.settle === undefined ? {} : { settle: capture.settle };
+  if (capture.settle?.settled === false) parts.push({ type: 'text', text: unsettledNotice(capture.settle.maxMs) });
   if (capture.kind === 'new') {
     parts.push({ type: 'image', imageId: capture.imageId });
-    return { parts, record: { action, result: { ok: true, detail, screenshotImageId: capture.imageId } } };
+    return { parts, record: { action, result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle } } };
   }
   parts.push({ type: 'text', text: unchangedNotice(capture.sameAs) });
   return {
     parts,
-    record: { action, result: { ok: true, detail, unchanged: true }, dedupOfImageId: capture.sameAs },
+    record: { action, result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs },
   };
 }
 

@@ -1,0 +1,143 @@
+/**
+ * Waiting for the screen to settle after an action by watching it, not by sleeping a fixed time.
+ *
+ * The rule: after a short first wait, capture frames until two consecutive ones are the same by the dedup
+ * rule (compare-frames.ts: the global hash within the threshold AND no local change, so one typed
+ * character or a ticked checkbox between two frames means "still changing"). The second frame of that pair
+ * is the screenshot: it is not captured again. A screen that never settles (a video, a spinner, a caret the
+ * page animates) is taken as it is when the cap is reached, and the result says so (`settled: false`).
+ *
+ * Only two frames are held at a time and none is stored: the caller stores the one returned, so watching
+ * costs memory for two frames (16 MB at 1920x1080) and no disk.
+ */
+import type { DedupAlgorithm } from '../../shared/config.js';
+import { compareFrames } from './compare-frames.js';
+import type { Frame } from './frame.js';
+import type { FrameSource } from './frame-source.js';
+import { computeHash } from './hashes.js';
+
+export interface SettleSettings {
+  /** The longest the whole watch may take, from the end of the action: no capture starts after it. */
+  maxMs: number;
+  /** Before the first frame: the time an input event takes to be handled and drawn (one or two frames). */
+  firstWaitMs: number;
+  /**
+   * The least time between the starts of two compared captures: two captures closer than one drawn frame
+   * of the screen would be the same picture even mid-animation.
+   */
+  frameIntervalMs: number;
+  /**
+   * While the screen still looks as it did before the action (`SettleWatch.before`), an equal pair is not yet
+   * "settled" until this long after the action: the app may not have reacted yet. The old fixed sleep's
+   * 500 ms, kept as the floor for actions that show nothing, so they are never looked at for less than before.
+   */
+  unchangedMinimumMs: number;
+}
+
+/** The first wait, the frame interval and the floor for unchanged screens; the cap comes from config (perception.settle.maxMs). */
+export const SETTLE_TIMING = { firstWaitMs: 30, frameIntervalMs: 50, unchangedMinimumMs: 500 } as const;
+
+export interface SettleComparison {
+  algorithm: DedupAlgorithm;
+  threshold: number;
+}
+
+export interface SettleClock {
+  now(): number;
+  /** Resolves after `milliseconds` (at once for 0 or less). */
+  sleep(milliseconds: number): Promise<void>;
+}
+
+export const SYSTEM_CLOCK: SettleClock = {
+  now: () => performance.now(),
+  sleep: (milliseconds) => (milliseconds > 0 ? new Promise((resolve) => setTimeout(resolve, milliseconds)) : Promise.resolve()),
+};
+
+export interface SettleWatch {
+  settings: SettleSettings;
+  comparison: SettleComparison;
+  clock?: SettleClock | undefined;
+  /** The screen before the action (the last frame shown), with its hash by `comparison.algorithm` when known. */
+  before?: { frame: Frame; hash?: string | undefined } | undefined;
+  /**
+   * What the source itself knows is still coming (a browser's navigation and network requests), waited for
+   * after the first wait and before the first frame, for at most `remainingMs` (what is left of the cap).
+   */
+  waitForPendingWork?: ((remainingMs: number) => Promise<void>) | undefined;
+}
+
+export interface SettledFrame {
+  frame: Frame;
+  /** The frame's hash by `comparison.algorithm`, computed once while watching. */
+  hash: string;
+  algorithm: DedupAlgorithm;
+  /** False when the cap was reached before two consecutive frames were the same. */
+  settled: boolean;
+  /** From the start of the watch to the frame's capture (the first wait and any pending work included). */
+  waitedMs: number;
+  /** How many frames were captured while watching, the returned one included. */
+  frames: number;
+}
+
+export async function watchUntilSettled(source: FrameSource, watch: SettleWatch): Promise<SettledFrame> {
+  const { settings, comparison } = watch;
+  const clock = watch.clock ?? SYSTEM_CLOCK;
+  const start = clock.now();
+  const deadline = start + settings.maxMs;
+  await clock.sleep(Math.min(settings.firstWaitMs, settings.maxMs));
+  if (watch.waitForPendingWork !== undefined) await watch.waitForPendingWork(Math.max(0, deadline - clock.now()));
+
+  let previous = await captureHashed(source, clock, comparison.algorithm);
+  let frames = 1;
+  for (;;) {
+    const nextStart = Math.max(clock.now(), previous.startedAt + settings.frameIntervalMs);
+    if (nextStart >= deadline) return result(previous, false);
+    await clock.sleep(nextStart - clock.now());
+    const current = await captureHashed(source, clock, comparison.algorithm);
+    frames += 1;
+    const settledHere = sameByDedupRule(previous, current, comparison) && !tooSoonToCallUnchanged(current);
+    if (settledHere) return result(current, true);
+    previous = current;
+  }
+
+  function tooSoonToCallUnchanged(current: HashedFrame): boolean {
+    if (watch.before === undefined || current.startedAt - start >= settings.unchangedMinimumMs) return false;
+    const before = { frame: watch.before.frame, hash: watch.before.hash ?? computeHash(watch.before.frame, comparison.algorithm), startedAt: start };
+    return sameByDedupRule(before, current, comparison);
+  }
+
+  function result(last: HashedFrame, settled: boolean): SettledFrame {
+    return { frame: last.frame, hash: last.hash, algorithm: comparison.algorithm, settled, waitedMs: last.startedAt - start, frames };
+  }
+}
+
+interface HashedFrame {
+  frame: Frame;
+  hash: string;
+  startedAt: number;
+}
+
+async function captureHashed(source: FrameSource, clock: SettleClock, algorithm: DedupAlgorithm): Promise<HashedFrame> {
+  const startedAt = clock.now();
+  const frame = await source.capture();
+  return { frame, hash: computeHash(frame, algorithm), startedAt };
+}
+
+function sameByDedupRule(before: HashedFrame, after: HashedFrame, comparison: SettleComparison): boolean {
+  // A resized page or another display: not settled yet, whatever the pixels.
+  if (before.frame.width !== after.frame.width || before.frame.height !== after.frame.height) return false;
+  return compareFrames(before.frame, after.frame, {
+    algorithm: comparison.algorithm,
+    threshold: comparison.threshold,
+    knownHashes: { before: before.hash, after: after.hash },
+  }).duplicate;
+}
+
+/** What the model is told when the screenshot was taken at the cap, e.g. "after 3 s". */
+export function unsettledNotice(maxMs: number): string {
+  const after = maxMs % 1000 === 0 ? `${maxMs / 1000} s` : `${maxMs} ms`;
+  return (
+    `the screen was still changing after ${after} (a video, an animation or a page still loading?): this screenshot ` +
+    'may show it mid-change; wait or take another screenshot if you need the end state'
+  );
+}
