@@ -237,8 +237,16 @@ describe('the active zone, step by step', () => {
     // Folds happen at two requests of the twelve (eight screens folded), so the prefix is stable in between.
     const foldedCounts = built.map((request) => treatments(request.request.messages, turn.screens).replace(/[^X]/g, '').length);
     expect(foldedCounts).toEqual([0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 8]);
-    const withChunkEnd = built.map((request) => request.request.cacheBoundaries?.foldedChunksEnd !== undefined);
-    expect(withChunkEnd).toEqual([false, false, false, false, false, false, false, true, true, true, true, true]);
+    // The end of what no fold changes: from the second request (the first screen reduced) to the first fold, the
+    // message before the second screen's (the call that led to it); then the folded chunks' end, moving at folds only.
+    const chunkEnds = built.map((request) => request.request.cacheBoundaries?.foldedChunksEnd);
+    expect(chunkEnds[0]).toBeUndefined();
+    const firstScreenMessage = built[1]!.request.messages.findIndex((message) => message.parts.some((part) => part.type === 'image' && part.imageId === turn.screens[0]!.id));
+    expect(built[1]!.request.messages[firstScreenMessage + 1]!.role).toBe('assistant');
+    expect(chunkEnds.slice(1, 7)).toEqual(Array.from({ length: 6 }, () => firstScreenMessage + 1));
+    expect(new Set(chunkEnds.slice(7, 11)).size).toBe(1);
+    expect(chunkEnds[7]).toBeGreaterThan(firstScreenMessage);
+    expect(chunkEnds[11]).toBeGreaterThan(chunkEnds[10]!);
     // The same rows give the same bytes with and without the turn's cache.
     expect(JSON.stringify((await turn.build(profile)).request)).toBe(JSON.stringify(built.at(-1)!.request));
   });

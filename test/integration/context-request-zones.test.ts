@@ -113,8 +113,10 @@ describe('the zones of a request', () => {
     const alone = storage.sessions.create({ title: 'Alone' });
     const only = await recordTurn(storage, alone, { request: 'Only', steps: [{}], status: 'running' });
     const first = await buildRequest({ ...input(seeded), sessionId: alone.id, turnId: only.turn.id });
-    // …and, within the running turn, the message before the present screen's (the next request shows it reduced).
-    expect(first.request.cacheBoundaries).toEqual({ earlierTurnsEnd: 0, nextStepPrefixEnd: first.request.messages.length - 2 });
+    // …and, within the running turn, the message before the present screen's (the next request shows it reduced),
+    // which is also where what no fold changes ends: the first screen is all that comes before.
+    const beforePresent = first.request.messages.length - 2;
+    expect(first.request.cacheBoundaries).toEqual({ earlierTurnsEnd: 0, foldedChunksEnd: beforePresent, nextStepPrefixEnd: beforePresent });
     expect(first.request.messages[0]!.role).toBe('system');
   });
 

@@ -111,16 +111,15 @@ function screenPositions(messages: readonly PlannedMessage[], descriptions: Imag
 /**
  * Where the next requests of the turn may read a cached prefix from (request-builder.ts, cacheBoundariesOf):
  * the message before the present screen's (next time that screen is a reduced view), and the message before
- * the first screen a later fold may still change (folded chunks end there; marked only once a chunk folded).
+ * the first screen a later fold may still change: the end of the folded chunks (before the first fold, of the
+ * first screen's message), which the request that folds the next chunk repeats as it is.
  */
 function cacheMarks(screens: readonly ActiveScreen[]): Map<number, ActiveZoneMark> {
   const marks = new Map<number, ActiveZoneMark>();
   const present = screens.at(-1)!;
   marks.set(present.messageIndex, 'present-screen');
-  const lastFolded = screens.findLastIndex((screen) => screen.treatment === 'folded');
-  if (lastFolded === -1) return marks;
-  const firstChanging = screens.slice(lastFolded + 1).find((screen) => screen.treatment !== 'full' || screen === present);
-  const end = (firstChanging ?? present).messageIndex - 1;
-  if (end >= screens[lastFolded]!.messageIndex && !marks.has(end)) marks.set(end, 'folded-chunks-end');
+  const firstChanging = screens.find((screen, index) => screen === present || (screen.treatment === 'reduced' && index > 0))!;
+  const end = firstChanging.messageIndex - 1;
+  if (end >= screens[0]!.messageIndex) marks.set(end, 'folded-chunks-end');
   return marks;
 }

@@ -25,7 +25,8 @@ export interface PlannedMessage {
 
 /**
  * `present-screen`: the message that shows the present screen (the next request shows it reduced);
- * `folded-chunks-end`: the last message before the first screen a later fold may still change.
+ * `folded-chunks-end`: the last message before the first screen a later fold may still change (the end of the
+ * folded chunks; before the first fold, of the first screen's message).
  */
 export type ActiveZoneMark = 'present-screen' | 'folded-chunks-end';
 

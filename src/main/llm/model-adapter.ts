@@ -77,8 +77,8 @@ export interface CacheBoundaries {
    */
   previouslySettledTurnsEnd?: number;
   /**
-   * The last message of the running turn's folded chunks: the next folds change only what follows it (absent
-   * until a chunk folded).
+   * The last message of the running turn's folded chunks (before the first fold, of its first screen's message):
+   * the next folds change only what follows it. Absent while the first screen is the present one.
    */
   foldedChunksEnd?: number;
   /**
