@@ -1,8 +1,8 @@
 /**
  * The planned messages of a request → the messages sent: every image part that names a stored image gets
- * its pixels at the model's size (a reduced view at its smaller copy's), preceded by its id token. A pure function of the messages and the image
- * store: the same messages always render to the same bytes, which keeps the prefix of consecutive
- * requests identical within a turn (prompt caches hold).
+ * its pixels at the model's size (a reduced view: its smaller copy, marked so), preceded by its id token. A
+ * pure function of the messages and the image store: the same messages always render to the same bytes, which
+ * keeps the prefix of consecutive requests identical within a turn (prompt caches hold).
  */
 import type { ImagePart, Message, MessagePart } from '../../shared/messages.js';
 import type { ImageSizing } from '../llm/model-profiles.js';
