@@ -29,6 +29,13 @@ export const ImagePartSchema = z
     url: z.string().min(1).optional(),
     width: z.number().int().positive().optional(),
     height: z.number().int().positive().optional(),
+    /**
+     * `reduced`: a reduced view of the image, a small copy of a frame the model saw in full before (the
+     * running turn's recent screens; ARCHITECTURE.md, "Zones"). Provider-neutral: each adapter says it the
+     * way its provider can (OpenAI's `detail: "low"`); the copy is already downscaled for the others.
+     * Absent: the image at the size sent (full detail). Never stored: only a request's planning sets it.
+     */
+    resolution: z.literal('reduced').optional(),
   })
   .refine((part) => part.imageId !== undefined || part.data !== undefined || part.url !== undefined, {
     message: 'An image part needs an imageId, base64 data or a URL',

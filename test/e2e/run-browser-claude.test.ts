@@ -9,7 +9,8 @@
  *   files in cold storage; Claude calls get_history_image on one, and the next request carries that image's
  *   stored pixels in the tool_result.
  * - Every request carries at most four valid breakpoints, where the zones say: the end of the system prompt,
- *   the end of the earlier turns (turn 2), and the latest step. Each request of a turn after the first reads
+ *   the end of the earlier turns (turn 2), and right before the present screen (and the end of what no fold
+ *   changes, once the first screen is a reduced view). Each request of a turn after the first reads
  *   from the cache all its predecessor wrote, and `sightline sessions show --json` reports those reads and
  *   writes on the steps the replies made.
  */
@@ -82,6 +83,22 @@ function breakpoints(body: Body) {
   return { tools: marked(body.tools), system: marked(body.system), messages: marked(blocksOf(body)), all };
 }
 
+/**
+ * The first block of the message showing the present screen: the last screenshot outside a get_history_image
+ * result, in a tool_result or after "The screen now:".
+ */
+function presentScreenStart(blocks: readonly Block[]): number {
+  for (let index = blocks.length - 1; index >= 0; index -= 1) {
+    const block = blocks[index]!;
+    if (block.type === 'tool_result' && block.tool_use_id !== 'toolu_e2e_06' && (block.content ?? []).some((inner) => inner.type === 'image')) return index;
+    if (block.type === 'image') {
+      const start = blocks.slice(0, index).findLastIndex((earlier) => earlier.type === 'text' && earlier.text === 'The screen now:');
+      if (start !== -1) return start;
+    }
+  }
+  throw new Error('The request shows no screen.');
+}
+
 function toolResult(body: Body, toolUseId: string): Block | undefined {
   return blocksOf(body).find((block) => block.type === 'tool_result' && block.tool_use_id === toolUseId);
 }
@@ -99,13 +116,19 @@ async function pixelsOf(bytes: Buffer): Promise<Buffer> {
   return sharp(bytes).ensureAlpha().raw().toBuffer();
 }
 
-/** Each request after the first of a turn reads from the cache everything its predecessor read or wrote. */
+/**
+ * Each request after the first of a turn reads from the cache everything its predecessor read or wrote, and
+ * writes up to its own present screen: nothing more when it shows the same present screen (a refused action
+ * brought no new one), since its breakpoint stays right before that screen.
+ */
 function expectEachRequestReadsThePrevious(turnRequests: RecordedAnthropicRequest[]): void {
   for (let index = 1; index < turnRequests.length; index += 1) {
     const previous = turnRequests[index - 1]!.cacheUsage!;
     const usage = turnRequests[index]!.cacheUsage!;
     expect(usage.cacheReadInputTokens, `request ${index + 1}`).toBe(previous.cacheReadInputTokens + previous.cacheCreationInputTokens);
-    expect(usage.cacheCreationInputTokens, `request ${index + 1}`).toBeGreaterThan(0);
+    const samePresent = presentScreenStart(blocksOf(bodyOf(turnRequests[index]!))) === presentScreenStart(blocksOf(bodyOf(turnRequests[index - 1]!)));
+    if (samePresent) expect(usage.cacheCreationInputTokens, `request ${index + 1}`).toBe(0);
+    else expect(usage.cacheCreationInputTokens, `request ${index + 1}`).toBeGreaterThan(0);
   }
 }
 
@@ -162,8 +185,10 @@ describe('sightline run --operator browser with a Claude model', () => {
       const secondTurn = model.requests.slice(firstTurn.length);
       expect(secondTurn).toHaveLength(2);
 
-      // Breakpoints: valid, at most four, at the end of the system prompt and at the latest step; in the second
-      // turn also at the end of the earlier turns, the block right before the running turn's request.
+      // Breakpoints: valid, at most four, at the end of the system prompt and right before the present screen
+      // (the next request shows that screen as a reduced view, issue 15), with the end of what no fold changes
+      // between; in the second turn also at the end of the earlier turns, the block right before the running
+      // turn's request.
       for (const [index, request] of [...firstTurn, ...secondTurn].entries()) {
         const body = bodyOf(request);
         const marks = breakpoints(body);
@@ -172,13 +197,16 @@ describe('sightline run --operator browser with a Claude model', () => {
         expect(marks.tools, `request ${index + 1}`).toEqual([]);
         expect(marks.system, `request ${index + 1}`).toEqual([body.system.length - 1]);
         const blocks = blocksOf(body);
+        const present = presentScreenStart(blocks);
+        expect(marks.messages.at(-1), `request ${index + 1}`).toBe(present - 1);
+        expect(marks.messages.every((mark) => mark < present), `request ${index + 1}`).toBe(true);
         if (index < firstTurn.length) {
-          expect(marks.messages, `request ${index + 1}`).toEqual([blocks.length - 1]);
+          expect(marks.messages.length, `request ${index + 1}`).toBe(index < 2 ? 1 : 2);
         } else {
           const runningTurnStart = blocks.findIndex((block) => block.type === 'text' && block.text?.includes(RECALL_TASK) === true);
           expect(runningTurnStart, `request ${index + 1}`).toBeGreaterThan(0);
           expect(JSON.stringify(blocks.slice(0, runningTurnStart))).toContain(NAME_TASK);
-          expect(marks.messages, `request ${index + 1}`).toEqual([runningTurnStart - 1, blocks.length - 1]);
+          expect(marks.messages, `request ${index + 1}`).toEqual([runningTurnStart - 1, present - 1]);
         }
       }
 

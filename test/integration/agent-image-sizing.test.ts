@@ -7,6 +7,9 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userText } from '../../src/shared/messages.js';
+import { activeZoneShape } from '../../src/main/context/active-zone-shape.js';
+import { modelImageSize } from '../../src/main/context/model-image-size.js';
+import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { chatMessages, computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 
 let harness: AgentHarness | undefined;
@@ -48,7 +51,11 @@ describe('screenshots for models that resize images themselves', () => {
     const system = chatMessages(harness.server, 0)[0]!;
     expect(system.content).toContain('Screenshots are 1288x812 pixels.');
     expect(await sentImageSizes(0)).toEqual([[1288, 812]]);
-    expect(await sentImageSizes(1)).toEqual([[1288, 812], [1288, 812]]);
+    // The first screen is a reduced view in the second request (issue 15): a smaller copy, resized by the same rule.
+    const profile = resolveModelProfile(model);
+    const reduced = modelImageSize(1440, 900, activeZoneShape(profile, 1280).reducedImageEdge, profile.imageSizing);
+    expect(reduced.width).toBeLessThan(1288 / 2);
+    expect(await sentImageSizes(1)).toEqual([[reduced.width, reduced.height], [1288, 812]]);
     expect(harness.operator.executed[0]!.screen).toEqual([{ x: 720, y: 450 }]);
     const [step] = harness.storage.steps.listByTurn(outcome.turnId);
     expect(step!.screenshotView).toEqual({ imageWidth: 1288, imageHeight: 812, coordinateSpace: 'pixels' });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildRequest } from '../../src/main/context/request-builder.js';
 import { EncodedImageCache } from '../../src/main/context/encoded-image-cache.js';
 import { modelImageSize } from '../../src/main/context/model-image-size.js';
+import { activeZoneShape } from '../../src/main/context/active-zone-shape.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { estimateImageTokens } from '../../src/main/llm/image-token-estimates.js';
 import { encodeForModel } from '../../src/main/perception/image-encoding.js';
@@ -61,29 +62,34 @@ describe('buildRequest', () => {
 
     const [system, , screen, , tool] = one.request.messages;
     expect(system).toEqual({ role: 'system', parts: [{ type: 'text', text: 'You are a test.' }] });
+    // The first screen is no longer the present one: it goes as a reduced view, its text naming it (issue 15).
     expect(screen!.parts.map((part) => (part.type === 'text' ? part.text : `${part.type}:${part.type === 'image' ? part.imageId : ''}`))).toEqual([
       'The screen now:',
-      `<${first.id}>`,
+      `<${first.id}> (reduced view; get_history_image ${first.id} shows it in full)`,
       `image:${first.id}`,
     ]);
+    expect(screen!.parts[2]).toMatchObject({ type: 'image', imageId: first.id, resolution: 'reduced', width: 512, height: 320 });
     expect(tool!.parts[1]).toEqual({ type: 'text', text: `<${second.id}>` });
     expect(tool!.parts[2]).toMatchObject({ type: 'image', imageId: second.id, mime: 'image/png', width: 640, height: 400 });
     expect(one.shown?.imageId).toBe(second.id);
     expect(one.shown?.view).toEqual({ frameWidth: 640, frameHeight: 400, imageWidth: 640, imageHeight: 400, coordinateSpace: 'pixels' });
-    const imageTokens = 2 * estimateImageTokens(profile.imageTokens, { width: 640, height: 400 });
+    const imageTokens =
+      estimateImageTokens(profile.imageTokens, { width: 640, height: 400 }) + estimateImageTokens(profile.imageTokens, { width: 512, height: 320, detail: 'low' });
     expect(one.tokenReport.imagesSent).toBe(2);
     expect(one.tokenReport.imagesFolded).toBe(0);
     expect(one.tokenReport.sentTokens).toBeGreaterThan(imageTokens);
-    expect(one.tokenReport.keepEverythingTokens).toBe(one.tokenReport.sentTokens);
+    // Keeping everything would send the first screen whole.
+    expect(one.tokenReport.keepEverythingTokens).toBeGreaterThan(one.tokenReport.sentTokens);
   });
 
   it('scales images to the longest edge and reports the view the model sees', async () => {
     const { session, turn } = await seedTurn({ width: 1600, height: 1000 });
     const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile, maxImageEdge: 800, systemPrompt: 'x' });
     expect(built.shown?.view).toMatchObject({ frameWidth: 1600, frameHeight: 1000, imageWidth: 800, imageHeight: 500 });
-    const image = built.request.messages.flatMap((message) => message.parts).find((part) => part.type === 'image');
-    const metadata = await sharp(Buffer.from(image!.type === 'image' ? image!.data! : '', 'base64')).metadata();
-    expect([metadata.width, metadata.height]).toEqual([800, 500]);
+    // The present screen at the longest edge; the one before it as a reduced view, at OpenAI's low-detail size.
+    const images = built.request.messages.flatMap((message) => message.parts).filter((part) => part.type === 'image');
+    const sizes = await Promise.all(images.map(async (image) => (await sharp(Buffer.from(image.data!, 'base64')).metadata())));
+    expect(sizes.map((metadata) => [metadata.width, metadata.height])).toEqual([[512, 320], [800, 500]]);
   });
 
   it("sends a model that resizes images itself (UI-TARS-1.5) each image at that resize's size, and says so in the view", async () => {
@@ -98,10 +104,14 @@ describe('buildRequest', () => {
     });
     const images = built.request.messages.flatMap((message) => message.parts).filter((part) => part.type === 'image');
     expect(images).toHaveLength(2);
-    for (const image of images) {
+    // The first screen goes as a reduced view: a smaller copy, resized by the same rule.
+    const reduced = modelImageSize(1920, 1080, activeZoneShape(uiTars, 1280).reducedImageEdge, uiTars.imageSizing);
+    expect([reduced.width % 28, reduced.height % 28]).toEqual([0, 0]);
+    expect(reduced.width).toBeLessThan(1288 / 2);
+    for (const [image, size] of [[images[0]!, reduced], [images[1]!, { width: 1288, height: 728 }]] as const) {
       const metadata = await sharp(Buffer.from(image.type === 'image' ? image.data! : '', 'base64')).metadata();
-      expect([metadata.width, metadata.height]).toEqual([1288, 728]);
-      expect(image).toMatchObject({ width: 1288, height: 728 });
+      expect([metadata.width, metadata.height]).toEqual([size.width, size.height]);
+      expect(image).toMatchObject(size);
     }
   });
 
@@ -115,7 +125,10 @@ describe('buildRequest', () => {
     const fitted = await buildRequest({ ...input, profile: { ...uiTars, imageSizing: { kind: 'fit-edge' } } });
     expect(estimateImageTokens(uiTars.imageTokens, { width: 1288, height: 728 })).toBe(46 * 26);
     expect(estimateImageTokens(uiTars.imageTokens, { width: 1302, height: 720 })).toBe(47 * 26);
-    expect(fitted.tokenReport.sentTokens - resized.tokenReport.sentTokens).toBe(2 * 26);
+    // The present screen is 26 tokens apart; the first screen, a reduced view now, is counted at its copy's size.
+    const reducedEdge = activeZoneShape(uiTars, 2048).reducedImageEdge;
+    const reducedCost = (sizing: typeof uiTars.imageSizing) => estimateImageTokens(uiTars.imageTokens, modelImageSize(1302, 720, reducedEdge, sizing));
+    expect(fitted.tokenReport.sentTokens - resized.tokenReport.sentTokens).toBe(26 + reducedCost({ kind: 'fit-edge' }) - reducedCost(uiTars.imageSizing));
   });
 
   it('keeps images of the two sizings apart in one cache', async () => {

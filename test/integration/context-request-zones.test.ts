@@ -1,8 +1,9 @@
 /**
- * The request builder's zones over real storage: the active turn whole, earlier turns folded with their
+ * The request builder's zones over real storage: the active turn's present screen whole and the screens before
+ * it as reduced views (context-active-zone.test.ts goes further), earlier turns folded with their
  * anchors whole only in the most recent ones, the same bytes before and after compaction, id tokens before
  * every image, the comparison policies; and, through the real agent loop, byte-identical prefixes within a
- * turn, with history changing only at the turn boundary.
+ * turn but for the previous present screen, with history changing only at the turn boundary.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { userText, type Message } from '../../src/shared/messages.js';
@@ -13,6 +14,7 @@ import { buildRequest, type BuildRequestInput } from '../../src/main/context/req
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import type { ImageRecord, SessionRecord, Storage } from '../../src/main/storage/index.js';
 import { chatMessages, computerCall, contentText, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
+import { expectExtendsButForPresentScreen } from '../helpers/request-prefix.js';
 import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 import { recordTurn, type FixtureTurn } from '../helpers/turn-fixture.js';
 
@@ -59,7 +61,7 @@ function texts(messages: readonly Message[]): string[] {
 const ids = (images: readonly ImageRecord[]) => images.map((image) => image.id);
 
 describe('the zones of a request', () => {
-  it('sends the active turn whole, anchors of the latest earlier turn whole, and placeholders for everything else', async () => {
+  it("sends the active turn's present screen whole and the ones before it reduced, anchors of the latest earlier turn whole, and placeholders for everything else", async () => {
     const seeded = await seedSession();
     const [first, second, third] = seeded.earlier as [FixtureTurn, FixtureTurn, FixtureTurn];
     const built = await buildRequest(input(seeded));
@@ -78,13 +80,20 @@ describe('the zones of a request', () => {
     // Text is kept: every request and summary of earlier turns is still there.
     for (const request of ['First', 'Second', 'Third', 'Fourth']) expect(allTexts).toContain(request);
 
-    // Every image is preceded by its id token.
+    // Every image is preceded by its id token; a reduced view's says it is one and how to get it in full.
     for (const message of built.request.messages) {
       message.parts.forEach((part, index) => {
         if (part.type !== 'image') return;
-        expect(message.parts[index - 1]).toEqual({ type: 'text', text: `<${part.imageId}>` });
+        const label = part.resolution === 'reduced' ? `<${part.imageId}> (reduced view; get_history_image ${part.imageId} shows it in full)` : `<${part.imageId}>`;
+        expect(message.parts[index - 1]).toEqual({ type: 'text', text: label });
       });
     }
+    // The running turn's present screen goes whole, the screens before it as reduced views (issue 15).
+    const resolutions = new Map(
+      built.request.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'image' ? [[part.imageId, part.resolution ?? 'full'] as const] : []))),
+    );
+    expect(ids(seeded.active.screenshots).map((id) => resolutions.get(id))).toEqual(['reduced', 'reduced', 'full']);
+    expect([thirdShots[0]!.id, thirdShots.at(-1)!.id].map((id) => resolutions.get(id))).toEqual(['full', 'full']);
     const total = [...seeded.earlier, seeded.active].reduce((count, turn) => count + turn.screenshots.length, 0);
     expect(built.tokenReport).toMatchObject({ imagesSent: sent.length, imagesFolded: total - sent.length });
     expect(built.tokenReport.keepEverythingTokens).toBeGreaterThan(built.tokenReport.sentTokens);
@@ -104,7 +113,10 @@ describe('the zones of a request', () => {
     const alone = storage.sessions.create({ title: 'Alone' });
     const only = await recordTurn(storage, alone, { request: 'Only', steps: [{}], status: 'running' });
     const first = await buildRequest({ ...input(seeded), sessionId: alone.id, turnId: only.turn.id });
-    expect(first.request.cacheBoundaries).toEqual({ earlierTurnsEnd: 0 });
+    // …and, within the running turn, the message before the present screen's (the next request shows it reduced),
+    // which is also where what no fold changes ends: the first screen is all that comes before.
+    const beforePresent = first.request.messages.length - 2;
+    expect(first.request.cacheBoundaries).toEqual({ earlierTurnsEnd: 0, foldedChunksEnd: beforePresent, nextStepPrefixEnd: beforePresent });
     expect(first.request.messages[0]!.role).toBe('system');
   });
 
@@ -197,7 +209,7 @@ describe('prefix stability through the agent loop', () => {
     harness = undefined;
   });
 
-  it('keeps each request of a turn a byte-identical prefix of the next, with history changing only at the turn boundary', async () => {
+  it('keeps each request of a turn a byte-identical prefix of the next but for its present screen, with history changing only at the turn boundary', async () => {
     // The queue needs the harness's storage, which exists only once the harness does.
     const compaction: { queue?: CompactionQueue } = {};
     harness = await startAgentHarness({
@@ -222,13 +234,10 @@ describe('prefix stability through the agent loop', () => {
     expect(requests).toHaveLength(7);
     const turnOne = requests.slice(0, 4);
     const turnTwo = requests.slice(4);
+    // The next request shows the previous one's present screen as a reduced view (issue 15): only the messages
+    // that carry that screen change; everything before them is the same bytes.
     for (const turn of [turnOne, turnTwo]) {
-      for (let index = 1; index < turn.length; index += 1) {
-        const previous = turn[index - 1]!;
-        const current = turn[index]!;
-        expect(current.length).toBeGreaterThan(previous.length);
-        expect(JSON.stringify(current.slice(0, previous.length))).toBe(JSON.stringify(previous));
-      }
+      for (let index = 1; index < turn.length; index += 1) expectExtendsButForPresentScreen(turn[index - 1]!, turn[index]!);
     }
 
     // Turn two's history (everything before its request) is the same bytes in each of its requests…

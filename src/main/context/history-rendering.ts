@@ -1,14 +1,14 @@
 /**
  * The planned messages of a request → the messages sent: every image part that names a stored image gets
- * its pixels at the model's size, preceded by its id token. A pure function of the messages and the image
- * store: the same messages always render to the same bytes, which keeps the prefix of consecutive
- * requests identical within a turn (prompt caches hold).
+ * its pixels at the model's size (a reduced view: its smaller copy, marked so), preceded by its id token. A
+ * pure function of the messages and the image store: the same messages always render to the same bytes, which
+ * keeps the prefix of consecutive requests identical within a turn (prompt caches hold).
  */
 import type { ImagePart, Message, MessagePart } from '../../shared/messages.js';
 import type { ImageSizing } from '../llm/model-profiles.js';
 import type { ImagesRepository } from '../storage/index.js';
 import type { EncodedImage, EncodedImageCache } from './encoded-image-cache.js';
-import { imageToken, unavailableImageText } from './image-reference.js';
+import { imageLabel, reducedEdge, unavailableImageText } from './image-reference.js';
 
 /** A stored image as sent, with the message that carried it (a user message, or which tool's result). */
 export interface SentImage extends EncodedImage {
@@ -35,6 +35,8 @@ export interface RenderOptions {
   maxImageEdge: number;
   /** The model profile's image sizing, after the edge is fitted; `fit-edge` when absent. */
   imageSizing?: ImageSizing;
+  /** Longest edge of a reduced view's copy (active-zone-shape.ts); `maxImageEdge` when absent. */
+  reducedImageEdge?: number;
   memo?: RenderedMessageMemo;
 }
 
@@ -67,7 +69,9 @@ async function renderParts(parts: readonly MessagePart[], options: RenderOptions
       rendered.push(part);
       continue;
     }
-    const resolved = await options.cache.resolve(options.images, part.imageId, options.maxImageEdge, options.imageSizing);
+    const reduced = part.resolution === 'reduced';
+    const edge = reduced ? reducedEdge(options.maxImageEdge, options.reducedImageEdge ?? options.maxImageEdge) : options.maxImageEdge;
+    const resolved = await options.cache.resolve(options.images, part.imageId, edge, options.imageSizing);
     if (resolved.status === 'unavailable') {
       rendered.push({ type: 'text', text: unavailableImageText(part.imageId, resolved.reason) });
       continue;
@@ -81,8 +85,10 @@ async function renderParts(parts: readonly MessagePart[], options: RenderOptions
       data: image.data,
       width: image.width,
       height: image.height,
+      // The provider-neutral marker each adapter turns into its own (OpenAI's low detail).
+      ...(reduced ? { resolution: 'reduced' as const } : {}),
     };
-    rendered.push({ type: 'text', text: imageToken(image.imageId) }, withPixels);
+    rendered.push({ type: 'text', text: imageLabel(image.imageId, part.resolution) }, withPixels);
   }
   return rendered;
 }

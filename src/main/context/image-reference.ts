@@ -7,6 +7,19 @@ export function imageToken(imageId: string): string {
   return `<${imageId}>`;
 }
 
+/**
+ * The text before an image in a request: its id token, and for a reduced view a note that it is one, so the
+ * model knows the full frame is a get_history_image call away.
+ */
+export function imageLabel(imageId: string, resolution: 'reduced' | undefined): string {
+  return resolution === 'reduced' ? `${imageToken(imageId)} (reduced view; get_history_image ${imageId} shows it in full)` : imageToken(imageId);
+}
+
+/** The longest edge a reduced view is encoded at: never more than a full image's. */
+export function reducedEdge(maxImageEdge: number, reducedImageEdge: number): number {
+  return Math.min(maxImageEdge, reducedImageEdge);
+}
+
 export function unavailableImageText(imageId: string, reason: string): string {
   return `[image ${imageId} unavailable: ${reason}]`;
 }

@@ -8,7 +8,7 @@ import type { ImagePart, Message, TextPart, ToolMessage } from '../../shared/mes
 import { estimateImageTokens, type ImageTokenFormula } from '../llm/image-token-estimates.js';
 import { FIT_EDGE, type ImageSizing } from '../llm/model-profiles.js';
 import type { ImageDescriptions } from './image-descriptions.js';
-import { imageToken } from './image-reference.js';
+import { imageLabel, reducedEdge } from './image-reference.js';
 import { modelImageSize } from './model-image-size.js';
 import { estimateMessageTextTokens } from './token-estimates.js';
 
@@ -19,7 +19,16 @@ export interface PlannedMessage {
   zone: MessageZone;
   turnId: string | null;
   message: Message;
+  /** Where the running turn's stable part ends, as the active zone planned it (active-zone.ts). */
+  activeZoneMark?: ActiveZoneMark;
 }
+
+/**
+ * `present-screen`: the message that shows the present screen (the next request shows it reduced);
+ * `folded-chunks-end`: the last message before the first screen a later fold may still change (the end of the
+ * folded chunks; before the first fold, of the first screen's message).
+ */
+export type ActiveZoneMark = 'present-screen' | 'folded-chunks-end';
 
 /**
  * Costs already estimated, by message (the same object), for one image formula and size. A message's cost
@@ -35,6 +44,8 @@ export class TokenEstimator {
     private readonly descriptions: ImageDescriptions,
     private readonly memo?: MessageCostMemo,
     private readonly sizing: ImageSizing = FIT_EDGE,
+    /** Longest edge of a reduced view (active-zone-shape.ts); reduced views are counted at that size. */
+    private readonly reducedImageEdge: number = maxImageEdge,
   ) {}
 
   /**
@@ -58,17 +69,24 @@ export class TokenEstimator {
     let imageTokens = 0;
     for (const part of message.parts) {
       if (part.type !== 'image') continue;
-      if (part.imageId !== undefined) tokens.push({ type: 'text', text: imageToken(part.imageId) });
+      if (part.imageId !== undefined) tokens.push({ type: 'text', text: imageLabel(part.imageId, part.resolution) });
       imageTokens += this.image(part);
     }
     return estimateMessageTextTokens({ ...message, parts: [...message.parts, ...tokens] } as Message) + imageTokens;
   }
 
-  /** An image's own cost at the size sent. An image of unknown size is counted at the largest size sent. */
+  /**
+   * An image's own cost at the size sent. An image of unknown size is counted at the largest size sent; a
+   * reduced view at its copy's size and, where the formula has it, at low detail.
+   */
   image(part: ImagePart): number {
     const record = part.imageId === undefined ? undefined : this.descriptions.record(part.imageId);
     const width = record?.width ?? part.width ?? this.maxImageEdge;
     const height = record?.height ?? part.height ?? this.maxImageEdge;
+    if (part.resolution === 'reduced') {
+      const size = modelImageSize(width, height, reducedEdge(this.maxImageEdge, this.reducedImageEdge), this.sizing);
+      return estimateImageTokens(this.formula, { ...size, detail: 'low' });
+    }
     return estimateImageTokens(this.formula, modelImageSize(width, height, this.maxImageEdge, this.sizing));
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The request for the next model call, rendered from the database: Sightline's temporal context memory.
  *
- *   rows → zones (active turn whole; earlier turns folded, anchors whole for the most recent ones)
+ *   rows → zones (earlier turns folded, anchors whole for the most recent ones)
+ *        → active zone (the present screen whole, the ones before it reduced, older ones folded in chunks)
  *        → history pictures (user pictures of earlier turns named by hash)
  *        → ephemeral context (appended to the latest user message, never stored)
  *        → token budget (fold the active turn's oldest images, then shrink the oldest turns to one line)
@@ -9,7 +10,9 @@
  *
  * Every stage is a pure function of the rows, so the same rows always give the same bytes; and the
  * history part changes only when a turn ends (or the budget forces a fold), so within a turn each request
- * extends the previous one and their common prefix is byte-identical (prompt caches hold).
+ * extends the previous one and their common prefix is byte-identical (prompt caches hold), apart from the
+ * running turn's last screen, which the next request shows reduced, and a chunk of its older screens, which
+ * fold together every few steps (active-zone.ts).
  *
  * That is also what lets the loop pass a TurnRequestCache: earlier turns are read and planned once per
  * turn, and each step reads only the running turn's new rows, so build time follows the turn, not the
@@ -36,6 +39,8 @@ import { planSessionRows } from './session-rows.js';
 import { loadTurnView } from './turn-folding.js';
 import type { TurnRequestCache } from './turn-request-cache.js';
 import { keepLastImages } from './zone-rendering.js';
+import { activeZoneShape } from './active-zone-shape.js';
+import { planActiveZone } from './active-zone.js';
 import { imageSizingKey } from './model-image-size.js';
 
 export type ContextSettings = Config['context'];
@@ -100,13 +105,15 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   const planInput = { storage, turn, anchorTurns: settings.anchorTurns, withSightline: policy.kind === 'sightline' };
   const { rows, descriptions } = await (input.turnCache?.plan(planInput) ?? planSessionRows(planInput));
   const { imageSizing } = input.profile;
-  const costKind = `${input.maxImageEdge}/${imageSizingKey(imageSizing)}:${JSON.stringify(input.profile.imageTokens)}`;
+  const shape = activeZoneShape(input.profile, input.maxImageEdge);
+  const costKind = `${input.maxImageEdge}/${imageSizingKey(imageSizing)}/${shape.reducedImageEdge}:${JSON.stringify(input.profile.imageTokens)}`;
   const estimator = new TokenEstimator(
     input.profile.imageTokens,
     input.maxImageEdge,
     descriptions,
     input.turnCache?.messageCosts(`planned:${costKind}`),
     imageSizing,
+    shape.reducedImageEdge,
   );
   const system: PlannedMessage = { zone: 'system', turnId: null, message: systemText(input.systemPrompt) };
   const complete = (messages: readonly PlannedMessage[], debugLog?: InjectionDebugLog) =>
@@ -116,13 +123,15 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   const budget = budgetOf(settings, input.profile);
   let planned: PlannedMessage[];
   if (rows.sightline !== undefined) {
+    const activeTurn = loadTurnView(storage, descriptions, turn, rows.activeMessages);
+    const zoned = planActiveZone(rows.sightline.messages, { shape, anchors: activeTurn.anchors, descriptions });
     planned = enforceBudget({
-      messages: complete(rows.sightline.messages, input.injectionDebugLog),
+      messages: complete(zoned, input.injectionDebugLog),
       budgetTokens: budget.tokens,
       budgetSource: budget.source,
       estimator,
       descriptions,
-      activeTurn: loadTurnView(storage, descriptions, turn, rows.activeMessages),
+      activeTurn,
       earlierTurns: rows.sightline.earlierTurns,
     }).messages;
   } else {
@@ -137,7 +146,8 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
       cache: input.imageCache ?? new EncodedImageCache(),
       maxImageEdge: input.maxImageEdge,
       imageSizing,
-      ...(input.turnCache === undefined ? {} : { memo: input.turnCache.renderedMessages(input.maxImageEdge, imageSizing) }),
+      reducedImageEdge: shape.reducedImageEdge,
+      ...(input.turnCache === undefined ? {} : { memo: input.turnCache.renderedMessages(input.maxImageEdge, imageSizing, shape.reducedImageEdge) }),
     },
   );
   const sentTokens = sentTokensOf(history.messages, estimator, input.profile, input.turnCache?.messageCosts(`sent:${costKind}`));
@@ -158,14 +168,16 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
 /**
  * Where the stable history ends: the last message before the running turn (the system prompt when there are
  * no earlier turns) and, under Sightline's zones (`anchorTurns` given), the ends of the turns that compaction
- * will not change again, now and as the previous turn saw them. Rendering keeps the planned messages one for
- * one, so the indexes hold in the request.
+ * will not change again, now and as the previous turn saw them; within the running turn, the end of its
+ * folded chunks and the last message before the present screen (what the next request repeats as it is).
+ * Rendering keeps the planned messages one for one, so the indexes hold in the request.
  */
 export function cacheBoundariesOf(planned: readonly PlannedMessage[], anchorTurns?: number): CacheBoundaries {
   const firstActive = planned.findIndex((entry) => entry.zone === 'active');
   const earlierTurnsEnd = (firstActive === -1 ? planned.length : firstActive) - 1;
   if (earlierTurnsEnd < 0) return {};
   if (anchorTurns === undefined) return { earlierTurnsEnd };
+  const runningTurn = runningTurnBoundaries(planned);
   const earlierTurnIds = [...new Set(planned.flatMap((entry) => (entry.zone === 'earlier' && entry.turnId !== null ? [entry.turnId] : [])))];
   // At a turn's end one turn joins the settled ones: the one that leaves the anchor turns.
   const settled = earlierTurnIds.slice(0, Math.max(0, earlierTurnIds.length - anchorTurns));
@@ -175,6 +187,17 @@ export function cacheBoundariesOf(planned: readonly PlannedMessage[], anchorTurn
     earlierTurnsEnd,
     ...(settledTurnsEnd === undefined ? {} : { settledTurnsEnd }),
     ...(previouslySettledTurnsEnd === undefined ? {} : { previouslySettledTurnsEnd }),
+    ...runningTurn,
+  };
+}
+
+/** The active zone's marks as indexes (active-zone.ts); a boundary before the first message is none. */
+function runningTurnBoundaries(planned: readonly PlannedMessage[]): Pick<CacheBoundaries, 'foldedChunksEnd' | 'nextStepPrefixEnd'> {
+  const foldedChunksEnd = planned.findIndex((entry) => entry.activeZoneMark === 'folded-chunks-end');
+  const presentScreen = planned.findLastIndex((entry) => entry.activeZoneMark === 'present-screen');
+  return {
+    ...(foldedChunksEnd === -1 ? {} : { foldedChunksEnd }),
+    ...(presentScreen <= 0 ? {} : { nextStepPrefixEnd: presentScreen - 1 }),
   };
 }
 
@@ -240,7 +263,9 @@ function sentTokensOfMessage(message: Message, estimator: TokenEstimator, profil
   for (const part of message.parts) {
     if (part.type !== 'image') continue;
     const stored = part.imageId !== undefined && part.width !== undefined && part.height !== undefined;
-    total += stored ? estimateImageTokens(profile.imageTokens, { width: part.width!, height: part.height! }) : estimator.image(part);
+    // A reduced view's copy is already at its size; its detail is low where the formula has low detail.
+    const detail = part.resolution === 'reduced' ? { detail: 'low' as const } : {};
+    total += stored ? estimateImageTokens(profile.imageTokens, { width: part.width!, height: part.height!, ...detail }) : estimator.image(part);
   }
   return total;
 }

@@ -83,9 +83,9 @@ export class TurnRequestCache {
     return { rows, descriptions };
   }
 
-  /** Rendered messages kept by message, for the requests of this turn at one image size (edge and sizing). */
-  renderedMessages(maxImageEdge: number, sizing: ImageSizing = FIT_EDGE): RenderedMessageMemo {
-    const key = `${maxImageEdge}/${imageSizingKey(sizing)}`;
+  /** Rendered messages kept by message, for the requests of this turn at one image size (edges and sizing). */
+  renderedMessages(maxImageEdge: number, sizing: ImageSizing = FIT_EDGE, reducedImageEdge: number = maxImageEdge): RenderedMessageMemo {
+    const key = `${maxImageEdge}/${imageSizingKey(sizing)}/${reducedImageEdge}`;
     let memo = this.renderedBySize.get(key);
     if (memo === undefined) {
       memo = new WeakMap();

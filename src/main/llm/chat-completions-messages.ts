@@ -60,7 +60,9 @@ function contentPart(part: MessagePart): ChatCompletionContentPart {
     case 'text':
       return { type: 'text', text: part.text };
     case 'image':
-      return { type: 'image_url', image_url: { url: imagePartUrl(part) } };
+      // A reduced view goes at OpenAI's low detail (its base tokens alone); other servers ignore the field,
+      // and the copy is already small for them.
+      return { type: 'image_url', image_url: { url: imagePartUrl(part), ...(part.resolution === 'reduced' ? { detail: 'low' as const } : {}) } };
     case 'audio':
       return { type: 'input_audio', input_audio: { data: part.data, format: audioInputFormat(part) } };
     case 'file':

@@ -76,6 +76,16 @@ export interface CacheBoundaries {
    * which the first request of a turn can read from the cache. Absent when none.
    */
   previouslySettledTurnsEnd?: number;
+  /**
+   * The last message of the running turn's folded chunks (before the first fold, of its first screen's message):
+   * the next folds change only what follows it. Absent while the first screen is the present one.
+   */
+  foldedChunksEnd?: number;
+  /**
+   * The last message the next request of the turn repeats as it is: the one before the present screen's, which
+   * the next request shows as a reduced view. Absent when the request shows no screen of the running turn.
+   */
+  nextStepPrefixEnd?: number;
 }
 
 /** What the live timeline sees while a call is under way. */

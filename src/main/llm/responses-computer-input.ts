@@ -65,6 +65,7 @@ export function computerCallOutputItem(
   const currentUrl = message.providerData?.currentUrl;
   // current_url is what OpenAI's guide and sample send for the preview tool (its domain checks read it);
   // the GA `computer` tool's reference has no such field.
+  // computer_screenshot has no detail field: a reduced view (part.resolution) goes as the small copy it already is.
   const output = {
     type: 'computer_screenshot' as const,
     image_url: imagePartUrl(screenshot),

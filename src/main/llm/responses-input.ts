@@ -118,7 +118,8 @@ function inputContentOf(part: MessagePart, model: string): ResponseInputContent 
     case 'text':
       return { type: 'input_text', text: part.text };
     case 'image':
-      return { type: 'input_image', image_url: imagePartUrl(part), detail: 'auto' };
+      // A reduced view goes at low detail: OpenAI bills it at the tile formula's base tokens alone.
+      return { type: 'input_image', image_url: imagePartUrl(part), detail: part.resolution === 'reduced' ? 'low' : 'auto' };
     case 'file':
       return { type: 'input_file', filename: part.name, file_data: fileDataUrl(part) };
     case 'audio':
