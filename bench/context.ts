@@ -10,8 +10,10 @@
  * OpenAI's automatic cache at gpt-4o's 50%, gpt-4.1's 25% and gpt-5's 10% (simulated by OpenAI's rule,
  * bench/support/automatic-prompt-cache.ts), and Anthropic's explicit breakpoints at Claude Sonnet 4.5's table
  * (bench/support/anthropic-prompt-cache.ts: the adapter's real breakpoints for Sightline, the windows at their
- * best). The OpenAI tables price one rendering with the gpt-4o profile (its 128k window and tile formula), so
- * they differ by price alone; the Anthropic table prices a rendering with Claude's profile.
+ * best). The OpenAI tables price renderings with the gpt-4o profile (its 128k window and tile formula), so
+ * they differ by price alone; the Anthropic table prices a rendering with Claude's profile. The windows' requests
+ * are the same under every table; Sightline's active zone shapes its requests by the table's cache discount
+ * (reduced views, chunk size), so Sightline is built once per table, with that table's prices on the profile.
  *
  * Per policy: cost, images whole per request, the largest request, how many of the latest screens each
  * request shows at full detail and as reduced views, and the share of earlier images the model can still get
@@ -27,6 +29,7 @@ import { TurnRequestCache } from '../src/main/context/turn-request-cache.js';
 import { effectiveMaxImageEdge, modelImageSize } from '../src/main/context/model-image-size.js';
 import { estimateImageTokens } from '../src/main/llm/image-token-estimates.js';
 import { resolveModelProfile } from '../src/main/llm/model-profiles.js';
+import type { ModelProfile } from '../src/main/llm/model-profiles.js';
 import { decodeImageBytes } from '../src/main/perception/image-encoding.js';
 import type { Storage } from '../src/main/storage/index.js';
 import { formatMs, markdownTable, median, percent, percentile, thousands, type BenchSection } from './harness.js';
@@ -53,9 +56,28 @@ const WINDOWS: NamedPolicy[] = [
   { name: 'keep-last-5', policy: { kind: 'keep-last', images: 5 } },
 ];
 const SIGHTLINE: NamedPolicy = { name: 'Sightline', policy: { kind: 'sightline' } };
+/** Sightline's default model's table: the one whose Sightline build the rows other than cost show. */
+const DEFAULT_MODEL_TABLE = PRICE_TABLES.find((table) => table.model === DEFAULT_CONFIG.model.name) ?? PRICE_TABLES[0]!;
 
-function imageTokens(width: number, height: number): number {
-  return estimateImageTokens(PROFILE.imageTokens, { width, height });
+function imageTokens(width: number, height: number, reduced = false): number {
+  return estimateImageTokens(PROFILE.imageTokens, { width, height, ...(reduced ? { detail: 'low' as const } : {}) });
+}
+
+/** The profile Sightline's requests are built with for a price table: gpt-4o's rendering, that table's prices. */
+function profileFor(table: PriceTable | undefined): ModelProfile {
+  if (table === undefined) return PROFILE;
+  const { pricing: _pricing, ...rest } = PROFILE;
+  return table.pricing === undefined ? rest : { ...rest, pricing: table.pricing };
+}
+
+/** Sightline's figures as built for a price table, or for the default model's table (the one the other rows show). */
+function sightlineFor(policies: readonly PolicyFigures[], table: PriceTable = DEFAULT_MODEL_TABLE): PolicyFigures {
+  return policies.find((figures) => figures.name === SIGHTLINE.name && figures.builtFor === table)!;
+}
+
+/** A policy's figures under a table: Sightline's as built for it, a window's (the same requests under every table). */
+function figuresUnder(policies: readonly PolicyFigures[], column: PolicyFigures, table: PriceTable): PolicyFigures {
+  return column.builtFor === undefined ? column : sightlineFor(policies, table);
 }
 
 function shapeName(shape: SessionShape): string {
@@ -116,10 +138,14 @@ async function playPolicies(
         for (const policy of figures) {
           const caches = { imageCache: cache, turnCache: turnCaches.get(policy)! };
           const started = performance.now();
-          const built = await sessionRequest(home.storage, turnId, { profile: PROFILE, policy: policy.policy, ...caches });
+          const built = await sessionRequest(home.storage, turnId, { profile: profileFor(policy.builtFor), policy: policy.policy, ...caches });
           const buildMs = performance.now() - started;
           recorder.record(policy, built, buildMs, { turnNumber, imageTurns, screens, contextWindow: PROFILE.contextWindow, fullDetail: FULL_DETAIL, imageTokens });
-          policy.anthropic.add(anthropicReader.read(await anthropicRequest(home.storage, turnId, policy.policy, caches)), callInTurn === 0);
+          policy.firstOfTurn.push(callInTurn === 0);
+          // Anthropic's requests are built with Claude's own profile and prices: once per policy.
+          if (policy.builtFor === undefined || cacheKindOf(policy.builtFor) === 'breakpoints') {
+            policy.anthropic.add(anthropicReader.read(await anthropicRequest(home.storage, turnId, policy.policy, caches)), callInTurn === 0);
+          }
         }
         callInTurn += 1;
       },
@@ -188,11 +214,12 @@ async function runShape(shape: SessionShape): Promise<ShapeRun> {
   const started = performance.now();
   const screenshots = await makeScreenshots(shape);
   const windows = WINDOWS.map((named) => newFigures(named, new PricedPolicy(named.name, 'best for the window', BEST_BREAKPOINTS)));
-  const sightline = newFigures(SIGHTLINE, new PricedPolicy(SIGHTLINE.name, "the adapter's", ADAPTER_BREAKPOINTS));
+  // Sightline shapes its requests by the price table (the active zone), so it is built once per table.
+  const sightline = PRICE_TABLES.map((table) => newFigures(SIGHTLINE, new PricedPolicy(SIGHTLINE.name, "the adapter's", ADAPTER_BREAKPOINTS), table));
   const timings: SightlineTimings = { compactionMs: [], compactionPlanMs: [], compactionMoveMs: [], compactionMarkMs: [], heapAfterTurn: [], rssAfterTurn: [], coldReadMs: [], coldDecodeMs: [] };
   await playPolicies('windows', screenshots, windows, { compact: false, imageCache: 'session' });
-  await playPolicies('sightline', screenshots, [sightline], { compact: true, imageCache: 'turn', timings });
-  return { shape, policies: [...windows, sightline], timings, elapsedMs: performance.now() - started };
+  await playPolicies('sightline', screenshots, sightline, { compact: true, imageCache: 'turn', timings });
+  return { shape, policies: [...windows, ...sightline], timings, elapsedMs: performance.now() - started };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -222,9 +249,17 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** One column per policy: the windows, and Sightline (as built for the default model's table outside the cost rows). */
+function columnsOf(run: ShapeRun): PolicyFigures[] {
+  return [...run.policies.filter((figures) => figures.builtFor === undefined), sightlineFor(run.policies)];
+}
+
 function figuresTable(run: ShapeRun): string {
-  const { policies } = run;
-  const rows: string[][] = PRICE_TABLES.map((table) => [`cost, ${describePriceTable(table)}`, ...policies.map((figures) => costCell(figures, table))]);
+  const policies = columnsOf(run);
+  const rows: string[][] = PRICE_TABLES.map((table) => [
+    `cost, ${describePriceTable(table)}`,
+    ...policies.map((figures) => costCell(figuresUnder(run.policies, figures, table), table)),
+  ]);
   rows.push(
     ['input tokens sent, as the request builder estimates them (gpt-4o rendering)', ...policies.map((figures) => thousands(figures.inputTokens))],
     ['images whole per request, mean (min)', ...policies.map((figures) => `${(figures.imagesWhole / figures.requests).toFixed(1)} (${figures.fewestImagesWhole})`)],
@@ -238,29 +273,33 @@ function figuresTable(run: ShapeRun): string {
 
 function aimsTable(run: ShapeRun): { table: string; failures: number } {
   const byName = (name: string) => run.policies.find((figures) => figures.name === name)!;
-  const ours = byName(SIGHTLINE.name);
   const keepThree = byName('keep-last-3');
   const keepFive = byName('keep-last-5');
   const aims: Array<[string, string, boolean]> = PRICE_TABLES.map((table) => {
-    const [cost, three, five] = [ours, keepThree, keepFive].map((figures) => costOf(figures, table)) as [number, number, number];
+    const [cost, three, five] = [sightlineFor(run.policies, table), keepThree, keepFive].map((figures) => costOf(figures, table)) as [number, number, number];
     return [
       `costs less than keep-last-3 and keep-last-5 (${describePriceTable(table)})`,
       `${thousands(cost)} vs ${thousands(three)} / ${thousands(five)} (${(cost / three).toFixed(2)}× / ${(cost / five).toFixed(2)}×)`,
       cost < three && cost < five,
     ];
   });
-  const shortIndexes = ours.latest.flatMap((latest, index) => (showsLatestScreens(latest, LATEST_SCREENS_WANTED) ? [] : [index]));
-  const shortFirstOfTurn = shortIndexes.filter((index) => ours.anthropic.firstOfTurn[index] === true).length;
+  // The screens and retrievability aims hold for Sightline as built for every table: the worst build is reported.
+  const builds = PRICE_TABLES.map((table) => sightlineFor(run.policies, table));
+  const shortOf = (figures: PolicyFigures) => figures.latest.flatMap((latest, index) => (showsLatestScreens(latest, LATEST_SCREENS_WANTED) ? [] : [index]));
+  const ours = builds.reduce((worst, figures) => (shortOf(figures).length > shortOf(worst).length ? figures : worst));
+  const leastRetrievable = builds.reduce((worst, figures) => (figures.retrievableShare < worst.retrievableShare ? figures : worst));
+  const shortIndexes = shortOf(ours);
+  const shortFirstOfTurn = shortIndexes.filter((index) => ours.firstOfTurn[index] === true).length;
   const fewest = Math.min(...shortIndexes.map((index) => ours.latest[index]!.full + ours.latest[index]!.reduced));
   aims.push([
-    `every request shows the ${LATEST_SCREENS_WANTED} latest screens, the newest at full detail, the others at least as reduced views`,
+    `every request shows the ${LATEST_SCREENS_WANTED} latest screens, the newest at full detail, the others at least as reduced views (as built for every table)`,
     shortIndexes.length === 0
-      ? `all ${ours.requests} requests`
+      ? `all ${ours.requests} requests of every build`
       : `${shortIndexes.length} of ${ours.requests} requests short (${shortFirstOfTurn} of them a turn's first request), showing as few as ${fewest} in a row; ` +
         `newest not at full detail in ${ours.latest.filter((latest) => !latest.newestAtFullDetail).length}`,
     shortIndexes.length === 0,
   ]);
-  aims.push(['100% of earlier images retrievable', percent(ours.retrievableShare), ours.retrievableShare === 1]);
+  aims.push(['100% of earlier images retrievable (as built for every table)', percent(leastRetrievable.retrievableShare), leastRetrievable.retrievableShare === 1]);
   const failures = aims.filter(([, , pass]) => !pass).length;
   return { table: markdownTable(['Sightline aim', 'measured', ''], aims.map(([aim, measured, pass]) => [aim, measured, verdict(pass)])), failures };
 }
@@ -268,7 +307,7 @@ function aimsTable(run: ShapeRun): { table: string; failures: number } {
 /** The 50 × 10 session's own aims and timings, as before issue 15: budget, visual tokens, compaction, cold reads, memory. */
 function detailSection(run: ShapeRun): string {
   const byName = (name: string) => run.policies.find((figures) => figures.name === name)!;
-  const ours = byName(SIGHTLINE.name);
+  const ours = sightlineFor(run.policies);
   const keepAll = byName('keep-all');
   const { timings } = run;
   const visualCut = 1 - ours.earlierVisualTokens / keepAll.earlierVisualTokens;
@@ -338,7 +377,9 @@ async function run(): Promise<string> {
       'Automatic caches: a request reads the longest prefix it shares with any earlier request, from the table\'s minimum (1,024) in 128-token steps ' +
       '(OpenAI\'s rule). Anthropic: writes and reads at the breakpoints, Sightline with the adapter\'s, each window with the best it can have. ' +
       'A "latest screen" is one of the session\'s screenshots, newest first; the columns count those a request shows without a gap, at full detail and ' +
-      'as reduced views (an image sent smaller than its full-detail rendering). A window forgets the images it drops (no id, no way back), so its ' +
+      'as reduced views (marked so by the request builder: low detail, or a downscaled copy). Sightline is built once per price table, ' +
+      `since its active zone follows the cache discount; outside the cost rows its column shows the build for ${DEFAULT_MODEL_TABLE.model}, Sightline's default model. ` +
+      'A window forgets the images it drops (no id, no way back), so its ' +
       'retrievable share is what its final request still shows. Keep-last-1 sees only the present screen; it is there for reference.',
     '',
     ...sections.map((section) => section.text).join('\n\n').split('\n'),

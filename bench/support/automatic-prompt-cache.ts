@@ -14,7 +14,8 @@
  * The prompt is cut into units in the order the API serializes it: per message, its header (role, tool
  * calls), then each of its parts. A prefix is shared up to the first unit that differs, so two requests whose
  * history differs inside a message still share what comes before the difference in that message. Tokens are
- * counted as the request builder counts them: text at four characters a token, images by the profile's formula.
+ * counted as the request builder counts them: text at four characters a token, images by the profile's formula
+ * (a reduced view at low detail).
  */
 import type { Message } from '../../src/shared/messages.js';
 import { estimateMessageTextTokens, estimateTextTokens } from '../../src/main/context/token-estimates.js';
@@ -41,7 +42,7 @@ export function automaticCachedTokens(use: AutomaticCacheUse, minimumCacheableTo
 export class AutomaticPromptReader {
   private readonly imageDigests = new ImageDigests();
 
-  constructor(private readonly imageTokens: (width: number, height: number) => number) {}
+  constructor(private readonly imageTokens: (width: number, height: number, reduced: boolean) => number) {}
 
   read(messages: readonly Message[]): PromptPrefixes {
     const blocks: PromptBlock[] = [];
@@ -53,7 +54,7 @@ export class AutomaticPromptReader {
           blocks.push({ content: `text:${part.text}`, tokens: estimateTextTokens(part.text) });
         } else if (part.type === 'image' && part.data !== undefined) {
           const { data: _data, ...shape } = part;
-          blocks.push({ content: `image:${this.imageDigests.of(part.data)}:${JSON.stringify(shape)}`, tokens: this.imageTokens(part.width ?? 0, part.height ?? 0) });
+          blocks.push({ content: `image:${this.imageDigests.of(part.data)}:${JSON.stringify(shape)}`, tokens: this.imageTokens(part.width ?? 0, part.height ?? 0, part.resolution === 'reduced') });
         } else {
           blocks.push({ content: `${part.type}:${JSON.stringify(part)}`, tokens: 0 });
         }

@@ -11,6 +11,7 @@ import type { BuiltRequest } from '../../src/main/context/request-builder.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { AutomaticPromptCache, AutomaticPromptReader, type AutomaticCacheUse } from './automatic-prompt-cache.js';
 import type { PricedPolicy } from './anthropic-priced-policy.js';
+import type { PriceTable } from './price-tables.js';
 
 export interface NamedPolicy {
   name: string;
@@ -43,12 +44,21 @@ export interface PolicyFigures {
   buildMs: number[];
   automaticUses: AutomaticCacheUse[];
   anthropic: PricedPolicy;
+  /** Whether each request was its turn's first. */
+  firstOfTurn: boolean[];
   finalRequest: Message[];
   retrievableShare: number;
+  /**
+   * The price table the requests were built for, when the policy shapes them by price (Sightline's active zone
+   * does: reduced views and chunk sizes follow the cache discount); such figures are priced under that table only.
+   */
+  builtFor?: PriceTable;
 }
 
-export function newFigures(named: NamedPolicy, anthropic: PricedPolicy): PolicyFigures {
+export function newFigures(named: NamedPolicy, anthropic: PricedPolicy, builtFor?: PriceTable): PolicyFigures {
   return {
+    ...(builtFor === undefined ? {} : { builtFor }),
+    firstOfTurn: [],
     name: named.name,
     policy: named.policy,
     requests: 0,
@@ -69,12 +79,12 @@ export function newFigures(named: NamedPolicy, anthropic: PricedPolicy): PolicyF
 }
 
 /**
- * Whether an image part is a reduced view of its screen rather than the screen at full detail: sent smaller
- * than the full-detail rendering of that screenshot (a downscaled copy). The one place the bench decides it:
- * should the request builder come to mark reduced views another way (OpenAI's `detail: "low"` at full size),
- * this is where that marker is read, and every count below follows.
+ * Whether an image part is a reduced view of its screen rather than the screen at full detail: marked so by the
+ * request builder (`resolution: 'reduced'`, sent at low detail or as a downscaled copy), or sent smaller than the
+ * full-detail rendering of that screenshot. The one place the bench decides it; every count below follows.
  */
 export function isReducedView(part: ImagePart, fullDetail: { width: number; height: number }): boolean {
+  if (part.resolution === 'reduced') return true;
   return part.width !== undefined && part.height !== undefined && (part.width < fullDetail.width || part.height < fullDetail.height);
 }
 
@@ -109,15 +119,18 @@ export interface RequestContext {
   screens: readonly string[];
   contextWindow: number;
   fullDetail: { width: number; height: number };
-  imageTokens: (width: number, height: number) => number;
+  imageTokens: ImageTokenCount;
 }
+
+/** What an image part costs as sent: its size, and whether it goes as a reduced view (OpenAI's low detail). */
+export type ImageTokenCount = (width: number, height: number, reduced: boolean) => number;
 
 /** Adds one built request (OpenAI-style profile) to a policy's figures, and sends it to the policy's automatic cache. */
 export class FiguresRecorder {
   private readonly caches = new Map<PolicyFigures, AutomaticPromptCache>();
   private readonly reader: AutomaticPromptReader;
 
-  constructor(imageTokens: (width: number, height: number) => number) {
+  constructor(imageTokens: ImageTokenCount) {
     this.reader = new AutomaticPromptReader(imageTokens);
   }
 
@@ -141,7 +154,7 @@ export class FiguresRecorder {
         if (part.type !== 'image' || part.data === undefined) continue;
         whole += 1;
         const turn = part.imageId === undefined ? undefined : context.imageTurns.get(part.imageId);
-        if (turn !== undefined && turn !== context.turnNumber) figures.earlierVisualTokens += context.imageTokens(part.width ?? 0, part.height ?? 0);
+        if (turn !== undefined && turn !== context.turnNumber) figures.earlierVisualTokens += context.imageTokens(part.width ?? 0, part.height ?? 0, part.resolution === 'reduced');
       }
     }
     figures.requests += 1;
