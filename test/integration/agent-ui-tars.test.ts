@@ -86,7 +86,10 @@ describe('the ui-tars dialect', () => {
     expect(last.map((message) => message.role)).toEqual(['system', 'user', 'user', 'user', 'assistant', 'user', 'assistant', 'user']);
     expect(last[4]!.content).toBe("Thought: The name field is empty; I click it.\nAction: click(start_box='<|box_start|>(320,100)<|box_end|>')");
     // The type and its Return were two steps: their results are one user message, the screenshot after each.
-    expect(contentText(last[7]!)).toMatch(/^type done\n<img_[0-9a-f]{12}>\n\[image data:image\/png;base64,.*\]\nkey done\n<img_[0-9a-f]{12}>\n\[image /s);
+    // The screen before the present goes as a reduced view, named so (issue 15's active zone).
+    expect(contentText(last[7]!)).toMatch(
+      /^type done\n<(img_[0-9a-f]{12})> \(reduced view; get_history_image \1 shows it in full\)\n\[image data:image\/png;base64,.*\]\nkey done\n<img_[0-9a-f]{12}>\n\[image /s,
+    );
     // Every step shows the thought and the action, as for any dialect.
     const steps = harness.storage.steps.listByTurn(outcome.turnId);
     expect(steps.map((step) => (isComputerAction(step.action) ? step.action.action : step.action.tool))).toEqual(['click', 'type', 'key', 'finish']);
@@ -150,31 +153,35 @@ describe('Sightline’s memory under the ui-tars dialect', () => {
     const request = chatMessages(server, 5);
     expect(request.some((message) => message.role === 'tool')).toBe(false);
     const placeholders = request.filter((message) => message.role === 'user').map(contentText).join('\n').match(/\[Visual_Placeholder: img_[0-9a-f]{12}\]/g) ?? [];
-    // The earlier turn's anchors (its first and last screenshots) stay whole; the two between are folded.
-    expect(placeholders).toEqual([`[Visual_Placeholder: ${images[1]!.id}]`, `[Visual_Placeholder: ${images[2]!.id}]`]);
+    // The earlier turn's anchors (its first and last screenshots) stay whole, the one before its last goes as a
+    // reduced view (the handover, so a turn's first request still shows the three latest screens); the other is folded.
+    expect(placeholders).toEqual([`[Visual_Placeholder: ${images[1]!.id}]`]);
+    expect(request.map(contentText).join('\n')).toContain(`<${images[2]!.id}> (reduced view; get_history_image ${images[2]!.id} shows it in full)`);
     const assistantTexts = request.filter((message) => message.role === 'assistant').map(contentText);
     expect(assistantTexts[0]).toBe("Thought: I click the field.\nAction: click(start_box='<|box_start|>(10,10)<|box_end|>')");
   });
 
-  it('holds the request to the token budget: the active turn’s oldest screenshots fold into placeholders', async () => {
+  it('folds the active turn’s oldest screenshots into placeholders, and a budget below what is left ends the turn saying so', async () => {
     const clicks = Array.from({ length: 7 }, (_, index) => uiTarsAnswer(clickAnswer(10 + index * 20, 50)));
     const lastTokenReport = (events: AgentEvent[]) => events.filter((event) => event.type === 'step' && event.tokenReport !== undefined).at(-1) as Extract<AgentEvent, { type: 'step' }>;
 
     harness = await uiTarsHarness();
     harness.server.script([...clicks, uiTarsAnswer(finishedAnswer('Done.'))]);
     await harness.agent.runTurn({ request: userText('Click seven times.') });
+    // With no cache (a local model), the active zone folds each older screen as soon as it leaves the three latest
+    // (issue 15): what a budget used to do, it does without one.
     const unbounded = lastTokenReport(harness.events).tokenReport!;
-    expect(unbounded.imagesFolded).toBe(0);
-    await harness.close();
-
-    // The same turn again, with a budget a few hundred tokens short of what its last request needed.
-    harness = await uiTarsHarness({ config: { context: { tokenBudget: unbounded.sentTokens - 300 } } });
-    harness.server.script([...clicks, uiTarsAnswer(finishedAnswer('Done.'))]);
-    const outcome = await harness.agent.runTurn({ request: userText('Click seven times.') });
-    expect(outcome.status).toBe('finished');
-    expect(lastTokenReport(harness.events).tokenReport!.imagesFolded).toBeGreaterThan(0);
+    expect(unbounded.imagesFolded).toBeGreaterThan(0);
     const lastRequest = chatMessages(harness.server, harness.server.requests.length - 1);
     const texts = lastRequest.filter((message) => message.role === 'user').map(contentText).join('\n');
     expect(texts).toMatch(/\[Visual_Placeholder: img_[0-9a-f]{12}\] step \d+ · click/);
+    await harness.close();
+
+    // The three latest screens never fold: a budget below what is left ends the turn as failed, naming the setting.
+    harness = await uiTarsHarness({ config: { context: { tokenBudget: unbounded.sentTokens - 30 } } });
+    harness.server.script([...clicks, uiTarsAnswer(finishedAnswer('Done.'))]);
+    const outcome = await harness.agent.runTurn({ request: userText('Click seven times.') });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.summary).toContain('context.tokenBudget');
   });
 });

@@ -67,10 +67,11 @@ describe('the zones of a request', () => {
     const built = await buildRequest(input(seeded));
     const sent = sentImageIds(built.request.messages);
     const thirdShots = third.screenshots;
-    expect(sent).toEqual([thirdShots[0]!.id, thirdShots.at(-1)!.id, ...ids(seeded.active.screenshots)]);
+    // The latest earlier turn's anchors whole, and its screen before the last as a reduced view: the handover.
+    expect(sent).toEqual([thirdShots[0]!.id, thirdShots.at(-2)!.id, thirdShots.at(-1)!.id, ...ids(seeded.active.screenshots)]);
 
     const allTexts = texts(built.request.messages);
-    for (const image of [...first.screenshots, ...second.screenshots, ...thirdShots.slice(1, -1)]) {
+    for (const image of [...first.screenshots, ...second.screenshots, ...thirdShots.slice(1, -2)]) {
       const placeholder = allTexts.find((text) => text.startsWith(`[Visual_Placeholder: ${image.id}] `));
       expect(placeholder, image.id).toMatch(/ · \d\d:\d\d:\d\d · 64×48/);
     }
@@ -93,7 +94,7 @@ describe('the zones of a request', () => {
       built.request.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'image' ? [[part.imageId, part.resolution ?? 'full'] as const] : []))),
     );
     expect(ids(seeded.active.screenshots).map((id) => resolutions.get(id))).toEqual(['reduced', 'reduced', 'full']);
-    expect([thirdShots[0]!.id, thirdShots.at(-1)!.id].map((id) => resolutions.get(id))).toEqual(['full', 'full']);
+    expect([thirdShots[0]!.id, thirdShots.at(-2)!.id, thirdShots.at(-1)!.id].map((id) => resolutions.get(id))).toEqual(['full', 'reduced', 'full']);
     const total = [...seeded.earlier, seeded.active].reduce((count, turn) => count + turn.screenshots.length, 0);
     expect(built.tokenReport).toMatchObject({ imagesSent: sent.length, imagesFolded: total - sent.length });
     expect(built.tokenReport.keepEverythingTokens).toBeGreaterThan(built.tokenReport.sentTokens);
@@ -174,7 +175,8 @@ describe('the zones of a request', () => {
     const sent = sentImageIds(built.request.messages);
     // The second turn's anchors: first, last, and the frame its failed step was tried on.
     const secondAnchors = [second.screenshots[0]!.id, second.screenshots[1]!.id, second.screenshots.at(-1)!.id];
-    expect(sent).toEqual([...secondAnchors, third.screenshots[0]!.id, third.screenshots.at(-1)!.id, ...ids(seeded.active.screenshots)]);
+    // The handover (the latest earlier turn's screen before its last, reduced) is the third turn's alone.
+    expect(sent).toEqual([...secondAnchors, third.screenshots[0]!.id, third.screenshots.at(-2)!.id, third.screenshots.at(-1)!.id, ...ids(seeded.active.screenshots)]);
     expect(sent.some((id) => ids(first.screenshots).includes(id))).toBe(false);
 
     const none = await buildRequest(input(seeded, { context: { ...DEFAULT_CONFIG.context, anchorTurns: 0 } }));
@@ -253,6 +255,7 @@ describe('prefix stability through the agent loop', () => {
     // Each step's token report is stored with it.
     const reported = harness.storage.steps.listByTurn(second.turnId).filter((step) => step.tokenReport !== null);
     expect(reported).toHaveLength(3);
-    expect(reported[0]!.tokenReport).toMatchObject({ imagesFolded: 2 });
+    // Turn one's four screens: its first and last whole, the one before the last reduced (the handover), one folded.
+    expect(reported[0]!.tokenReport).toMatchObject({ imagesFolded: 1 });
   });
 });

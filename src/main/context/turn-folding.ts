@@ -6,7 +6,7 @@
  */
 import type { Message, MessagePart } from '../../shared/messages.js';
 import type { Storage, TurnRecord } from '../storage/index.js';
-import { placeholderText } from './captions.js';
+import { placeholderImageId, placeholderText } from './captions.js';
 import type { ImageDescriptions } from './image-descriptions.js';
 import { chooseAnchors, type AnchorReason, type TurnContent } from './turn-anchors.js';
 
@@ -34,10 +34,15 @@ export interface FoldOptions {
   /** Whether the anchors stay whole (a recent turn) or fold too (an older one). */
   anchorsWhole: boolean;
   descriptions: ImageDescriptions;
+  /** Screens shown as reduced views instead of placeholders, folded or not (see zone-rendering.ts, the handover). */
+  reducedViews?: ReadonlySet<string>;
 }
 
 export function foldedParts(message: Message, options: FoldOptions): MessagePart[] {
   return message.parts.map((part): MessagePart => {
+    const reducedId = part.type === 'image' ? part.imageId : part.type === 'text' ? placeholderImageId(part.text) : undefined;
+    // The same part whether compaction has run (a placeholder) or not (the image): the bytes must not depend on it.
+    if (reducedId !== undefined && options.reducedViews?.has(reducedId) === true) return { type: 'image', imageId: reducedId, resolution: 'reduced' };
     if (part.type !== 'image' || part.imageId === undefined) return part;
     const record = options.descriptions.record(part.imageId);
     if (message.role === 'user' && record?.source === 'user') return part;

@@ -17,6 +17,7 @@ import type { MessageRecord, Storage, TurnRecord } from '../storage/index.js';
 import { placeholderImageId } from './captions.js';
 import type { ImageDescriptions } from './image-descriptions.js';
 import type { PlannedMessage } from './planned-messages.js';
+import { isScreenshot } from './turn-anchors.js';
 import { foldedParts, loadTurnView, type TurnView } from './turn-folding.js';
 
 export interface ZoneInput {
@@ -35,9 +36,20 @@ export interface ZonedHistory {
   earlierTurns: TurnView[];
 }
 
+/**
+ * How many screens before its last the most recent earlier turn shows as reduced views: the handover. At a
+ * turn's start the running turn has one screen; with the previous turn's last (an anchor, whole) and the one
+ * before it reduced, a request still shows the three latest screens, as every request of a turn does (the
+ * present whole, the two before at least reduced: active-zone.ts). It changes only when a turn ends, like the
+ * rest of the earlier turns, so the prompt cache keeps it.
+ */
+export const HANDOVER_REDUCED_VIEWS = 1;
+
 export function planSightline(input: ZoneInput, anchorTurns: number): ZonedHistory {
   const earlierTurns = loadEarlierTurns(input);
   const recent = new Set(earlierTurns.slice(Math.max(0, earlierTurns.length - anchorTurns)).map((view) => view.turn.id));
+  const latestEarlier = earlierTurns.at(-1);
+  const handover = latestEarlier !== undefined && recent.has(latestEarlier.turn.id) ? handoverViews(latestEarlier) : new Set<string>();
   const views = new Map(earlierTurns.map((view) => [view.turn.id, view]));
   const messages = input.records.map((record): PlannedMessage => {
     const planned = plannedOf(record, input.activeTurn);
@@ -47,6 +59,7 @@ export function planSightline(input: ZoneInput, anchorTurns: number): ZonedHisto
       anchors: view.anchors,
       anchorsWhole: recent.has(view.turn.id),
       descriptions: input.descriptions,
+      ...(view === latestEarlier ? { reducedViews: handover } : {}),
     });
     return { ...planned, message: { ...record.message, parts } as Message };
   });
@@ -83,6 +96,12 @@ export function keepLastImages(messages: readonly PlannedMessage[], count: numbe
 function plannedOf(record: MessageRecord, activeTurn: TurnRecord): PlannedMessage {
   const zone = record.turnId === null ? 'legacy' : record.turnId === activeTurn.id ? 'active' : 'earlier';
   return { zone, turnId: record.turnId, message: record.message };
+}
+
+/** The screens just before a turn's last one that are not anchors already (those stay whole). */
+function handoverViews(view: TurnView): Set<string> {
+  const screens = view.content.images.filter(isScreenshot).map((image) => image.id);
+  return new Set(screens.slice(0, -1).slice(-HANDOVER_REDUCED_VIEWS).filter((imageId) => !view.anchors.has(imageId)));
 }
 
 function loadEarlierTurns(input: ZoneInput): TurnView[] {
