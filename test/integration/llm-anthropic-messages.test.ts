@@ -10,7 +10,8 @@ import type { Message } from '../../src/shared/messages.js';
 import { systemText, userText } from '../../src/shared/messages.js';
 import { cacheBreakpoints, MAX_CACHE_BREAKPOINTS } from '../../src/main/llm/anthropic-cache-breakpoints.js';
 import type { ModelConfig } from '../../src/main/llm/create-model-adapter.js';
-import { createModelAdapter, modelProvider } from '../../src/main/llm/create-model-adapter.js';
+import { createModelAdapter } from '../../src/main/llm/create-model-adapter.js';
+import { modelProvider } from '../../src/shared/providers.js';
 import type { ModelStreamEvent, ModelToolDeclaration } from '../../src/main/llm/model-adapter.js';
 import {
   ModelCallCancelledError,

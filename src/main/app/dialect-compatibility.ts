@@ -7,7 +7,7 @@
  */
 import type { Config } from '../../shared/config.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
-import { modelProvider } from '../llm/create-model-adapter.js';
+import { modelProvider } from '../../shared/providers.js';
 
 export interface DialectCheckInput {
   /** The dialect in effect: the model profile's, or model.dialect's. */

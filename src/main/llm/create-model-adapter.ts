@@ -69,9 +69,6 @@ export function modelBaseUrl(config: Pick<ModelConfig, 'provider' | 'name' | 'ba
   return (config.baseUrl ?? defaultUrl).replace(/\/+$/, '');
 }
 
-/** Defined in src/shared, since the configuration loader needs it as well; asked here by the adapters' callers. */
-export { modelProvider };
-
 /**
  * Anthropic always needs its key, local gateways included: an OpenAI key is never sent in its place (it is a
  * field of its own, model.anthropicApiKey, read from ANTHROPIC_API_KEY).

@@ -5,7 +5,7 @@
 import { PROVIDER_ENVIRONMENT_ALIASES } from '../../config/fields.js';
 import { providerVariablesNotInEffect } from '../../config/provider-scope.js';
 import { describeSource } from '../../config/sources.js';
-import { modelProvider } from '../../llm/create-model-adapter.js';
+import { modelProvider } from '../../../shared/providers.js';
 import type { DoctorCheckResult, DoctorEnvironment } from './check.js';
 
 export function checkModelKey(environment: DoctorEnvironment): DoctorCheckResult {
