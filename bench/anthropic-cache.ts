@@ -18,9 +18,11 @@ import { EncodedImageCache } from '../src/main/context/encoded-image-cache.js';
 import { estimateImageTokens } from '../src/main/llm/image-token-estimates.js';
 import { formatMs, markdownTable, median, percent, percentile, thousands, type BenchSection } from './harness.js';
 import { AnthropicPromptReader } from './support/anthropic-prompt-blocks.js';
-import { CACHE_READ_PRICE, CACHE_WRITE_PRICE, type CacheUse } from './support/anthropic-prompt-cache.js';
+import type { CacheUse } from './support/anthropic-prompt-cache.js';
+import { cachedInputShare } from '../src/shared/pricing.js';
 import {
   ADAPTER_BREAKPOINTS,
+  ANTHROPIC_PRICING as PRICING,
   ANTHROPIC_PROFILE as PROFILE,
   anthropicRequest,
   anthropicTotalsOf,
@@ -30,7 +32,10 @@ import {
 import { CALLS_PER_TURN, HEIGHT, makeScreenshots, playSession, temporaryStorage, TURNS, WIDTH } from './support/scripted-session.js';
 
 /** Claude Sonnet 4.5's base input price, US dollars per million tokens (the profile's price table). */
-const SONNET_INPUT_DOLLARS_PER_MILLION = PROFILE.pricing?.inputPerMillion ?? 3;
+const SONNET_INPUT_DOLLARS_PER_MILLION = PRICING.inputPerMillion;
+/** Writes and reads as multiples of the input price, from the same table. */
+const CACHE_WRITE_PRICE = PRICING.cacheWriteMultiplier;
+const CACHE_READ_PRICE = Number(cachedInputShare(PRICING).toPrecision(6));
 /** Share of a request read from the cache that counts as "almost all" (the issue's aim). */
 const MOSTLY_READ = 0.8;
 
@@ -135,7 +140,7 @@ async function run(): Promise<string> {
   const reference = anthropicTotalsOf(keepThree.uses);
   const policies = [keepFive, keepThree, sightline, sightlineBest];
   const costTable = markdownTable(
-    ['policy', 'breakpoints', 'input tokens', 'cache writes (1.25×)', 'cache reads (0.1×)', 'uncached (1×)', 'cost (input-token equivalents)', `cost at Claude Sonnet 4.5 ($${SONNET_INPUT_DOLLARS_PER_MILLION}/M input)`, 'vs keep-last-3', 'read share per request (median)'],
+    ['policy', 'breakpoints', 'input tokens', `cache writes (${CACHE_WRITE_PRICE}×)`, `cache reads (${CACHE_READ_PRICE}×)`, 'uncached (1×)', 'cost (input-token equivalents)', `cost at Claude Sonnet 4.5 ($${SONNET_INPUT_DOLLARS_PER_MILLION}/M input)`, 'vs keep-last-3', 'read share per request (median)'],
     policies.map((priced) => {
       const totals = anthropicTotalsOf(priced.uses);
       return [

@@ -6,6 +6,7 @@
  * the adapter's own, or the best a window can have (window-cache-breakpoints.ts), which looks one request ahead.
  */
 import type { ContextPolicy } from '../../src/shared/context-policy.js';
+import type { ModelPricing } from '../../src/shared/pricing.js';
 import type { EncodedImageCache } from '../../src/main/context/encoded-image-cache.js';
 import type { TurnRequestCache } from '../../src/main/context/turn-request-cache.js';
 import type { ModelRequest, ModelToolDeclaration } from '../../src/main/llm/model-adapter.js';
@@ -16,11 +17,17 @@ import { createFinishTool } from '../../src/main/agent/tools/finish-tool.js';
 import { createGetHistoryImageTool } from '../../src/main/agent/tools/get-history-image-tool.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import type { AnthropicPrompt } from './anthropic-prompt-blocks.js';
-import { AnthropicPromptCache, inputTokenEquivalents, SONNET_MINIMUM_CACHEABLE_TOKENS, type CacheUse, type PromptPrefixes } from './anthropic-prompt-cache.js';
+import { AnthropicPromptCache, inputTokenEquivalents, type CacheUse, type PromptPrefixes } from './anthropic-prompt-cache.js';
 import { HEIGHT, sessionRequest, WIDTH } from './scripted-session.js';
 import { bestWindowBreakpoints } from './window-cache-breakpoints.js';
 
 export const ANTHROPIC_PROFILE = resolveModelProfile('claude-sonnet-4-5');
+
+/** Claude Sonnet 4.5's price table (the profile's): what the Anthropic rows are priced by. */
+export const ANTHROPIC_PRICING: ModelPricing = (() => {
+  if (ANTHROPIC_PROFILE.pricing === undefined) throw new Error(`The model profile of ${ANTHROPIC_PROFILE.model} has no price table.`);
+  return ANTHROPIC_PROFILE.pricing;
+})();
 
 /** The tools the anthropic-computer dialect declares: Claude's computer tool at the size of the image sent, and Sightline's own. */
 const TOOLS: ModelToolDeclaration[] = [
@@ -56,7 +63,7 @@ export class PricedPolicy {
   readonly firstOfTurn: boolean[] = [];
   /** Per request, the tokens of its prefix that the request before it also held: what it could read at best. */
   readonly sharedWithPrevious: number[] = [];
-  private readonly cache = new AnthropicPromptCache({ minimumCacheableTokens: ANTHROPIC_PROFILE.pricing?.minimumCacheableTokens ?? SONNET_MINIMUM_CACHEABLE_TOKENS });
+  private readonly cache = new AnthropicPromptCache({ minimumCacheableTokens: ANTHROPIC_PRICING.minimumCacheableTokens });
   private pending: { prompt: AnthropicPrompt; firstOfTurn: boolean } | undefined;
   private previous: PromptPrefixes | undefined;
   /** The tokens up to the adapter's first breakpoint (the tools and system prompt) in the first request. */
@@ -106,7 +113,7 @@ export function anthropicTotalsOf(uses: readonly CacheUse[]): AnthropicTotals {
     totals.cacheWriteTokens += use.cacheWriteTokens;
     totals.cacheReadTokens += use.cacheReadTokens;
     totals.uncachedTokens += use.uncachedTokens;
-    totals.equivalents += inputTokenEquivalents(use);
+    totals.equivalents += inputTokenEquivalents(use, ANTHROPIC_PRICING);
   }
   return totals;
 }

@@ -27,15 +27,13 @@
  * - Requests are sequential: an entry is there for every later request.
  */
 import { createHash } from 'node:crypto';
+import { cachedInputShare, type ModelPricing } from '../../src/shared/pricing.js';
 
 /** Anthropic's limit of breakpoints per request. */
 export const MAX_BREAKPOINTS = 4;
 export const LOOKBACK_BLOCKS = 20;
 /** Claude Sonnet 4.5's minimum cacheable prompt length. */
 export const SONNET_MINIMUM_CACHEABLE_TOKENS = 1024;
-/** Prices as multiples of the base input price (5-minute cache writes). */
-export const CACHE_WRITE_PRICE = 1.25;
-export const CACHE_READ_PRICE = 0.1;
 
 export interface PromptBlock {
   /** What the block holds, exactly enough that two blocks are equal only when the API would see the same bytes. */
@@ -86,9 +84,12 @@ export interface CacheUse {
   uncachedTokens: number;
 }
 
-/** What a request's input costs, in tokens at the base input price. */
-export function inputTokenEquivalents(use: CacheUse): number {
-  return use.uncachedTokens + CACHE_WRITE_PRICE * use.cacheWriteTokens + CACHE_READ_PRICE * use.cacheReadTokens;
+/**
+ * What a request's input costs, in tokens at the base input price, under a price table: writes at its write
+ * multiplier (Anthropic's 5-minute cache: 1.25×), reads at its cached share (0.1×), the rest at 1×.
+ */
+export function inputTokenEquivalents(use: CacheUse, pricing: ModelPricing): number {
+  return use.uncachedTokens + pricing.cacheWriteMultiplier * use.cacheWriteTokens + cachedInputShare(pricing) * use.cacheReadTokens;
 }
 
 export interface PromptCacheOptions {

@@ -9,7 +9,7 @@
  */
 import { cachedInputShare, type ModelPricing } from '../../src/shared/pricing.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
-import type { CacheUse } from './anthropic-prompt-cache.js';
+import { inputTokenEquivalents, type CacheUse } from './anthropic-prompt-cache.js';
 import { automaticCachedTokens, type AutomaticCacheUse } from './automatic-prompt-cache.js';
 
 export interface PriceTable {
@@ -62,12 +62,7 @@ export function automaticEquivalents(uses: readonly AutomaticCacheUse[], table: 
 
 /** Input-token equivalents of requests through Anthropic's cache: writes at the write multiplier, reads at the cached share. */
 export function breakpointEquivalents(uses: readonly CacheUse[], table: PriceTable): number {
-  const pricing = table.pricing!;
-  let total = 0;
-  for (const use of uses) {
-    total += use.uncachedTokens + pricing.cacheWriteMultiplier * use.cacheWriteTokens + cachedInputShare(pricing) * use.cacheReadTokens;
-  }
-  return total;
+  return uses.reduce((total, use) => total + inputTokenEquivalents(use, table.pricing!), 0);
 }
 
 /** Dollars for so many input-token equivalents, or undefined when the table has no price. */

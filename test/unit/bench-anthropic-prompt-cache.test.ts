@@ -7,6 +7,7 @@ import type { Message } from '../../src/shared/messages.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { AnthropicPromptReader } from '../../bench/support/anthropic-prompt-blocks.js';
 import { AnthropicPromptCache, inputTokenEquivalents, PromptPrefixes, type PromptBlock } from '../../bench/support/anthropic-prompt-cache.js';
+import type { ModelPricing } from '../../src/shared/pricing.js';
 import { bestWindowBreakpoints } from '../../bench/support/window-cache-breakpoints.js';
 
 /** Blocks named by their content, 100 tokens each unless given as [content, tokens]. */
@@ -78,7 +79,9 @@ describe("the bench's Anthropic prompt cache", () => {
   });
 
   it('prices writes at 1.25× and reads at 0.1× the input price', () => {
-    expect(inputTokenEquivalents({ inputTokens: 1300, uncachedTokens: 100, cacheWriteTokens: 200, cacheReadTokens: 1000 })).toBe(450);
+    // A table at Anthropic's multiples, priced so that the read share is exactly a tenth.
+    const pricing: ModelPricing = { inputPerMillion: 10, cachedInputPerMillion: 1, outputPerMillion: 50, cacheWriteMultiplier: 1.25, cache: 'breakpoints', minimumCacheableTokens: 1024 };
+    expect(inputTokenEquivalents({ inputTokens: 1300, uncachedTokens: 100, cacheWriteTokens: 200, cacheReadTokens: 1000 }, pricing)).toBe(450);
   });
 });
 
