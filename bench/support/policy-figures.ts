@@ -7,6 +7,7 @@
  */
 import type { ContextPolicy } from '../../src/shared/context-policy.js';
 import type { ImagePart, Message } from '../../src/shared/messages.js';
+import { imageIdsIn } from '../../src/main/context/captions.js';
 import type { BuiltRequest } from '../../src/main/context/request-builder.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { AutomaticPromptCache, AutomaticPromptReader, type AutomaticCacheUse } from './automatic-prompt-cache.js';
@@ -170,8 +171,6 @@ export class FiguresRecorder {
   }
 }
 
-const PLACEHOLDER_ID = /\[Visual_Placeholder: (img_[0-9a-f]{12})\]/g;
-
 /**
  * Earlier turns' images the model can still get back from the final request: shown whole, or named (by a
  * placeholder or an id token) and readable from storage. A window drops an image with its id, so what it
@@ -183,7 +182,7 @@ export async function retrievableShare(storage: Storage, figures: PolicyFigures,
   for (const message of figures.finalRequest) {
     for (const part of message.parts) {
       if (part.type === 'image' && part.imageId !== undefined) named.add(part.imageId);
-      if (part.type === 'text') for (const match of part.text.matchAll(PLACEHOLDER_ID)) named.add(match[1]!);
+      if (part.type === 'text') for (const imageId of imageIdsIn(part.text)) named.add(imageId);
     }
   }
   let retrievable = 0;

@@ -1,8 +1,8 @@
 /**
  * Looking back at a folded screenshot, end to end: `sightline run` as separate processes with the browser
  * operator on the bundled sandbox page, three turns of one session. Each turn is compacted when it ends,
- * so by the third turn the first turn's middle screenshots are `[Visual_Placeholder: img_…]` lines with
- * their files in cold storage. The scripted model reads such an id from its request, calls
+ * so by the third turn the first turn's middle screenshots are named in its `[Visual_Placeholders: img_… …]`
+ * line (older turns name their folded images in one line), with their files in cold storage. The scripted model reads such an id from its request, calls
  * get_history_image on it, and the next request carries that very image's pixels, read back from
  * cold storage.
  */
@@ -19,7 +19,9 @@ import { useRunEnvironment } from '../helpers/run-environment.js';
 
 const environment = useRunEnvironment('sightline-recall-e2e', { per: 'file' });
 
-const PLACEHOLDER = /\[Visual_Placeholder: (img_[0-9a-f]{12})\]/g;
+/** A placeholder, or an older turn's line of them: `[Visual_Placeholder: img_…]`, `[Visual_Placeholders: img_… img_…]`. */
+const PLACEHOLDERS = /\[Visual_Placeholders?: ([^\]]+)\]/g;
+const IMAGE_ID = /img_[0-9a-f]{12}/g;
 
 function runArgs(task: string, sessionId?: string): string[] {
   return ['--home', environment.home.root, 'run', task, '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl, '--json',
@@ -84,7 +86,7 @@ describe('recalling a folded screenshot of an earlier turn', () => {
     const requestsBefore = environment.model.requests.length;
     environment.model.script([
       ...scriptedMoves([{ tool: 'get_history_image', arguments: { image_id: 'pending' } }]).map((reply) => (request: RecordedRequest) => {
-        placeholdersSeen.push(...[...request.rawBody.matchAll(PLACEHOLDER)].map((match) => match[1]!));
+        placeholdersSeen.push(...[...request.rawBody.matchAll(PLACEHOLDERS)].flatMap((match) => match[1]!.match(IMAGE_ID) ?? []));
         // Anchors of turns that left the anchor window are placeholders too, with their files still in
         // blobs/; the model here wants one whose pixels went to cold storage.
         recalledId = placeholdersSeen.find((imageId) => zoneOf(imageId) === 'offloaded');

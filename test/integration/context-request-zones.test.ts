@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { compactTurn } from '../../src/main/context/compact-turn.js';
 import { CompactionQueue } from '../../src/main/context/compaction-queue.js';
 import { buildRequest, type BuildRequestInput } from '../../src/main/context/request-builder.js';
+import { anchorResolutionFor } from '../../src/main/context/earlier-turns-shape.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import type { ImageRecord, SessionRecord, Storage } from '../../src/main/storage/index.js';
 import { chatMessages, computerCall, contentText, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
@@ -61,7 +62,7 @@ function texts(messages: readonly Message[]): string[] {
 const ids = (images: readonly ImageRecord[]) => images.map((image) => image.id);
 
 describe('the zones of a request', () => {
-  it("sends the active turn's present screen whole and the ones before it reduced, anchors of the latest earlier turn whole, and placeholders for everything else", async () => {
+  it("sends the active turn's present screen whole and the ones before it reduced, anchors of the latest earlier turn whole, and placeholders for everything else, older turns' in one line", async () => {
     const seeded = await seedSession();
     const [first, second, third] = seeded.earlier as [FixtureTurn, FixtureTurn, FixtureTurn];
     const built = await buildRequest(input(seeded));
@@ -71,13 +72,20 @@ describe('the zones of a request', () => {
     expect(sent).toEqual([thirdShots[0]!.id, thirdShots.at(-2)!.id, thirdShots.at(-1)!.id, ...ids(seeded.active.screenshots)]);
 
     const allTexts = texts(built.request.messages);
-    for (const image of [...first.screenshots, ...second.screenshots, ...thirdShots.slice(1, -2)]) {
+    // The latest earlier turn's other images are captioned placeholders, one line each…
+    for (const image of thirdShots.slice(1, -2)) {
       const placeholder = allTexts.find((text) => text.startsWith(`[Visual_Placeholder: ${image.id}] `));
       expect(placeholder, image.id).toMatch(/ · \d\d:\d\d:\d\d · 64×48/);
     }
-    // The failed step's frame is marked in its placeholder, so the model knows it may want it back.
+    // …older turns name all theirs in one line, oldest first (issue 15: a line each cost more than a window);
+    // the failed step's frame is marked, so the model knows it may want it back.
     const failedFrame = second.screenshots[1]!;
-    expect(allTexts.find((text) => text.startsWith(`[Visual_Placeholder: ${failedFrame.id}]`))).toMatch(/ · error frame$/);
+    expect(allTexts).toContain(`[Visual_Placeholders: ${ids(first.screenshots).join(' ')}] turn 1's images, oldest first`);
+    const secondNames = ids(second.screenshots).map((id) => (id === failedFrame.id ? `${id} (error frame)` : id));
+    expect(allTexts).toContain(`[Visual_Placeholders: ${secondNames.join(' ')}] turn 2's images, oldest first`);
+    for (const image of [...first.screenshots, ...second.screenshots]) {
+      expect(allTexts.filter((text) => text.includes(image.id)), image.id).toHaveLength(1);
+    }
     // Text is kept: every request and summary of earlier turns is still there.
     for (const request of ['First', 'Second', 'Third', 'Fourth']) expect(allTexts).toContain(request);
 
@@ -181,6 +189,35 @@ describe('the zones of a request', () => {
 
     const none = await buildRequest(input(seeded, { context: { ...DEFAULT_CONFIG.context, anchorTurns: 0 } }));
     expect(sentImageIds(none.request.messages)).toEqual(ids(seeded.active.screenshots));
+  });
+
+  it('shows the latest earlier turn\'s first and last screens reduced where a cache read costs half or more, its error frames whole', async () => {
+    const seeded = await seedSession();
+    const [, second, third] = seeded.earlier as [FixtureTurn, FixtureTurn, FixtureTurn];
+    const resolutionsUnder = async (model: string, anchorTurns = 1) => {
+      const built = await buildRequest(input(seeded, { profile: resolveModelProfile(model), context: { ...DEFAULT_CONFIG.context, anchorTurns } }));
+      return new Map(
+        built.request.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'image' ? [[part.imageId, part.resolution ?? 'full'] as const] : []))),
+      );
+    };
+    const latestAnchors = [third.screenshots[0]!.id, third.screenshots.at(-1)!.id];
+    // Whole at 10% and 25% (GPT-5, GPT-4.1): two whole anchors then add at most half a screenshot a request.
+    const byModel = ['gpt-5', 'gpt-4.1', 'claude-sonnet-4-5', 'gpt-4o', 'some-local-model'].map((model) => anchorResolutionFor(resolveModelProfile(model).pricing));
+    expect(byModel).toEqual(['whole', 'whole', 'whole', 'reduced', 'reduced']);
+    for (const model of ['gpt-5', 'gpt-4.1']) {
+      const shown = await resolutionsUnder(model);
+      expect(latestAnchors.map((id) => shown.get(id)), model).toEqual(['full', 'full']);
+    }
+    // Reduced at 50% (GPT-4o) and without a price: there they would cost about a whole screenshot a request.
+    for (const model of ['gpt-4o', 'some-local-model']) {
+      const shown = await resolutionsUnder(model);
+      expect(latestAnchors.map((id) => shown.get(id)), model).toEqual(['reduced', 'reduced']);
+      expect(shown.get(third.screenshots.at(-2)!.id), model).toBe('reduced');
+    }
+    // An error frame stays whole whatever the price: it shows what went wrong.
+    const failedFrame = second.screenshots[1]!.id;
+    const withTwoAnchorTurns = await resolutionsUnder('gpt-4o', 2);
+    expect([second.screenshots[0]!.id, failedFrame, second.screenshots.at(-1)!.id].map((id) => withTwoAnchorTurns.get(id))).toEqual(['reduced', 'full', 'reduced']);
   });
 
   it('sends every image with keep-all, compacted or not, and only the last N with keep-last', async () => {

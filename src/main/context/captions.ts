@@ -12,6 +12,7 @@ import { describeAction } from '../../shared/action-descriptions.js';
 import type { ImageRecord, StepRecord } from '../storage/index.js';
 
 const PLACEHOLDER_PATTERN = /^\[Visual_Placeholder: (img_[0-9a-f]{12})\]/;
+const IMAGE_ID_PATTERN = /\bimg_[0-9a-f]{12}\b/g;
 
 export function placeholderText(imageId: string, caption: string): string {
   return `[Visual_Placeholder: ${imageId}] ${caption}`;
@@ -20,6 +21,29 @@ export function placeholderText(imageId: string, caption: string): string {
 /** The image id of a placeholder text part, or undefined when the text is not one. */
 export function placeholderImageId(text: string): string | undefined {
   return PLACEHOLDER_PATTERN.exec(text)?.[1];
+}
+
+/** One folded image in a turn's line of placeholders. */
+export interface SheetEntry {
+  imageId: string;
+  errorFrame: boolean;
+}
+
+/**
+ * The folded images of an older turn, named in one line instead of one line each (zone-rendering.ts):
+ *
+ *   [Visual_Placeholders: img_3f9c0a12b7e4 img_0c1d2e3f4a5b (error frame) img_9a8b7c6d5e4f] turn 12's images, oldest first
+ *
+ * The ids are what the model needs to get any of them back; the step each image belongs to is the order.
+ */
+export function placeholderSheetText(turnSequence: number, entries: readonly SheetEntry[]): string {
+  const names = entries.map((entry) => (entry.errorFrame ? `${entry.imageId} (error frame)` : entry.imageId));
+  return `[Visual_Placeholders: ${names.join(' ')}] turn ${turnSequence}'s images, oldest first`;
+}
+
+/** Every image id a text names, in order: placeholders, lines of placeholders, labels. */
+export function imageIdsIn(text: string): string[] {
+  return [...text.matchAll(IMAGE_ID_PATTERN)].map((match) => match[0]);
 }
 
 /** The image's stored caption, or the one compaction would store for it. */

@@ -28,6 +28,7 @@ import { estimateImageTokens } from '../llm/image-token-estimates.js';
 import type { CacheBoundaries, ModelRequest } from '../llm/model-adapter.js';
 import type { ModelProfile } from '../llm/model-profiles.js';
 import type { Storage } from '../storage/index.js';
+import { earlierTurnsShape } from './earlier-turns-shape.js';
 import { EncodedImageCache } from './encoded-image-cache.js';
 import { injectEphemeral, type InjectionDebugLog } from './ephemeral-injection.js';
 import { renderHistory, type SentImage } from './history-rendering.js';
@@ -102,7 +103,8 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   }
   const settings = input.context ?? DEFAULT_CONFIG.context;
   const policy = input.policy ?? { kind: 'sightline' };
-  const planInput = { storage, turn, anchorTurns: settings.anchorTurns, withSightline: policy.kind === 'sightline' };
+  const earlierTurns = earlierTurnsShape(input.profile.pricing, settings.anchorTurns);
+  const planInput = { storage, turn, earlierTurns, withSightline: policy.kind === 'sightline' };
   const { rows, descriptions } = await (input.turnCache?.plan(planInput) ?? planSessionRows(planInput));
   const { imageSizing } = input.profile;
   const shape = activeZoneShape(input.profile, input.maxImageEdge);

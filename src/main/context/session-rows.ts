@@ -8,6 +8,7 @@
  */
 import type { Message } from '../../shared/messages.js';
 import type { MessageRecord, Storage, TurnRecord } from '../storage/index.js';
+import type { EarlierTurnsShape } from './earlier-turns-shape.js';
 import { stripInjectedFromMessages } from './ephemeral-injection.js';
 import { nameHistoryPictures } from './history-pictures.js';
 import { ImageDescriptions } from './image-descriptions.js';
@@ -27,7 +28,7 @@ export interface PlannedRows {
 export interface PlanRowsInput {
   storage: Storage;
   turn: TurnRecord;
-  anchorTurns: number;
+  earlierTurns: EarlierTurnsShape;
   withSightline: boolean;
 }
 
@@ -51,7 +52,7 @@ export async function planSessionRows(input: PlanRowsInput): Promise<SessionPlan
   };
   let sightline: PlannedRows['sightline'];
   if (input.withSightline) {
-    const zoned = planSightline(zoneInput, input.anchorTurns);
+    const zoned = planSightline(zoneInput, input.earlierTurns);
     const messages = await nameHistoryPictures(zoned.messages, { storage, sessionId: turn.sessionId, descriptions });
     sightline = { messages, earlierTurns: zoned.earlierTurns };
   }

@@ -23,6 +23,7 @@ import { ImageDescriptions } from './image-descriptions.js';
 import { imageSizingKey } from './model-image-size.js';
 import type { MessageCostMemo, PlannedMessage } from './planned-messages.js';
 import { planSessionRows, stripInjected, type PlannedRows, type PlanRowsInput, type SessionPlan } from './session-rows.js';
+import type { EarlierTurnsShape } from './earlier-turns-shape.js';
 import type { TurnView } from './turn-folding.js';
 import { planKeepAll, planSightline, type ZoneInput } from './zone-rendering.js';
 
@@ -30,7 +31,7 @@ interface EarlierHistory {
   storage: Storage;
   sessionId: string;
   turnId: string;
-  anchorTurns: number;
+  earlierShape: EarlierTurnsShape;
   /** Image rows and steps of earlier turns, as read once; each request's descriptions sit over these. */
   descriptions: ImageDescriptions;
   turns: readonly TurnRecord[];
@@ -53,8 +54,8 @@ export class TurnRequestCache {
 
   /** The same plan as planSessionRows, reading only the rows written since the previous request. */
   async plan(input: PlanRowsInput): Promise<SessionPlan> {
-    let earlier = this.current(input.storage, input.turn, input.anchorTurns);
-    if (!earlier.interleaved && !this.readNewRows(earlier)) earlier = this.fill(input.storage, input.turn, input.anchorTurns);
+    let earlier = this.current(input.storage, input.turn, input.earlierTurns);
+    if (!earlier.interleaved && !this.readNewRows(earlier)) earlier = this.fill(input.storage, input.turn, input.earlierTurns);
     if (earlier.interleaved) return planSessionRows(input);
 
     // Fresh rows for the running turn; the earlier turns' image rows and steps as the cache read them.
@@ -71,7 +72,7 @@ export class TurnRequestCache {
       const planned = await this.earlierSightline(earlier);
       // The running turn's rows are planned whole and its pictures left as they are: nothing to fold or name.
       sightline = {
-        messages: [...planned.messages, ...planSightline(activeInput, input.anchorTurns).messages],
+        messages: [...planned.messages, ...planSightline(activeInput, input.earlierTurns).messages],
         earlierTurns: planned.earlierTurns,
       };
     }
@@ -107,19 +108,20 @@ export class TurnRequestCache {
     return memo;
   }
 
-  private current(storage: Storage, turn: TurnRecord, anchorTurns: number): EarlierHistory {
+  private current(storage: Storage, turn: TurnRecord, earlierShape: EarlierTurnsShape): EarlierHistory {
     const earlier = this.earlier;
     const same =
       earlier !== undefined &&
       earlier.storage === storage &&
       earlier.sessionId === turn.sessionId &&
       earlier.turnId === turn.id &&
-      earlier.anchorTurns === anchorTurns;
-    return same ? earlier : this.fill(storage, turn, anchorTurns);
+      earlier.earlierShape.anchorTurns === earlierShape.anchorTurns &&
+      earlier.earlierShape.anchorResolution === earlierShape.anchorResolution;
+    return same ? earlier : this.fill(storage, turn, earlierShape);
   }
 
   /** Reads the whole session once and splits it at the running turn's first message. */
-  private fill(storage: Storage, turn: TurnRecord, anchorTurns: number): EarlierHistory {
+  private fill(storage: Storage, turn: TurnRecord, earlierShape: EarlierTurnsShape): EarlierHistory {
     this.renderedBySize.clear();
     this.costsByKind.clear();
     const records = stripInjected(storage.messages.listBySession(turn.sessionId));
@@ -133,7 +135,7 @@ export class TurnRequestCache {
       storage,
       sessionId: turn.sessionId,
       turnId: turn.id,
-      anchorTurns,
+      earlierShape,
       descriptions,
       turns,
       records: earlierRecords,
@@ -166,7 +168,7 @@ export class TurnRequestCache {
         turns: earlier.turns,
         records: earlier.records,
       };
-      const zoned = planSightline(zoneInput, earlier.anchorTurns);
+      const zoned = planSightline(zoneInput, earlier.earlierShape);
       const messages = await nameHistoryPictures(zoned.messages, {
         storage: earlier.storage,
         sessionId: earlier.sessionId,

@@ -1,8 +1,9 @@
 /**
  * The zones of a request (ARCHITECTURE.md, "Zones"). The active turn goes whole. Earlier turns keep their
- * text; their folded images are captioned placeholders; their anchors (first, last, error frames) stay
- * whole only in the most recent `anchorTurns` of them, older turns carry placeholders alone. Rows without
- * a turn (older data) go as they are.
+ * text. The most recent `anchorTurns` of them show their anchors (first and last screen whole or reduced, as
+ * the price table says: earlier-turns-shape.ts; error frames whole) and a captioned placeholder for each other
+ * image; older turns name all their folded images in one line (placeholder-sheets.ts). Rows without a turn
+ * (older data) go as they are.
  *
  * An earlier turn renders the same whether its compaction has run or not (see turn-folding.ts), and which
  * turns count as recent changes only when a turn ends: within a turn, the history part of every request
@@ -15,7 +16,9 @@
 import type { Message, MessagePart } from '../../shared/messages.js';
 import type { MessageRecord, Storage, TurnRecord } from '../storage/index.js';
 import { placeholderImageId } from './captions.js';
+import type { EarlierTurnsShape } from './earlier-turns-shape.js';
 import type { ImageDescriptions } from './image-descriptions.js';
+import { nameFoldedImagesInOneLine } from './placeholder-sheets.js';
 import type { PlannedMessage } from './planned-messages.js';
 import { isScreenshot } from './turn-anchors.js';
 import { foldedParts, loadTurnView, type TurnView } from './turn-folding.js';
@@ -45,24 +48,28 @@ export interface ZonedHistory {
  */
 export const HANDOVER_REDUCED_VIEWS = 1;
 
-export function planSightline(input: ZoneInput, anchorTurns: number): ZonedHistory {
+export function planSightline(input: ZoneInput, shape: EarlierTurnsShape): ZonedHistory {
   const earlierTurns = loadEarlierTurns(input);
-  const recent = new Set(earlierTurns.slice(Math.max(0, earlierTurns.length - anchorTurns)).map((view) => view.turn.id));
+  const recent = new Set(earlierTurns.slice(Math.max(0, earlierTurns.length - shape.anchorTurns)).map((view) => view.turn.id));
   const latestEarlier = earlierTurns.at(-1);
-  const handover = latestEarlier !== undefined && recent.has(latestEarlier.turn.id) ? handoverViews(latestEarlier) : new Set<string>();
+  const reducedViews = new Map(
+    earlierTurns.filter((view) => recent.has(view.turn.id)).map((view) => [view.turn.id, reducedViewsOf(view, view === latestEarlier, shape)]),
+  );
   const views = new Map(earlierTurns.map((view) => [view.turn.id, view]));
-  const messages = input.records.map((record): PlannedMessage => {
+  let messages = input.records.map((record): PlannedMessage => {
     const planned = plannedOf(record, input.activeTurn);
     const view = record.turnId === null ? undefined : views.get(record.turnId);
     if (planned.zone !== 'earlier' || view === undefined) return planned;
+    const reduced = reducedViews.get(view.turn.id);
     const parts = foldedParts(record.message, {
       anchors: view.anchors,
       anchorsWhole: recent.has(view.turn.id),
       descriptions: input.descriptions,
-      ...(view === latestEarlier ? { reducedViews: handover } : {}),
+      ...(reduced === undefined ? {} : { reducedViews: reduced }),
     });
     return { ...planned, message: { ...record.message, parts } as Message };
   });
+  for (const view of earlierTurns) if (!recent.has(view.turn.id)) messages = nameFoldedImagesInOneLine(messages, view);
   return { messages, earlierTurns };
 }
 
@@ -98,7 +105,19 @@ function plannedOf(record: MessageRecord, activeTurn: TurnRecord): PlannedMessag
   return { zone, turnId: record.turnId, message: record.message };
 }
 
-/** The screens just before a turn's last one that are not anchors already (those stay whole). */
+/**
+ * A recent earlier turn's screens shown as reduced views: its first and last when the price table wants the
+ * anchors reduced (error frames stay whole), and for the latest such turn the handover.
+ */
+function reducedViewsOf(view: TurnView, latest: boolean, shape: EarlierTurnsShape): Set<string> {
+  const reduced = latest ? handoverViews(view) : new Set<string>();
+  if (shape.anchorResolution === 'reduced') {
+    for (const [imageId, reasons] of view.anchors) if (!reasons.includes('error')) reduced.add(imageId);
+  }
+  return reduced;
+}
+
+/** The screens just before a turn's last one that are not anchors already (those are shown as anchors). */
 function handoverViews(view: TurnView): Set<string> {
   const screens = view.content.images.filter(isScreenshot).map((image) => image.id);
   return new Set(screens.slice(0, -1).slice(-HANDOVER_REDUCED_VIEWS).filter((imageId) => !view.anchors.has(imageId)));
