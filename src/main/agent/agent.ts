@@ -91,7 +91,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
         ending = controller.signal.aborted
           ? { status: 'stopped', reason: 'stopped', summary: 'Stopped by the user.' }
           : isStorageFailure(error)
-            ? { status: 'failed', reason: 'error', summary: storageFailureSummary(redact(errorMessage(error))) }
+            ? { status: 'failed', reason: 'error', summary: storageFailureSummary(error, storage.paths, redact) }
             : { status: 'failed', reason: 'error', summary: `The turn failed: ${redact(errorMessage(error))}` };
       }
       return await turn.end(ending, hooks, usage.total, usage.cost);

@@ -4,19 +4,17 @@
  * come back to the model as an ordinary tool error: the model would carry on blind, with nothing recorded.
  * The turn stops instead, with the disk's own words, and nothing stored earlier is touched.
  */
-import { BlobWriteError } from '../storage/index.js';
-
-/** SQLite result codes that mean the store itself cannot take writes (not a bug in a query). */
-const STORAGE_SQLITE_CODES = /^SQLITE_(FULL|IOERR|READONLY|CORRUPT|NOTADB|CANTOPEN|PERM|BUSY|LOCKED)/;
+import { BlobWriteError, describeStorageFailure, storageSqliteCode, type StoragePaths } from '../storage/index.js';
 
 export function isStorageFailure(error: unknown): boolean {
-  if (error instanceof BlobWriteError) return true;
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && STORAGE_SQLITE_CODES.test(code);
+  return error instanceof BlobWriteError || storageSqliteCode(error) !== undefined;
 }
 
-/** The turn's summary when it stopped on a storage failure. */
-export function storageFailureSummary(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return `Stopped: Sightline could not save its work. ${message}`;
+/**
+ * The turn's summary when it stopped on a storage failure: the database's guided message (what happened, what
+ * to do to keep the file), else the disk's own words; passed through `redact` like every stored text.
+ */
+export function storageFailureSummary(error: unknown, paths: Pick<StoragePaths, 'databaseFile'>, redact: (text: string) => string): string {
+  const message = describeStorageFailure(error, paths) ?? (error instanceof Error ? error.message : String(error));
+  return `Stopped: Sightline could not save its work. ${redact(message)}`;
 }

@@ -142,7 +142,7 @@ export class ToolTurn {
       return { ...outcome, stopped: false, storageFailure: undefined };
     } catch (error) {
       if (isStorageFailure(error)) {
-        const summary = storageFailureSummary(redact(error instanceof Error ? error.message : String(error)));
+        const summary = storageFailureSummary(error, storage.paths, redact);
         return interrupted(summary, false, summary);
       }
       if (!(error instanceof TurnStoppedError)) throw error;

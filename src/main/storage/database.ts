@@ -144,8 +144,13 @@ function lastVersion(migrations: readonly Migration[]): number {
  * restore, to recover rows from, or to send with a bug report) and moves it aside themselves.
  */
 export function keepAndMoveAsideAdvice(filePath: string): string {
+  return `Sightline has not changed it. ${moveAsideAdvice(filePath)}`;
+}
+
+/** How to keep a damaged database and start with a new one. */
+export function moveAsideAdvice(filePath: string): string {
   return (
-    `Sightline has not changed it. To keep it and start with a new database, move it aside: ` +
+    `To keep it and start with a new database, move it aside: ` +
     `mv "${filePath}" "${filePath}.broken" (and its -wal and -shm files, if present); the next run creates a new one. ` +
     `\`sqlite3 "${filePath}.broken" .recover\` may get rows back. Or restore a backup, or point SIGHTLINE_HOME (or --home) at another folder.`
   );

@@ -7,6 +7,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { z } from 'zod';
 import { parseId } from '../../../shared/ids.js';
 import { resolveHome, type SightlineHome } from '../../config/home.js';
+import { explainStorageFailure } from '../storage-failure-errors.js';
 import { DatabaseOpenError, DatabaseVersionError, openStorage, type Storage } from '../../storage/index.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { renderSessionDetail, renderSessionTable, sessionDetail } from './sessions-output.js';
@@ -96,6 +97,8 @@ function withStorage(home: SightlineHome, use: (storage: Storage) => void): void
   }
   try {
     use(storage);
+  } catch (error) {
+    throw explainStorageFailure(error, storage.paths);
   } finally {
     storage.close();
   }

@@ -13,6 +13,7 @@ import { injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
 import { loadCliConfig, type CliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
+import { explainStorageFailure } from '../storage-failure-errors.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import { readContextFile } from './context-file.js';
@@ -68,6 +69,9 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
     });
     reportOutcome(outcome, { stdout, stderr, json: options.json === true });
     invocation.exitCode = exitCodeOf(outcome);
+  } catch (error) {
+    // A turn that cannot even be begun or ended on a failing database (a damaged page, a full disk).
+    throw explainStorageFailure(error, runtime.storage.paths);
   } finally {
     interrupts.dispose();
     await parts?.close();
