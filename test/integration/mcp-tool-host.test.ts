@@ -71,7 +71,7 @@ describe('the MCP tool host', () => {
     const { client, operator } = await connect({ operator: { screen: { width: 1280, height: 800 }, scaleFactor: 2 } });
     const shot = await call(client, 'screenshot');
     expect(textOf(shot)).toMatch(/img_[0-9a-f]{12}: the screen, 2560×1600 pixels\./);
-    expect(textOf(shot)).toMatch(/shown at 1280×800; computer coordinates are in this image; crop_image boxes are in its full 2560×1600 pixels/);
+    expect(textOf(shot)).toMatch(/shown at 1280×800, scaled down from 2560×1600; computer coordinates and crop_image boxes are in this image/);
     const click = await call(client, 'computer', { action: 'click', x: 100, y: 50 });
     expect(click.isError).toBeUndefined();
     expect(operator.executed.at(-1)).toMatchObject({ action: { action: 'click' }, screen: [{ x: 100, y: 50 }] });
