@@ -46,7 +46,7 @@ export function lookUpHistoryPicture(storage: Storage, sessionId: string, hashPr
   const matching = storage.images
     .listBySession(sessionId)
     .filter((image) => image.source === 'user' && image.purgedAt === null && image.sha256.startsWith(hashPrefix));
-  const hashes = [...new Set(matching.map((image) => image.sha256))];
+  const hashes = [...new Set(matching.map((image) => image.sha256))].sort();
   if (hashes.length > 1) return { status: 'ambiguous', hashes };
   const image = matching[0];
   return image === undefined ? { status: 'none' } : { status: 'found', image };
