@@ -352,6 +352,15 @@ describe('crop boxes', () => {
       { stepId: 'step_1', imageId: 'img_0123456789ab', x: 980, y: 580, width: 440, height: 140 },
       { stepId: 'step_1', imageId: 'img_00000000beef', x: 0, y: 0, width: 18, height: 18 },
     ]);
+    expect(
+      stepActionLabel({
+        id: 'step_1',
+        tool: 'crop_image',
+        action: null,
+        toolArguments: { crops: { img_0123456789ab: [490, 290, 710, 360] } },
+        result: { ok: true, crops: [{ image: 'img_0123456789ab', box: [980, 580, 1420, 720], scale: 1, cropImageId: 'img_00000000c001' }] },
+      }),
+    ).toBe('Zoom into image img_0123456789ab (440×140 at 980, 580)');
     // A result that records no crops (older steps): the arguments, which were then the original's pixels.
     expect(cropBoxesOf({ id: 'step_2', tool: 'crop_image', toolArguments: { crops: { img_0123456789ab: [1, 2, 3, 4] } }, result: { ok: true } })).toEqual([
       { stepId: 'step_2', imageId: 'img_0123456789ab', x: 1, y: 2, width: 2, height: 2 },
