@@ -10,7 +10,7 @@ import { createEventEmitter } from '../../src/main/agent/event-emitter.js';
 import { ScreenRecorder } from '../../src/main/agent/screen-recorder.js';
 import { recordToolStep } from '../../src/main/agent/step-recording.js';
 import { performComputerAction } from '../../src/main/agent/tools/computer-tool.js';
-import { EncodedImageCache, TurnRequestCache } from '../../src/main/context/index.js';
+import { EncodedImageCache, ShownImages, TurnRequestCache } from '../../src/main/context/index.js';
 import { effectiveMaxImageEdge } from '../../src/main/context/model-image-size.js';
 import { buildRequest } from '../../src/main/context/request-builder.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
@@ -120,7 +120,8 @@ export async function runRow(operator: Operator, operatorName: string, page: Pag
   const row: RowResult = { operator: operatorName, page, mode, stepMs: [], endStates: 0, beforeStates: 0, unsettled: 0, watchedMs: [], framesWatched: [] };
 
   for (let step = 0; step < WARMUP_STEPS + STEPS; step++) {
-    const scope = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown };
+    const shownImages = ShownImages.of({ maxImageEdge, imageSizing: PROFILE.imageSizing, coordinateSpace: 'pixels' }, [shown]);
+    const scope = { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown, shownImages };
     const callId = `call_${step}`;
     const argumentsText = JSON.stringify(click);
     const started = performance.now();

@@ -20,6 +20,8 @@ import type { TurnOutcome } from '../../src/main/agent/agent-contract.js';
 import type { Emit } from '../../src/main/agent/event-emitter.js';
 import type { ScreenRecorder } from '../../src/main/agent/screen-recorder.js';
 import type { ToolCallScope } from '../../src/main/agent/tools/tool-definition.js';
+import { ShownImages } from '../../src/main/context/index.js';
+import { FIT_EDGE } from '../../src/main/llm/model-profiles.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { userText } from '../../src/shared/messages.js';
 import { TURN_END_REASONS } from '../../src/shared/statuses.js';
@@ -139,5 +141,6 @@ export async function startDispatchTurn(
   const { width, height } = options.size;
   const view = { frameWidth: width, frameHeight: height, imageWidth: width, imageHeight: height, coordinateSpace: 'pixels' as const };
   const shown = first.kind === 'new' ? { imageId: first.imageId, view } : undefined;
-  return { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown };
+  const shownImages = ShownImages.of({ maxImageEdge: Math.max(width, height), imageSizing: FIT_EDGE, coordinateSpace: 'pixels' }, shown === undefined ? [] : [shown]);
+  return { sessionId: session.id, turnId: turn.id, signal: new AbortController().signal, storage, emit, shown, shownImages };
 }

@@ -18,12 +18,13 @@ import type { ToolDefinition } from '../../src/main/agent/tools/tool-definition.
 import { activeZoneShape, chunkCost, foldChunkFor, REDUCED_VIEW_SHARE } from '../../src/main/context/active-zone-shape.js';
 import { modelImageSize } from '../../src/main/context/model-image-size.js';
 import { buildRequest, type BuiltRequest } from '../../src/main/context/request-builder.js';
+import { ShownImages } from '../../src/main/context/shown-images.js';
 import { TurnRequestCache } from '../../src/main/context/turn-request-cache.js';
 import { anthropicMessagesBody } from '../../src/main/llm/anthropic-messages-adapter.js';
 import { cacheBreakpoints } from '../../src/main/llm/anthropic-cache-breakpoints.js';
 import { toChatCompletionsMessages } from '../../src/main/llm/chat-completions-messages.js';
 import { estimateImageTokens } from '../../src/main/llm/image-token-estimates.js';
-import { resolveModelProfile, type ModelProfile } from '../../src/main/llm/model-profiles.js';
+import { FIT_EDGE, resolveModelProfile, type ModelProfile } from '../../src/main/llm/model-profiles.js';
 import { toResponsesInput } from '../../src/main/llm/responses-input.js';
 import type { ImageRecord, SessionRecord, Storage } from '../../src/main/storage/index.js';
 import { screenshot } from '../helpers/turn-fixture.js';
@@ -120,6 +121,8 @@ class GrowingTurn {
       storage,
       emit: () => undefined,
       shown: undefined,
+      // Shown at their own size: the recall result says nothing of a smaller copy.
+      shownImages: ShownImages.of({ maxImageEdge: Number.POSITIVE_INFINITY, imageSizing: FIT_EDGE, coordinateSpace: 'pixels' }),
     });
     this.append({ role: 'tool', toolCallId: call.id, name: call.name, parts: outcome.result.parts });
   }

@@ -71,10 +71,21 @@ describe('the MCP tool host', () => {
     const { client, operator } = await connect({ operator: { screen: { width: 1280, height: 800 }, scaleFactor: 2 } });
     const shot = await call(client, 'screenshot');
     expect(textOf(shot)).toMatch(/img_[0-9a-f]{12}: the screen, 2560×1600 pixels\./);
-    expect(textOf(shot)).toMatch(/shown at 1280×800; computer coordinates are in this image; crop_image boxes are in its full 2560×1600 pixels/);
+    expect(textOf(shot)).toMatch(/shown at 1280×800, scaled down from 2560×1600; computer coordinates and crop_image boxes are in this image/);
     const click = await call(client, 'computer', { action: 'click', x: 100, y: 50 });
     expect(click.isError).toBeUndefined();
     expect(operator.executed.at(-1)).toMatchObject({ action: { action: 'click' }, screen: [{ x: 100, y: 50 }] });
+  });
+
+  it('reads crop_image boxes in the image it sent: a box on the 1280×800 copy is cut from the 2560×1600 frame', async () => {
+    const { client, storage, host } = await connect({ operator: { screen: { width: 1280, height: 800 }, scaleFactor: 2 } });
+    const shot = await call(client, 'screenshot');
+    const screenshotId = /(img_[0-9a-f]{12}):/.exec(textOf(shot))![1]!;
+    const cropped = await call(client, 'crop_image', { crops: { [screenshotId]: [100, 50, 300, 150] } });
+    expect(cropped.isError).toBeUndefined();
+    expect(textOf(cropped)).toContain('box [100, 50, 300, 150] in the 1280×800 image you were shown, [200, 100, 600, 300] in its full-resolution pixels, 400×200 pixels.');
+    const crops = storage.images.listBySession(host.currentSessionId!).filter((image) => image.source === 'crop');
+    expect(crops.map((image) => [image.width, image.height, image.caption])).toEqual([[400, 200, `crop of ${screenshotId} [200, 100, 600, 300]`]]);
   });
 
   it('asks for a screenshot before the first action, and takes one when computer is asked for it', async () => {

@@ -7,6 +7,8 @@ import { createCropImageTool, type CropRegion } from '../../src/main/agent/tools
 import { createGetHistoryImageTool } from '../../src/main/agent/tools/get-history-image-tool.js';
 import { createToolRegistry } from '../../src/main/agent/tools/registry.js';
 import type { ToolDefinition } from '../../src/main/agent/tools/tool-definition.js';
+import { ShownImages } from '../../src/main/context/index.js';
+import { FIT_EDGE } from '../../src/main/llm/model-profiles.js';
 import { cropImageRegion } from '../../src/main/perception/image-crop.js';
 import type { ImageRecord, Storage } from '../../src/main/storage/index.js';
 import { seedStorage, type SeededSession } from '../helpers/seed.js';
@@ -14,6 +16,8 @@ import { createTemporaryStorage, type TemporaryStorage } from '../helpers/tempor
 
 const WIDTH = 200;
 const HEIGHT = 120;
+/** The model was shown each image at its own size: boxes are in the original's pixels. */
+const ORIGINAL_SIZE = ShownImages.of({ maxImageEdge: 1280, imageSizing: FIT_EDGE, coordinateSpace: 'pixels' });
 
 let temporary: TemporaryStorage;
 let storage: Storage;
@@ -43,7 +47,7 @@ async function call(tool: ToolDefinition<never>, argumentsValue: unknown) {
   const outcome = await dispatchToolCall(
     registry,
     { id: `call_${callNumber}`, name: tool.name, argumentsText: JSON.stringify(argumentsValue) },
-    { sessionId, turnId, signal: new AbortController().signal, storage, emit: () => undefined, shown: undefined },
+    { sessionId, turnId, signal: new AbortController().signal, storage, emit: () => undefined, shown: undefined, shownImages: ORIGINAL_SIZE },
   );
   return outcome;
 }

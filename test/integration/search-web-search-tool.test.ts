@@ -10,7 +10,9 @@ import type { AgentEvent } from '../../src/shared/events.js';
 import { textOfParts } from '../../src/shared/messages.js';
 import { createSearchTools } from '../../src/main/agent/search/create-search-tools.js';
 import type { ToolCallScope, ToolDefinition, ToolResult } from '../../src/main/agent/tools/tool-definition.js';
+import { ShownImages } from '../../src/main/context/index.js';
 import { createModelAdapter } from '../../src/main/llm/create-model-adapter.js';
+import { FIT_EDGE } from '../../src/main/llm/model-profiles.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { chatMessages, contentText, toolCall } from '../helpers/agent-harness.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
@@ -72,7 +74,7 @@ function webSearchTool(search: Partial<Config['search']> = {}, options: { tavily
 }
 
 async function runWebSearch(tool: ToolDefinition, question: string, signal = new AbortController().signal): Promise<ToolResult> {
-  const callScope: ToolCallScope = { ...scope, signal, storage, emit: (event) => events.push(event), shown: undefined };
+  const callScope: ToolCallScope = { ...scope, signal, storage, emit: (event) => events.push(event), shown: undefined, shownImages: ShownImages.of({ maxImageEdge: 1280, imageSizing: FIT_EDGE, coordinateSpace: 'pixels' }) };
   return tool.execute(tool.arguments.parse({ question }), callScope);
 }
 

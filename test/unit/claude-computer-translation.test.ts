@@ -14,7 +14,7 @@ import {
   type ClaudeComputerToolType,
   type ClaudePointerState,
 } from '../../src/main/agent/tools/claude-computer-translation.js';
-import { frameBox } from '../../src/main/agent/tools/claude-computer-tool.js';
+import { frameBox } from '../../src/main/agent/tools/frame-box.js';
 import { parseKeyCombinations } from '../../src/main/operators/key-combination.js';
 import { MAX_HOLD_SECONDS } from '../../src/shared/actions.js';
 

@@ -334,6 +334,39 @@ describe('crop boxes', () => {
     expect(cropBoxesOf({ id: 's', tool: 'computer', toolArguments: { crops: { img_0123456789ab: [0, 0, 5, 5] } } })).toEqual([]);
   });
 
+  it('draws the crops the result records as made, in the original\'s pixels, not the arguments the model wrote in the image it was shown', () => {
+    const made = cropBoxesOf({
+      id: 'step_1',
+      tool: 'crop_image',
+      toolArguments: { crops: { img_0123456789ab: [490, 290, 710, 360], '[Picture:history_0123456789abcdef]': [0, 0, 9, 9], img_ba9876543210: [0, 0, 2000, 10] } },
+      result: {
+        ok: true,
+        crops: [
+          { image: 'img_0123456789ab', box: [980, 580, 1420, 720], drawnBox: [490, 290, 710, 360], view: { imageWidth: 1280, imageHeight: 800, coordinateSpace: 'pixels' }, scale: 1, cropImageId: 'img_00000000c001' },
+          { image: 'img_00000000beef', box: [0, 0, 18, 18], scale: 1, cropImageId: 'img_00000000c002' },
+          { image: 'img_ba9876543210', box: [0, 0, 2000, 10], error: 'the box is outside the image' },
+        ],
+      },
+    });
+    expect(made).toEqual([
+      { stepId: 'step_1', imageId: 'img_0123456789ab', x: 980, y: 580, width: 440, height: 140 },
+      { stepId: 'step_1', imageId: 'img_00000000beef', x: 0, y: 0, width: 18, height: 18 },
+    ]);
+    expect(
+      stepActionLabel({
+        id: 'step_1',
+        tool: 'crop_image',
+        action: null,
+        toolArguments: { crops: { img_0123456789ab: [490, 290, 710, 360] } },
+        result: { ok: true, crops: [{ image: 'img_0123456789ab', box: [980, 580, 1420, 720], scale: 1, cropImageId: 'img_00000000c001' }] },
+      }),
+    ).toBe('Zoom into image img_0123456789ab (440×140 at 980, 580)');
+    // A result that records no crops (older steps): the arguments, which were then the original's pixels.
+    expect(cropBoxesOf({ id: 'step_2', tool: 'crop_image', toolArguments: { crops: { img_0123456789ab: [1, 2, 3, 4] } }, result: { ok: true } })).toEqual([
+      { stepId: 'step_2', imageId: 'img_0123456789ab', x: 1, y: 2, width: 2, height: 2 },
+    ]);
+  });
+
   it('collects the boxes drawn on one image', () => {
     const steps = [
       step({ id: 'a', turnId: TURN_1, sequence: 1, tool: 'crop_image', action: null, toolArguments: { crops: { img_0123456789ab: [0, 0, 2, 2] } } }),

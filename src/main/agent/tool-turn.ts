@@ -9,6 +9,7 @@ import type { MessagePart, ToolCall, UserMessage } from '../../shared/messages.j
 import type { ShownScreenshot } from '../../shared/model-view.js';
 import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
+import type { ShownImages } from '../context/index.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
@@ -39,6 +40,8 @@ export interface ToolTurnParts {
 export interface CallOrigin {
   /** The screenshot the caller was looking at when it made the call; its coordinates are in that view. */
   shown: ShownScreenshot | undefined;
+  /** How each image was shown to the caller: the space of the boxes it draws on them (crop_image). */
+  shownImages: ShownImages;
   /** The assistant's text of the reply that made the call. */
   thought?: string | undefined;
   /** The model call's cost: on the first step of a reply only, so a turn's steps add up to its calls. */
@@ -91,7 +94,7 @@ export class ToolTurn {
 
   /** Runs one call as its maker saw the screen, and records it: its tool message and its step row. */
   async take(call: ToolCall, origin: CallOrigin, signal: AbortSignal): Promise<TakenStep> {
-    const taken = await this.dispatch(call, origin.shown, signal);
+    const taken = await this.dispatch(call, origin, signal);
     this.record(call, taken, origin);
     return taken;
   }
@@ -126,7 +129,7 @@ export class ToolTurn {
     }
   }
 
-  private async dispatch(call: ToolCall, shown: ShownScreenshot | undefined, signal: AbortSignal): Promise<TakenStep> {
+  private async dispatch(call: ToolCall, { shown, shownImages }: CallOrigin, signal: AbortSignal): Promise<TakenStep> {
     const { storage, emit, redact, registry } = this.parts;
     const started = performance.now();
     const interrupted = (text: string, stopped: boolean, storageFailure?: string): TakenStep => ({
@@ -137,7 +140,7 @@ export class ToolTurn {
       storageFailure,
     });
     try {
-      const scope = { sessionId: this.sessionId, turnId: this.turnId, signal, storage, emit, shown };
+      const scope = { sessionId: this.sessionId, turnId: this.turnId, signal, storage, emit, shown, shownImages };
       const outcome = await dispatchToolCall(registry, call, scope);
       return { ...outcome, stopped: false, storageFailure: undefined };
     } catch (error) {

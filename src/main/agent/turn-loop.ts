@@ -19,6 +19,7 @@ import {
   type ContextSettings,
   type EncodedImageCache,
   type InjectionDebugLog,
+  type ShownImages,
   type TurnRequestCache,
 } from '../context/index.js';
 import type { CompletedAssistantMessage, ModelAdapter, ModelRequest } from '../llm/model-adapter.js';
@@ -140,6 +141,7 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
     const calls = await runToolCalls(loop, reply.message, steps, {
       thought,
       shown: built.shown,
+      shownImages: built.shownImages,
       tokenReport: built.tokenReport,
       ...(costDollars === undefined ? {} : { costDollars }),
     });
@@ -202,6 +204,7 @@ function keptParts(message: CompletedAssistantMessage): MessagePart[] {
 interface ReplyFacts {
   thought: string | undefined;
   shown: ShownScreenshot | undefined;
+  shownImages: ShownImages;
   tokenReport: TokenReport;
   /** What the reply's model call cost in dollars, when the model's price is known. */
   costDollars?: number;
@@ -227,7 +230,7 @@ async function runToolCalls(
       index === 0
         ? { usage: message.usage, tokenReport: reply.tokenReport, ...(reply.costDollars === undefined ? {} : { costDollars: reply.costDollars }) }
         : {};
-    const origin: CallOrigin = { shown: reply.shown, thought: reply.thought, ...cost };
+    const origin: CallOrigin = { shown: reply.shown, shownImages: reply.shownImages, thought: reply.thought, ...cost };
     const overLimit = call.name !== FINISH_TOOL_NAME && steps.taken >= loop.maxSteps;
     const notRun = notRunReason(outcome, loop.signal) ?? (overLimit ? stepLimitNotice(loop.maxSteps) : undefined);
     if (notRun !== undefined) {

@@ -15,27 +15,49 @@ import type { ImageDescriptions } from './image-descriptions.js';
 import type { PlannedMessage } from './planned-messages.js';
 
 const HASH_LENGTH = 16;
-const HISTORY_PICTURE_PATTERN = /^\[Picture:history_([0-9a-f]{16})\]$/;
+/** The shortest hash prefix a picture may be named by: shorter ones would soon name several. */
+export const MIN_HASH_PREFIX_LENGTH = 8;
+// As the model may copy the name: with or without the brackets and the `Picture:` label, any spacing, any case.
+const HISTORY_PICTURE_PATTERN = /^\[?\s*(?:picture\s*:\s*)?history_([0-9a-f]{8,64})\s*\]?$/i;
 
 export function historyPictureText(sha256: string): string {
   return `[Picture:history_${sha256.slice(0, HASH_LENGTH)}]`;
 }
 
-/** The hash named by a history picture reference (`[Picture:history_…]` or `history_…`), if it is one. */
+/**
+ * The hash (or the start of it, 8 hex digits or more) named by a history picture reference:
+ * `[Picture:history_…]`, `Picture: history_…` or `history_…`. Lower case; undefined when it is not one.
+ */
 export function historyPictureHash(reference: string): string | undefined {
-  const text = reference.trim();
-  const bracketed = HISTORY_PICTURE_PATTERN.exec(text)?.[1];
-  if (bracketed !== undefined) return bracketed;
-  return /^history_([0-9a-f]{16})$/.exec(text)?.[1];
+  return HISTORY_PICTURE_PATTERN.exec(reference.trim())?.[1]?.toLowerCase();
 }
 
-/** The stored picture a history reference names in a session: for the recall tools. */
+/** What a hash prefix names among a session's pictures: one picture, several (a longer prefix tells them apart), or none. */
+export type HistoryPictureLookup =
+  | { status: 'found'; image: ImageRecord }
+  | { status: 'ambiguous'; hashes: string[] }
+  | { status: 'none' };
+
+/**
+ * The session's picture whose content hash starts with `hashPrefix` (lower-case hex). Purged pictures are
+ * gone; the same picture stored twice is one picture (one hash), not an ambiguity.
+ */
+export function lookUpHistoryPicture(storage: Storage, sessionId: string, hashPrefix: string): HistoryPictureLookup {
+  const matching = storage.images
+    .listBySession(sessionId)
+    .filter((image) => image.source === 'user' && image.purgedAt === null && image.sha256.startsWith(hashPrefix));
+  const hashes = [...new Set(matching.map((image) => image.sha256))].sort();
+  if (hashes.length > 1) return { status: 'ambiguous', hashes };
+  const image = matching[0];
+  return image === undefined ? { status: 'none' } : { status: 'found', image };
+}
+
+/** The stored picture a history reference names in a session, when it names exactly one. */
 export function findHistoryPicture(storage: Storage, sessionId: string, reference: string): ImageRecord | undefined {
   const hash = historyPictureHash(reference);
   if (hash === undefined) return undefined;
-  return storage.images
-    .listBySession(sessionId)
-    .find((image) => image.source === 'user' && image.sha256.startsWith(hash) && image.purgedAt === null);
+  const lookup = lookUpHistoryPicture(storage, sessionId, hash);
+  return lookup.status === 'found' ? lookup.image : undefined;
 }
 
 export interface HistoryPictureOptions {

@@ -19,7 +19,15 @@ export {
 } from './compact-turn.js';
 export { CompactionQueue, createCompactionHook, type CompactionQueueOptions } from './compaction-queue.js';
 export { placeholderText, placeholderImageId } from './captions.js';
-export { historyPictureText, historyPictureHash, findHistoryPicture } from './history-pictures.js';
+export {
+  historyPictureText,
+  historyPictureHash,
+  findHistoryPicture,
+  lookUpHistoryPicture,
+  MIN_HASH_PREFIX_LENGTH,
+  type HistoryPictureLookup,
+} from './history-pictures.js';
+export { ShownImages, type ImageShowing, type ImageSize } from './shown-images.js';
 export { EncodedImageCache, type EncodedImage, type ResolvedImage } from './encoded-image-cache.js';
 export { TurnRequestCache } from './turn-request-cache.js';
 export { imageToken, unavailableImageText } from './image-reference.js';

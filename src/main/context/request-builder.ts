@@ -43,6 +43,7 @@ import { keepLastImages } from './zone-rendering.js';
 import { activeZoneShape } from './active-zone-shape.js';
 import { planActiveZone } from './active-zone.js';
 import { imageSizingKey } from './model-image-size.js';
+import { ShownImages } from './shown-images.js';
 
 export type ContextSettings = Config['context'];
 
@@ -93,6 +94,8 @@ export interface BuiltRequest {
    * refer to. The loop hands it to each call of that reply; undefined when the request shows no screen.
    */
   shown: ShownScreenshot | undefined;
+  /** How each image of the request was shown (and how any other would be): what crop boxes in the reply are in. */
+  shownImages: ShownImages;
 }
 
 export async function buildRequest(input: BuildRequestInput): Promise<BuiltRequest> {
@@ -164,6 +167,10 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
     },
     budgetTokens: budget.tokens,
     shown: lastScreenshot === undefined ? undefined : shownScreenshot(lastScreenshot.imageId, lastScreenshot, input.profile.coordinateSpace),
+    shownImages: ShownImages.of(
+      { maxImageEdge: input.maxImageEdge, imageSizing, coordinateSpace: input.profile.coordinateSpace },
+      history.images.map((image) => shownScreenshot(image.imageId, image, input.profile.coordinateSpace)),
+    ),
   };
 }
 

@@ -17,7 +17,7 @@ const INSTRUCTIONS =
   'Sightline sees and acts on a screen (a desktop or a browser page) and remembers every screenshot by id. ' +
   'Call screenshot first; computer acts with the mouse and keyboard in the coordinates of the latest ' +
   'screenshot and returns the screen after the action; get_history_image and crop_image bring back or zoom ' +
-  'into any earlier image by its id. Risky actions are refused unless the server was started with --yes.';
+  'into any earlier image by its id (crop boxes are in the image as it was sent to you, scaled down or not). Risky actions are refused unless the server was started with --yes.';
 
 /**
  * The protocol answers a thrown error with its `code` and `message`. Not the SDK's McpError: its message

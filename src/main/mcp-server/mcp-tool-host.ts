@@ -7,8 +7,8 @@
  *
  * What is particular to MCP lives beside this file: calls grouped into turns by bursts
  * (turns-by-burst.ts), and results encoded as MCP content (result-content.ts). This file joins them and
- * keeps the one thing a client's calls carry over from each other: the screenshot it was last sent, which
- * its next coordinates refer to, whichever turn sent it.
+ * keeps what a client's calls carry over from each other: the screenshot it was last sent, which its next
+ * coordinates refer to, whichever turn sent it, and how every image was sent, which its crop boxes refer to.
  */
 import { randomUUID } from 'node:crypto';
 import { COMPUTER_TOOL_NAME } from '../../shared/actions.js';
@@ -25,10 +25,12 @@ import {
   type ToolTurn,
   type TurnEndHook,
 } from '../agent/index.js';
+import { ShownImages } from '../context/index.js';
+import { FIT_EDGE } from '../llm/model-profiles.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import { createListSessionsTool } from './list-sessions-tool.js';
-import { ResultContentEncoder, type McpResultContent } from './result-content.js';
+import { CLIENT_COORDINATE_SPACE, ResultContentEncoder, type McpResultContent } from './result-content.js';
 import { TurnsByBurst } from './turns-by-burst.js';
 
 export type { McpResultContent } from './result-content.js';
@@ -65,6 +67,8 @@ export interface McpToolHostOptions {
 }
 
 const DEFAULT_IDLE_TURN_END_MS = 60_000;
+/** Views kept of the images sent: a few bytes each, bounded all the same for a server that runs for days. */
+const SHOWN_IMAGES_KEPT = 10_000;
 const SHUTTING_DOWN: McpCallOutcome = {
   kind: 'result',
   content: [{ type: 'text', text: 'The Sightline MCP server is shutting down.' }],
@@ -77,9 +81,16 @@ export class McpToolHost {
   private readonly encoder: ResultContentEncoder;
   /** The screenshot last sent to the client: what the coordinates of its next call refer to. */
   private shown: ShownScreenshot | undefined;
+  /** How each image was sent to the client (an image it was not sent, as get_history_image would send it). */
+  private shownImages: ShownImages;
 
   constructor(options: McpToolHostOptions) {
     const { storage, config, operator } = options;
+    this.shownImages = ShownImages.of({
+      maxImageEdge: config.perception.maxImageEdge,
+      imageSizing: FIT_EDGE,
+      coordinateSpace: CLIENT_COORDINATE_SPACE,
+    });
     this.tools = createHostedTools({
       storage,
       config,
@@ -136,11 +147,12 @@ export class McpToolHost {
   private async runCall(turn: ToolTurn, name: string, argumentsValue: unknown, signal: AbortSignal): Promise<McpCallOutcome> {
     const call: ToolCall = { id: `mcp_${randomUUID()}`, name, argumentsText: JSON.stringify(argumentsValue ?? {}) };
     turn.storeCalls([], [call]);
-    const { result, malformed } = await turn.take(call, { shown: this.shown }, signal);
+    const { result, malformed } = await turn.take(call, { shown: this.shown, shownImages: this.shownImages }, signal);
     if (malformed) return { kind: 'invalid', message: this.tools.redact(textOfParts(result.parts)) };
     const showsScreen = name === SCREENSHOT_TOOL_NAME || name === COMPUTER_TOOL_NAME;
     const encoded = await this.encoder.encode(result.parts, turn.turnId, showsScreen);
     if (encoded.shown !== undefined) this.shown = encoded.shown;
+    this.shownImages = this.shownImages.with(encoded.images, SHOWN_IMAGES_KEPT);
     return { kind: 'result', content: encoded.content, isError: result.isError === true };
   }
 }

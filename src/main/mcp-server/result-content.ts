@@ -2,7 +2,9 @@
  * A tool result's parts as MCP content. Text is redacted; an image by id becomes its pixels at the
  * configured size, named by its id (the client refers to images by id: recall tools, crops), with a note
  * when it was scaled down. When the result shows the screen now, its screenshot is what the client's next
- * coordinates refer to: the encoding returns it as a value, for the host to hand to the next call.
+ * coordinates refer to: the encoding returns it as a value, for the host to hand to the next call. Every
+ * image it carries is returned with how it was shown, since the boxes a client draws on an image with
+ * crop_image are in the image it was sent.
  */
 import type { MessagePart } from '../../shared/messages.js';
 import { shownScreenshot, type CoordinateSpace, type ShownScreenshot } from '../../shared/model-view.js';
@@ -16,6 +18,8 @@ export interface EncodedResult {
   content: McpResultContent[];
   /** The last screenshot of the screen now that the content carries; undefined when it carries none. */
   shown: ShownScreenshot | undefined;
+  /** Every image the content carries, with how it was shown. */
+  images: ShownScreenshot[];
 }
 
 export interface ResultContentOptions {
@@ -26,7 +30,7 @@ export interface ResultContentOptions {
 }
 
 /** An MCP client names points in the pixels of the image it was sent. */
-const CLIENT_COORDINATE_SPACE: CoordinateSpace = 'pixels';
+export const CLIENT_COORDINATE_SPACE: CoordinateSpace = 'pixels';
 
 export class ResultContentEncoder {
   /** Per turn, as the agent keeps one: a long-lived server must not hold every screenshot it ever sent. */
@@ -39,6 +43,7 @@ export class ResultContentEncoder {
     const { images, maxImageEdge, redact } = this.options;
     const content: McpResultContent[] = [];
     let shown: ShownScreenshot | undefined;
+    const sent: ShownScreenshot[] = [];
     for (const part of parts) {
       if (part.type === 'text') content.push({ type: 'text', text: redact(part.text) });
       if (part.type !== 'image' || part.imageId === undefined) continue;
@@ -55,12 +60,16 @@ export class ResultContentEncoder {
       if (scaled) {
         content.push({
           type: 'text',
-          text: `(${image.imageId} is shown at ${image.width}×${image.height}${showsScreen ? '; computer coordinates are in this image' : ''}; crop_image boxes are in its full ${image.frameWidth}×${image.frameHeight} pixels)`,
+          text:
+            `(${image.imageId} is shown at ${image.width}×${image.height}, scaled down from ${image.frameWidth}×${image.frameHeight}; ` +
+            `${showsScreen ? 'computer coordinates and ' : ''}crop_image boxes are in this image)`,
         });
       }
-      if (showsScreen) shown = shownScreenshot(image.imageId, image, CLIENT_COORDINATE_SPACE);
+      const view = shownScreenshot(image.imageId, image, CLIENT_COORDINATE_SPACE);
+      sent.push(view);
+      if (showsScreen) shown = view;
     }
-    return { content, shown };
+    return { content, shown, images: sent };
   }
 
   private cacheFor(turnId: string): EncodedImageCache {

@@ -36,7 +36,7 @@ export const ANTHROPIC_COMPUTER_DIALECT: AgentDialect = {
     createFinishTool(),
     createAskUserTool(parts.askUser),
     createGetHistoryImageTool(),
-    createCropImageTool(),
+    createCropImageTool({ coordinateSpace: parts.coordinateSpace }),
     ...parts.extraTools,
   ],
   systemPrompt: buildClaudeComputerSystemPrompt,

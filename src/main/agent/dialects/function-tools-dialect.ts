@@ -19,7 +19,7 @@ export const FUNCTION_TOOLS_DIALECT: AgentDialect = {
     createFinishTool(),
     createAskUserTool(parts.askUser),
     createGetHistoryImageTool(),
-    createCropImageTool(),
+    createCropImageTool({ coordinateSpace: parts.coordinateSpace }),
     ...parts.extraTools,
   ],
   systemPrompt: buildSystemPrompt,

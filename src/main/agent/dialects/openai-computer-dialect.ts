@@ -30,7 +30,7 @@ export const OPENAI_COMPUTER_DIALECT: AgentDialect = {
     }),
     createAskUserTool(parts.askUser),
     createGetHistoryImageTool(),
-    createCropImageTool(),
+    createCropImageTool({ coordinateSpace: parts.coordinateSpace }),
     ...parts.extraTools,
   ],
   systemPrompt: buildOpenAiComputerSystemPrompt,

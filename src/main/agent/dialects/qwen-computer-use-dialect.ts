@@ -34,7 +34,7 @@ export const QWEN_COMPUTER_USE_DIALECT: AgentDialect = {
     }),
     createAskUserTool(parts.askUser),
     createGetHistoryImageTool(),
-    createCropImageTool(),
+    createCropImageTool({ coordinateSpace: parts.coordinateSpace }),
     ...parts.extraTools,
   ],
   systemPrompt: buildQwenSystemPrompt,

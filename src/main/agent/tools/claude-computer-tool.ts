@@ -13,6 +13,7 @@
  */
 import { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
 import { cropImageRegion } from '../../perception/image-crop.js';
+import { frameBox } from './frame-box.js';
 import { storeCrop } from './stored-crop.js';
 import { coordinateExtentOf, TrackedPointer, type CoordinateExtent } from './tracked-pointer.js';
 import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
@@ -114,23 +115,3 @@ async function zoom(region: ClaudeRegion, scope: ToolCallScope, options: ClaudeC
     record: { result: { ok: true, detail: text, zoom: { region: [region.left, region.top, region.right, region.bottom], frameBox: [box.left, box.top, box.right, box.bottom], cropImageId: stored.id } } },
   };
 }
-
-/** The region in the stored frame's pixels: scaled from the extent the model named it in, whole pixels, inside the frame. */
-export function frameBox(region: ClaudeRegion, extent: CoordinateExtent, frame: { width: number; height: number }): ClaudeRegion {
-  const scaleX = frame.width / extent.width;
-  const scaleY = frame.height / extent.height;
-  const left = clamp(Math.floor(region.left * scaleX), 0, frame.width - 1);
-  const top = clamp(Math.floor(region.top * scaleY), 0, frame.height - 1);
-  return {
-    left,
-    top,
-    right: clamp(Math.ceil(region.right * scaleX), left + 1, frame.width),
-    bottom: clamp(Math.ceil(region.bottom * scaleY), top + 1, frame.height),
-  };
-}
-
-function clamp(value: number, low: number, high: number): number {
-  return Math.min(high, Math.max(low, value));
-}
-
-

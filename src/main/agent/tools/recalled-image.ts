@@ -1,11 +1,13 @@
 /**
- * Finding an earlier image for the recall tools (`get_history_image`, `crop_image`): the model types an
- * id, with or without its prefix, and gets the stored bytes, wherever they are (blobs/ or cold storage,
- * hash-checked), or one of a few plain answers it can act on. Images of other sessions are not found:
- * a session's model sees only its own history.
+ * Finding an earlier image for the recall tools (`get_history_image`, `crop_image`): the model types any
+ * name the image was given (image-names.ts: its id, a placeholder, a user picture's `history_` name or
+ * hash) and gets the stored bytes, wherever they are (blobs/ or cold storage, hash-checked), or one of a
+ * few plain answers it can act on. Images of other sessions are not found: a session's model sees only its
+ * own history.
  */
-import { parseId } from '../../../shared/ids.js';
+import { historyPictureText, lookUpHistoryPicture } from '../../context/index.js';
 import type { ImageRecord, Storage } from '../../storage/index.js';
+import { readImageName, type ImageName } from './image-names.js';
 
 export const INVALID_IMAGE_ID_TEXT = 'invalid image id';
 export const IMAGE_NOT_FOUND_TEXT = 'image not found or expired';
@@ -20,10 +22,11 @@ const FILE_PROBLEMS = {
 } as const;
 
 export async function recallImage(storage: Storage, sessionId: string, typedId: string): Promise<RecalledImage> {
-  const imageId = parseId('image', typedId);
-  if (imageId === undefined) return { status: 'error', message: INVALID_IMAGE_ID_TEXT };
-  const known = storage.images.get(imageId);
-  if (known === undefined || known.sessionId !== sessionId) return { status: 'error', message: IMAGE_NOT_FOUND_TEXT };
+  const name = readImageName(typedId);
+  if (name === undefined) return { status: 'error', message: INVALID_IMAGE_ID_TEXT };
+  const found = findNamedImage(storage, sessionId, name);
+  if (found.status === 'error') return found;
+  const { imageId } = found;
   const read = await storage.images.retrieve(imageId);
   if (read.status === 'ok') {
     return {
@@ -36,6 +39,26 @@ export async function recallImage(storage: Storage, sessionId: string, typedId: 
   }
   if (read.reason === 'not-found' || read.reason === 'purged') return { status: 'error', message: IMAGE_NOT_FOUND_TEXT };
   return { status: 'error', message: `image ${imageId} unavailable: ${FILE_PROBLEMS[read.reason]}` };
+}
+
+type NamedImage = { status: 'ok'; imageId: string } | { status: 'error'; message: string };
+
+/** The session's image a name stands for: an image id first, then a user picture by the start of its hash. */
+function findNamedImage(storage: Storage, sessionId: string, name: ImageName): NamedImage {
+  if (name.kind === 'image-id') {
+    const known = storage.images.get(name.imageId);
+    if (known !== undefined && known.sessionId === sessionId) return { status: 'ok', imageId: known.id };
+  }
+  const { hashPrefix } = name;
+  if (hashPrefix === undefined) return { status: 'error', message: IMAGE_NOT_FOUND_TEXT };
+  const lookup = lookUpHistoryPicture(storage, sessionId, hashPrefix);
+  if (lookup.status === 'found') return { status: 'ok', imageId: lookup.image.id };
+  if (lookup.status === 'none') return { status: 'error', message: IMAGE_NOT_FOUND_TEXT };
+  const names = lookup.hashes.map((hash) => historyPictureText(hash)).join(', ');
+  return {
+    status: 'error',
+    message: `${hashPrefix} is ambiguous: it starts the hashes of ${lookup.hashes.length} pictures (${names}); give more of the hash`,
+  };
 }
 
 /** Where an image came from, in words for the model: "a screenshot from turn 3, 1280×800 pixels". */

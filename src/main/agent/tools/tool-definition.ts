@@ -7,6 +7,7 @@ import type { ComputerAction } from '../../../shared/actions.js';
 import type { AgentEvent } from '../../../shared/events.js';
 import type { MessagePart, ToolResultProviderData } from '../../../shared/messages.js';
 import type { ShownScreenshot } from '../../../shared/model-view.js';
+import type { ShownImages } from '../../context/index.js';
 import type { NativeToolDeclaration } from '../../llm/model-adapter.js';
 import type { Storage } from '../../storage/storage.js';
 
@@ -21,6 +22,8 @@ export interface ToolCallScope {
    * Undefined while it has been shown no screen (an MCP client that has not asked for a screenshot yet).
    */
   shown: ShownScreenshot | undefined;
+  /** How each image was shown to the model (or would be, recalled): the space of the boxes it draws on them. */
+  shownImages: ShownImages;
 }
 
 /**

@@ -43,8 +43,11 @@ const TOOL_NAMES: Record<string, string> = {
   crop_image: 'Zoom into image',
 };
 
-/** The action of any step: the computer action, or the tool with its most telling argument. */
-export function stepActionLabel(step: Pick<Step, 'id' | 'tool' | 'action' | 'toolArguments'>): string {
+/**
+ * The action of any step: the computer action, or the tool with its most telling argument. A crop is told
+ * by the box it cut from the original (its result), as the timeline draws it.
+ */
+export function stepActionLabel(step: Pick<Step, 'id' | 'tool' | 'action' | 'toolArguments'> & Partial<Pick<Step, 'result'>>): string {
   if (step.action !== null) return computerActionLabel(step.action);
   const name = TOOL_NAMES[step.tool] ?? step.tool;
   const crops = cropBoxesOf(step);
