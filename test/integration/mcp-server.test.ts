@@ -8,7 +8,7 @@
  * serving.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -253,6 +253,17 @@ describe('sightline mcp with MCP servers in config.json', () => {
     const reports = configuredLog.split('\n').filter((line) => line.includes('MCP server "broken" did not start'));
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatch(/^sightline mcp: MCP server "broken" did not start: .*; its tools are left out of this run\.$/);
+  });
+
+  it('puts their destructive tools behind the same gate: refused with the way to allow them, and nothing done', async () => {
+    const victim = resolve(configuredHome.root, 'keep-me.txt');
+    writeFileSync(victim, 'still here');
+
+    const refused = (await configuredClient.callTool({ name: 'echo__delete_file', arguments: { path: victim } })) as CallResult;
+
+    expect(refused.isError).toBe(true);
+    expect(texts(refused)).toMatch(/^Refused: the tool "delete_file" of the MCP server "echo" may delete or overwrite something .*start `sightline mcp` with --yes/);
+    expect(existsSync(victim)).toBe(true);
   });
 });
 

@@ -17,6 +17,7 @@ import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
 import { createToolRegistry } from './tools/registry.js';
 import { createScreenshotTool } from './tools/screenshot-tool.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
+import { withConfirmationGate } from './tool-confirmation.js';
 import { ToolTurn } from './tool-turn.js';
 import { watchOperator } from './watched-operator.js';
 
@@ -52,7 +53,7 @@ export function createHostedTools(options: HostedToolsOptions): HostedTools {
   const computer = createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: options.confirm });
   const registry = createToolRegistry(
     [screenshot, withScreenshotAction(computer, screenshot), createGetHistoryImageTool(), createCropImageTool()],
-    options.extraTools,
+    withConfirmationGate(options.extraTools ?? [], { policy: config.agent.confirm, confirm: options.confirm }),
   );
   const parts = { storage, emit, redact, registry, screen, operator, stoppedNotice: options.cancelledNotice };
   return {
