@@ -2,7 +2,8 @@
  * `sightline mcp` as another agent meets it: the SDK's own Client spawns the command over stdio (the
  * browser operator on the bundled sandbox page, a temporary SIGHTLINE_HOME) and calls its tools. The tools
  * are listed with their schemas, a screenshot comes back as an image with an id that get_history_image
- * returns, computer actions change the page, a bad argument is an invalid-params error, a risky action is
+ * returns, computer actions change the page, a bad argument is an isError result naming the field (an
+ * unknown tool the protocol's invalid-params error; issue 17 moved the former to MCP 2025-11-25's rule), a risky action is
  * refused with the way to allow it, and every call is recorded in a session of its own. The MCP servers
  * in config.json are offered too, as in `sightline run`, and a display it cannot reach exits 2 before
  * serving.
@@ -125,12 +126,16 @@ describe('sightline mcp', () => {
     expect(texts(unknown)).toBe('image not found or expired');
   });
 
-  it('answers a bad argument and an unknown tool with an invalid-params error', async () => {
-    const badArgument = client.callTool({ name: 'get_history_image', arguments: { image_id: 42 } });
-    await expect(badArgument).rejects.toBeInstanceOf(McpError);
-    await expect(badArgument).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('image_id') });
-    await expect(client.callTool({ name: 'computer', arguments: { action: 'fly' } })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
-    await expect(client.callTool({ name: 'finish', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+  it('answers a bad argument with an isError result naming the field, and an unknown tool with an invalid-params error', async () => {
+    const badArgument = await call('get_history_image', { image_id: 42 });
+    expect(badArgument.isError).toBe(true);
+    expect(texts(badArgument)).toContain('image_id');
+    const badAction = await call('computer', { action: 'fly' });
+    expect(badAction.isError).toBe(true);
+    expect(texts(badAction)).toContain('action: unknown value "fly"');
+    const unknownTool = client.callTool({ name: 'finish', arguments: {} });
+    await expect(unknownTool).rejects.toBeInstanceOf(McpError);
+    await expect(unknownTool).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('finish') });
   });
 
   it('acts on the page with computer, returning the screen after each action', async () => {

@@ -18,6 +18,7 @@ import type { ConfirmationHandler } from '../agent-contract.js';
 import { askConfirmation, refusalText } from '../confirmation-gate.js';
 import { assessRisk, confirmationReason, needsConfirmation } from '../safety-policy.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
+import { computerInputSchema } from './computer-input-schema.js';
 import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
 
 export { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
@@ -61,6 +62,13 @@ const COMPUTER_PARAMETERS: Record<string, unknown> = {
   additionalProperties: false,
 };
 
+/** The exact schema (one branch per action), for clients that validate before they call. */
+const COMPUTER_INPUT_SCHEMA = computerInputSchema(
+  Object.fromEntries(
+    Object.entries(COMPUTER_PARAMETERS.properties as Record<string, { description: string }>).map(([name, property]) => [name, property.description]),
+  ),
+);
+
 export function createComputerTool(options: ComputerToolOptions): ToolDefinition<ComputerAction> {
   return {
     name: COMPUTER_TOOL_NAME,
@@ -69,6 +77,7 @@ export function createComputerTool(options: ComputerToolOptions): ToolDefinition
       'screenshot. The result holds the screenshot after the action.',
     arguments: ComputerArgumentsSchema,
     parametersJsonSchema: COMPUTER_PARAMETERS,
+    publishedJsonSchema: COMPUTER_INPUT_SCHEMA,
     execute: (action, scope) => performComputerAction(action, scope, options),
   };
 }

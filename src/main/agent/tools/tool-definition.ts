@@ -56,6 +56,12 @@ export interface ToolDefinition<Arguments = unknown> {
   arguments: z.ZodType<Arguments>;
   /** A JSON schema to show instead of the one derived from `arguments` (MCP tools bring their own). */
   parametersJsonSchema?: Record<string, unknown>;
+  /**
+   * The exact schema of the arguments, published where clients validate against it (MCP's tools/list);
+   * the model's schema (above) when absent. The computer tool's is a per-action `oneOf`, which the model's
+   * APIs do not all take at the top of a function's parameters.
+   */
+  publishedJsonSchema?: Record<string, unknown>;
   /** Declared to the provider as its own tool (OpenAI's computer tool), not as a function. */
   nativeDeclaration?: NativeToolDeclaration;
   /**
