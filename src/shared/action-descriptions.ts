@@ -11,10 +11,24 @@ import { isComputerAction, type ComputerAction, type StepAction } from './action
 
 /** Typed text longer than this is cut, so one step stays one short line. */
 const TYPED_TEXT_SHOWN = 40;
+/** A tool call's arguments shown for approval: long enough to hold a path or a query whole. */
+const APPROVAL_ARGUMENTS_SHOWN = 400;
 
 /** A computer action as a person would say it; any other tool call by the tool's name. */
 export function describeAction(action: StepAction): string {
   return isComputerAction(action) ? describeComputerAction(action) : oneLine(action.tool);
+}
+
+/**
+ * What a person is asked to approve: a computer action as above; another tool's call with its arguments as
+ * JSON (quoted, so a newline or an escape in them stays on the line as text), since the arguments are
+ * what is decided on: the path a `delete_file` would delete.
+ */
+export function describeForApproval(action: StepAction): string {
+  if (isComputerAction(action)) return describeComputerAction(action);
+  const argumentsText = JSON.stringify(action.arguments);
+  const shown = argumentsText.length <= APPROVAL_ARGUMENTS_SHOWN ? argumentsText : `${argumentsText.slice(0, APPROVAL_ARGUMENTS_SHOWN - 1)}…`;
+  return `${oneLine(action.tool)} ${shown}`;
 }
 
 function describeComputerAction(action: ComputerAction): string {

@@ -12,7 +12,7 @@
  * to the preload and an implementation to src/main/api. The types below then require all of them to agree.
  */
 import { z } from 'zod';
-import { ComputerActionSchema, ToolArgumentsSchema } from './actions.js';
+import { ComputerActionSchema, StepActionSchema, ToolArgumentsSchema } from './actions.js';
 import { ScreenshotViewSchema } from './model-view.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
@@ -252,7 +252,7 @@ export type Injection = z.infer<typeof InjectionSchema>;
 /** A question the running agent waits on a person for. */
 export const PendingRequestSchema = z.discriminatedUnion('kind', [
   z
-    .object({ kind: z.literal('confirmation'), requestId: RequestIdSchema, turnId: TurnIdSchema, action: ComputerActionSchema, reason: z.string() })
+    .object({ kind: z.literal('confirmation'), requestId: RequestIdSchema, turnId: TurnIdSchema, action: StepActionSchema, reason: z.string() })
     .strict(),
   z.object({ kind: z.literal('question'), requestId: RequestIdSchema, turnId: TurnIdSchema, question: z.string() }).strict(),
 ]);

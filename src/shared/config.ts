@@ -151,6 +151,13 @@ const SearchConfigSchema = z
  */
 export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9-]{1,24}$/;
 
+/**
+ * Which calls of a server's tools need a person's approval, when not the run's agent.confirm: `never`
+ * loosens it for a server you trust, `always` tightens it. A run under `always` asks for every call anyway
+ * (src/main/agent/tool-confirmation.ts).
+ */
+const McpServerConfirmationSchema = z.enum(CONFIRMATION_POLICIES).optional();
+
 const McpStdioServerSchema = z
   .object({
     /** The program to start; it speaks MCP on its stdin and stdout. */
@@ -159,6 +166,7 @@ const McpStdioServerSchema = z
     /** Added to a minimal inherited environment (PATH, HOME …); values may be secrets. */
     env: z.record(z.string(), z.string()).optional(),
     cwd: z.string().min(1).optional(),
+    confirm: McpServerConfirmationSchema,
   })
   .strict();
 
@@ -168,11 +176,12 @@ const McpHttpServerSchema = z
     url: z.url(),
     /** Sent with every request (an Authorization header, say); values may be secrets. */
     headers: z.record(z.string(), z.string()).optional(),
+    confirm: McpServerConfirmationSchema,
   })
   .strict();
 
 export const McpServerConfigSchema = z.union([McpStdioServerSchema, McpHttpServerSchema], {
-  error: 'a server with either "command" (and optional args, env, cwd) or "url" (and optional headers)',
+  error: 'a server with either "command" (and optional args, env, cwd, confirm) or "url" (and optional headers, confirm)',
 });
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 export type McpStdioServerConfig = z.infer<typeof McpStdioServerSchema>;

@@ -5,7 +5,7 @@
  * reports and events). Secrets never appear in events.
  */
 import { z } from 'zod';
-import { ComputerActionSchema } from './actions.js';
+import { ComputerActionSchema, StepActionSchema } from './actions.js';
 import { ScreenshotViewSchema } from './model-view.js';
 import { CostTotalsSchema } from './cost.js';
 import { TURN_END_REASONS, TURN_STATUSES } from './statuses.js';
@@ -68,7 +68,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     type: z.literal('confirmation-requested'),
     ...inTurn,
     requestId: z.string(),
-    action: ComputerActionSchema,
+    /** A computer action, or the call of another tool with side effects (an MCP server's). */
+    action: StepActionSchema,
     reason: z.string(),
   }),
   z.object({

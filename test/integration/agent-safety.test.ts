@@ -3,6 +3,7 @@
  * is told why, and the events say who answered.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ComputerAction } from '../../src/shared/actions.js';
 import { userText } from '../../src/shared/messages.js';
 import { textOfParts } from '../../src/shared/messages.js';
 import { chatMessages, computerCall, finishCall, startAgentHarness, type AgentHarness, type FakeAnswer } from '../helpers/agent-harness.js';
@@ -77,7 +78,8 @@ describe('the confirmation policy', () => {
       finishCall(),
     ]);
     await harness.agent.runTurn({ request: userText('Fill it in') });
-    expect(harness.confirmations.map((request) => request.action.action)).toEqual(['click', 'type']);
+    // Every confirmation here is about a computer action (a tool call's would have no `action` field).
+    expect(harness.confirmations.map((request) => (request.action as ComputerAction).action)).toEqual(['click', 'type']);
     expect(harness.confirmations[0]!.reason).toContain('"always"');
     expect(harness.operator.executed).toHaveLength(3);
   });

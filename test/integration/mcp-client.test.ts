@@ -5,7 +5,9 @@
  * call timeout and a server that dies come back to the model as error results and the turn goes on; a
  * server that never starts is reported once and its tools are absent.
  */
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type McpConfig } from '../../src/shared/config.js';
 import { userText } from '../../src/shared/messages.js';
@@ -163,3 +165,27 @@ describe('MCP servers\' tools in a run', () => {
     expect(loaded.tools.map((tool) => tool.name)).toContain('echo__echo');
   });
 });
+
+describe('MCP servers\' tools behind the confirmation gate', () => {
+  it('takes each server\'s own confirm: never runs its destructive tool unasked, always asks even for a read-only one', async () => {
+    const victim = join(mkdtempSync(join(tmpdir(), 'sightline-mcp-gate-')), 'delete-me.txt');
+    writeFileSync(victim, 'going');
+    const { harness } = await startWith(mcpConfig({ trusted: { ...ECHO_SERVER, confirm: 'never' }, careful: { ...ECHO_SERVER, confirm: 'always' } }));
+    const deletion = toolCall('trusted__delete_file', { path: victim });
+    const echo = toolCall('careful__echo', { text: 'may I?' });
+    harness.server.script([deletion, echo, finishCall('Done.')]);
+
+    const outcome = await harness.agent.runTurn({ request: userText('Delete, then echo') });
+
+    expect(outcome).toMatchObject({ status: 'finished' });
+    expect(existsSync(victim)).toBe(false);
+    expect(harness.confirmations).toMatchObject([
+      { action: { tool: 'careful__echo', arguments: { text: 'may I?' } }, reason: 'the confirmation policy is "always": every call of careful__echo needs approval' },
+    ]);
+    expect(toolResultText(harness, 2, callIdOf(echo))).toContain('the user refused this action');
+    const steps = harness.storage.steps.listByTurn(outcome.turnId);
+    expect(steps[1]).toMatchObject({ action: { tool: 'careful__echo' }, result: { ok: false, refused: true } });
+    rmSync(dirname(victim), { recursive: true, force: true });
+  });
+});
+

@@ -2,13 +2,14 @@
  * `sightline mcp` as another agent meets it: the SDK's own Client spawns the command over stdio (the
  * browser operator on the bundled sandbox page, a temporary SIGHTLINE_HOME) and calls its tools. The tools
  * are listed with their schemas, a screenshot comes back as an image with an id that get_history_image
- * returns, computer actions change the page, a bad argument is an invalid-params error, a risky action is
+ * returns, computer actions change the page, a bad argument is an isError result naming the field (an
+ * unknown tool the protocol's invalid-params error; issue 17 moved the former to MCP 2025-11-25's rule), a risky action is
  * refused with the way to allow it, and every call is recorded in a session of its own. The MCP servers
  * in config.json are offered too, as in `sightline run`, and a display it cannot reach exits 2 before
  * serving.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -125,12 +126,16 @@ describe('sightline mcp', () => {
     expect(texts(unknown)).toBe('image not found or expired');
   });
 
-  it('answers a bad argument and an unknown tool with an invalid-params error', async () => {
-    const badArgument = client.callTool({ name: 'get_history_image', arguments: { image_id: 42 } });
-    await expect(badArgument).rejects.toBeInstanceOf(McpError);
-    await expect(badArgument).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('image_id') });
-    await expect(client.callTool({ name: 'computer', arguments: { action: 'fly' } })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
-    await expect(client.callTool({ name: 'finish', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+  it('answers a bad argument with an isError result naming the field, and an unknown tool with an invalid-params error', async () => {
+    const badArgument = await call('get_history_image', { image_id: 42 });
+    expect(badArgument.isError).toBe(true);
+    expect(texts(badArgument)).toContain('image_id');
+    const badAction = await call('computer', { action: 'fly' });
+    expect(badAction.isError).toBe(true);
+    expect(texts(badAction)).toContain('action: unknown value "fly"');
+    const unknownTool = client.callTool({ name: 'finish', arguments: {} });
+    await expect(unknownTool).rejects.toBeInstanceOf(McpError);
+    await expect(unknownTool).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('finish') });
   });
 
   it('acts on the page with computer, returning the screen after each action', async () => {
@@ -253,6 +258,17 @@ describe('sightline mcp with MCP servers in config.json', () => {
     const reports = configuredLog.split('\n').filter((line) => line.includes('MCP server "broken" did not start'));
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatch(/^sightline mcp: MCP server "broken" did not start: .*; its tools are left out of this run\.$/);
+  });
+
+  it('puts their destructive tools behind the same gate: refused with the way to allow them, and nothing done', async () => {
+    const victim = resolve(configuredHome.root, 'keep-me.txt');
+    writeFileSync(victim, 'still here');
+
+    const refused = (await configuredClient.callTool({ name: 'echo__delete_file', arguments: { path: victim } })) as CallResult;
+
+    expect(refused.isError).toBe(true);
+    expect(texts(refused)).toMatch(/^Refused: the tool "delete_file" of the MCP server "echo" may delete or overwrite something .*start `sightline mcp` with --yes/);
+    expect(existsSync(victim)).toBe(true);
   });
 });
 

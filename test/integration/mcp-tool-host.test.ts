@@ -3,10 +3,16 @@
  * in-memory transport, a fake operator and real storage. What the stdio test cannot reach cheaply: HiDPI
  * frames shown smaller (coordinates in the image sent), --yes approving a risky action, computer before
  * any screenshot, web_search listed when Tavily is configured, and turns grouped by bursts of calls.
+ * And the answers of issue 17, finding 11: a bad argument is a tool result with isError naming the field
+ * and why (only an unknown tool is -32602), and every argument set a tool's published schema accepts (as
+ * the SDK's own validator reads it) is accepted by the server too: never refused for its shape.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterEach, describe, expect, it } from 'vitest';
+import { COMPUTER_ACTION_TYPES } from '../../src/shared/actions.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import type { AgentEvent } from '../../src/shared/events.js';
 import { createSearchTools } from '../../src/main/agent/search/create-search-tools.js';
@@ -15,6 +21,7 @@ import { createSightlineMcpServer } from '../../src/main/mcp-server/mcp-server.j
 import { createModelAdapter } from '../../src/main/llm/create-model-adapter.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { FakeOperator, type FakeOperatorOptions } from '../helpers/fake-operator.js';
+import { proposeValues } from '../helpers/json-schema-samples.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 
 type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
@@ -144,3 +151,73 @@ describe('the MCP tool host', () => {
     expect(roles).toEqual(['user', 'assistant', 'tool', 'user', 'assistant', 'tool']);
   });
 });
+
+describe('the MCP tool host’s errors and schemas', () => {
+  /** Every action computer takes: those it declares to models, and the native tools' press, release and hold. */
+  const ALL_COMPUTER_ACTIONS = [...COMPUTER_ACTION_TYPES.slice(0, 8), 'mouse_down', 'mouse_up', 'type', 'key', 'hold_key', 'wait', 'screenshot'];
+  /** What the server says when arguments do not fit a tool's schema (malformed-output.ts). */
+  const SHAPE_REFUSAL = /^The arguments of \S+ do not fit its schema/;
+
+  it('answers arguments off the schema as an isError result naming the field and why; an unknown tool as -32602', async () => {
+    const { client, operator } = await connect();
+    await call(client, 'screenshot');
+
+    const badId = await call(client, 'get_history_image', { image_id: 42 });
+    expect(badId.isError).toBe(true);
+    expect(textOf(badId)).toMatch(SHAPE_REFUSAL);
+    expect(textOf(badId)).toMatch(/- image_id: Invalid input: expected string, received number/);
+
+    const clickWithoutPoint = await call(client, 'computer', { action: 'click' });
+    expect(clickWithoutPoint.isError).toBe(true);
+    expect(textOf(clickWithoutPoint)).toMatch(/- x: Invalid input: expected number, received undefined/);
+    const unknownAction = await call(client, 'computer', { action: 'fly' });
+    expect(textOf(unknownAction)).toContain('action: unknown value "fly"');
+    expect(operator.executed).toHaveLength(0);
+
+    await expect(client.callTool({ name: 'finish', arguments: {} })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('There is no tool named "finish"'),
+    });
+  });
+
+  it('publishes computer as one oneOf branch per action, with its required fields, and crops with their count', async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    const computer = tools.find((tool) => tool.name === 'computer')!.inputSchema as unknown as { oneOf: Array<{ properties: { action: { const: string } }; required: string[] }> };
+    expect(computer.oneOf.map((branch) => branch.properties.action.const)).toEqual(ALL_COMPUTER_ACTIONS);
+    expect(computer.oneOf.find((branch) => branch.properties.action.const === 'click')!.required).toEqual(['action', 'x', 'y']);
+    const validator = new AjvJsonSchemaValidator();
+    const validComputer = validator.getValidator(tools.find((tool) => tool.name === 'computer')!.inputSchema);
+    expect(validComputer({ action: 'click' }).valid).toBe(false);
+    expect(validComputer({ action: 'mouse_down', x: 3 }).valid).toBe(false);
+    expect(validComputer({ action: 'scroll', x: 1, y: 1, scroll_y: 101 }).valid).toBe(false);
+    expect(validComputer({ action: 'mouse_down' }).valid).toBe(true);
+    const validCrop = validator.getValidator(tools.find((tool) => tool.name === 'crop_image')!.inputSchema);
+    expect(validCrop({ crops: {} }).valid).toBe(false);
+    const nine = Object.fromEntries(Array.from({ length: 9 }, (_, index) => [`img_${index}`, [0, 0, 1, 1]]));
+    expect(validCrop({ crops: nine }).valid).toBe(false);
+  });
+
+  it('accepts every argument set a tool’s published schema accepts (proposed at the edges, kept by the SDK’s validator)', async () => {
+    const { client } = await connect();
+    await call(client, 'screenshot');
+    const { tools } = await client.listTools();
+    const validator = new AjvJsonSchemaValidator();
+    const refusedForShape: string[] = [];
+    for (const tool of tools) {
+      const valid = validator.getValidator(tool.inputSchema);
+      const accepted = proposeValues(tool.inputSchema).filter((argumentsValue) => valid(argumentsValue).valid);
+      expect(accepted.length, `argument sets ${tool.name}'s schema accepts`).toBeGreaterThan(0);
+      if (tool.name === 'computer') {
+        const actions = new Set(accepted.map((argumentsValue) => (argumentsValue as { action: string }).action));
+        expect([...actions].sort()).toEqual([...ALL_COMPUTER_ACTIONS].sort());
+      }
+      for (const argumentsValue of accepted) {
+        const result = await call(client, tool.name, argumentsValue as Record<string, unknown>);
+        if (SHAPE_REFUSAL.test(textOf(result))) refusedForShape.push(`${tool.name} ${JSON.stringify(argumentsValue).slice(0, 200)}: ${textOf(result).slice(0, 300)}`);
+      }
+    }
+    expect(refusedForShape).toEqual([]);
+  });
+});
+

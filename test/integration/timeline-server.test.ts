@@ -2,11 +2,14 @@
  * The HTTP transport of `sightline timeline`, over real sockets: the page and the API on 127.0.0.1 only,
  * the token required (401 without it or with a wrong one), foreign Host and Origin headers refused (403),
  * calls validated by the same schemas, live events as server-sent events, images for <img> with the token.
+ * Its edges hold (issue 17, finding 9): a malformed percent-encoding is a 400, an over-large body a 413
+ * the client receives, slow headers and bodies time out, and event streams are capped.
  * Then the command itself as a process: it prints the URL with the token and stops on Ctrl+C.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -22,9 +25,14 @@ interface Reply {
 }
 
 /** A raw request, so tests control Host and Origin (fetch would not let them). */
-function send(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function send(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers }, (response) => {
+    const target = { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers, ...(options.agent === undefined ? {} : { agent: options.agent }) };
+    const outgoing = httpRequest(target, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
@@ -179,6 +187,142 @@ describe('timeline server', () => {
     expect(JSON.parse(await received)).toEqual({ type: 'warning', sessionId: 'ses_0123456789ab', at: 1, message: 'hello over SSE' });
   });
 });
+
+describe('timeline server edges', () => {
+  it('answers a malformed percent-encoding in an image URL or a page path with 400, not 500', async () => {
+    const image = await send(server.port, `/api/images/img_%E0%A4%A?token=${server.token}`);
+    expect(image.status).toBe(400);
+    expect(image.body.toString()).toContain('malformed percent-encoding');
+    expect((await send(server.port, '/assets/%zz.js')).status).toBe(400);
+    expect((await send(server.port, `/api/images/%?token=${server.token}`)).status).toBe(400);
+  });
+
+  it('answers a 3 MB body with a 413 the client receives, and the connection serves the next request', async () => {
+    const body = JSON.stringify([{ text: 'x'.repeat(3 * 1024 * 1024) }]);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const tooLarge = await send(server.port, '/api/listSessions', { method: 'POST', headers: json(server.token), body, agent });
+      expect(tooLarge.status).toBe(413);
+      expect(JSON.parse(tooLarge.body.toString())).toEqual({ error: { code: 'invalid-arguments', message: 'The request body is larger than 2 MB.' } });
+      const next = await send(server.port, '/api/listSessions', { method: 'POST', headers: json(server.token), body: JSON.stringify([{ limit: 5 }]), agent });
+      expect(next.status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+describe('timeline server limits', () => {
+  let limited: TimelineServer;
+  beforeAll(async () => {
+    limited = await startTimelineServer({
+      implementation: api.service.implementation,
+      events: api.service.events,
+      rendererDirectory,
+      dispatch: api.service.dispatch,
+      limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, maxEventStreams: 2, maxDiscardedBytes: 1024 * 1024 },
+    });
+  });
+  afterAll(async () => {
+    await limited.close();
+  });
+
+  /** Writes raw bytes and collects what the server sends until it closes the connection. */
+  function rawExchange(text: string, timeoutMs = 5_000): Promise<{ answer: string; elapsedMs: number }> {
+    return new Promise((resolve, reject) => {
+      const started = Date.now();
+      const socket = connect(limited.port, '127.0.0.1');
+      let answer = '';
+      const deadline = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`no answer within ${timeoutMs} ms; got ${JSON.stringify(answer)}`));
+      }, timeoutMs);
+      socket.on('data', (chunk: Buffer) => {
+        answer += chunk.toString('latin1');
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearTimeout(deadline);
+        resolve({ answer, elapsedMs: Date.now() - started });
+      });
+      socket.write(text);
+    });
+  }
+
+  it('times out a client that never finishes its headers (408)', async () => {
+    const { answer, elapsedMs } = await rawExchange(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${limited.port}\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(elapsedMs).toBeLessThan(3_000);
+  });
+
+  it('times out a client that never finishes its body (408)', async () => {
+    const head = [
+      `POST /api/listSessions HTTP/1.1`,
+      `Host: 127.0.0.1:${limited.port}`,
+      `Authorization: Bearer ${limited.token}`,
+      'Content-Type: application/json',
+      'Content-Length: 100',
+    ].join('\r\n');
+    const { answer, elapsedMs } = await rawExchange(`${head}\r\n\r\n[`);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(elapsedMs).toBeLessThan(3_000);
+  });
+
+  it('answers a body declared past what it would read with a 413 at once, and closes', async () => {
+    const head = [
+      `POST /api/listSessions HTTP/1.1`,
+      `Host: 127.0.0.1:${limited.port}`,
+      `Authorization: Bearer ${limited.token}`,
+      'Content-Type: application/json',
+      `Content-Length: ${1024 * 1024 * 1024}`,
+    ].join('\r\n');
+    const { answer } = await rawExchange(`${head}\r\n\r\n[`);
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+  });
+
+  it('caps the open event streams: one more is answered 503, and a closed one frees its place', async () => {
+    const open = await Promise.all([openStream(limited), openStream(limited)]);
+    expect(open.map((stream) => stream.response.statusCode)).toEqual([200, 200]);
+    const refused = await send(limited.port, `/api/events?token=${limited.token}`);
+    expect(refused.status).toBe(503);
+    expect(refused.body.toString()).toContain('Too many open event streams (2)');
+
+    open[0]!.close();
+    const reopened = await waitForStream(limited);
+    expect(reopened.response.statusCode).toBe(200);
+    reopened.close();
+    open[1]!.close();
+  });
+});
+
+interface OpenStream {
+  response: IncomingMessage;
+  close(): void;
+}
+
+function openStream(target: TimelineServer): Promise<OpenStream> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port: target.port, path: `/api/events?token=${target.token}` }, (response) => {
+      response.resume();
+      resolve({ response, close: () => outgoing.destroy() });
+    });
+    // After close() an error only reports the destroyed socket; reject is then a no-op.
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** A stream opened as soon as the server has noticed an earlier one close (it learns of it asynchronously). */
+async function waitForStream(target: TimelineServer): Promise<OpenStream> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const stream = await openStream(target);
+    if (stream.response.statusCode === 200) return stream;
+    stream.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('no event stream was let open again');
+}
 
 describe('sightline timeline, the command', () => {
   it('prints the URL, serves the seeded home and stops on Ctrl+C', async () => {

@@ -3,7 +3,7 @@
  * captions of folded images and the timeline.
  */
 import { describe, expect, it } from 'vitest';
-import { describeAction } from '../../src/shared/action-descriptions.js';
+import { describeAction, describeForApproval } from '../../src/shared/action-descriptions.js';
 
 describe('an action in words', () => {
   it('describes every kind of action the way a person would say it', () => {
@@ -34,4 +34,14 @@ describe('an action in words', () => {
     expect(describeAction({ tool: 'finish', arguments: { summary: 'Done.' } })).toBe('finish');
     expect(describeAction({ tool: 'computer', arguments: '{"action": "click", x: 1' })).toBe('computer');
   });
+
+  it('shows a person asked to approve a tool call its arguments, on one line and cut only when long', () => {
+    expect(describeForApproval({ action: 'key', keys: 'alt+F4' })).toBe('key alt+F4');
+    expect(describeForApproval({ tool: 'files__delete_file', arguments: { path: '/home/me/notes.txt' } })).toBe('files__delete_file {"path":"/home/me/notes.txt"}');
+    expect(describeForApproval({ tool: 'files__write', arguments: { text: 'a\nb\u001b[2J' } })).toBe('files__write {"text":"a\\nb\\u001b[2J"}');
+    const long = describeForApproval({ tool: 'files__write', arguments: { text: 'x'.repeat(1000) } });
+    expect(long.length).toBeLessThan(450);
+    expect(long.endsWith('…')).toBe(true);
+  });
 });
+

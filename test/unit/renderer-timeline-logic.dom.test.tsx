@@ -9,7 +9,7 @@ import { cropBoxesFor, cropBoxesOf } from '../../src/renderer/src/timeline/crop-
 import { formatCost, formatDuration, formatTokens, formatUsage, savedShare, truncate } from '../../src/renderer/src/timeline/format.js';
 import { stepUsageTotals } from '../../src/shared/usage-text.js';
 import { ImageCache, type ImageRequestKey } from '../../src/renderer/src/timeline/image-cache.js';
-import { isFolded, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
+import { approvalLabel, isFolded, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
 import { ROW_HEIGHTS, rowHeights, timelineRows } from '../../src/renderer/src/timeline/timeline-rows.js';
 import { initialTimelineState, timelineReducer, type TimelineState } from '../../src/renderer/src/timeline/timeline-state.js';
 import { chartPaths, downsample, tokenSeries } from '../../src/renderer/src/timeline/token-series.js';
@@ -288,6 +288,24 @@ describe('how a step reads', () => {
     expect(stepOutcome({ error: 'the user refused this action', result: { ok: false }, dedupOf: null })).toBe('refused');
     expect(stepOutcome({ error: 'x', result: { ok: false, refused: true }, dedupOf: null })).toBe('refused');
     expect(stepOutcome({ error: null, result: { ok: true }, dedupOf: 'img_000000000001' })).toBe('unchanged');
+  });
+
+  it('labels what a person is asked to approve: a computer action, or an MCP tool call with its arguments', () => {
+    expect(approvalLabel({ action: 'key', keys: 'alt+F4' })).toBe('Key alt+F4');
+    expect(approvalLabel({ tool: 'files__delete_file', arguments: { path: '/home/me/notes.txt' } })).toBe('files__delete_file {"path":"/home/me/notes.txt"}');
+  });
+
+  it('keeps a pending confirmation of an MCP tool call', () => {
+    const state = apply(loaded([turn(TURN_1, 1, 0, 'running')]), {
+      type: 'confirmation-requested',
+      sessionId: SESSION,
+      turnId: TURN_1,
+      at: 1,
+      requestId: 'r9',
+      action: { tool: 'files__delete_file', arguments: { path: '/tmp/x' } },
+      reason: 'it may delete something',
+    });
+    expect(state.pending).toEqual([{ kind: 'confirmation', requestId: 'r9', turnId: TURN_1, action: { tool: 'files__delete_file', arguments: { path: '/tmp/x' } }, reason: 'it may delete something' }]);
   });
 
   it('labels computer actions and other tools', () => {

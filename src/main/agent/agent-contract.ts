@@ -2,7 +2,7 @@
  * The agent's public face: what the CLI (`sightline run`), the app API and the MCP server call. The loop
  * itself lives beside this file; everything a caller needs to know is here.
  */
-import type { ComputerAction } from '../../shared/actions.js';
+import type { StepAction } from '../../shared/actions.js';
 import type { Config } from '../../shared/config.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent, ConfirmationAnswerer } from '../../shared/events.js';
@@ -47,7 +47,8 @@ export interface ConfirmationRequest {
   turnId: string;
   /** The id the agent's `confirmation-requested` event carries; an answer from the UI names it. */
   requestId: string;
-  action: ComputerAction;
+  /** A computer action, or the call of another tool with side effects (an MCP server's `{ tool, arguments }`). */
+  action: StepAction;
   /** Why the policy asks, in a sentence a person understands ("key combination alt+F4 may close a window"). */
   reason: string;
 }

@@ -11,6 +11,7 @@ import type { Operator } from '../operators/operator.js';
 import type { AskUserHandler, ConfirmationHandler } from './agent-contract.js';
 import type { AgentDialect } from './dialects/agent-dialect.js';
 import { FUNCTION_TOOLS_DIALECT } from './dialects/function-tools-dialect.js';
+import { withConfirmationGate } from './tool-confirmation.js';
 import type { ScreenRecorder } from './screen-recorder.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
@@ -18,7 +19,7 @@ import type { ToolDefinition } from './tools/tool-definition.js';
 export interface AgentToolRegistryOptions {
   operator: Operator;
   screen: ScreenRecorder;
-  /** When the computer tool asks a person first (config.agent.confirm). */
+  /** When the computer tool and the extra tools with side effects ask a person first (config.agent.confirm). */
   policy: ConfirmationPolicy;
   confirm: ConfirmationHandler;
   askUser: AskUserHandler;
@@ -35,7 +36,7 @@ export interface AgentToolRegistryOptions {
   anthropicComputerTool?: AnthropicComputerToolType | undefined;
 }
 
-/** The dialect's tools, then the extra tools it can offer; a name used twice throws. */
+/** The dialect's tools, then the extra tools it can offer, those with side effects behind the gate; a name used twice throws. */
 export function createAgentToolRegistry(options: AgentToolRegistryOptions): ToolRegistry {
   const dialect = options.dialect ?? FUNCTION_TOOLS_DIALECT;
   return createToolRegistry(
@@ -45,7 +46,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
       policy: options.policy,
       confirm: options.confirm,
       askUser: options.askUser,
-      extraTools: options.extraTools ?? [],
+      extraTools: withConfirmationGate(options.extraTools ?? [], { policy: options.policy, confirm: options.confirm }),
       screenshotSize: options.screenshotSize ?? screenOf(options.operator),
       coordinateSpace: options.coordinateSpace ?? 'pixels',
       modelFamily: options.modelFamily,

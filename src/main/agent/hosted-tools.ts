@@ -7,16 +7,17 @@
 import type { Config } from '../../shared/config.js';
 import type { AgentEvent } from '../../shared/events.js';
 import type { UserMessage } from '../../shared/messages.js';
-import type { ModelToolDeclaration } from '../llm/model-adapter.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import type { ConfirmationHandler } from './agent-contract.js';
 import { createComputerTool } from './tools/computer-tool.js';
 import { createCropImageTool } from './tools/crop-image-tool.js';
 import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
+import { publishedParametersSchema } from './tools/model-tool-schema.js';
 import { createToolRegistry } from './tools/registry.js';
 import { createScreenshotTool } from './tools/screenshot-tool.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
+import { withConfirmationGate } from './tool-confirmation.js';
 import { ToolTurn } from './tool-turn.js';
 import { watchOperator } from './watched-operator.js';
 
@@ -36,9 +37,16 @@ export interface HostedToolsOptions {
   cancelledNotice: string;
 }
 
+/** A tool as it is published to another agent: its exact argument schema, which that agent may validate against. */
+export interface PublishedTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
 export interface HostedTools {
-  /** As a model is shown them: screenshot, computer, get_history_image, crop_image, then the extra tools. */
-  readonly listed: readonly ModelToolDeclaration[];
+  /** screenshot, computer, get_history_image, crop_image, then the extra tools, each with its exact schema. */
+  readonly listed: readonly PublishedTool[];
   /** Takes the configured secrets out of text that leaves the process. */
   redact(text: string): string;
   /** Begins a turn of calls in a session that exists, and stores its request. */
@@ -52,11 +60,11 @@ export function createHostedTools(options: HostedToolsOptions): HostedTools {
   const computer = createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: options.confirm });
   const registry = createToolRegistry(
     [screenshot, withScreenshotAction(computer, screenshot), createGetHistoryImageTool(), createCropImageTool()],
-    options.extraTools,
+    withConfirmationGate(options.extraTools ?? [], { policy: config.agent.confirm, confirm: options.confirm }),
   );
   const parts = { storage, emit, redact, registry, screen, operator, stoppedNotice: options.cancelledNotice };
   return {
-    listed: registry.forModel(),
+    listed: registry.list().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: publishedParametersSchema(tool) })),
     redact,
     async beginTurn(sessionId, request) {
       const turn = ToolTurn.begin(parts, { request, sessionId, operatorKind: operator.describe().kind, modelName: '' });

@@ -4,8 +4,11 @@
  * (the computer tool's is one flat object, checked per action by its zod schema) and McpServer would
  * derive the listed schema from zod and list the computer tool's union as an empty object.
  *
- * Arguments are checked by each tool's own zod schema, as for the agent's model; a call that does not fit
- * (or names no tool) is answered with the protocol's invalid-params error (-32602), not as a tool result.
+ * Arguments are checked by each tool's own zod schema, as for the agent's model. A call that does not fit
+ * is answered as a tool result with isError, naming the field and the reason, so that the calling model
+ * sees it and can correct itself (MCP 2025-11-25); only a call naming no tool is the protocol's
+ * invalid-params error (-32602). Each tool is listed with its exact schema (computer: one `oneOf` branch
+ * per action), so a client that validates before calling is never refused for shape.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -35,7 +38,7 @@ export function createSightlineMcpServer(host: McpToolHost): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const outcome = await host.call(request.params.name, request.params.arguments ?? {}, extra.signal);
-    if (outcome.kind === 'invalid') throw new InvalidParamsError(outcome.message);
+    if (outcome.kind === 'unknown-tool') throw new InvalidParamsError(outcome.message);
     return { content: outcome.content, ...(outcome.isError ? { isError: true } : {}) };
   });
   return server;

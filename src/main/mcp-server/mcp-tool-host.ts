@@ -37,8 +37,12 @@ export type { McpResultContent } from './result-content.js';
 
 export type McpCallOutcome =
   | { kind: 'result'; content: McpResultContent[]; isError: boolean }
-  /** The call could not be run as written (unknown tool, arguments off the schema): an MCP invalid-params error. */
-  | { kind: 'invalid'; message: string };
+  /**
+   * The call names no tool this server has: an MCP invalid-params error (-32602). Arguments off a tool's
+   * schema are a `result` with isError instead, naming the field and the reason, so the calling model can
+   * correct itself (MCP 2025-11-25).
+   */
+  | { kind: 'unknown-tool'; message: string };
 
 /** A tool as MCP lists it. */
 export interface McpListedTool {
@@ -115,12 +119,12 @@ export class McpToolHost {
     });
   }
 
-  /** The tools as MCP lists them, with the JSON schemas the agent's model is shown. */
+  /** The tools as MCP lists them, each with its exact schema: what it accepts, a client's validator accepts. */
   listTools(): McpListedTool[] {
     return this.tools.listed.map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: { ...tool.parameters, type: 'object' },
+      inputSchema: { ...tool.inputSchema, type: 'object' },
     }));
   }
 
@@ -148,7 +152,11 @@ export class McpToolHost {
     const call: ToolCall = { id: `mcp_${randomUUID()}`, name, argumentsText: JSON.stringify(argumentsValue ?? {}) };
     turn.storeCalls([], [call]);
     const { result, malformed } = await turn.take(call, { shown: this.shown, shownImages: this.shownImages }, signal);
-    if (malformed) return { kind: 'invalid', message: this.tools.redact(textOfParts(result.parts)) };
+    if (malformed) {
+      const message = this.tools.redact(textOfParts(result.parts));
+      if (!this.tools.listed.some((tool) => tool.name === name)) return { kind: 'unknown-tool', message };
+      return { kind: 'result', content: [{ type: 'text', text: message }], isError: true };
+    }
     const showsScreen = name === SCREENSHOT_TOOL_NAME || name === COMPUTER_TOOL_NAME;
     const encoded = await this.encoder.encode(result.parts, turn.turnId, showsScreen);
     if (encoded.shown !== undefined) this.shown = encoded.shown;

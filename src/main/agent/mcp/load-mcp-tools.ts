@@ -1,7 +1,8 @@
 /**
  * The tools of the configured MCP servers, loaded at the start of a run: every server is started at once
  * (one slow server does not delay the others by more than its own start), its tools listed and wrapped as
- * ToolDefinitions named `<server>__<tool>`, ready to be passed as the agent's `extraTools`.
+ * ToolDefinitions named `<server>__<tool>`, ready to be passed as the agent's `extraTools` (which puts
+ * the confirmation gate in front of them, with each server's `confirm`).
  *
  * A server that cannot start is reported once, through `onWarning`, naming it and the reason; its tools are
  * absent and the run goes on with the others. `close()` ends every connection (stdio servers' processes
@@ -47,7 +48,7 @@ export async function loadMcpTools(config: McpConfig, options: LoadMcpToolsOptio
     failures.push({ server, reason });
     options.onWarning?.(`MCP server "${server}" did not start: ${reason}; its tools are left out of this run.`);
   });
-  const tools = connections.flatMap((connection) => toolsOf(connection, config.callTimeoutMs));
+  const tools = connections.flatMap((connection) => toolsOf(connection, config));
   return {
     tools,
     failures,
@@ -57,9 +58,11 @@ export async function loadMcpTools(config: McpConfig, options: LoadMcpToolsOptio
   };
 }
 
-function toolsOf(connection: McpConnection, callTimeoutMs: number): ToolDefinition[] {
+function toolsOf(connection: McpConnection, config: McpConfig): ToolDefinition[] {
   const names = new ToolNameAllocator(connection.serverName);
+  const { callTimeoutMs } = config;
+  const confirm = config.servers[connection.serverName]?.confirm;
   return connection.tools.map(
-    (tool) => createMcpTool({ connection, tool, name: names.allocate(tool.name), callTimeoutMs }) as ToolDefinition,
+    (tool) => createMcpTool({ connection, tool, name: names.allocate(tool.name), callTimeoutMs, confirm }) as ToolDefinition,
   );
 }

@@ -7,7 +7,6 @@
  * `shown`); the operator maps them to the screen through that screenshot's ModelView, and refuses a point
  * outside it (nothing is done).
  */
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { COMPUTER_ACTION_TYPES, ComputerActionSchema, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
 import type { ConfirmationPolicy } from '../../../shared/config.js';
@@ -15,10 +14,11 @@ import type { MessagePart } from '../../../shared/messages.js';
 import type { Operator } from '../../operators/operator.js';
 import { unchangedNotice } from '../../perception/capture-with-dedup.js';
 import { unsettledNotice } from '../../perception/settle-watch.js';
-import { untilAborted } from '../abortable.js';
-import type { ConfirmationAnswer, ConfirmationHandler } from '../agent-contract.js';
+import type { ConfirmationHandler } from '../agent-contract.js';
+import { askConfirmation, refusalText } from '../confirmation-gate.js';
 import { assessRisk, confirmationReason, needsConfirmation } from '../safety-policy.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
+import { computerInputSchema } from './computer-input-schema.js';
 import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
 
 export { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
@@ -62,6 +62,13 @@ const COMPUTER_PARAMETERS: Record<string, unknown> = {
   additionalProperties: false,
 };
 
+/** The exact schema (one branch per action), for clients that validate before they call. */
+const COMPUTER_INPUT_SCHEMA = computerInputSchema(
+  Object.fromEntries(
+    Object.entries(COMPUTER_PARAMETERS.properties as Record<string, { description: string }>).map(([name, property]) => [name, property.description]),
+  ),
+);
+
 export function createComputerTool(options: ComputerToolOptions): ToolDefinition<ComputerAction> {
   return {
     name: COMPUTER_TOOL_NAME,
@@ -70,6 +77,7 @@ export function createComputerTool(options: ComputerToolOptions): ToolDefinition
       'screenshot. The result holds the screenshot after the action.',
     arguments: ComputerArgumentsSchema,
     parametersJsonSchema: COMPUTER_PARAMETERS,
+    publishedJsonSchema: COMPUTER_INPUT_SCHEMA,
     execute: (action, scope) => performComputerAction(action, scope, options),
   };
 }
@@ -122,30 +130,7 @@ async function confirmIfNeeded(action: ComputerAction, call: ToolCallScope, opti
   if (!needsConfirmation(options.policy, risk, action)) return undefined;
   const reason = confirmationReason(options.policy, risk, action);
   const answer = await askConfirmation(action, reason, call, options.confirm);
-  if (answer.approved) return undefined;
-  return answer.refusal ?? `the user refused this action: ${reason}. Nothing was done; do not try to get around the refusal.`;
-}
-
-/**
- * The confirmation gate: asks the person (or the rule, or the flag) through the handler, with the events the
- * timeline and the CLI show. Risky actions come through here, and so do OpenAI's pending safety checks.
- */
-export async function askConfirmation(
-  action: ComputerAction,
-  reason: string,
-  call: ToolCallScope,
-  confirm: ConfirmationHandler,
-): Promise<ConfirmationAnswer> {
-  const requestId = randomUUID();
-  const scope = { sessionId: call.sessionId, turnId: call.turnId };
-  call.emit({ type: 'confirmation-requested', ...scope, at: Date.now(), requestId, action, reason });
-  const answer = normalizeAnswer(await untilAborted(confirm({ ...scope, requestId, action, reason }, call.signal), call.signal));
-  call.emit({ type: 'confirmation-answered', ...scope, at: Date.now(), requestId, approved: answer.approved, by: answer.by });
-  return answer;
-}
-
-function normalizeAnswer(answer: boolean | ConfirmationAnswer): ConfirmationAnswer {
-  return typeof answer === 'boolean' ? { approved: answer, by: 'user' } : answer;
+  return answer.approved ? undefined : refusalText(answer, reason);
 }
 
 /** A flat arguments object without its null fields (models prompted with one flat schema send unused ones as null). */

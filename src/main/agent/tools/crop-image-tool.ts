@@ -59,6 +59,8 @@ function cropImageParameters(space: CoordinateSpace): Record<string, unknown> {
           'e.g. {"img_3f9c0a12b7e4": [100, 40, 420, 200]}. ' +
           `1 to ${MAX_CROPS_PER_CALL} images. An image is named by ${IMAGE_NAMES_DESCRIPTION}.`,
         additionalProperties: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 },
+        minProperties: 1,
+        maxProperties: MAX_CROPS_PER_CALL,
       },
       scale: { type: 'number', minimum: 1, maximum: MAX_CROP_SCALE, description: 'Enlarge each crop this many times (default 1).' },
     },

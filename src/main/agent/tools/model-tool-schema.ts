@@ -11,6 +11,11 @@ export function toolParametersSchema(tool: ToolDefinition): Record<string, unkno
   return schema;
 }
 
+/** The JSON schema published to clients that validate against it: the exact one when the tool has it. */
+export function publishedParametersSchema(tool: ToolDefinition): Record<string, unknown> {
+  return tool.publishedJsonSchema ?? toolParametersSchema(tool);
+}
+
 export function toModelTool(tool: ToolDefinition): ModelToolDeclaration {
   const declaration: ModelToolDeclaration = { name: tool.name, description: tool.description, parameters: toolParametersSchema(tool) };
   if (tool.nativeDeclaration !== undefined) declaration.native = tool.nativeDeclaration;

@@ -20,7 +20,8 @@ import type { ConfirmationAnswerer } from '../../../shared/events.js';
 import type { MessagePart, SafetyCheck, ToolResultProviderData } from '../../../shared/messages.js';
 import type { OpenAiComputerToolDeclaration } from '../../llm/model-adapter.js';
 import type { Operator } from '../../operators/operator.js';
-import { askConfirmation, performComputerAction, type ComputerToolOptions } from './computer-tool.js';
+import { askConfirmation } from '../confirmation-gate.js';
+import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
 import {
   MAX_BATCHED_ACTIONS,
   OpenAiComputerArgumentsSchema,

@@ -3,7 +3,8 @@
  * (web_search, MCP servers' tools) share this shape, so the registry treats them alike.
  */
 import type { z } from 'zod';
-import type { ComputerAction } from '../../../shared/actions.js';
+import type { StepAction } from '../../../shared/actions.js';
+import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { AgentEvent } from '../../../shared/events.js';
 import type { MessagePart, ToolResultProviderData } from '../../../shared/messages.js';
 import type { ShownScreenshot } from '../../../shared/model-view.js';
@@ -42,8 +43,8 @@ export interface ToolResult {
 
 /** A tool's own account of its step, for the timeline (the computer tool's action and new screenshot). */
 export interface ToolStepRecord {
-  /** The computer action the step performed (or tried to). */
-  action?: ComputerAction;
+  /** The computer action the step performed (or tried to), or the tool call a person refused. */
+  action?: StepAction;
   /** JSON for the step's result column. */
   result?: unknown;
   /** When the screen had not changed after the action: the earlier image it equals. */
@@ -58,7 +59,27 @@ export interface ToolDefinition<Arguments = unknown> {
   arguments: z.ZodType<Arguments>;
   /** A JSON schema to show instead of the one derived from `arguments` (MCP tools bring their own). */
   parametersJsonSchema?: Record<string, unknown>;
+  /**
+   * The exact schema of the arguments, published where clients validate against it (MCP's tools/list);
+   * the model's schema (above) when absent. The computer tool's is a per-action `oneOf`, which the model's
+   * APIs do not all take at the top of a function's parameters.
+   */
+  publishedJsonSchema?: Record<string, unknown>;
   /** Declared to the provider as its own tool (OpenAI's computer tool), not as a function. */
   nativeDeclaration?: NativeToolDeclaration;
+  /**
+   * Set by a tool that acts outside Sightline and does not gate itself (an MCP server's): the confirmation
+   * gate (tool-confirmation.ts) asks before it runs, as the policy says. Absent: the tool only reads, or
+   * gates itself (computer).
+   */
+  sideEffects?: ToolSideEffects;
   execute(argumentsValue: Arguments, scope: ToolCallScope): Promise<ToolResult>;
+}
+
+/** What the confirmation gate knows of a tool with side effects. */
+export interface ToolSideEffects {
+  /** Why the tool counts as risky under the `risky` policy; undefined when it says it only reads. */
+  risk: string | undefined;
+  /** This tool's own policy, when it is not the run's (an MCP server's `confirm`); a run under `always` still asks. */
+  policy?: ConfirmationPolicy | undefined;
 }

@@ -8,7 +8,9 @@
  *   GET  /api/images/<id>      an image's bytes for <img> (?thumbnailWidth=N), through getImage
  *
  * Every request must name this server in Host and, if it has an Origin, come from it (403 otherwise); every
- * /api request must carry the token (401 otherwise). See http-request-guard.ts for why.
+ * /api request must carry the token (401 otherwise). See http-request-guard.ts for why. A path with a
+ * malformed percent-encoding is the client's mistake (400); bodies, slow clients and event streams are
+ * bounded (http-limits.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -16,7 +18,9 @@ import type { AddressInfo } from 'node:net';
 import { APP_API_CHANNELS, AppApiError, type AppApiErrorCode, type AppApiName } from '../../../shared/app-api.js';
 import { dispatchAppApiCall, isAppApiName, type AppApiImplementation, type DispatchOptions } from '../app-api-dispatch.js';
 import type { EventBus } from '../../app/event-bus.js';
+import { DEFAULT_HTTP_LIMITS, timeoutCheckIntervalMs, type HttpLimits } from './http-limits.js';
 import { checkHostAndOrigin, checkToken, presentedToken } from './http-request-guard.js';
+import { readRequestBody } from './request-body.js';
 import { readStaticFile } from './static-files.js';
 
 /** The policy of the served page: everything from this server only, no inline script, no framing. */
@@ -35,8 +39,6 @@ export const TIMELINE_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Largest request body accepted (the longest call is startRun with an ephemeral document). */
-const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** A comment line this often keeps idle SSE connections open through proxies and sleeping tabs. */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -59,6 +61,8 @@ export interface TimelineServerOptions {
   /** A token to require; a random 32-byte one by default (tests pass their own). */
   token?: string;
   dispatch?: DispatchOptions;
+  /** DEFAULT_HTTP_LIMITS unless given (tests pass small timeouts). */
+  limits?: Partial<HttpLimits>;
 }
 
 export interface TimelineServer {
@@ -72,8 +76,14 @@ export interface TimelineServer {
 export async function startTimelineServer(options: TimelineServerOptions): Promise<TimelineServer> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const streams = new Set<ServerResponse>();
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
   let port = 0;
-  const server = createServer((request, response) => {
+  const serverOptions = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: timeoutCheckIntervalMs(limits),
+  };
+  const server = createServer(serverOptions, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       sendError(response, new AppApiError('internal', error instanceof Error ? error.message : String(error)));
     });
@@ -84,6 +94,8 @@ export async function startTimelineServer(options: TimelineServerOptions): Promi
     const place = checkHostAndOrigin(request, port);
     if (!place.ok) return sendPlain(response, place.status, place.message);
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
+    // Decoded once here, so no route meets a malformed escape ("%E0%A4%A") as an internal error.
+    if (decodedPath(url.pathname) === undefined) return sendPlain(response, 400, 'The path has a malformed percent-encoding.');
     if (!url.pathname.startsWith('/api/')) return serveRenderer(request, response, url);
     const authorized = checkToken(presentedToken(request, url), token);
     if (!authorized.ok) return sendError(response, new AppApiError('refused', authorized.message), authorized.status);
@@ -95,7 +107,7 @@ export async function startTimelineServer(options: TimelineServerOptions): Promi
     const image = /^\/api\/images\/([^/]+)$/.exec(url.pathname);
     if (image) {
       if (request.method !== 'GET') return sendPlain(response, 405, 'Use GET for images.');
-      return serveImage(response, decodeURIComponent(image[1] ?? ''), url);
+      return serveImage(response, decodedPath(image[1] ?? '') ?? '', url);
     }
     const name = url.pathname.slice('/api/'.length);
     if (!isAppApiName(name)) return sendError(response, new AppApiError('not-found', `There is no call ${name}.`));
@@ -108,11 +120,16 @@ export async function startTimelineServer(options: TimelineServerOptions): Promi
   }
 
   async function serveCall(request: IncomingMessage, response: ServerResponse, name: AppApiName): Promise<void> {
-    const body = await readBody(request);
-    if (body === undefined) return sendError(response, new AppApiError('invalid-arguments', 'The request body is too large.'), 413);
+    const body = await readRequestBody(request, limits);
+    if (body.kind === 'too-large') {
+      // Not all of it was read: the connection cannot carry another request, so it closes after the answer.
+      if (!body.drained) response.setHeader('Connection', 'close');
+      const limit = `${Math.round(limits.maxBodyBytes / 1024 / 1024)} MB`;
+      return sendError(response, new AppApiError('invalid-arguments', `The request body is larger than ${limit}.`), 413);
+    }
     let callArguments: unknown;
     try {
-      callArguments = body.length === 0 ? [] : JSON.parse(body.toString('utf8'));
+      callArguments = body.bytes.length === 0 ? [] : JSON.parse(body.bytes.toString('utf8'));
     } catch {
       return sendError(response, new AppApiError('invalid-arguments', `The body of ${name} is not JSON.`));
     }
@@ -151,6 +168,10 @@ export async function startTimelineServer(options: TimelineServerOptions): Promi
   }
 
   function openEventStream(request: IncomingMessage, response: ServerResponse): void {
+    if (streams.size >= limits.maxEventStreams) {
+      response.setHeader('Retry-After', '5');
+      return sendPlain(response, 503, `Too many open event streams (${limits.maxEventStreams}); close another timeline tab.`);
+    }
     response.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
     // Flushes the headers now, so the browser's EventSource opens before the first event.
     response.write(': connected\n\n');
@@ -207,22 +228,13 @@ function setCommonHeaders(response: ServerResponse): void {
   response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        resolve(undefined);
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
+/** A URL path decoded, or undefined when one of its percent-escapes is malformed. */
+function decodedPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function sendJson(response: ServerResponse, status: number, value: unknown): void {

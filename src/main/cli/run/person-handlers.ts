@@ -3,7 +3,7 @@
  * terminal it asks; without one (a script, a CI job) nobody can answer, so a risky action is refused
  * unless --yes said in advance to allow it, and a question goes unanswered.
  */
-import { describeAction } from '../../../shared/action-descriptions.js';
+import { describeForApproval } from '../../../shared/action-descriptions.js';
 import type { AskUserHandler, ConfirmationHandler } from '../../agent/index.js';
 import type { CliIo } from '../io.js';
 
@@ -19,7 +19,7 @@ export interface PersonHandlerOptions {
 
 export function confirmationHandler(options: PersonHandlerOptions): ConfirmationHandler {
   return async (request, signal) => {
-    const what = `${describeAction(request.action)} (${request.reason})`;
+    const what = `${describeForApproval(request.action)} (${request.reason})`;
     if (options.assumeYes) {
       options.stderr(`allowed by --yes: ${what}\n`);
       return { approved: true, by: 'flag' };

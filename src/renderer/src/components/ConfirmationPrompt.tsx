@@ -1,7 +1,7 @@
 import { useState, type ReactElement } from 'react';
 import type { PendingRequest } from '../../../shared/app-api.js';
 import { useAppApi } from '../hooks/app-api-context.js';
-import { computerActionLabel } from '../timeline/step-presentation.js';
+import { approvalLabel } from '../timeline/step-presentation.js';
 
 type Confirmation = Extract<PendingRequest, { kind: 'confirmation' }>;
 
@@ -23,7 +23,7 @@ export function ConfirmationPrompt({ request }: { request: Confirmation }): Reac
     <section className="prompt prompt-confirmation" role="alertdialog" aria-label="Confirm a risky action">
       <div className="prompt-text">
         <p className="prompt-kicker">Approval needed</p>
-        <p className="prompt-title">{computerActionLabel(request.action)}</p>
+        <p className="prompt-title">{approvalLabel(request.action)}</p>
         <p className="prompt-detail">{request.reason}</p>
         {state.status === 'failed' ? <p className="prompt-failure">{state.message}</p> : null}
       </div>

@@ -5,8 +5,8 @@
  */
 import type { ImageSummary, Step } from '../../../shared/app-api.js';
 import type { TimelineImageZone } from '../../../shared/images.js';
-import { describeAction } from '../../../shared/action-descriptions.js';
-import type { ComputerAction } from '../../../shared/actions.js';
+import { describeAction, describeForApproval } from '../../../shared/action-descriptions.js';
+import { isComputerAction, type ComputerAction, type StepAction } from '../../../shared/actions.js';
 import { cropBoxesOf } from './crop-boxes.js';
 import { truncate } from './format.js';
 
@@ -33,6 +33,12 @@ function isRefused(step: Pick<Step, 'error' | 'result'>): boolean {
 export function computerActionLabel(action: ComputerAction): string {
   const words = describeAction(action);
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** What a person is asked to approve, as a label: a computer action, or a tool's call with its arguments. */
+export function approvalLabel(action: StepAction): string {
+  // A tool's name is shown as it is spelled: it is what the model called.
+  return isComputerAction(action) ? computerActionLabel(action) : describeForApproval(action);
 }
 
 const TOOL_NAMES: Record<string, string> = {
