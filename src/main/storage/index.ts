@@ -24,6 +24,7 @@ export {
   type BlobWriteResult,
 } from './blob-store.js';
 export type { Clock } from './time.js';
+export { modeOpenToOthers } from './private-files.js';
 export * from './repositories/sessions.js';
 export * from './repositories/turns.js';
 export * from './repositories/messages.js';

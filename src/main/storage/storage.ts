@@ -6,7 +6,6 @@
  * Paths come from the caller (the CLI and the app resolve the home folder), so storage knows nothing of
  * configuration and tests point it at temp folders.
  */
-import { mkdirSync } from 'node:fs';
 import { BlobStore, type BlobStoreFaults } from './blob-store.js';
 import { endAbandonedTurn } from './abandoned-turn-ending.js';
 import { openDatabase } from './database.js';
@@ -20,6 +19,7 @@ import { SessionsRepository } from './repositories/sessions.js';
 import { StepsRepository } from './repositories/steps.js';
 import { TurnsRepository, type RunningTurn } from './repositories/turns.js';
 import { SessionDeletion, type SessionDeletionResult } from './session-deletion.js';
+import { createPrivateFolder, PRIVATE_FOLDER_MODE, restrictToOwner } from './private-files.js';
 import { systemClock, type Clock } from './time.js';
 import { transactionOn, type Transaction } from './transaction.js';
 
@@ -62,8 +62,11 @@ export function openStorage(options: StorageOptions): Storage {
   refuseLostDatabase(options);
   const database = openDatabase(options.databaseFile);
   try {
-    mkdirSync(options.blobsDirectory, { recursive: true });
-    mkdirSync(options.coldStorageDirectory, { recursive: true });
+    for (const folder of [options.blobsDirectory, options.coldStorageDirectory]) {
+      createPrivateFolder(folder);
+      // Older homes made them 755: closing the folder hides the image files already in it.
+      restrictToOwner(folder, PRIVATE_FOLDER_MODE);
+    }
     const blobs = new BlobStore(
       { blobsDirectory: options.blobsDirectory, coldStorageDirectory: options.coldStorageDirectory },
       options.blobFaults,

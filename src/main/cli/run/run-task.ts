@@ -14,6 +14,7 @@ import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, typ
 import { loadCliConfig, type CliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
+import { homePrivacyWarning } from '../home-privacy.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import { readContextFile } from './context-file.js';
 import { eventPrinter } from './event-output.js';
@@ -35,6 +36,8 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const stdout = redactingWriter(invocation.io.stdout, secrets);
   const stderr = redactingWriter(invocation.io.stderr, secrets);
   const onWarning = (message: string) => stderr(`sightline: ${message}\n`);
+  const privacyWarning = homePrivacyWarning(loaded.home.root);
+  if (privacyWarning !== undefined) stderr(`sightline: ${privacyWarning}\n`);
   // The model first, before the runtime opens: a missing key costs nothing.
   const assembly = await explainSetupErrors(() => assembleRun({ config, env: invocation.io.env, onWarning }));
 
