@@ -15,6 +15,7 @@ import { loadCliConfig, resolveCliHome, type CliConfig } from '../cli-config.js'
 import { dialectInEffect, dialectLines } from '../dialect-in-effect.js';
 import { pricingInEffect, pricingLine } from '../pricing-in-effect.js';
 import type { CliInvocation } from '../io.js';
+import { commandOutput } from '../terminal-output.js';
 
 export function registerConfigCommand(program: Command, invocation: CliInvocation): void {
   const config = program.command('config').description('show the effective configuration, or where config.json is');
@@ -26,7 +27,7 @@ export function registerConfigCommand(program: Command, invocation: CliInvocatio
     .action((options: { json?: boolean }, command: Command) => {
       const loaded = loadCliConfig(command, invocation.io);
       const unused = providerVariablesNotInEffect(invocation.io.env, modelProvider(loaded.config.model));
-      invocation.io.stdout(options.json ? showJson(loaded, unused) : showText(loaded, unused));
+      commandOutput(invocation.io.stdout, options.json)(options.json ? showJson(loaded, unused) : showText(loaded, unused));
     });
 
   config

@@ -15,6 +15,7 @@ import { loadCliConfig, type CliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { homePrivacyWarning } from '../home-privacy.js';
+import { commandOutput } from '../terminal-output.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import { readContextFile } from './context-file.js';
 import { eventPrinter } from './event-output.js';
@@ -33,7 +34,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const { config } = loaded;
   const url = checkUrl(options.url, config);
   const secrets = secretsOf(config);
-  const stdout = redactingWriter(invocation.io.stdout, secrets);
+  const stdout = redactingWriter(commandOutput(invocation.io.stdout, options.json), secrets);
   const stderr = redactingWriter(invocation.io.stderr, secrets);
   const onWarning = (message: string) => stderr(`sightline: ${message}\n`);
   const privacyWarning = homePrivacyWarning(loaded.home.root);
