@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import { userText } from '../../../shared/messages.js';
+import { secretRedactor } from '../../../shared/secret-redaction.js';
 import { assembleRun, type RunParts } from '../../app/run-assembly.js';
 import type { Runtime } from '../../app/runtime.js';
 import { injectionDebugLogFromEnvironment } from '../../context/index.js';
@@ -23,7 +24,7 @@ import { exitCodeOf } from './exit-codes.js';
 import { watchInterrupts } from './interrupts.js';
 import { askUserHandler, confirmationHandler } from './person-handlers.js';
 import { CONFIG_FLAG_NAMES, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
-import { redactingWriter, secretsOf } from './secrets.js';
+import { redactingWriter } from './secrets.js';
 import { askOnTerminal } from './terminal-question.js';
 
 export async function runTask(invocation: CliInvocation, command: Command, taskText: string, options: RunOptions): Promise<void> {
@@ -33,7 +34,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const loaded = loadCliConfig(command, invocation.io, configFlags(options), CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);
-  const secrets = secretsOf(config);
+  const secrets = secretRedactor(config);
   const stdout = redactingWriter(commandOutput(invocation.io.stdout, options.json), secrets);
   const stderr = redactingWriter(invocation.io.stderr, secrets);
   const onWarning = (message: string) => stderr(`sightline: ${message}\n`);
