@@ -20,6 +20,7 @@ import { StepsRepository } from './repositories/steps.js';
 import { TurnsRepository, type RunningTurn } from './repositories/turns.js';
 import { SessionDeletion, type SessionDeletionResult } from './session-deletion.js';
 import { createPrivateFolder, PRIVATE_FOLDER_MODE, restrictToOwner } from './private-files.js';
+import { keepText, type RedactStoredText } from './stored-text.js';
 import { systemClock, type Clock } from './time.js';
 import { transactionOn, type Transaction } from './transaction.js';
 
@@ -34,6 +35,8 @@ export interface StorageOptions extends StoragePaths {
   clock?: Clock;
   /** Test seams of the blob store (see BlobStoreFaults). */
   blobFaults?: BlobStoreFaults;
+  /** What every text written to a row passes through: the configured secrets' redactor (see stored-text.ts). */
+  redactText?: RedactStoredText;
 }
 
 export interface Storage {
@@ -59,6 +62,7 @@ export interface Storage {
 
 export function openStorage(options: StorageOptions): Storage {
   const clock = options.clock ?? systemClock;
+  const redact = options.redactText ?? keepText;
   refuseLostDatabase(options);
   const database = openDatabase(options.databaseFile);
   try {
@@ -71,8 +75,8 @@ export function openStorage(options: StorageOptions): Storage {
       { blobsDirectory: options.blobsDirectory, coldStorageDirectory: options.coldStorageDirectory },
       options.blobFaults,
     );
-    const sessions = new SessionsRepository(database, clock);
-    const turns = new TurnsRepository(database, clock);
+    const sessions = new SessionsRepository(database, clock, redact);
+    const turns = new TurnsRepository(database, clock, redact);
     const transaction = transactionOn(database);
     const sessionDeletion = new SessionDeletion(database, blobs);
     return {
@@ -83,12 +87,12 @@ export function openStorage(options: StorageOptions): Storage {
       },
       sessions,
       turns,
-      messages: new MessagesRepository(database, clock),
-      images: new ImagesRepository(database, blobs, clock),
-      steps: new StepsRepository(database, clock),
-      searchReports: new SearchReportsRepository(database, clock),
+      messages: new MessagesRepository(database, clock, redact),
+      images: new ImagesRepository(database, blobs, clock, redact),
+      steps: new StepsRepository(database, clock, redact),
+      searchReports: new SearchReportsRepository(database, clock, redact),
       injections: new InjectionsRepository(database, clock),
-      compactions: new CompactionsRepository(database, clock),
+      compactions: new CompactionsRepository(database, clock, redact),
       blobs,
       transaction,
       deleteSession: (sessionId) => sessionDeletion.delete(sessionId),
