@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import { userText } from '../../../shared/messages.js';
 import { secretRedactor } from '../../../shared/secret-redaction.js';
+import { terminalText } from '../../../shared/terminal-text.js';
 import { assembleRun, type RunParts } from '../../app/run-assembly.js';
 import type { Runtime } from '../../app/runtime.js';
 import { injectionDebugLogFromEnvironment } from '../../context/index.js';
@@ -34,9 +35,9 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const loaded = loadCliConfig(command, invocation.io, configFlags(options), CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);
-  const secrets = secretRedactor(config);
-  const stdout = redactingWriter(commandOutput(invocation.io.stdout, options.json), secrets);
-  const stderr = redactingWriter(invocation.io.stderr, secrets);
+  const redact = secretRedactor(config);
+  const stdout = redactingWriter(commandOutput(invocation.io.stdout, options.json), redact);
+  const stderr = redactingWriter(invocation.io.stderr, redact);
   const onWarning = (message: string) => stderr(`sightline: ${message}\n`);
   const privacyWarning = homePrivacyWarning(loaded.home.root);
   if (privacyWarning !== undefined) stderr(`sightline: ${privacyWarning}\n`);
@@ -50,7 +51,8 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
     if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
     parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url }));
     const { model, operator } = parts;
-    const ask = (question: string, signal: AbortSignal) => askOnTerminal(question, signal, interrupts.interrupt);
+    // readline writes the prompt itself, past the writers above: it names the model's action (typed text).
+    const ask = (question: string, signal: AbortSignal) => askOnTerminal(terminalText(redact(question)), signal, interrupts.interrupt);
     const people = { io: invocation.io, stderr, assumeYes: options.yes === true, ask };
     const agent = createAgent({
       storage: runtime.storage,
