@@ -239,17 +239,19 @@ export function redactConfig(config: Config): Config {
   for (const server of Object.values(copy.mcp.servers)) {
     const values = 'command' in server ? server.env : server.headers;
     for (const name of Object.keys(values ?? {})) values![name] = REDACTED_SECRET;
+    if (!('command' in server)) server.url = urlSecrets(server.url).reduce((url, secret) => url.split(secret).join(REDACTED_SECRET), server.url);
   }
   return copy;
 }
 
 /**
  * What output must never show of the MCP servers' settings: every header value (an Authorization header
- * is masked whole) and the values of environment variables whose names say they are secret.
+ * is masked whole), the credentials a server's URL carries (a password, a `?token=`) and the values of
+ * environment variables whose names say they are secret.
  */
 export function mcpSecretValues(config: Config): string[] {
   return Object.values(config.mcp.servers).flatMap((server) => {
-    if (!('command' in server)) return Object.values(server.headers ?? {});
+    if (!('command' in server)) return [...Object.values(server.headers ?? {}), ...urlSecrets(server.url)];
     return Object.entries(server.env ?? {})
       .filter(([name]) => SECRET_VARIABLE_NAME.test(name))
       .map(([, value]) => value);
@@ -257,3 +259,25 @@ export function mcpSecretValues(config: Config): string[] {
 }
 
 const SECRET_VARIABLE_NAME = /key|token|secret|password|passwd|auth|credential/i;
+
+/** A URL's password, and the values of its query parameters whose names say they are secret. */
+function urlSecrets(text: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return [];
+  }
+  const found = [...url.searchParams].filter(([name]) => SECRET_VARIABLE_NAME.test(name)).map(([, value]) => value);
+  // Both spellings: the config's text may percent-encode what the parsed URL decodes.
+  const password = url.password === '' ? [] : [url.password, safeDecode(url.password)];
+  return [...new Set([...found, ...found.map((value) => encodeURIComponent(value)), ...password])].filter((value) => value !== '');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent } from '../../src/shared/events.js';
-import { createEventEmitter, createSecretRedactor, REDACTED } from '../../src/main/agent/event-emitter.js';
+import { createEventEmitter } from '../../src/main/agent/event-emitter.js';
+import { redactorOf, REDACTED } from '../../src/shared/secret-redaction.js';
 import { createFinishTool } from '../../src/main/agent/tools/finish-tool.js';
 import { ToolRegistry, ToolRegistryError, createToolRegistry } from '../../src/main/agent/tools/registry.js';
 import type { ToolDefinition } from '../../src/main/agent/tools/tool-definition.js';
@@ -38,7 +39,7 @@ describe('the tool registry', () => {
 describe('event redaction', () => {
   it('takes every configured secret out of every string of an event', () => {
     const seen: AgentEvent[] = [];
-    const emit = createEventEmitter((event) => seen.push(event), createSecretRedactor(['sk-secret-123456', undefined, 'tvly-abcdef']));
+    const emit = createEventEmitter((event) => seen.push(event), redactorOf(['sk-secret-123456', undefined, 'tvly-abcdef']));
     emit({ type: 'warning', sessionId: 's', at: 1, message: 'key sk-secret-123456 and tvly-abcdef failed' });
     expect(seen).toEqual([{ type: 'warning', sessionId: 's', at: 1, message: `key ${REDACTED} and ${REDACTED} failed` }]);
   });

@@ -8,7 +8,8 @@ import { ConfigSchema } from '../../src/shared/config.js';
 import { eventPrinter } from '../../src/main/cli/run/event-output.js';
 import { askUserHandler, confirmationHandler } from '../../src/main/cli/run/person-handlers.js';
 import { progressLine } from '../../src/main/cli/run/progress-lines.js';
-import { redactingWriter, secretsOf } from '../../src/main/cli/run/secrets.js';
+import { redactingWriter } from '../../src/main/cli/run/secrets.js';
+import { configuredSecrets, redactorOf } from '../../src/shared/secret-redaction.js';
 import { exitCodeOf } from '../../src/main/cli/run/exit-codes.js';
 import { captureIo } from '../helpers/cli-io.js';
 
@@ -85,9 +86,9 @@ describe('--json output', () => {
 describe('secrets', () => {
   it('masks every configured key in what is written', () => {
     const config = ConfigSchema.parse({ model: { apiKey: 'sk-test-secret-1234' }, search: { tavilyApiKey: 'tvly-abc-987' } });
-    expect(secretsOf(config)).toEqual(['sk-test-secret-1234', 'tvly-abc-987']);
+    expect(configuredSecrets(config)).toEqual(['sk-test-secret-1234', 'tvly-abc-987']);
     let written = '';
-    const write = redactingWriter((text) => (written += text), secretsOf(config));
+    const write = redactingWriter((text) => (written += text), redactorOf(configuredSecrets(config)));
     write('401 for key sk-test-secret-1234, and tvly-abc-987 too\n');
     expect(written).toBe('401 for key [redacted], and [redacted] too\n');
   });

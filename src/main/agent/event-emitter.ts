@@ -4,19 +4,9 @@
  * never reaches `--json` output, the timeline or a log.
  */
 import type { AgentEvent } from '../../shared/events.js';
+import { redactStrings } from '../../shared/secret-redaction.js';
 
 export type Emit = (event: AgentEvent) => void;
-
-export const REDACTED = '[redacted]';
-/** Shorter strings could match ordinary text; no real key is this short. */
-const MIN_SECRET_LENGTH = 6;
-
-/** Replaces every occurrence of each secret in a text. */
-export function createSecretRedactor(secrets: readonly (string | undefined)[]): (text: string) => string {
-  const known = secrets.filter((secret): secret is string => secret !== undefined && secret.length >= MIN_SECRET_LENGTH);
-  if (known.length === 0) return (text) => text;
-  return (text) => known.reduce((result, secret) => result.split(secret).join(REDACTED), text);
-}
 
 /**
  * An emitter that redacts and never lets a listener's exception into the loop: a broken listener must
@@ -31,13 +21,4 @@ export function createEventEmitter(listener: ((event: AgentEvent) => void) | und
       console.error(`An agent event listener failed: ${redact(error instanceof Error ? error.message : String(error))}`);
     }
   };
-}
-
-function redactStrings<T>(value: T, redact: (text: string) => string): T {
-  if (typeof value === 'string') return redact(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => redactStrings(item, redact)) as T;
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)])) as T;
-  }
-  return value;
 }

@@ -5,10 +5,11 @@
  */
 import type { Config } from '../../shared/config.js';
 import type { AgentEvent } from '../../shared/events.js';
+import { secretRedactor } from '../../shared/secret-redaction.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import { SETTLE_TIMING } from '../perception/settle-watch.js';
-import { createEventEmitter, createSecretRedactor, type Emit } from './event-emitter.js';
+import { createEventEmitter, type Emit } from './event-emitter.js';
 import { ScreenRecorder } from './screen-recorder.js';
 
 export interface WatchedOperatorOptions {
@@ -28,7 +29,8 @@ export interface WatchedOperator {
 
 export function watchOperator(options: WatchedOperatorOptions): WatchedOperator {
   const { config } = options;
-  const redact = createSecretRedactor([config.model.apiKey, config.model.anthropicApiKey, config.search.tavilyApiKey]);
+  // The MCP servers' secrets too: a server's error or a model may echo them as well as a key.
+  const redact = secretRedactor(config);
   const emit = createEventEmitter(options.onEvent, redact);
   const screen = new ScreenRecorder({
     operator: options.operator,

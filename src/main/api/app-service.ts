@@ -13,7 +13,7 @@ import { createAppApiImplementation } from './app-api-implementation.js';
 import { EventBus } from '../app/event-bus.js';
 import { createRunAssembler, type RunAssembler, type RunAssemblerOptions } from '../app/app-run-assembler.js';
 import { RunManager } from '../app/run-manager.js';
-import { secretRedactor } from './secret-redaction.js';
+import { secretRedactor } from '../../shared/secret-redaction.js';
 
 export interface AppServiceOptions extends Omit<RunAssemblerOptions, 'storage' | 'config'> {
   storage: Storage;

@@ -7,6 +7,8 @@
 import { AppApiError, type Ephemeral } from '../../shared/app-api.js';
 import type { Config, OperatorKind } from '../../shared/config.js';
 import type { AgentEvent } from '../../shared/events.js';
+import { secretRedactor, type Redact } from '../../shared/secret-redaction.js';
+import { terminalText } from '../../shared/terminal-text.js';
 import { createAgent, type Agent, type AskUserHandler, type ConfirmationHandler } from '../agent/index.js';
 import type { CreateOperatorOptions } from '../operators/create-operator.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
@@ -55,7 +57,7 @@ export interface RunAssemblerOptions {
 export function createRunAssembler(options: RunAssemblerOptions): RunAssembler {
   return async (settings, handlers) => {
     const parts = await openParts(options, settings, handlers.beforeStep).catch((error: unknown) => {
-      throw toApiError(error);
+      throw toApiError(error, secretRedactor(options.config));
     });
     const agent = createAgent({
       storage: options.storage,
@@ -74,18 +76,22 @@ export function createRunAssembler(options: RunAssemblerOptions): RunAssembler {
 }
 
 async function openParts(options: RunAssemblerOptions, settings: RunSettings, beforeStep: StepGate): Promise<RunParts> {
+  const redact = secretRedactor(options.config);
+  // An MCP server that does not start is reported with what it said on stderr, which may echo its env.
+  const onWarning = options.onWarning ?? ((message: string) => console.warn(`sightline: ${terminalText(message)}`));
   const assembly = assembleRun({
     config: options.config,
     env: options.env ?? process.env,
     ownWindow: options.ownWindow,
-    onWarning: options.onWarning ?? ((message: string) => console.warn(`sightline: ${message}`)),
+    onWarning: (message: string) => onWarning(redact(message)),
     beforeModelCall: beforeStep,
     operatorFactory: options.operatorFactory,
   });
   return assembly.open(options.storage, { operator: settings.operator, url: settings.url });
 }
 
-function toApiError(error: unknown): unknown {
+/** Its message reaches the renderer and the timeline's HTTP client: a server's stderr in it is redacted. */
+function toApiError(error: unknown, redact: Redact): unknown {
   if (!(error instanceof RunSetupError)) return error;
-  return new AppApiError(error.reason === 'invalid' ? 'invalid-arguments' : 'unavailable', error.message);
+  return new AppApiError(error.reason === 'invalid' ? 'invalid-arguments' : 'unavailable', redact(error.message));
 }

@@ -8,6 +8,7 @@
  * their retention.
  */
 import type { Config } from '../../shared/config.js';
+import { secretRedactor } from '../../shared/secret-redaction.js';
 import type { SightlineHome } from '../config/home.js';
 import { reconcileCompactions, type CompactionReconciliation } from '../context/index.js';
 import { openStorage, type RetentionSweepResult, type Storage } from '../storage/index.js';
@@ -18,6 +19,11 @@ export interface RuntimeOptions {
   config: Config;
   /** The moment the retention sweep measures ages from; now by default (tests age data with it). */
   now?: Date;
+  /**
+   * What stored text passes through; the configuration's secret redactor by default. The app passes one
+   * that also knows the keys saved in it after start.
+   */
+  redactStoredText?: (text: string) => string;
 }
 
 /** What startup repaired, for doctor-style reporting and tests. */
@@ -43,6 +49,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     databaseFile: options.home.databaseFile,
     blobsDirectory: options.home.blobsDirectory,
     coldStorageDirectory: options.home.coldStorageDirectory,
+    redactText: options.redactStoredText ?? secretRedactor(options.config),
   });
   try {
     const startup = await repairAtStartup(storage, options.config, options.now ?? new Date());

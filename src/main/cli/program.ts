@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, UserError, type CliInvocation, type CliIo } from './io.js';
 import { registerCommands } from './commands/index.js';
+import { terminalWriter } from './terminal-output.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -38,7 +39,9 @@ function allCommands(command: Command): Command[] {
 }
 
 /** Runs the CLI and returns the exit code; never throws and never calls process.exit. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  // stderr is only ever read by a person: whatever a command puts there passes the terminal sanitizer.
+  const io: CliIo = { ...rawIo, stderr: terminalWriter(rawIo.stderr) };
   const invocation: CliInvocation = { io, exitCode: EXIT.ok };
   const program = buildProgram(invocation);
   try {

@@ -6,6 +6,7 @@
  */
 import { app, safeStorage, type BrowserWindow } from 'electron';
 import { APP_API, AppApiError, type AppApiName } from '../../shared/app-api.js';
+import { secretRedactor } from '../../shared/secret-redaction.js';
 import type { AppApiImplementation } from '../api/app-api-dispatch.js';
 import { createAppService, type AppService } from '../api/app-service.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
@@ -30,9 +31,11 @@ export function startAppBackend(currentWindow: () => BrowserWindow | null): AppB
     const warning = secrets.weakEncryptionWarning();
     if (warning !== undefined) console.warn(`Sightline: ${warning}`);
     const loaded = loadConfig({ home, env: process.env });
-    runtime = await openRuntime({ home, config: loaded.config });
+    // Until the service exists, the configuration's secrets; then its redactor, which knows saved keys too.
+    let redactStoredText = secretRedactor(loaded.config);
+    runtime = await openRuntime({ home, config: loaded.config, redactStoredText: (text) => redactStoredText(text) });
     // The service adds the saved keys to the configuration, and a key saved later to the runs after it.
-    return createAppService({
+    const created = createAppService({
       storage: runtime.storage,
       config: loaded.config,
       configSources: loaded.sources,
@@ -40,6 +43,8 @@ export function startAppBackend(currentWindow: () => BrowserWindow | null): AppB
       appInfo: () => ({ version: app.getVersion(), platform: process.platform }),
       ownWindow: ownWindowHook(currentWindow),
     });
+    redactStoredText = created.dispatch.redact ?? redactStoredText;
+    return created;
   })();
   // Logged here; each call that needs the service reports the failure to the renderer too.
   service.catch((error: unknown) => console.error(`Sightline could not open its data: ${error instanceof Error ? error.message : String(error)}`));

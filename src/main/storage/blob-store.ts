@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { extensionForMime } from './mime-types.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './private-files.js';
 
 export type BlobLocation = 'blobs' | 'cold';
 
@@ -98,7 +99,7 @@ export class BlobStore {
     const folder = join(this.blobsDirectory, sha256.slice(0, 2));
     const temporaryPath = `${finalPath}.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`;
     try {
-      await mkdir(folder, { recursive: true });
+      await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
       await writeDurably(temporaryPath, bytes);
       await this.faults.beforeRename?.(temporaryPath, finalPath);
       await rename(temporaryPath, finalPath);
@@ -148,7 +149,7 @@ export class BlobStore {
     const coldPath = this.pathFor('cold', sha256, mime);
     if (!(await fileExists(hotPath))) return (await fileExists(coldPath)) ? 'already-archived' : 'missing';
     const coldFolder = join(this.coldStorageDirectory, sha256.slice(0, 2));
-    await mkdir(coldFolder, { recursive: true });
+    await mkdir(coldFolder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     try {
       await rename(hotPath, coldPath);
     } catch (error) {
@@ -210,6 +211,8 @@ export class BlobStore {
       await copyFile(fromPath, temporaryPath);
       const handle = await open(temporaryPath, 'r+');
       try {
+        // A copy keeps the original's mode, which a file from an older home has as 644.
+        if (process.platform !== 'win32') await handle.chmod(PRIVATE_FILE_MODE);
         await handle.sync();
       } finally {
         await handle.close();
@@ -233,7 +236,7 @@ function assertSha256(sha256: string): void {
 }
 
 async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
-  const handle = await open(path, 'wx');
+  const handle = await open(path, 'wx', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(bytes);
     await handle.sync();

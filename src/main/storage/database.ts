@@ -3,10 +3,10 @@
  * lets the timeline read while the agent writes, and the busy timeout absorbs short lock waits between
  * the CLI, the app and an MCP server sharing one home folder.
  */
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
+import { createPrivateFolder, PRIVATE_FILE_MODE, restrictToOwner } from './private-files.js';
 
 export type Database = BetterSqlite3.Database;
 
@@ -42,7 +42,7 @@ export class DatabaseOpenError extends Error {
 
 export function openDatabase(filePath: string): Database {
   try {
-    mkdirSync(dirname(filePath), { recursive: true });
+    createPrivateFolder(dirname(filePath));
   } catch (error) {
     throw new DatabaseOpenError(filePath, `its folder cannot be created (${describeOpenFailure(error, filePath)}).`);
   }
@@ -57,10 +57,14 @@ export function openDatabase(filePath: string): Database {
     // Read the version before anything writes: a foreign file or a newer schema must be left untouched.
     const foundVersion = userVersion(database, filePath);
     if (foundVersion > SCHEMA_VERSION) throw new DatabaseVersionError(filePath, foundVersion, SCHEMA_VERSION);
+    // Before the -wal and -shm exist: SQLite creates them with the database file's mode.
+    restrictToOwner(filePath, PRIVATE_FILE_MODE);
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('synchronous = NORMAL');
     migrate(database, MIGRATIONS, filePath);
+    // Left by an earlier process, they keep the mode they were created with.
+    for (const suffix of ['-wal', '-shm']) restrictToOwner(`${filePath}${suffix}`, PRIVATE_FILE_MODE);
     return database;
   } catch (error) {
     database.close();

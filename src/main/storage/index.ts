@@ -25,6 +25,8 @@ export {
   type BlobWriteResult,
 } from './blob-store.js';
 export type { Clock } from './time.js';
+export { modeOpenToOthers } from './private-files.js';
+export type { RedactStoredText } from './stored-text.js';
 export * from './repositories/sessions.js';
 export * from './repositories/turns.js';
 export * from './repositories/messages.js';

@@ -6,7 +6,6 @@
  * Paths come from the caller (the CLI and the app resolve the home folder), so storage knows nothing of
  * configuration and tests point it at temp folders.
  */
-import { mkdirSync } from 'node:fs';
 import { BlobStore, type BlobStoreFaults } from './blob-store.js';
 import { endAbandonedTurn } from './abandoned-turn-ending.js';
 import { openDatabase } from './database.js';
@@ -20,6 +19,8 @@ import { SessionsRepository } from './repositories/sessions.js';
 import { StepsRepository } from './repositories/steps.js';
 import { TurnsRepository, type RunningTurn } from './repositories/turns.js';
 import { SessionDeletion, type SessionDeletionResult } from './session-deletion.js';
+import { createPrivateFolder, PRIVATE_FOLDER_MODE, restrictToOwner } from './private-files.js';
+import { keepText, type RedactStoredText } from './stored-text.js';
 import { systemClock, type Clock } from './time.js';
 import { transactionOn, type Transaction } from './transaction.js';
 
@@ -34,6 +35,8 @@ export interface StorageOptions extends StoragePaths {
   clock?: Clock;
   /** Test seams of the blob store (see BlobStoreFaults). */
   blobFaults?: BlobStoreFaults;
+  /** What every text written to a row passes through: the configured secrets' redactor (see stored-text.ts). */
+  redactText?: RedactStoredText;
 }
 
 export interface Storage {
@@ -59,17 +62,21 @@ export interface Storage {
 
 export function openStorage(options: StorageOptions): Storage {
   const clock = options.clock ?? systemClock;
+  const redact = options.redactText ?? keepText;
   refuseLostDatabase(options);
   const database = openDatabase(options.databaseFile);
   try {
-    mkdirSync(options.blobsDirectory, { recursive: true });
-    mkdirSync(options.coldStorageDirectory, { recursive: true });
+    for (const folder of [options.blobsDirectory, options.coldStorageDirectory]) {
+      createPrivateFolder(folder);
+      // Older homes made them 755: closing the folder hides the image files already in it.
+      restrictToOwner(folder, PRIVATE_FOLDER_MODE);
+    }
     const blobs = new BlobStore(
       { blobsDirectory: options.blobsDirectory, coldStorageDirectory: options.coldStorageDirectory },
       options.blobFaults,
     );
-    const sessions = new SessionsRepository(database, clock);
-    const turns = new TurnsRepository(database, clock);
+    const sessions = new SessionsRepository(database, clock, redact);
+    const turns = new TurnsRepository(database, clock, redact);
     const transaction = transactionOn(database);
     const sessionDeletion = new SessionDeletion(database, blobs);
     return {
@@ -80,12 +87,12 @@ export function openStorage(options: StorageOptions): Storage {
       },
       sessions,
       turns,
-      messages: new MessagesRepository(database, clock),
-      images: new ImagesRepository(database, blobs, clock),
-      steps: new StepsRepository(database, clock),
-      searchReports: new SearchReportsRepository(database, clock),
+      messages: new MessagesRepository(database, clock, redact),
+      images: new ImagesRepository(database, blobs, clock, redact),
+      steps: new StepsRepository(database, clock, redact),
+      searchReports: new SearchReportsRepository(database, clock, redact),
       injections: new InjectionsRepository(database, clock),
-      compactions: new CompactionsRepository(database, clock),
+      compactions: new CompactionsRepository(database, clock, redact),
       blobs,
       transaction,
       deleteSession: (sessionId) => sessionDeletion.delete(sessionId),

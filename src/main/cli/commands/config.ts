@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { redactConfig, type ModelProvider } from '../../../shared/config.js';
 import { modelProvider } from '../../../shared/providers.js';
+import { secretRedactor } from '../../../shared/secret-redaction.js';
 import { CONFIG_FIELDS, CONFIG_SET_WHOLE_PATHS, ENVIRONMENT_ALIASES, PROVIDER_ENVIRONMENT_ALIASES, type ConfigField } from '../../config/fields.js';
 import { valueAt } from '../../config/load.js';
 import { providerVariableFor, providerVariablesNotInEffect } from '../../config/provider-scope.js';
@@ -15,6 +16,8 @@ import { loadCliConfig, resolveCliHome, type CliConfig } from '../cli-config.js'
 import { dialectInEffect, dialectLines } from '../dialect-in-effect.js';
 import { pricingInEffect, pricingLine } from '../pricing-in-effect.js';
 import type { CliInvocation } from '../io.js';
+import { commandOutput } from '../terminal-output.js';
+import { redactingWriter } from '../run/secrets.js';
 
 export function registerConfigCommand(program: Command, invocation: CliInvocation): void {
   const config = program.command('config').description('show the effective configuration, or where config.json is');
@@ -26,7 +29,9 @@ export function registerConfigCommand(program: Command, invocation: CliInvocatio
     .action((options: { json?: boolean }, command: Command) => {
       const loaded = loadCliConfig(command, invocation.io);
       const unused = providerVariablesNotInEffect(invocation.io.env, modelProvider(loaded.config.model));
-      invocation.io.stdout(options.json ? showJson(loaded, unused) : showText(loaded, unused));
+      // Past redactConfig, the one redactor too: an MCP server's URL credential may appear in any line.
+      const stdout = redactingWriter(commandOutput(invocation.io.stdout, options.json), secretRedactor(loaded.config));
+      stdout(options.json ? showJson(loaded, unused) : showText(loaded, unused));
     });
 
   config

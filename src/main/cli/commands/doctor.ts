@@ -9,6 +9,7 @@ import { dialectInEffect, dialectLines, type DialectInEffect } from '../dialect-
 import { runDoctorChecks, type DoctorCheckResult } from '../doctor/index.js';
 import { formatDoctorReport } from '../doctor/report.js';
 import { EXIT, type CliInvocation } from '../io.js';
+import { commandOutput } from '../terminal-output.js';
 
 export function registerDoctorCommand(program: Command, invocation: CliInvocation): void {
   program
@@ -22,8 +23,9 @@ export function registerDoctorCommand(program: Command, invocation: CliInvocatio
       const checks = await runDoctorChecks({ home, config, sources, env: io.env, platform: process.platform });
       const results = [...checks, ...dialectCheck(dialect)];
       const ok = results.every((result) => result.status !== 'problem');
-      if (options.json) io.stdout(`${JSON.stringify({ ok, checks: results, dialect }, null, 2)}\n`);
-      else io.stdout(formatDoctorReport(results, dialectLines(dialect)));
+      const stdout = commandOutput(io.stdout, options.json);
+      if (options.json) stdout(`${JSON.stringify({ ok, checks: results, dialect }, null, 2)}\n`);
+      else stdout(formatDoctorReport(results, dialectLines(dialect)));
       invocation.exitCode = ok ? EXIT.ok : EXIT.failed;
     });
 }

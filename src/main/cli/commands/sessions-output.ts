@@ -1,6 +1,7 @@
 /** How `sightline sessions` prints: a table for `ls`, a readable outline for `show`, and the JSON shapes. */
 import { describeAction } from '../../../shared/action-descriptions.js';
 import { costText, dollarText, NO_COST, type CostTotals } from '../../../shared/cost.js';
+import { terminalLine, terminalText } from '../../../shared/terminal-text.js';
 import { stepUsageTotals, usageText, type UsageTotals } from '../../../shared/usage-text.js';
 import { formatCount } from '../run/progress-lines.js';
 import type {
@@ -50,7 +51,8 @@ export function renderSessionTable(summaries: readonly SessionSummary[]): string
   const header = ['ID', 'TITLE', 'STATUS', 'TURNS', 'STEPS', 'CREATED'];
   const rows = summaries.map((summary) => [
     summary.id,
-    truncate(summary.title, TITLE_WIDTH),
+    // Escaped before it is cut, so the column is as wide as what the terminal shows.
+    truncate(terminalText(summary.title), TITLE_WIDTH),
     summary.status,
     String(summary.turnCount),
     String(summary.stepCount),
@@ -72,7 +74,7 @@ export function renderSessionTable(summaries: readonly SessionSummary[]): string
 export function renderSessionDetail(detail: SessionDetail): string {
   const { session } = detail;
   const lines = [
-    `Session ${session.id}: ${session.title}`,
+    `Session ${session.id}: ${terminalLine(session.title)}`,
     `  status ${session.status}, operator ${session.operator ?? '-'}, model ${session.model ?? '-'}`,
     `  created ${shortTime(session.createdAt)}, updated ${shortTime(session.updatedAt)}`,
   ];

@@ -10,6 +10,7 @@ import { resolveHome, type SightlineHome } from '../../config/home.js';
 import { explainStorageFailure } from '../storage-failure-errors.js';
 import { DatabaseOpenError, DatabaseVersionError, openStorage, type Storage } from '../../storage/index.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
+import { commandOutput } from '../terminal-output.js';
 import { renderSessionDetail, renderSessionTable, sessionDetail } from './sessions-output.js';
 
 const DEFAULT_LIST_LIMIT = 20;
@@ -47,21 +48,21 @@ export function registerSessionsCommand(program: Command, invocation: CliInvocat
 }
 
 function listSessions(invocation: CliInvocation, home: SightlineHome, options: z.infer<typeof ListOptionsSchema>): void {
-  const { io } = invocation;
+  const stdout = commandOutput(invocation.io.stdout, options.json);
   if (!existsSync(home.databaseFile)) {
-    io.stdout(options.json === true ? '[]\n' : `no sessions yet (in ${home.root})\n`);
+    stdout(options.json === true ? '[]\n' : `no sessions yet (in ${home.root})\n`);
     return;
   }
   withStorage(home, (storage) => {
     const summaries = storage.sessions.list({ limit: options.limit });
     if (options.json === true) {
-      io.stdout(`${JSON.stringify(summaries, null, 2)}\n`);
+      stdout(`${JSON.stringify(summaries, null, 2)}\n`);
     } else if (summaries.length === 0) {
-      io.stdout(`no sessions yet (in ${home.root})\n`);
+      stdout(`no sessions yet (in ${home.root})\n`);
     } else {
-      io.stdout(renderSessionTable(summaries));
+      stdout(renderSessionTable(summaries));
       const total = storage.sessions.count();
-      if (total > summaries.length) io.stdout(`(${summaries.length} of ${total}; use --limit to see more)\n`);
+      if (total > summaries.length) stdout(`(${summaries.length} of ${total}; use --limit to see more)\n`);
     }
   });
 }
@@ -81,7 +82,8 @@ function showSession(
   withStorage(home, (storage) => {
     const detail = sessionDetail(storage, id);
     if (detail === undefined) throw unknown;
-    invocation.io.stdout(options.json === true ? `${JSON.stringify(detail, null, 2)}\n` : renderSessionDetail(detail));
+    const stdout = commandOutput(invocation.io.stdout, options.json);
+    stdout(options.json === true ? `${JSON.stringify(detail, null, 2)}\n` : renderSessionDetail(detail));
   });
 }
 

@@ -1,5 +1,9 @@
-/** Whether Sightline can write its home folder, or create it; nothing is created here. */
+/**
+ * Whether Sightline can write its home folder, or create it, and whether other users can read it;
+ * nothing is created or changed here.
+ */
 import { accessSync, constants, statSync } from 'node:fs';
+import { homePrivacyProblem } from '../home-privacy.js';
 import type { DoctorCheckResult, DoctorEnvironment } from './check.js';
 import { nearestExistingFolder } from './paths.js';
 
@@ -21,8 +25,10 @@ export function checkHomeFolder(environment: DoctorEnvironment): DoctorCheckResu
     const detail = existing.path === root ? `${root} is not writable` : `${root} cannot be created: ${existing.path} is not writable`;
     return { name, status: 'problem', detail, fix };
   }
-  const detail = existing.path === root ? `${root} is writable` : `${root} does not exist yet; will be created`;
-  return { name, status: 'ok', detail };
+  if (existing.path !== root) return { name, status: 'ok', detail: `${root} does not exist yet; will be created` };
+  const privacy = homePrivacyProblem(root);
+  if (privacy !== undefined) return { name, status: 'warning', ...privacy };
+  return { name, status: 'ok', detail: `${root} is writable` };
 }
 
 function isWritable(folder: string): boolean {

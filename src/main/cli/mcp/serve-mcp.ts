@@ -19,7 +19,8 @@ import type { CliInvocation } from '../io.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import type { McpOptions } from './mcp-options.js';
 import { checkUrl } from '../run/run-options.js';
-import { redactingWriter, secretsOf } from '../run/secrets.js';
+import { secretRedactor } from '../../../shared/secret-redaction.js';
+import { redactingWriter } from '../run/secrets.js';
 
 const CONFIG_FLAG_NAMES = { 'agent.operator': '--operator', 'agent.confirm': '--confirm' } as const;
 
@@ -28,7 +29,7 @@ export async function serveMcp(invocation: CliInvocation, command: Command, opti
   const loaded = loadCliConfig(command, invocation.io, flags, CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);
-  const stderr = redactingWriter(invocation.io.stderr, secretsOf(config));
+  const stderr = redactingWriter(invocation.io.stderr, secretRedactor(config));
   const onWarning = (message: string) => stderr(`sightline mcp: ${message}\n`);
   const assembly = await explainSetupErrors(() => assembleRun({ config, env: invocation.io.env, onWarning, model: 'optional' }));
   const runtime = await openCliRuntime(loaded);

@@ -7,6 +7,8 @@
  */
 import type { Command } from 'commander';
 import { userText } from '../../../shared/messages.js';
+import { secretRedactor } from '../../../shared/secret-redaction.js';
+import { terminalText } from '../../../shared/terminal-text.js';
 import { assembleRun, type RunParts } from '../../app/run-assembly.js';
 import type { Runtime } from '../../app/runtime.js';
 import { injectionDebugLogFromEnvironment } from '../../context/index.js';
@@ -15,6 +17,8 @@ import { loadCliConfig, type CliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
 import { explainStorageFailure } from '../storage-failure-errors.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
+import { homePrivacyWarning } from '../home-privacy.js';
+import { commandOutput } from '../terminal-output.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import { readContextFile } from './context-file.js';
 import { eventPrinter } from './event-output.js';
@@ -22,7 +26,7 @@ import { exitCodeOf } from './exit-codes.js';
 import { watchInterrupts } from './interrupts.js';
 import { askUserHandler, confirmationHandler } from './person-handlers.js';
 import { CONFIG_FLAG_NAMES, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
-import { redactingWriter, secretsOf } from './secrets.js';
+import { redactingWriter } from './secrets.js';
 import { askOnTerminal } from './terminal-question.js';
 
 export async function runTask(invocation: CliInvocation, command: Command, taskText: string, options: RunOptions): Promise<void> {
@@ -32,10 +36,12 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const loaded = loadCliConfig(command, invocation.io, configFlags(options), CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);
-  const secrets = secretsOf(config);
-  const stdout = redactingWriter(invocation.io.stdout, secrets);
-  const stderr = redactingWriter(invocation.io.stderr, secrets);
+  const redact = secretRedactor(config);
+  const stdout = redactingWriter(commandOutput(invocation.io.stdout, options.json), redact);
+  const stderr = redactingWriter(invocation.io.stderr, redact);
   const onWarning = (message: string) => stderr(`sightline: ${message}\n`);
+  const privacyWarning = homePrivacyWarning(loaded.home.root);
+  if (privacyWarning !== undefined) stderr(`sightline: ${privacyWarning}\n`);
   // The model first, before the runtime opens: a missing key costs nothing.
   const assembly = await explainSetupErrors(() => assembleRun({ config, env: invocation.io.env, onWarning }));
 
@@ -46,7 +52,8 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
     if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
     parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url }));
     const { model, operator } = parts;
-    const ask = (question: string, signal: AbortSignal) => askOnTerminal(question, signal, interrupts.interrupt);
+    // readline writes the prompt itself, past the writers above: it names the model's action (typed text).
+    const ask = (question: string, signal: AbortSignal) => askOnTerminal(terminalText(redact(question)), signal, interrupts.interrupt);
     const people = { io: invocation.io, stderr, assumeYes: options.yes === true, ask };
     const agent = createAgent({
       storage: runtime.storage,

@@ -1,24 +1,11 @@
 /**
- * The last line of defence for API keys: everything `sightline run` writes passes through here, so a key
- * that slipped into an error message or an event (a provider echoing it back, say) is never printed.
+ * The last line of defence for API keys: everything `sightline run` and `sightline mcp` write passes
+ * through here, so a key that slipped into an error message or an event (a provider echoing it back, say)
+ * is never printed. The redactor is the one of shared/secret-redaction.ts.
  */
-import { SECRET_FIELD_PATHS, mcpSecretValues, type Config } from '../../../shared/config.js';
-
-const REDACTED = '[redacted]';
-
-/** The secret values of a configuration, longest first so that a key containing another is masked whole. */
-export function secretsOf(config: Config): string[] {
-  const values = SECRET_FIELD_PATHS.map((path) => {
-    const [section, key] = path.split('.') as [keyof Config, string];
-    return (config[section] as Record<string, unknown>)[key];
-  });
-  return [...values, ...mcpSecretValues(config)]
-    .filter((value): value is string => typeof value === 'string' && value !== '')
-    .sort((a, b) => b.length - a.length);
-}
+import type { Redact } from '../../../shared/secret-redaction.js';
 
 /** Returns a writer that masks every secret in what it writes. */
-export function redactingWriter(write: (text: string) => void, secrets: readonly string[]): (text: string) => void {
-  if (secrets.length === 0) return write;
-  return (text) => write(secrets.reduce((masked, secret) => masked.split(secret).join(REDACTED), text));
+export function redactingWriter(write: (text: string) => void, redact: Redact): (text: string) => void {
+  return (text) => write(redact(text));
 }

@@ -7,6 +7,7 @@ import { COMPACTION_STATES, type CompactionState } from '../../../shared/statuse
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { jsonColumn, parseRow, parseRows, toJson } from './columns.js';
+import { keepText, redactedValue, type RedactStoredText } from '../stored-text.js';
 
 export interface CompactionRecord {
   turnId: string;
@@ -51,6 +52,7 @@ export class CompactionsRepository {
   constructor(
     database: Database,
     private readonly clock: Clock,
+    private readonly redact: RedactStoredText = keepText,
   ) {
     this.insertStatement = database.prepare(
       `INSERT INTO compactions (turn_id, session_id, state, plan, planned_at)
@@ -83,7 +85,7 @@ export class CompactionsRepository {
     const row: unknown = this.insertStatement.get({
       turnId: entry.turnId,
       sessionId: entry.sessionId,
-      plan: toJson(entry.plan),
+      plan: toJson(redactedValue(entry.plan, this.redact)),
       plannedAt: isoTime(this.clock),
     });
     return parseRow(CompactionRow, row, 'compactions');

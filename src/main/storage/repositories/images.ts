@@ -10,6 +10,7 @@ import type { BlobLocation, BlobStore } from '../blob-store.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { booleanColumn, booleanToColumn, parseRow, parseRows } from './columns.js';
+import { keepText, redactedText, type RedactStoredText } from '../stored-text.js';
 
 export interface ImageRecord {
   id: string;
@@ -150,6 +151,7 @@ export class ImagesRepository {
     database: Database,
     private readonly blobs: BlobStore,
     private readonly clock: Clock,
+    private readonly redact: RedactStoredText = keepText,
   ) {
     this.insertStatement = database.prepare(
       `INSERT INTO images (id, session_id, turn_id, sha256, phash, hash_algorithm, width, height, mime, byte_size,
@@ -210,7 +212,7 @@ export class ImagesRepository {
       source: input.source,
       displayId: input.displayId === undefined ? null : String(input.displayId),
       scaleFactor: input.scaleFactor ?? null,
-      caption: input.caption ?? null,
+      caption: redactedText(input.caption ?? null, this.redact),
       createdAt: isoTime(this.clock),
     });
     return parseRow(ImageRow, row, 'images');
@@ -262,7 +264,7 @@ export class ImagesRepository {
   }
 
   setCaption(id: string, caption: string | null): ImageRecord {
-    return this.updated(this.captionStatement.get(caption, id), id);
+    return this.updated(this.captionStatement.get(redactedText(caption, this.redact), id), id);
   }
 
   /** Moves an image between the active and compact zones; offloading goes through `archive`. */

@@ -17,6 +17,7 @@ import {
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { booleanColumn, booleanToColumn, jsonColumn, nullableJsonColumn, parseRow, parseRows, toJson, toNullableJson } from './columns.js';
+import { keepText, redactedValue, type RedactStoredText } from '../stored-text.js';
 
 export interface MessageRecord {
   id: string;
@@ -102,6 +103,7 @@ export class MessagesRepository {
   constructor(
     database: Database,
     private readonly clock: Clock,
+    private readonly redact: RedactStoredText = keepText,
   ) {
     // The sequence is computed inside the INSERT, so concurrent writers can never take the same number.
     this.insertStatement = database.prepare(
@@ -125,7 +127,7 @@ export class MessagesRepository {
   }
 
   append(entry: NewMessage): MessageRecord {
-    const message = MessageSchema.parse(entry.message);
+    const message = redactedValue(MessageSchema.parse(entry.message), this.redact);
     assertNoPixels(message.parts);
     const row: unknown = this.insertStatement.get({
       id: newId('message'),
@@ -167,7 +169,7 @@ export class MessagesRepository {
    * compressed. Messages without a turn (older data) are refused: compaction never touches them.
    */
   compress(id: string, parts: MessagePart[]): MessageRecord {
-    const checked = z.array(MessagePartSchema).parse(parts);
+    const checked = redactedValue(z.array(MessagePartSchema).parse(parts), this.redact);
     assertNoPixels(checked);
     const row: unknown = this.compressStatement.get({ id, parts: toJson(checked) });
     if (row === undefined) {

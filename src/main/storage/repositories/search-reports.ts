@@ -4,6 +4,7 @@ import { newId } from '../../../shared/ids.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { jsonArrayColumn, parseRow, parseRows, toJson } from './columns.js';
+import { keepText, redactedValue, type RedactStoredText } from '../stored-text.js';
 
 export interface SearchReportRecord {
   id: string;
@@ -72,6 +73,7 @@ export class SearchReportsRepository {
   constructor(
     database: Database,
     private readonly clock: Clock,
+    private readonly redact: RedactStoredText = keepText,
   ) {
     this.insertStatement = database.prepare(
       `INSERT INTO search_reports (id, session_id, turn_id, question, queries, sources, answer, confidence,
@@ -94,10 +96,10 @@ export class SearchReportsRepository {
       id: newId('searchReport'),
       sessionId: report.sessionId,
       turnId: report.turnId,
-      question: report.question,
-      queries: toJson(report.queries),
-      sources: toJson(report.sources),
-      answer: report.answer,
+      question: this.redact(report.question),
+      queries: toJson(redactedValue(report.queries, this.redact)),
+      sources: toJson(redactedValue(report.sources, this.redact)),
+      answer: this.redact(report.answer),
       confidence: report.confidence ?? null,
       iterations: report.iterations ?? 0,
       durationMs: report.durationMs ?? null,

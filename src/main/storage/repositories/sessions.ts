@@ -5,6 +5,7 @@ import { SESSION_STATUSES, type SessionStatus } from '../../../shared/statuses.j
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { parseRow, parseRows } from './columns.js';
+import { keepText, type RedactStoredText } from '../stored-text.js';
 
 export interface SessionRecord {
   id: string;
@@ -104,6 +105,7 @@ export class SessionsRepository {
   constructor(
     database: Database,
     private readonly clock: Clock,
+    private readonly redact: RedactStoredText = keepText,
   ) {
     this.insertStatement = database.prepare(
       `INSERT INTO sessions (id, title, status, operator, model, created_at, updated_at)
@@ -130,7 +132,7 @@ export class SessionsRepository {
   create(session: NewSession): SessionRecord {
     const row: unknown = this.insertStatement.get({
       id: newId('session'),
-      title: session.title,
+      title: this.redact(session.title),
       status: session.status ?? 'idle',
       operator: session.operator ?? null,
       model: session.model ?? null,
@@ -175,7 +177,7 @@ export class SessionsRepository {
     const current = this.require(id);
     const row: unknown = this.updateStatement.get({
       id,
-      title: changes.title ?? current.title,
+      title: changes.title === undefined ? current.title : this.redact(changes.title),
       status: changes.status ?? current.status,
       operator: changes.operator === undefined ? current.operator : changes.operator,
       model: changes.model === undefined ? current.model : changes.model,

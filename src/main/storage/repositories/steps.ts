@@ -6,6 +6,7 @@ import { newId } from '../../../shared/ids.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { jsonColumn, nullableJsonColumn, parseRow, parseRows, toJson, toNullableJson } from './columns.js';
+import { keepText, redactedText, redactedValue, type RedactStoredText } from '../stored-text.js';
 
 export interface StepRecord {
   id: string;
@@ -180,6 +181,7 @@ export class StepsRepository {
   constructor(
     database: Database,
     private readonly clock: Clock,
+    private readonly redact: RedactStoredText = keepText,
   ) {
     this.insertStatement = database.prepare(
       `INSERT INTO steps (id, session_id, turn_id, sequence, action, thought, screenshot_image_id, dedup_of_image_id,
@@ -237,12 +239,12 @@ export class StepsRepository {
       id: newId('step'),
       sessionId: step.sessionId,
       turnId: step.turnId,
-      action: toJson(step.action),
-      thought: step.thought ?? null,
+      action: toJson(redactedValue(step.action, this.redact)),
+      thought: redactedText(step.thought ?? null, this.redact),
       screenshotImageId: step.screenshotImageId ?? null,
       dedupOfImageId: step.dedupOfImageId ?? null,
-      result: toNullableJson(step.result),
-      error: step.error ?? null,
+      result: toNullableJson(redactedValue(step.result, this.redact)),
+      error: redactedText(step.error ?? null, this.redact),
       latencyMs: step.latencyMs ?? null,
       inputTokens: step.inputTokens ?? null,
       outputTokens: step.outputTokens ?? null,
@@ -262,8 +264,8 @@ export class StepsRepository {
     if (current === undefined) throw new Error(`There is no step ${id}.`);
     const row: unknown = this.outcomeStatement.get({
       id,
-      result: toNullableJson(outcome.result === undefined ? current.result : outcome.result),
-      error: outcome.error === undefined ? current.error : outcome.error,
+      result: toNullableJson(outcome.result === undefined ? current.result : redactedValue(outcome.result, this.redact)),
+      error: outcome.error === undefined ? current.error : redactedText(outcome.error, this.redact),
       latencyMs: outcome.latencyMs === undefined ? current.latencyMs : outcome.latencyMs,
     });
     return parseRow(StepRow, row, 'steps');

@@ -6,6 +6,7 @@ import { TURN_STATUSES, type TurnEndStatus, type TurnStatus } from '../../../sha
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { parseRow, parseRows } from './columns.js';
+import { keepText, redactedText, type RedactStoredText } from '../stored-text.js';
 
 export interface TurnRecord {
   id: string;
@@ -70,6 +71,7 @@ export class TurnsRepository {
   constructor(
     database: Database,
     private readonly clock: Clock,
+    private readonly redact: RedactStoredText = keepText,
   ) {
     // The sequence is computed inside the INSERT, so concurrent writers can never take the same number.
     this.insertStatement = database.prepare(
@@ -99,7 +101,7 @@ export class TurnsRepository {
     const row: unknown = this.insertStatement.get({
       id: newId('turn'),
       sessionId: turn.sessionId,
-      userRequest: turn.userRequest,
+      userRequest: this.redact(turn.userRequest),
       startedAt: isoTime(this.clock),
       // The process that runs the turn, so a later start can tell a turn in progress from an abandoned one.
       ownerPid: process.pid,
@@ -138,7 +140,7 @@ export class TurnsRepository {
   }
 
   markCompacted(id: string, summary: string | null): TurnRecord {
-    const row: unknown = this.compactedStatement.get({ id, summary, compactedAt: isoTime(this.clock) });
+    const row: unknown = this.compactedStatement.get({ id, summary: redactedText(summary, this.redact), compactedAt: isoTime(this.clock) });
     if (row === undefined) throw new Error(`No turn ${id}.`);
     return parseRow(TurnRow, row, 'turns');
   }
