@@ -15,6 +15,7 @@ import { CompactionsRepository } from './repositories/compactions.js';
 import { ImagesRepository } from './repositories/images.js';
 import { InjectionsRepository } from './repositories/injections.js';
 import { MessagesRepository } from './repositories/messages.js';
+import { PinsRepository } from './repositories/pins.js';
 import { SearchReportsRepository } from './repositories/search-reports.js';
 import { SessionsRepository } from './repositories/sessions.js';
 import { StepsRepository } from './repositories/steps.js';
@@ -43,6 +44,8 @@ export interface Storage {
   turns: TurnsRepository;
   messages: MessagesRepository;
   images: ImagesRepository;
+  /** Frames a person pinned: sent whole in every later request of their session. */
+  pins: PinsRepository;
   steps: StepsRepository;
   searchReports: SearchReportsRepository;
   injections: InjectionsRepository;
@@ -70,6 +73,7 @@ export function openStorage(options: StorageOptions): Storage {
     );
     const sessions = new SessionsRepository(database, clock);
     const turns = new TurnsRepository(database, clock);
+    const images = new ImagesRepository(database, blobs, clock);
     const transaction = transactionOn(database);
     const sessionDeletion = new SessionDeletion(database, blobs);
     return {
@@ -81,7 +85,8 @@ export function openStorage(options: StorageOptions): Storage {
       sessions,
       turns,
       messages: new MessagesRepository(database, clock),
-      images: new ImagesRepository(database, blobs, clock),
+      images,
+      pins: new PinsRepository(database, images, clock),
       steps: new StepsRepository(database, clock),
       searchReports: new SearchReportsRepository(database, clock),
       injections: new InjectionsRepository(database, clock),
