@@ -25,6 +25,8 @@ export { TurnRequestCache } from './turn-request-cache.js';
 export { imageToken, unavailableImageText } from './image-reference.js';
 export { effectiveMaxImageEdge, modelImageSize } from './model-image-size.js';
 export { estimateTextTokens } from './token-estimates.js';
+export { nextRequestImages, type NextRequestInput } from './next-request-images.js';
+export { activeZoneShape, type ActiveZoneShape } from './active-zone-shape.js';
 export {
   injectEphemeral,
   injectionDebugLogFromEnvironment,

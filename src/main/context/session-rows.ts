@@ -29,6 +29,8 @@ export interface PlanRowsInput {
   turn: TurnRecord;
   anchorTurns: number;
   withSightline: boolean;
+  /** The session's pinned frames, read once for the request (issue 16). */
+  pinned: ReadonlySet<string>;
 }
 
 export interface SessionPlan {
@@ -48,6 +50,7 @@ export async function planSessionRows(input: PlanRowsInput): Promise<SessionPlan
     activeTurn: turn,
     turns: storage.turns.listBySession(turn.sessionId),
     records: stripInjected(storage.messages.listBySession(turn.sessionId)),
+    pinned: input.pinned,
   };
   let sightline: PlannedRows['sightline'];
   if (input.withSightline) {

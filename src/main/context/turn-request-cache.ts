@@ -10,10 +10,10 @@
  * budget fold or an injection is never hidden by the cache and never stored in it.
  *
  * The agent loop creates one per turn, next to the turn's EncodedImageCache; a new turn gets a new one,
- * so a compaction at the boundary is always seen. Should it be handed a different turn, session, storage
- * or anchor setting, it starts over. When the rows do not have the shape the cache relies on (a message
- * of another turn written after the running turn's first one), it plans the whole session, as a build
- * without a cache does. Either way a build with the cache sends the same bytes as one without.
+ * so a compaction at the boundary is always seen. Should it be handed a different turn, session, storage,
+ * anchor setting or set of pinned frames (a person pinned one while the turn runs), it starts over. When
+ * the rows do not have the shape the cache relies on (a message of another turn written after the running
+ * turn's first one), it plans the whole session, as a build without a cache does. Either way a build with the cache sends the same bytes as one without.
  */
 import { FIT_EDGE, type ImageSizing } from '../llm/model-profiles.js';
 import type { MessageRecord, Storage, TurnRecord } from '../storage/index.js';
@@ -31,6 +31,8 @@ interface EarlierHistory {
   sessionId: string;
   turnId: string;
   anchorTurns: number;
+  /** The pinned frames the earlier turns were planned with: a pin or unpin plans them again. */
+  pinned: ReadonlySet<string>;
   /** Image rows and steps of earlier turns, as read once; each request's descriptions sit over these. */
   descriptions: ImageDescriptions;
   turns: readonly TurnRecord[];
@@ -53,8 +55,8 @@ export class TurnRequestCache {
 
   /** The same plan as planSessionRows, reading only the rows written since the previous request. */
   async plan(input: PlanRowsInput): Promise<SessionPlan> {
-    let earlier = this.current(input.storage, input.turn, input.anchorTurns);
-    if (!earlier.interleaved && !this.readNewRows(earlier)) earlier = this.fill(input.storage, input.turn, input.anchorTurns);
+    let earlier = this.current(input);
+    if (!earlier.interleaved && !this.readNewRows(earlier)) earlier = this.fill(input);
     if (earlier.interleaved) return planSessionRows(input);
 
     // Fresh rows for the running turn; the earlier turns' image rows and steps as the cache read them.
@@ -65,6 +67,7 @@ export class TurnRequestCache {
       activeTurn: input.turn,
       turns: earlier.turns,
       records: earlier.active,
+      pinned: earlier.pinned,
     };
     let sightline: PlannedRows['sightline'];
     if (input.withSightline) {
@@ -107,19 +110,21 @@ export class TurnRequestCache {
     return memo;
   }
 
-  private current(storage: Storage, turn: TurnRecord, anchorTurns: number): EarlierHistory {
+  private current(input: PlanRowsInput): EarlierHistory {
     const earlier = this.earlier;
+    const { storage, turn } = input;
     const same =
       earlier !== undefined &&
       earlier.storage === storage &&
       earlier.sessionId === turn.sessionId &&
       earlier.turnId === turn.id &&
-      earlier.anchorTurns === anchorTurns;
-    return same ? earlier : this.fill(storage, turn, anchorTurns);
+      earlier.anchorTurns === input.anchorTurns &&
+      sameMembers(earlier.pinned, input.pinned);
+    return same ? earlier : this.fill(input);
   }
 
   /** Reads the whole session once and splits it at the running turn's first message. */
-  private fill(storage: Storage, turn: TurnRecord, anchorTurns: number): EarlierHistory {
+  private fill({ storage, turn, anchorTurns, pinned }: PlanRowsInput): EarlierHistory {
     this.renderedBySize.clear();
     this.costsByKind.clear();
     const records = stripInjected(storage.messages.listBySession(turn.sessionId));
@@ -134,6 +139,7 @@ export class TurnRequestCache {
       sessionId: turn.sessionId,
       turnId: turn.id,
       anchorTurns,
+      pinned: new Set(pinned),
       descriptions,
       turns,
       records: earlierRecords,
@@ -165,6 +171,7 @@ export class TurnRequestCache {
         activeTurn,
         turns: earlier.turns,
         records: earlier.records,
+        pinned: earlier.pinned,
       };
       const zoned = planSightline(zoneInput, earlier.anchorTurns);
       const messages = await nameHistoryPictures(zoned.messages, {
@@ -180,4 +187,8 @@ export class TurnRequestCache {
     });
     return earlier.sightline;
   }
+}
+
+function sameMembers(first: ReadonlySet<string>, second: ReadonlySet<string>): boolean {
+  return first.size === second.size && [...first].every((member) => second.has(member));
 }

@@ -1,7 +1,8 @@
 /**
  * The zones of a request (ARCHITECTURE.md, "Zones"). The active turn goes whole. Earlier turns keep their
  * text; their folded images are captioned placeholders; their anchors (first, last, error frames) stay
- * whole only in the most recent `anchorTurns` of them, older turns carry placeholders alone. Rows without
+ * whole only in the most recent `anchorTurns` of them, older turns carry placeholders alone; frames a
+ * person pinned stay whole in every turn. Rows without
  * a turn (older data) go as they are.
  *
  * An earlier turn renders the same whether its compaction has run or not (see turn-folding.ts), and which
@@ -28,6 +29,8 @@ export interface ZoneInput {
   turns: readonly TurnRecord[];
   /** The session's messages, in order. */
   records: readonly MessageRecord[];
+  /** The session's pinned frames (issue 16); none when absent. */
+  pinned?: ReadonlySet<string>;
 }
 
 export interface ZonedHistory {
@@ -59,6 +62,7 @@ export function planSightline(input: ZoneInput, anchorTurns: number): ZonedHisto
       anchors: view.anchors,
       anchorsWhole: recent.has(view.turn.id),
       descriptions: input.descriptions,
+      ...(input.pinned === undefined ? {} : { pinned: input.pinned }),
       ...(view === latestEarlier ? { reducedViews: handover } : {}),
     });
     return { ...planned, message: { ...record.message, parts } as Message };
