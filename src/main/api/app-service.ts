@@ -13,6 +13,7 @@ import { createAppApiImplementation } from './app-api-implementation.js';
 import { EventBus } from '../app/event-bus.js';
 import { createRunAssembler, type RunAssembler, type RunAssemblerOptions } from '../app/app-run-assembler.js';
 import { RunManager } from '../app/run-manager.js';
+import { nextRequestSettings } from './next-request-settings.js';
 import { secretRedactor } from './secret-redaction.js';
 
 export interface AppServiceOptions extends Omit<RunAssemblerOptions, 'storage' | 'config'> {
@@ -47,7 +48,7 @@ export function createAppService(options: AppServiceOptions): AppService {
     assembler ?? ((settings, handlers) => createRunAssembler({ storage, config: keys.config(), ...assembly })(settings, handlers));
   const runs = new RunManager(assembleRun, events);
   return {
-    implementation: createAppApiImplementation({ storage, runs, appInfo, keys }),
+    implementation: createAppApiImplementation({ storage, runs, appInfo, keys, nextRequest: () => nextRequestSettings(keys.config()) }),
     events,
     runs,
     // Asked at each error, so a key saved since start is masked too.
