@@ -79,5 +79,8 @@ describe('pinned frames in storage', () => {
     storage.pins.unpin(pinned.id);
     await storage.images.sweepRetention({ olderThanDays: 0, now: later });
     expect(storage.images.get(pinned.id)?.purgedAt).not.toBeNull();
+    // Its pixels are gone now: there is nothing left to pin.
+    expect(storage.pins.pin(pinned.id)).toMatchObject({ status: 'refused', reason: 'purged' });
+    expect(storage.pins.get(pinned.id)).toBeUndefined();
   });
 });

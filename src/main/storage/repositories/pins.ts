@@ -16,8 +16,11 @@ export interface PinRecord {
   pinnedAt: string;
 }
 
-/** Why an image cannot be pinned: no such image, or not a screenshot (crops, pictures and tool images are not frames). */
-export type PinRefusal = 'not-found' | 'not-a-screenshot';
+/**
+ * Why an image cannot be pinned: no such image, not a screenshot (crops, pictures and tool images are not
+ * frames), or its pixels are gone (the retention sweep deleted them: there is nothing left to send).
+ */
+export type PinRefusal = 'not-found' | 'not-a-screenshot' | 'purged';
 
 export type PinOutcome = { status: 'pinned'; pin: PinRecord } | { status: 'refused'; reason: PinRefusal; message: string };
 
@@ -55,6 +58,9 @@ export class PinsRepository {
         reason: 'not-a-screenshot',
         message: `Image ${imageId} is a ${image.source} image, not a screenshot; only screenshots can be pinned.`,
       };
+    }
+    if (image.purgedAt !== null) {
+      return { status: 'refused', reason: 'purged', message: `Image ${imageId} was deleted by the retention sweep on ${image.purgedAt}; there is nothing left to pin.` };
     }
     this.insertStatement.run({ imageId, sessionId: image.sessionId, pinnedAt: isoTime(this.clock) });
     return { status: 'pinned', pin: this.get(imageId)! };
