@@ -155,7 +155,8 @@ export const ImageSummarySchema = z
     pinned: z.boolean().optional(),
     /**
      * How the session's next request carries it: whole, as a reduced view, or folded (NEXT_REQUEST_TREATMENTS).
-     * The timeline draws it whole unless folded. Absent, like `pinned`, on a step known only from live events.
+     * The timeline draws it whole unless folded. Absent on a step known only from live events, and for an
+     * image no stored message names (the request says nothing of it): the timeline then goes by its zone.
      */
     nextRequest: z.enum(NEXT_REQUEST_TREATMENTS).optional(),
   })

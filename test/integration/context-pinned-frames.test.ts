@@ -15,7 +15,7 @@ import { TurnRequestCache } from '../../src/main/context/turn-request-cache.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import type { SessionRecord, Storage } from '../../src/main/storage/index.js';
 import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
-import { recordTurn, type FixtureTurn } from '../helpers/turn-fixture.js';
+import { recordTurn, screenshot, type FixtureTurn } from '../helpers/turn-fixture.js';
 
 let temporary: TemporaryStorage;
 let storage: Storage;
@@ -175,5 +175,16 @@ describe('what the next request sends, for the timeline', () => {
 
     const keepAll = nextRequestImages({ storage, sessionId: seeded.session.id, ...settings, policy: { kind: 'keep-all' } });
     expect([...keepAll.values()].every((treatment) => treatment === 'whole')).toBe(true);
+    // keep-last leaves the older images out: not sent, so folded as far as the timeline is concerned.
+    const keepLast = nextRequestImages({ storage, sessionId: seeded.session.id, ...settings, policy: { kind: 'keep-last', images: 2 } });
+    expect(keepLast.size).toBe(keepAll.size);
+    expect([...keepLast.entries()].filter(([, treatment]) => treatment === 'whole').map(([imageId]) => imageId)).toEqual(shots.slice(-2).map((shot) => shot.id));
+  });
+
+  it('leaves out images that no stored message names', async () => {
+    const session = storage.sessions.create({ title: 'Rows only' });
+    const turn = storage.turns.start({ sessionId: session.id, userRequest: 'Rows' });
+    const orphan = await screenshot(storage, session, turn.id);
+    expect(nextRequestImages({ storage, sessionId: session.id, ...settings }).has(orphan.id)).toBe(false);
   });
 });

@@ -243,6 +243,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys, nextR
 }
 
 function imageSummary(image: ImageRecord, context: ScreenshotContext): Step['screenshot'] {
+  const nextRequest = context.nextRequest.get(image.id);
   return {
     imageId: image.id,
     zone: timelineZone(image),
@@ -251,8 +252,8 @@ function imageSummary(image: ImageRecord, context: ScreenshotContext): Step['scr
     height: image.height,
     isErrorFrame: image.isErrorFrame,
     pinned: context.pinned.has(image.id),
-    // An image the next request does not name at all (keep-last leaves it out) is not sent: folded.
-    nextRequest: context.nextRequest.get(image.id) ?? 'folded',
+    // An image no message names has no plan to tell of: the timeline goes by its zone.
+    ...(nextRequest === undefined ? {} : { nextRequest }),
   };
 }
 

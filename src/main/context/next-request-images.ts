@@ -31,7 +31,11 @@ export interface NextRequestInput {
   shape: ActiveZoneShape;
 }
 
-/** Each stored image the next request names, by id; an image named twice counts as its best treatment. */
+/**
+ * Each stored image the session's messages name, by id, with how the next request carries it; an image named
+ * twice counts as its best treatment. Images no message names (rows written without their messages) are
+ * left out: the request says nothing of them.
+ */
 export function nextRequestImages(input: NextRequestInput): Map<string, NextRequestTreatment> {
   const { storage, sessionId } = input;
   const turns = storage.turns.listBySession(sessionId);
@@ -59,9 +63,13 @@ export function nextRequestImages(input: NextRequestInput): Map<string, NextRequ
       const view = loadTurnView(storage, descriptions, running, activeMessages);
       planned = planActiveZone(planned, { shape: input.shape, anchors: view.anchors, pinned, descriptions });
     }
-  } else {
+  } else if (input.policy.kind === 'keep-last') {
+    // What keep-last leaves out is not sent at all: folded, as far as the timeline is concerned.
     const all = planKeepAll(zoneInput);
-    planned = input.policy.kind === 'keep-last' ? keepLastImages(all, input.policy.images) : all;
+    const left = new Map([...treatmentsOf(all).keys()].map((imageId) => [imageId, 'folded' as const]));
+    return new Map([...left, ...treatmentsOf(keepLastImages(all, input.policy.images))]);
+  } else {
+    planned = planKeepAll(zoneInput);
   }
   return treatmentsOf(planned);
 }
