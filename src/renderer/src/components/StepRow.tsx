@@ -90,6 +90,7 @@ export function StepRow({ step, onOpenImage, onPinChanged = NOTHING_TO_DO }: Ste
               {formatStepCost(step.costDollars)}
             </span>
           ) : null}
+          {step.screenshot !== null ? <PinToggle screenshot={step.screenshot} onChanged={onPinChanged} /> : null}
         </div>
       </div>
       <div className="step-media">
@@ -102,7 +103,6 @@ export function StepRow({ step, onOpenImage, onPinChanged = NOTHING_TO_DO }: Ste
         ) : (
           <StepThumbnail step={step} screenshot={step.screenshot} onOpen={open} />
         )}
-        {step.screenshot !== null ? <PinToggle screenshot={step.screenshot} onChanged={onPinChanged} /> : null}
       </div>
     </div>
   );
