@@ -80,6 +80,13 @@ describe('a pinned frame', () => {
     // frames fold when it ends).
     expect(carriedAs(chatMessages(run.server, laterTurns[0]!.requests[0]!), pinned.imageId)).toBe('whole');
 
+    // Only a person pins: no request offers the model a tool for it.
+    for (const request of run.server.requests) {
+      const tools = ((request.body as { tools?: { function?: { name?: string } }[] }).tools ?? []).map((tool) => tool.function?.name ?? '');
+      expect(tools.length).toBeGreaterThan(0);
+      expect(tools.filter((name) => /pin/i.test(name))).toEqual([]);
+    }
+
     // Unpinned, the next request folds it like its neighbour.
     await run.call('unpinImage', pinned.imageId);
     const fifth = await runTurn(run, 'Check the invitation', 1, sessionId);
