@@ -20,6 +20,8 @@ const bridge: SightlineBridge = {
   deleteSession: forward('deleteSession'),
   listSteps: forward('listSteps'),
   getImage: forward('getImage'),
+  pinImage: forward('pinImage'),
+  unpinImage: forward('unpinImage'),
   listSearchReports: forward('listSearchReports'),
   listInjections: forward('listInjections'),
   listRuns: forward('listRuns'),

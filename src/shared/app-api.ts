@@ -19,7 +19,7 @@ import { OPERATOR_KINDS } from './config.js';
 import { CostTotalsSchema } from './cost.js';
 import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
 import { AgentEventSchema, TokenReportSchema } from './events.js';
-import { IMAGE_UNAVAILABLE_REASONS, TIMELINE_IMAGE_ZONES } from './images.js';
+import { IMAGE_UNAVAILABLE_REASONS, NEXT_REQUEST_TREATMENTS, TIMELINE_IMAGE_ZONES } from './images.js';
 import { SESSION_STATUSES, TURN_STATUSES } from './statuses.js';
 
 export { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName };
@@ -148,6 +148,17 @@ export const ImageSummarySchema = z
     width: z.number().int().positive(),
     height: z.number().int().positive(),
     isErrorFrame: z.boolean(),
+    /**
+     * Whether a person pinned it (issue 16): the next requests send it whole. The app API always says;
+     * absent on a step the timeline built from live events before reading the session again.
+     */
+    pinned: z.boolean().optional(),
+    /**
+     * How the session's next request carries it: whole, as a reduced view, or folded (NEXT_REQUEST_TREATMENTS).
+     * The timeline draws it whole unless folded. Absent on a step known only from live events, and for an
+     * image no stored message names (the request says nothing of it): the timeline then goes by its zone.
+     */
+    nextRequest: z.enum(NEXT_REQUEST_TREATMENTS).optional(),
   })
   .strict();
 export type ImageSummary = z.infer<typeof ImageSummarySchema>;
@@ -300,6 +311,10 @@ export const GetImageArgumentsSchema = z
   })
   .strict();
 
+/** The result of pinImage and unpinImage: whether the image is pinned now. */
+export const PinStateSchema = z.object({ imageId: ImageIdSchema, pinned: z.boolean() }).strict();
+export type PinState = z.infer<typeof PinStateSchema>;
+
 /** Context for this one request (see ephemeral.ts): passed to the agent, never stored, only its type and length recorded. */
 export const EphemeralSchema = EphemeralContextSchema;
 export type Ephemeral = EphemeralContext;
@@ -393,6 +408,10 @@ export const APP_API = {
   },
   listSteps: { channel: APP_API_CHANNELS.listSteps, arguments: z.tuple([ListStepsArgumentsSchema]), result: StepPageSchema },
   getImage: { channel: APP_API_CHANNELS.getImage, arguments: z.tuple([GetImageArgumentsSchema]), result: ImageResultSchema },
+  /** A person pins a screenshot: every later request of its session sends it whole. Only screenshots; idempotent. */
+  pinImage: { channel: APP_API_CHANNELS.pinImage, arguments: z.tuple([ImageIdSchema]), result: PinStateSchema },
+  /** Undoes pinImage; unpinning an image that is not pinned is not an error. */
+  unpinImage: { channel: APP_API_CHANNELS.unpinImage, arguments: z.tuple([ImageIdSchema]), result: PinStateSchema },
   listSearchReports: {
     channel: APP_API_CHANNELS.listSearchReports,
     arguments: z.tuple([SessionIdSchema]),

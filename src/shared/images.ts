@@ -21,6 +21,17 @@ export const IMAGE_SOURCES = ['screen', 'browser', 'crop', 'user', 'tool'] as co
 export type ImageSource = (typeof IMAGE_SOURCES)[number];
 
 /**
+ * How the session's next request carries an image (issue 16): whole, as a reduced view (a smaller copy), or
+ * folded to a captioned placeholder (or, under keep-last, left out). The timeline draws an image whole when
+ * the next request sends it whole or reduced, and otherwise says where its pixels are.
+ */
+export const NEXT_REQUEST_TREATMENTS = ['whole', 'reduced', 'folded'] as const;
+export type NextRequestTreatment = (typeof NEXT_REQUEST_TREATMENTS)[number];
+
+/** The images a person may pin (issue 16): screenshots, the frames the model acted on. */
+export const PINNABLE_IMAGE_SOURCES = ['screen', 'browser'] as const satisfies readonly ImageSource[];
+
+/**
  * The tool that brings an earlier image of the session back by id. A screenshot it returns is the past:
  * the request builder never takes it for the screen as it is now, whoever's computer tool is speaking.
  */

@@ -216,6 +216,30 @@ describe('the timeline UI over HTTP', () => {
     await snapshot('6-placeholder-rehydrated');
   });
 
+  it('pins a screenshot from its row and marks it, then unpins it (issue 16)', async () => {
+    const imageId = seeded.coldImage.id;
+    const toggle = page.locator(`.pin-toggle[aria-label$="${imageId}"]`);
+    const row = page.locator('.step-row', { has: toggle });
+    await poll(() => toggle.count()).toBe(1);
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    expect(await row.locator('.pin-badge').count()).toBe(0);
+
+    await toggle.click();
+    await poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(await toggle.textContent()).toBe('Pinned');
+    expect(storage.pins.get(imageId)?.imageId).toBe(imageId);
+    // The session is read again: the step now says it is pinned, and the row marks it.
+    await poll(() => row.locator('.pin-badge').count()).toBe(1);
+    await snapshot('6b-pinned-frame');
+
+    await toggle.click();
+    await poll(() => toggle.getAttribute('aria-pressed')).toBe('false');
+    expect(storage.pins.get(imageId)).toBeUndefined();
+    await poll(() => row.locator('.pin-badge').count()).toBe(0);
+    // A purged frame has nothing left to pin.
+    expect(await page.locator(`.pin-toggle[aria-label$="${seeded.purgedImage.id}"]`).isDisabled()).toBe(true);
+  });
+
   it('windows a session of thousands of steps: only the rows in view are in the page', async () => {
     await page.locator(`.session-item[data-session-id="${seeded.long.id}"] .session-open`).click();
     await poll(() => page.locator('.session-name').textContent()).toBe('Triage the support inbox');

@@ -117,6 +117,11 @@ const FIXTURE_ROWS: Record<string, Record<string, unknown>> = {
     planned_at: '2025-01-01T00:00:10.000Z',
     finished_at: '2025-01-01T00:00:11.000Z',
   },
+  image_pins: {
+    image_id: 'img_000000000001',
+    session_id: 'ses_000000000001',
+    pinned_at: '2025-01-01T00:00:12.000Z',
+  },
 };
 
 let home: TemporaryHome;

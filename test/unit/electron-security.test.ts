@@ -218,6 +218,8 @@ const BAD_ARGUMENTS: Record<AppApiName, unknown[]> = {
   deleteSession: [42],
   listSteps: [{ sessionId: 'ses_0123456789ab', limit: 100_000 }],
   getImage: [{ imageId: 'img_0123456789ab', maxBytes: 0 }],
+  pinImage: ['../etc/passwd'],
+  unpinImage: [{ imageId: 'img_0123456789ab' }],
   listSearchReports: [],
   listInjections: [{}],
   listRuns: ['extra'],

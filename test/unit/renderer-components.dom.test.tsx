@@ -129,6 +129,45 @@ describe('PlaceholderCard', () => {
   });
 });
 
+describe('pinned frames and what the next request sends (issue 16)', () => {
+  const summary = (overrides: Partial<NonNullable<Step['screenshot']>>) =>
+    ({ imageId: IMAGE, zone: 'compact', caption: 'Team page, five members.', width: 1280, height: 800, isErrorFrame: false, ...overrides }) as NonNullable<Step['screenshot']>;
+
+  it('draws a captioned anchor whole when the next request sends it whole, and a blobs frame folded in the request as a placeholder saying so', () => {
+    const whole = render(<StepRow step={step({ screenshot: summary({ nextRequest: 'whole', pinned: false }) })} onOpenImage={noop} />);
+    expect(whole).not.toContain('placeholder-card');
+    expect(whole).toContain('media-shimmer');
+
+    const folded = summary({ zone: 'active', caption: null, nextRequest: 'folded', pinned: false });
+    const card = render(<PlaceholderCard step={step({ screenshot: folded })} screenshot={folded} onOpen={noop} />);
+    expect(text(card)).toBe(`${IMAGE} active No caption Whole in blobs, folded in the request · show`);
+    expect(render(<StepRow step={step({ screenshot: folded })} onOpenImage={noop} />)).toContain('placeholder-card');
+  });
+
+  it('marks a pinned frame and offers to unpin it; an unpinned one offers to pin; a purged one cannot be pinned', () => {
+    const pinned = render(<StepRow step={step({ screenshot: summary({ nextRequest: 'whole', pinned: true }) })} onOpenImage={noop} />);
+    expect(pinned).toContain('class="pin-badge"');
+    expect(pinned).toMatch(/<button type="button" class="pin-toggle pin-toggle-on" aria-pressed="true" aria-label="Pinned img_00000000000a"/);
+
+    const plain = render(<StepRow step={step()} onOpenImage={noop} />);
+    expect(plain).not.toContain('pin-badge');
+    expect(plain).toMatch(/<button type="button" class="pin-toggle " aria-pressed="false" aria-label="Pin img_00000000000a"/);
+
+    const reduced = render(<StepRow step={step({ screenshot: summary({ zone: 'active', caption: null, nextRequest: 'reduced', pinned: false }) })} onOpenImage={noop} />);
+    expect(text(reduced)).toContain('reduced');
+
+    const purged = summary({ zone: 'purged', caption: null, nextRequest: 'folded', pinned: false });
+    expect(render(<StepRow step={step({ screenshot: purged })} onOpenImage={noop} />)).toMatch(/class="pin-toggle "[^>]*disabled=""/);
+    const card = render(<PlaceholderCard step={step({ screenshot: summary({ zone: 'offloaded', pinned: true, nextRequest: 'folded' }) })} screenshot={summary({ zone: 'offloaded', pinned: true, nextRequest: 'folded' })} onOpen={noop} />);
+    expect(text(card)).toBe(`${IMAGE} pinned cold Team page, five members. Load from cold storage`);
+  });
+
+  it('puts the pin control in the viewer’s toolbar', () => {
+    const markup = render(<ImageViewer step={step()} screenshot={summary({ pinned: true, nextRequest: 'whole' })} cropBoxes={[]} onClose={noop} />);
+    expect(text(markup)).toContain(`${IMAGE} compact 1280×800 Pinned`);
+  });
+});
+
 describe('ScreenshotFigure', () => {
   it('draws the action and crop boxes in the image’s own coordinates, as SVG attributes', () => {
     const markup = renderToStaticMarkup(

@@ -9,7 +9,7 @@ import { cropBoxesFor, cropBoxesOf } from '../../src/renderer/src/timeline/crop-
 import { formatCost, formatDuration, formatTokens, formatUsage, savedShare, truncate } from '../../src/renderer/src/timeline/format.js';
 import { stepUsageTotals } from '../../src/shared/usage-text.js';
 import { ImageCache, type ImageRequestKey } from '../../src/renderer/src/timeline/image-cache.js';
-import { approvalLabel, isFolded, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
+import { approvalLabel, isFolded, pinControl, pixelsLocation, placeholderHint, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
 import { ROW_HEIGHTS, rowHeights, timelineRows } from '../../src/renderer/src/timeline/timeline-rows.js';
 import { initialTimelineState, timelineReducer, type TimelineState } from '../../src/renderer/src/timeline/timeline-state.js';
 import { chartPaths, downsample, tokenSeries } from '../../src/renderer/src/timeline/token-series.js';
@@ -329,6 +329,36 @@ describe('how a step reads', () => {
     expect(isFolded({ zone: 'offloaded', caption: null })).toBe(true);
     expect(isFolded({ zone: 'purged', caption: null })).toBe(true);
     expect(zoneLabel('offloaded')).toBe('cold');
+  });
+
+  it('draws a frame whole when the next request sends it whole or reduced, wherever its pixels are (issue 16)', () => {
+    // An anchor of an ended turn, captioned in the compact zone, that the next request still sends whole.
+    expect(isFolded({ zone: 'compact', caption: 'a page', nextRequest: 'whole' })).toBe(false);
+    // A pinned frame whose file compaction moved to cold storage: read back from there and sent whole.
+    expect(isFolded({ zone: 'offloaded', caption: 'a page', nextRequest: 'whole' })).toBe(false);
+    expect(isFolded({ zone: 'compact', caption: null, nextRequest: 'reduced' })).toBe(false);
+    // Folded in the request even though its pixels are still in blobs.
+    expect(isFolded({ zone: 'active', caption: null, nextRequest: 'folded' })).toBe(true);
+    expect(isFolded({ zone: 'compact', caption: null, nextRequest: 'folded' })).toBe(true);
+    // Purged stays a placeholder whatever the plan says: nothing is left to draw.
+    expect(isFolded({ zone: 'purged', caption: null, nextRequest: 'whole' })).toBe(true);
+  });
+
+  it('says where a folded frame’s pixels are: cold storage, or whole in blobs but folded in the request', () => {
+    expect(pixelsLocation({ zone: 'offloaded' })).toBe('cold-storage');
+    expect(pixelsLocation({ zone: 'active' })).toBe('blobs');
+    expect(pixelsLocation({ zone: 'compact' })).toBe('blobs');
+    expect(pixelsLocation({ zone: 'purged' })).toBe('purged');
+    expect(placeholderHint({ zone: 'offloaded' })).toBe('Load from cold storage');
+    expect(placeholderHint({ zone: 'compact' })).toBe('Whole in blobs, folded in the request · show');
+    expect(placeholderHint({ zone: 'active' })).toBe('Whole in blobs, folded in the request · show');
+    expect(placeholderHint({ zone: 'purged' })).toBe('Unavailable · purged');
+  });
+
+  it('words the pin control by what a click does', () => {
+    expect(pinControl(false)).toEqual({ label: 'Pin', title: 'Pin this frame: every later request of this session sends it whole.' });
+    expect(pinControl(true).label).toBe('Pinned');
+    expect(pinControl(true).title).toMatch(/Click to unpin\.$/);
   });
 });
 

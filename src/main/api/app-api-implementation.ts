@@ -16,10 +16,13 @@ import { COMPUTER_TOOL_NAME, isComputerAction } from '../../shared/actions.js';
 import { NO_COST } from '../../shared/cost.js';
 import { ScreenshotViewSchema } from '../../shared/model-view.js';
 import { TokenReportSchema } from '../../shared/events.js';
+import type { NextRequestTreatment } from '../../shared/images.js';
+import { nextRequestImages } from '../context/index.js';
 import type { ImageRecord, SessionRecord, SessionSummary as StoredSessionSummary, StepRecord, Storage } from '../storage/index.js';
 import type { ApiKeySettings } from './api-keys.js';
 import type { AppApiImplementation } from './app-api-dispatch.js';
 import { loadImage, timelineZone } from './image-loading.js';
+import type { NextRequestSettings } from './next-request-settings.js';
 import type { RunManager } from '../app/run-manager.js';
 
 export interface AppApiImplementationOptions {
@@ -28,9 +31,17 @@ export interface AppApiImplementationOptions {
   appInfo: () => AppInfo;
   /** The API keys in use and the desktop app's saved ones (api-keys.ts). */
   keys: ApiKeySettings;
+  /** How the next request is planned, as the configuration now says (next-request-settings.ts). */
+  nextRequest: () => NextRequestSettings;
 }
 
-export function createAppApiImplementation({ storage, runs, appInfo, keys }: AppApiImplementationOptions): AppApiImplementation {
+/** What a page of steps tells of each screenshot beyond its row: pinned, and how the next request carries it. */
+interface ScreenshotContext {
+  pinned: ReadonlySet<string>;
+  nextRequest: ReadonlyMap<string, NextRequestTreatment>;
+}
+
+export function createAppApiImplementation({ storage, runs, appInfo, keys, nextRequest }: AppApiImplementationOptions): AppApiImplementation {
   const requireSession = (sessionId: string): SessionRecord => {
     const session = storage.sessions.get(sessionId);
     if (session === undefined) throw new AppApiError('not-found', `There is no session ${sessionId}.`);
@@ -58,7 +69,13 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
     run: runs.stateOf(session.id),
   });
 
-  const stepOf = (record: StepRecord): Step => {
+  const requireImage = (imageId: string): ImageRecord => {
+    const image = storage.images.get(imageId);
+    if (image === undefined) throw new AppApiError('not-found', `There is no image ${imageId}.`);
+    return image;
+  };
+
+  const stepOf = (record: StepRecord, context: ScreenshotContext): Step => {
     const screenshot = record.screenshotImageId === null ? undefined : storage.images.get(record.screenshotImageId);
     const { action } = record;
     const tokenReport = TokenReportSchema.safeParse(record.tokenReport);
@@ -71,7 +88,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
       action: isComputerAction(action) ? action : null,
       toolArguments: isComputerAction(action) ? null : action.arguments,
       thought: record.thought,
-      screenshot: screenshot === undefined ? null : imageSummary(screenshot),
+      screenshot: screenshot === undefined ? null : imageSummary(screenshot, context),
       screenshotView: screenshotView.success ? screenshotView.data : null,
       dedupOf: record.dedupOfImageId,
       result: jsonOrNull(record.result),
@@ -131,11 +148,27 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
         throw new AppApiError('not-found', `Session ${sessionId} has no turn ${turnId}.`);
       }
       const page = storage.steps.page({ sessionId, turnId, limit, offset });
-      return { steps: page.steps.map(stepOf), total: page.total, offset };
+      const context: ScreenshotContext = {
+        pinned: storage.pins.pinnedIds(sessionId),
+        nextRequest: page.steps.some((step) => step.screenshotImageId !== null) ? nextRequestImages({ storage, sessionId, ...nextRequest() }) : new Map(),
+      };
+      return { steps: page.steps.map((step) => stepOf(step, context)), total: page.total, offset };
     },
 
     getImage({ imageId, maxBytes, thumbnailWidth }) {
       return loadImage(storage, { imageId, maxBytes, thumbnailWidth });
+    },
+
+    pinImage(imageId) {
+      const outcome = storage.pins.pin(imageId);
+      if (outcome.status === 'refused') throw new AppApiError(outcome.reason === 'not-found' ? 'not-found' : 'refused', outcome.message);
+      return { imageId, pinned: true };
+    },
+
+    unpinImage(imageId) {
+      requireImage(imageId);
+      storage.pins.unpin(imageId);
+      return { imageId, pinned: false };
     },
 
     listSearchReports(sessionId) {
@@ -209,7 +242,8 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
   };
 }
 
-function imageSummary(image: ImageRecord): Step['screenshot'] {
+function imageSummary(image: ImageRecord, context: ScreenshotContext): Step['screenshot'] {
+  const nextRequest = context.nextRequest.get(image.id);
   return {
     imageId: image.id,
     zone: timelineZone(image),
@@ -217,6 +251,9 @@ function imageSummary(image: ImageRecord): Step['screenshot'] {
     width: image.width,
     height: image.height,
     isErrorFrame: image.isErrorFrame,
+    pinned: context.pinned.has(image.id),
+    // An image no message names has no plan to tell of: the timeline goes by its zone.
+    ...(nextRequest === undefined ? {} : { nextRequest }),
   };
 }
 

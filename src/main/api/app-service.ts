@@ -14,6 +14,7 @@ import { EventBus } from '../app/event-bus.js';
 import { createRunAssembler, type RunAssembler, type RunAssemblerOptions } from '../app/app-run-assembler.js';
 import { RunManager } from '../app/run-manager.js';
 import { secretRedactor } from '../../shared/secret-redaction.js';
+import { nextRequestSettings } from './next-request-settings.js';
 
 export interface AppServiceOptions extends Omit<RunAssemblerOptions, 'storage' | 'config'> {
   storage: Storage;
@@ -47,7 +48,7 @@ export function createAppService(options: AppServiceOptions): AppService {
     assembler ?? ((settings, handlers) => createRunAssembler({ storage, config: keys.config(), ...assembly })(settings, handlers));
   const runs = new RunManager(assembleRun, events);
   return {
-    implementation: createAppApiImplementation({ storage, runs, appInfo, keys }),
+    implementation: createAppApiImplementation({ storage, runs, appInfo, keys, nextRequest: () => nextRequestSettings(keys.config()) }),
     events,
     runs,
     // Asked at each error, so a key saved since start is masked too.

@@ -1,7 +1,7 @@
 /**
  * The running turn's screens at the resolution they are worth (ARCHITECTURE.md, "Zones"): the present screen
  * whole, the screens just before it and the turn's first one as reduced views, the older ones folded to
- * captioned placeholders in chunks of `foldChunk`, oldest first. Error frames stay whole.
+ * captioned placeholders in chunks of `foldChunk`, oldest first. Error frames and pinned frames stay whole.
  *
  * Chunks keep the request prefix still: as the turn grows, the screens that may fold only ever join the end
  * of the list, and a fold takes the oldest whole chunk of them, so the folded set grows a chunk at a time and
@@ -25,6 +25,8 @@ export interface ActiveZoneInput {
   shape: ActiveZoneShape;
   /** The running turn's anchors (its first screenshot, its error frames). */
   anchors: ReadonlyMap<string, readonly AnchorReason[]>;
+  /** Frames a person pinned (issue 16): whole wherever they first appear in the turn. */
+  pinned?: ReadonlySet<string>;
   descriptions: ImageDescriptions;
 }
 
@@ -72,7 +74,8 @@ export function activeScreens(messages: readonly PlannedMessage[], input: Active
   const wholeSeen = new Set<string>();
   const foldable: ActiveScreen[] = [];
   const planned = screens.map((position, index): ActiveScreen => {
-    const staysWhole = index === last || (staysWholeInTurn(input.anchors.get(position.imageId)) && !wholeSeen.has(position.imageId));
+    const pinned = input.pinned?.has(position.imageId) === true;
+    const staysWhole = index === last || (staysWholeInTurn(input.anchors.get(position.imageId), pinned) && !wholeSeen.has(position.imageId));
     if (staysWhole) {
       wholeSeen.add(position.imageId);
       return { ...position, treatment: 'full' };
@@ -88,10 +91,10 @@ export function activeScreens(messages: readonly PlannedMessage[], input: Active
 
 /**
  * Frames that never fold or shrink while their turn runs: error frames (the model should see what went wrong
- * as it was). Pinned frames (issue 16) belong here too, once they exist.
+ * as it was) and frames a person pinned (issue 16).
  */
-function staysWholeInTurn(reasons: readonly AnchorReason[] | undefined): boolean {
-  return reasons?.includes('error') === true;
+function staysWholeInTurn(reasons: readonly AnchorReason[] | undefined, pinned: boolean): boolean {
+  return pinned || reasons?.includes('error') === true;
 }
 
 function screenPositions(messages: readonly PlannedMessage[], descriptions: ImageDescriptions): Omit<ActiveScreen, 'treatment'>[] {

@@ -33,6 +33,9 @@ export { TurnRequestCache } from './turn-request-cache.js';
 export { imageToken, unavailableImageText } from './image-reference.js';
 export { effectiveMaxImageEdge, modelImageSize } from './model-image-size.js';
 export { estimateTextTokens } from './token-estimates.js';
+export { nextRequestImages, type NextRequestInput } from './next-request-images.js';
+export { activeZoneShape, type ActiveZoneShape } from './active-zone-shape.js';
+export { earlierTurnsShape, type EarlierTurnsShape } from './earlier-turns-shape.js';
 export {
   injectEphemeral,
   injectionDebugLogFromEnvironment,

@@ -1,11 +1,12 @@
 /**
  * The request for the next model call, rendered from the database: Sightline's temporal context memory.
  *
- *   rows → zones (earlier turns folded, anchors whole for the most recent ones)
+ *   rows → zones (earlier turns folded, anchors whole for the most recent ones, pinned frames whole)
  *        → active zone (the present screen whole, the ones before it reduced, older ones folded in chunks)
  *        → history pictures (user pictures of earlier turns named by hash)
  *        → ephemeral context (appended to the latest user message, never stored)
- *        → token budget (fold the active turn's oldest images, then shrink the oldest turns to one line)
+ *        → token budget (fold the active turn's oldest images, then shrink the oldest turns to one line,
+ *          then fold pinned frames)
  *        → pixels (each stored image read, encoded at the model's size, preceded by its id token)
  *
  * Every stage is a pure function of the rows, so the same rows always give the same bytes; and the
@@ -107,7 +108,9 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   const settings = input.context ?? DEFAULT_CONFIG.context;
   const policy = input.policy ?? { kind: 'sightline' };
   const earlierTurns = earlierTurnsShape(input.profile.pricing, settings.anchorTurns);
-  const planInput = { storage, turn, earlierTurns, withSightline: policy.kind === 'sightline' };
+  // Pins are rows like any other: read once per request, so the request stays a pure function of the rows.
+  const pinned = storage.pins.pinnedIds(input.sessionId);
+  const planInput = { storage, turn, earlierTurns, withSightline: policy.kind === 'sightline', pinned };
   const { rows, descriptions } = await (input.turnCache?.plan(planInput) ?? planSessionRows(planInput));
   const { imageSizing } = input.profile;
   const shape = activeZoneShape(input.profile, input.maxImageEdge);
@@ -129,7 +132,7 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
   let planned: PlannedMessage[];
   if (rows.sightline !== undefined) {
     const activeTurn = loadTurnView(storage, descriptions, turn, rows.activeMessages);
-    const zoned = planActiveZone(rows.sightline.messages, { shape, anchors: activeTurn.anchors, descriptions });
+    const zoned = planActiveZone(rows.sightline.messages, { shape, anchors: activeTurn.anchors, pinned, descriptions });
     planned = enforceBudget({
       messages: complete(zoned, input.injectionDebugLog),
       budgetTokens: budget.tokens,
@@ -138,6 +141,7 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
       descriptions,
       activeTurn,
       earlierTurns: rows.sightline.earlierTurns,
+      pinned,
     }).messages;
   } else {
     const all = rows.keepAll;

@@ -30,6 +30,8 @@ export interface PlanRowsInput {
   turn: TurnRecord;
   earlierTurns: EarlierTurnsShape;
   withSightline: boolean;
+  /** The session's pinned frames, read once for the request (issue 16). */
+  pinned: ReadonlySet<string>;
 }
 
 export interface SessionPlan {
@@ -49,6 +51,7 @@ export async function planSessionRows(input: PlanRowsInput): Promise<SessionPlan
     activeTurn: turn,
     turns: storage.turns.listBySession(turn.sessionId),
     records: stripInjected(storage.messages.listBySession(turn.sessionId)),
+    pinned: input.pinned,
   };
   let sightline: PlannedRows['sightline'];
   if (input.withSightline) {

@@ -2,8 +2,12 @@
  * A request never exceeds its token budget. Over it, the builder gives up context in this order, each
  * step only as far as needed:
  *   1. the oldest images of the active turn become captioned placeholders, except its anchors (the first
- *      screenshot, error frames), the last three screenshots, and anything in the user's request;
- *   2. the oldest earlier turns shrink to one line each (request, status, outcome);
+ *      screenshot, error frames), frames a person pinned, the last three screenshots, and anything in the
+ *      user's request;
+ *   2. the oldest earlier turns shrink to one line each (request, status, outcome), their anchors with
+ *      them; a pinned frame of such a turn stays, after the line;
+ *   3. pinned frames become captioned placeholders, the oldest first: a person asked for them, so they
+ *      go last (issue 16);
  * and if that is still too much, the request is not sent: a ContextBudgetError says by how much.
  *
  * The order is deterministic and each fold only adds to the previous ones as the turn grows, so a budget
@@ -45,6 +49,8 @@ export interface BudgetInput {
   activeTurn: TurnView;
   /** Oldest first. */
   earlierTurns: readonly TurnView[];
+  /** The session's pinned frames; none when absent. */
+  pinned?: ReadonlySet<string>;
 }
 
 export interface BudgetOutcome {
@@ -54,17 +60,24 @@ export interface BudgetOutcome {
   imagesFolded: number;
   /** Earlier turns reduced to one line. */
   turnsSummarized: number;
+  /** Pinned frames folded to fit, after everything else. */
+  pinnedFolded: number;
 }
 
 export function enforceBudget(input: BudgetInput): BudgetOutcome {
   const messages = [...input.messages];
   const costs = messages.map((planned) => input.estimator.message(planned.message));
   let tokens = costs.reduce((total, cost) => total + cost, 0);
-  const outcome = (imagesFolded: number, turnsSummarized: number): BudgetOutcome => ({ messages, tokens, imagesFolded, turnsSummarized });
+  const outcome = (imagesFolded: number, turnsSummarized: number, pinnedFolded = 0): BudgetOutcome => ({
+    messages,
+    tokens,
+    imagesFolded,
+    turnsSummarized,
+    pinnedFolded,
+  });
   if (tokens <= input.budgetTokens) return outcome(0, 0);
 
-  let imagesFolded = 0;
-  for (const candidate of foldableActiveImages(messages, input)) {
+  const fold = (candidate: ImagePosition) => {
     const planned = messages[candidate.messageIndex]!;
     const parts = planned.message.parts.map((part, index): MessagePart =>
       index === candidate.partIndex
@@ -76,6 +89,11 @@ export function enforceBudget(input: BudgetInput): BudgetOutcome {
     const cost = input.estimator.message(message);
     tokens += cost - costs[candidate.messageIndex]!;
     costs[candidate.messageIndex] = cost;
+  };
+
+  let imagesFolded = 0;
+  for (const candidate of foldableActiveImages(messages, input)) {
+    fold(candidate);
     imagesFolded += 1;
     if (tokens <= input.budgetTokens) return outcome(imagesFolded, 0);
   }
@@ -86,7 +104,12 @@ export function enforceBudget(input: BudgetInput): BudgetOutcome {
     const first = indexes[0];
     if (first === undefined) continue;
     const line = turnSummaryLine(view.turn, view.turn.summary ?? turnOutcomeText(view.content.messages));
-    const summary: PlannedMessage = { zone: 'earlier', turnId: view.turn.id, message: { role: 'user', parts: [{ type: 'text', text: line }] } };
+    const pinnedParts = pinnedImagesOf(indexes.map((index) => messages[index]!), input.pinned);
+    const summary: PlannedMessage = {
+      zone: 'earlier',
+      turnId: view.turn.id,
+      message: { role: 'user', parts: [{ type: 'text', text: line }, ...pinnedParts] },
+    };
     const summaryCost = input.estimator.message(summary.message);
     tokens += summaryCost - indexes.reduce((total, index) => total + costs[index]!, 0);
     // Remove from the end so the earlier indexes stay valid, then put the line where the turn began.
@@ -99,7 +122,40 @@ export function enforceBudget(input: BudgetInput): BudgetOutcome {
     turnsSummarized += 1;
     if (tokens <= input.budgetTokens) return outcome(imagesFolded, turnsSummarized);
   }
+
+  let pinnedFolded = 0;
+  for (const candidate of pinnedImages(messages, input.pinned)) {
+    fold(candidate);
+    pinnedFolded += 1;
+    if (tokens <= input.budgetTokens) return outcome(imagesFolded, turnsSummarized, pinnedFolded);
+  }
   throw new ContextBudgetError(tokens, input.budgetTokens, input.budgetSource);
+}
+
+/** The whole pinned frames among a turn's messages, each once, in order: what its one-line summary keeps. */
+function pinnedImagesOf(turnMessages: readonly PlannedMessage[], pinned: ReadonlySet<string> | undefined): MessagePart[] {
+  if (pinned === undefined || pinned.size === 0) return [];
+  const kept = new Set<string>();
+  for (const planned of turnMessages) {
+    for (const part of planned.message.parts) {
+      if (part.type === 'image' && part.imageId !== undefined && pinned.has(part.imageId)) kept.add(part.imageId);
+    }
+  }
+  return [...kept].map((imageId): MessagePart => ({ type: 'image', imageId }));
+}
+
+/** Every whole image of a pinned frame in the request, oldest first, outside the user's request of the running turn. */
+function pinnedImages(messages: readonly PlannedMessage[], pinned: ReadonlySet<string> | undefined): ImagePosition[] {
+  if (pinned === undefined || pinned.size === 0) return [];
+  const requestIndex = messages.findIndex((planned) => planned.zone === 'active' && planned.message.role === 'user');
+  const positions: ImagePosition[] = [];
+  messages.forEach((planned, messageIndex) => {
+    if (messageIndex === requestIndex) return;
+    planned.message.parts.forEach((part, partIndex) => {
+      if (part.type === 'image' && part.imageId !== undefined && pinned.has(part.imageId)) positions.push({ messageIndex, partIndex, imageId: part.imageId });
+    });
+  });
+  return positions;
 }
 
 interface ImagePosition {
@@ -123,13 +179,14 @@ function foldableActiveImages(messages: readonly PlannedMessage[], input: Budget
     return record !== undefined && isScreenshot(record);
   });
   const lastScreenshots = new Set(screenshots.slice(-ALWAYS_WHOLE_RECENT_SCREENSHOTS));
-  // An anchor stays whole where it first appears; where a result shows it again (a computer call's output
-  // that must hold the unchanged screen), that copy folds like any other image.
+  // An anchor (or a pinned frame) stays whole where it first appears; where a result shows it again (a
+  // computer call's output that must hold the unchanged screen), that copy folds like any other image.
   const request = messages[requestIndex]?.message.parts ?? [];
   const anchorsSeen = new Set(request.flatMap((part) => (part.type === 'image' && part.imageId !== undefined ? [part.imageId] : [])));
   return positions.filter((position) => {
     const reasons = input.activeTurn.anchors.get(position.imageId);
-    const isAnchor = reasons?.includes('first') === true || reasons?.includes('error') === true;
+    const pinned = input.pinned?.has(position.imageId) === true;
+    const isAnchor = pinned || reasons?.includes('first') === true || reasons?.includes('error') === true;
     const firstCopy = isAnchor && !anchorsSeen.has(position.imageId);
     if (isAnchor) anchorsSeen.add(position.imageId);
     return !lastScreenshots.has(position) && !firstCopy;

@@ -1,6 +1,7 @@
 /**
  * How the messages of an ended turn look once it is folded: every image becomes a captioned placeholder,
- * except the turn's anchors (kept whole while the turn is recent) and pictures the user attached (which
+ * except the turn's anchors (kept whole while the turn is recent), pinned frames (whole in every later
+ * request, read back from cold storage when compaction moved them) and pictures the user attached (which
  * the request builder names by content hash). Compaction stores this form; the request builder renders a
  * turn that is not compacted yet the same way, so the request does not depend on when compaction ran.
  */
@@ -36,13 +37,16 @@ export interface FoldOptions {
   descriptions: ImageDescriptions;
   /** Screens shown as reduced views instead of placeholders, folded or not (see zone-rendering.ts, the handover). */
   reducedViews?: ReadonlySet<string>;
+  /** Frames a person pinned: whole in every turn, recent or not, folded or not (issue 16). */
+  pinned?: ReadonlySet<string>;
 }
 
 export function foldedParts(message: Message, options: FoldOptions): MessagePart[] {
   return message.parts.map((part): MessagePart => {
-    const reducedId = part.type === 'image' ? part.imageId : part.type === 'text' ? placeholderImageId(part.text) : undefined;
+    const storedId = part.type === 'image' ? part.imageId : part.type === 'text' ? placeholderImageId(part.text) : undefined;
     // The same part whether compaction has run (a placeholder) or not (the image): the bytes must not depend on it.
-    if (reducedId !== undefined && options.reducedViews?.has(reducedId) === true) return { type: 'image', imageId: reducedId, resolution: 'reduced' };
+    if (storedId !== undefined && options.pinned?.has(storedId) === true) return { type: 'image', imageId: storedId };
+    if (storedId !== undefined && options.reducedViews?.has(storedId) === true) return { type: 'image', imageId: storedId, resolution: 'reduced' };
     if (part.type !== 'image' || part.imageId === undefined) return part;
     const record = options.descriptions.record(part.imageId);
     if (message.role === 'user' && record?.source === 'user') return part;

@@ -10,10 +10,10 @@
  * budget fold or an injection is never hidden by the cache and never stored in it.
  *
  * The agent loop creates one per turn, next to the turn's EncodedImageCache; a new turn gets a new one,
- * so a compaction at the boundary is always seen. Should it be handed a different turn, session, storage
- * or anchor setting, it starts over. When the rows do not have the shape the cache relies on (a message
- * of another turn written after the running turn's first one), it plans the whole session, as a build
- * without a cache does. Either way a build with the cache sends the same bytes as one without.
+ * so a compaction at the boundary is always seen. Should it be handed a different turn, session, storage,
+ * anchor setting or set of pinned frames (a person pinned one while the turn runs), it starts over. When
+ * the rows do not have the shape the cache relies on (a message of another turn written after the running
+ * turn's first one), it plans the whole session, as a build without a cache does. Either way a build with the cache sends the same bytes as one without.
  */
 import { FIT_EDGE, type ImageSizing } from '../llm/model-profiles.js';
 import type { MessageRecord, Storage, TurnRecord } from '../storage/index.js';
@@ -32,6 +32,8 @@ interface EarlierHistory {
   sessionId: string;
   turnId: string;
   earlierShape: EarlierTurnsShape;
+  /** The pinned frames the earlier turns were planned with: a pin or unpin plans them again. */
+  pinned: ReadonlySet<string>;
   /** Image rows and steps of earlier turns, as read once; each request's descriptions sit over these. */
   descriptions: ImageDescriptions;
   turns: readonly TurnRecord[];
@@ -54,8 +56,8 @@ export class TurnRequestCache {
 
   /** The same plan as planSessionRows, reading only the rows written since the previous request. */
   async plan(input: PlanRowsInput): Promise<SessionPlan> {
-    let earlier = this.current(input.storage, input.turn, input.earlierTurns);
-    if (!earlier.interleaved && !this.readNewRows(earlier)) earlier = this.fill(input.storage, input.turn, input.earlierTurns);
+    let earlier = this.current(input);
+    if (!earlier.interleaved && !this.readNewRows(earlier)) earlier = this.fill(input);
     if (earlier.interleaved) return planSessionRows(input);
 
     // Fresh rows for the running turn; the earlier turns' image rows and steps as the cache read them.
@@ -66,6 +68,7 @@ export class TurnRequestCache {
       activeTurn: input.turn,
       turns: earlier.turns,
       records: earlier.active,
+      pinned: earlier.pinned,
     };
     let sightline: PlannedRows['sightline'];
     if (input.withSightline) {
@@ -108,20 +111,22 @@ export class TurnRequestCache {
     return memo;
   }
 
-  private current(storage: Storage, turn: TurnRecord, earlierShape: EarlierTurnsShape): EarlierHistory {
+  private current(input: PlanRowsInput): EarlierHistory {
     const earlier = this.earlier;
+    const { storage, turn } = input;
     const same =
       earlier !== undefined &&
       earlier.storage === storage &&
       earlier.sessionId === turn.sessionId &&
       earlier.turnId === turn.id &&
-      earlier.earlierShape.anchorTurns === earlierShape.anchorTurns &&
-      earlier.earlierShape.anchorResolution === earlierShape.anchorResolution;
-    return same ? earlier : this.fill(storage, turn, earlierShape);
+      earlier.earlierShape.anchorTurns === input.earlierTurns.anchorTurns &&
+      earlier.earlierShape.anchorResolution === input.earlierTurns.anchorResolution &&
+      sameMembers(earlier.pinned, input.pinned);
+    return same ? earlier : this.fill(input);
   }
 
   /** Reads the whole session once and splits it at the running turn's first message. */
-  private fill(storage: Storage, turn: TurnRecord, earlierShape: EarlierTurnsShape): EarlierHistory {
+  private fill({ storage, turn, earlierTurns: earlierShape, pinned }: PlanRowsInput): EarlierHistory {
     this.renderedBySize.clear();
     this.costsByKind.clear();
     const records = stripInjected(storage.messages.listBySession(turn.sessionId));
@@ -136,6 +141,7 @@ export class TurnRequestCache {
       sessionId: turn.sessionId,
       turnId: turn.id,
       earlierShape,
+      pinned: new Set(pinned),
       descriptions,
       turns,
       records: earlierRecords,
@@ -167,6 +173,7 @@ export class TurnRequestCache {
         activeTurn,
         turns: earlier.turns,
         records: earlier.records,
+        pinned: earlier.pinned,
       };
       const zoned = planSightline(zoneInput, earlier.earlierShape);
       const messages = await nameHistoryPictures(zoned.messages, {
@@ -182,4 +189,8 @@ export class TurnRequestCache {
     });
     return earlier.sightline;
   }
+}
+
+function sameMembers(first: ReadonlySet<string>, second: ReadonlySet<string>): boolean {
+  return first.size === second.size && [...first].every((member) => second.has(member));
 }

@@ -2,8 +2,8 @@
  * The zones of a request (ARCHITECTURE.md, "Zones"). The active turn goes whole. Earlier turns keep their
  * text. The most recent `anchorTurns` of them show their anchors (first and last screen whole or reduced, as
  * the price table says: earlier-turns-shape.ts; error frames whole) and a captioned placeholder for each other
- * image; older turns name all their folded images in one line (placeholder-sheets.ts). Rows without a turn
- * (older data) go as they are.
+ * image; older turns name all their folded images in one line (placeholder-sheets.ts). Frames a person pinned
+ * stay whole in every turn. Rows without a turn (older data) go as they are.
  *
  * An earlier turn renders the same whether its compaction has run or not (see turn-folding.ts), and which
  * turns count as recent changes only when a turn ends: within a turn, the history part of every request
@@ -31,6 +31,8 @@ export interface ZoneInput {
   turns: readonly TurnRecord[];
   /** The session's messages, in order. */
   records: readonly MessageRecord[];
+  /** The session's pinned frames (issue 16); none when absent. */
+  pinned?: ReadonlySet<string>;
 }
 
 export interface ZonedHistory {
@@ -65,6 +67,7 @@ export function planSightline(input: ZoneInput, shape: EarlierTurnsShape): Zoned
       anchors: view.anchors,
       anchorsWhole: recent.has(view.turn.id),
       descriptions: input.descriptions,
+      ...(input.pinned === undefined ? {} : { pinned: input.pinned }),
       ...(reduced === undefined ? {} : { reducedViews: reduced }),
     });
     return { ...planned, message: { ...record.message, parts } as Message };

@@ -31,6 +31,7 @@ export * from './repositories/sessions.js';
 export * from './repositories/turns.js';
 export * from './repositories/messages.js';
 export * from './repositories/images.js';
+export * from './repositories/pins.js';
 export * from './repositories/steps.js';
 export * from './repositories/search-reports.js';
 export * from './repositories/injections.js';

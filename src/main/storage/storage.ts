@@ -14,6 +14,7 @@ import { CompactionsRepository } from './repositories/compactions.js';
 import { ImagesRepository } from './repositories/images.js';
 import { InjectionsRepository } from './repositories/injections.js';
 import { MessagesRepository } from './repositories/messages.js';
+import { PinsRepository } from './repositories/pins.js';
 import { SearchReportsRepository } from './repositories/search-reports.js';
 import { SessionsRepository } from './repositories/sessions.js';
 import { StepsRepository } from './repositories/steps.js';
@@ -46,6 +47,8 @@ export interface Storage {
   turns: TurnsRepository;
   messages: MessagesRepository;
   images: ImagesRepository;
+  /** Frames a person pinned: sent whole in every later request of their session. */
+  pins: PinsRepository;
   steps: StepsRepository;
   searchReports: SearchReportsRepository;
   injections: InjectionsRepository;
@@ -77,6 +80,7 @@ export function openStorage(options: StorageOptions): Storage {
     );
     const sessions = new SessionsRepository(database, clock, redact);
     const turns = new TurnsRepository(database, clock, redact);
+    const images = new ImagesRepository(database, blobs, clock, redact);
     const transaction = transactionOn(database);
     const sessionDeletion = new SessionDeletion(database, blobs);
     return {
@@ -88,7 +92,8 @@ export function openStorage(options: StorageOptions): Storage {
       sessions,
       turns,
       messages: new MessagesRepository(database, clock, redact),
-      images: new ImagesRepository(database, blobs, clock, redact),
+      images,
+      pins: new PinsRepository(database, images, clock),
       steps: new StepsRepository(database, clock, redact),
       searchReports: new SearchReportsRepository(database, clock, redact),
       injections: new InjectionsRepository(database, clock),

@@ -5,6 +5,7 @@ import { terminalLine, terminalText } from '../../../shared/terminal-text.js';
 import { stepUsageTotals, usageText, type UsageTotals } from '../../../shared/usage-text.js';
 import { formatCount } from '../run/progress-lines.js';
 import type {
+  PinRecord,
   SearchReportRecord,
   SessionRecord,
   SessionSummary,
@@ -23,6 +24,8 @@ export interface SessionDetail {
   session: SessionRecord & { tokens: StepTokenTotals; cost: CostTotals };
   turns: (TurnRecord & { tokens: TurnTokenTotals; cost: CostTotals; steps: StepRecord[] })[];
   searchReports: SearchReportRecord[];
+  /** Frames a person pinned (`sightline sessions pin`): every later request sends them whole. */
+  pins: PinRecord[];
 }
 
 const NO_TOKENS: TurnTokenTotals = { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 };
@@ -42,6 +45,7 @@ export function sessionDetail(storage: Storage, sessionId: string): SessionDetai
     session: { ...session, tokens: storage.steps.tokenTotals(sessionId), cost: storage.steps.costTotals(sessionId) },
     turns,
     searchReports: storage.searchReports.listBySession(sessionId),
+    pins: storage.pins.listBySession(sessionId),
   };
 }
 
@@ -80,6 +84,8 @@ export function renderSessionDetail(detail: SessionDetail): string {
   ];
   if (hasTokens(session.tokens)) lines.push(`  tokens: ${usageText(session.tokens, formatCount)}`);
   lines.push(...costLine(session.cost));
+  if (detail.pins.length > 0) lines.push(`  pinned: ${detail.pins.map((pin) => pin.imageId).join(', ')}`);
+  const pinned = new Set(detail.pins.map((pin) => pin.imageId));
   if (detail.turns.length === 0) lines.push('', 'No turns yet.');
   for (const turn of detail.turns) {
     lines.push('', `Turn ${turn.sequence} (${turn.id}): ${turn.status}`);
@@ -89,7 +95,7 @@ export function renderSessionDetail(detail: SessionDetail): string {
     if (hasTokens(turn.tokens)) lines.push(`  tokens: ${usageText(turn.tokens, formatCount)}`);
     lines.push(...costLine(turn.cost));
     if (turn.steps.length === 0) lines.push('  no steps');
-    for (const step of turn.steps) lines.push(...renderStep(step));
+    for (const step of turn.steps) lines.push(...renderStep(step, pinned));
   }
   if (detail.searchReports.length > 0) {
     lines.push('', 'Search reports:');
@@ -123,11 +129,12 @@ function describeSource(source: unknown): string {
   return JSON.stringify(source);
 }
 
-function renderStep(step: StepRecord): string[] {
+function renderStep(step: StepRecord, pinned: ReadonlySet<string>): string[] {
+  const pin = step.screenshotImageId !== null && pinned.has(step.screenshotImageId) ? ', pinned' : '';
   const screenshot =
     step.screenshotImageId === null
       ? 'no screenshot'
-      : `screenshot ${step.screenshotImageId}${step.dedupOfImageId === null ? '' : ` (same as ${step.dedupOfImageId})`}`;
+      : `screenshot ${step.screenshotImageId}${pin}${step.dedupOfImageId === null ? '' : ` (same as ${step.dedupOfImageId})`}`;
   const lines = [`  ${step.sequence}. ${describeAction(step.action)}  [${screenshot}]`];
   if (step.error !== null) lines.push(`     error: ${step.error}`);
   const usage = stepUsageTotals(step);

@@ -1,6 +1,8 @@
 /**
  * `sightline sessions ls` and `sightline sessions show ID`: what is stored, read straight from the
  * database of the chosen home folder. Read-only: listing a home that has no database creates nothing.
+ * `sightline sessions pin IMAGE_ID` and `unpin IMAGE_ID`: a person keeps a key frame whole in every later
+ * request of its session (issue 16), or lets it fold again.
  */
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
@@ -45,6 +47,22 @@ export function registerSessionsCommand(program: Command, invocation: CliInvocat
       const options = ShowOptionsSchema.parse(rawOptions);
       showSession(invocation, homeOf(command, invocation), id, options);
     });
+
+  sessions
+    .command('pin')
+    .description('pin a screenshot: every later request of its session sends it whole')
+    .argument('<image-id>', 'image id, with or without its img_ prefix')
+    .action((id: string, _options: unknown, command: Command) => {
+      changePin(invocation, homeOf(command, invocation), id, 'pin');
+    });
+
+  sessions
+    .command('unpin')
+    .description('unpin a screenshot: it folds like any other frame again')
+    .argument('<image-id>', 'image id, with or without its img_ prefix')
+    .action((id: string, _options: unknown, command: Command) => {
+      changePin(invocation, homeOf(command, invocation), id, 'unpin');
+    });
 }
 
 function listSessions(invocation: CliInvocation, home: SightlineHome, options: z.infer<typeof ListOptionsSchema>): void {
@@ -84,6 +102,27 @@ function showSession(
     if (detail === undefined) throw unknown;
     const stdout = commandOutput(invocation.io.stdout, options.json);
     stdout(options.json === true ? `${JSON.stringify(detail, null, 2)}\n` : renderSessionDetail(detail));
+  });
+}
+
+function changePin(invocation: CliInvocation, home: SightlineHome, idText: string, change: 'pin' | 'unpin'): void {
+  const id = parseId('image', idText);
+  if (id === undefined) {
+    throw new UserError(`"${idText}" is not an image id (expected img_ followed by 12 hex digits).`, EXIT.usage);
+  }
+  const unknown = new UserError(`no image ${id} in ${home.root} (see \`sightline sessions show SESSION_ID\`).`, EXIT.usage);
+  if (!existsSync(home.databaseFile)) throw unknown;
+  withStorage(home, (storage) => {
+    const image = storage.images.get(id);
+    if (image === undefined) throw unknown;
+    if (change === 'unpin') {
+      const removed = storage.pins.unpin(id);
+      invocation.io.stdout(removed ? `unpinned ${id}: it folds like any other frame again\n` : `${id} was not pinned\n`);
+      return;
+    }
+    const outcome = storage.pins.pin(id);
+    if (outcome.status === 'refused') throw new UserError(outcome.message, EXIT.usage);
+    invocation.io.stdout(`pinned ${id}: every later request of session ${image.sessionId} sends it whole\n`);
   });
 }
 

@@ -9,6 +9,7 @@ import { stepScreenshotView } from './0006-step-screenshot-view.js';
 import { messageProviderData } from './0007-message-provider-data.js';
 import { stepCacheTokens } from './0008-step-cache-tokens.js';
 import { stepCost } from './0009-step-cost.js';
+import { imagePins } from './0010-image-pins.js';
 
 export type { Migration } from './migration.js';
 
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   messageProviderData,
   stepCacheTokens,
   stepCost,
+  imagePins,
 ];

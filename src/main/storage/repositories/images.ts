@@ -179,12 +179,14 @@ export class ImagesRepository {
          WHERE sha256 = @sha256 AND mime = @mime AND id != @id AND zone != 'offloaded' AND purged_at IS NULL`,
       )
       .pluck();
-    // A file may go only when every row that uses it has been offloaded for longer than the retention.
+    // A file may go only when every row that uses it has been offloaded for longer than the retention, and
+    // none of them is pinned: a pinned frame is sent whole in every later request, so its pixels must stay.
     this.sweepCandidatesStatement = database.prepare(
       `SELECT sha256, mime, MAX(byte_size) AS byte_size FROM images
        WHERE purged_at IS NULL
        GROUP BY sha256, mime
-       HAVING SUM(zone != 'offloaded') = 0 AND MAX(offloaded_at) < @cutoff`,
+       HAVING SUM(zone != 'offloaded') = 0 AND MAX(offloaded_at) < @cutoff
+          AND SUM(EXISTS (SELECT 1 FROM image_pins WHERE image_pins.image_id = images.id)) = 0`,
     );
     this.fileHashesStatement = database.prepare('SELECT DISTINCT sha256 FROM images').pluck();
     this.purgeStatement = database.prepare(
@@ -302,7 +304,8 @@ export class ImagesRepository {
 
   /**
    * The retention sweep: deletes cold files whose rows have all been offloaded for longer than
-   * `olderThanDays`, and marks those rows purged (they stay, so the timeline still shows what was there).
+   * `olderThanDays`, none of them pinned, and marks those rows purged (they stay, so the timeline still
+   * shows what was there).
    */
   async sweepRetention(options: RetentionSweepOptions): Promise<RetentionSweepResult> {
     if (!(options.olderThanDays >= 0)) throw new Error('olderThanDays must be zero or more.');

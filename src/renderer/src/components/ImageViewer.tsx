@@ -5,6 +5,7 @@ import { useImage } from '../hooks/use-image.js';
 import type { CropBox } from '../timeline/crop-boxes.js';
 import { formatDuration } from '../timeline/format.js';
 import { stepActionLabel, stepOutcome } from '../timeline/step-presentation.js';
+import { PinToggle } from './PinToggle.js';
 import { ScreenshotFigure } from './ScreenshotFigure.js';
 import { TokenMeter } from './TokenMeter.js';
 import { ZoneBadge } from './ZoneBadge.js';
@@ -14,7 +15,11 @@ export interface ImageViewerProps {
   screenshot: ImageSummary;
   cropBoxes: readonly CropBox[];
   onClose: () => void;
+  /** After a person pinned or unpinned the screenshot here: the session is read again. */
+  onPinChanged?: () => void;
 }
+
+const NOTHING_TO_DO = () => {};
 
 const ZOOM_STEPS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4];
 
@@ -22,7 +27,7 @@ const ZOOM_STEPS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4];
  * A screenshot at full size with the step's action and any crop boxes drawn on it, zoomable (fit, or
  * 25 % to 400 %; keys + − 0 1), beside the step's full thought, action and cost.
  */
-export function ImageViewer({ step, screenshot, cropBoxes, onClose }: ImageViewerProps): ReactElement {
+export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged = NOTHING_TO_DO }: ImageViewerProps): ReactElement {
   const client = useAppApi();
   const image = useImage(client, { imageId: screenshot.imageId }, true);
   const [zoom, setZoom] = useState<number | 'fit'>('fit');
@@ -57,6 +62,7 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose }: ImageViewe
           <span className="viewer-size">
             {screenshot.width}×{screenshot.height}
           </span>
+          <PinToggle screenshot={screenshot} onChanged={onPinChanged} />
           <span className="viewer-spacer" />
           <div className="segmented" role="group" aria-label="Zoom">
             <button type="button" onClick={() => setZoom((current) => stepZoom(current, -1))} aria-label="Zoom out">

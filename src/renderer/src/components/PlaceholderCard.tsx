@@ -2,14 +2,17 @@ import { useState, type ReactElement } from 'react';
 import type { ImageSummary, Step } from '../../../shared/app-api.js';
 import { useAppApi } from '../hooks/app-api-context.js';
 import { useImage } from '../hooks/use-image.js';
+import { placeholderHint } from '../timeline/step-presentation.js';
+import { PinBadge } from './PinBadge.js';
 import { ScreenshotFigure } from './ScreenshotFigure.js';
 import { THUMBNAIL_WIDTH } from './StepThumbnail.js';
 import { ZoneBadge } from './ZoneBadge.js';
 
 /**
- * A screenshot folded out of the context: its id, caption and zone, as the model saw it. A click brings the
- * pixels back from cold storage (once; the cache keeps them), and the loaded image opens in the viewer.
- * A purged image says so at once: there is nothing left to load.
+ * A screenshot folded out of the context: its id, caption and zone, as the model saw it, and where its
+ * pixels are (cold storage, or whole in blobs but folded in the request). A click brings the pixels back
+ * (once; the cache keeps them), and the loaded image opens in the viewer. A purged image says so at once:
+ * there is nothing left to load.
  */
 export function PlaceholderCard({ step, screenshot, onOpen }: { step: Step; screenshot: ImageSummary; onOpen: () => void }): ReactElement {
   const client = useAppApi();
@@ -22,6 +25,7 @@ export function PlaceholderCard({ step, screenshot, onOpen }: { step: Step; scre
       <button type="button" className="step-media-frame placeholder-loaded" onClick={onOpen} title={`Open ${screenshot.imageId}`}>
         <ScreenshotFigure url={image.url} width={screenshot.width} height={screenshot.height} action={step.action} view={step.screenshotView} label={`Screenshot ${screenshot.imageId}`} />
         <span className="media-zone">
+          {screenshot.pinned === true ? <PinBadge /> : null}
           <ZoneBadge zone={screenshot.zone} />
         </span>
       </button>
@@ -41,12 +45,13 @@ export function PlaceholderCard({ step, screenshot, onOpen }: { step: Step; scre
     >
       <span className="placeholder-head">
         <code className="placeholder-id">{screenshot.imageId}</code>
+        {screenshot.pinned === true ? <PinBadge /> : null}
         <ZoneBadge zone={screenshot.zone} />
       </span>
       <span className="placeholder-caption">{screenshot.caption ?? 'No caption'}</span>
       <span className="placeholder-hint">
         {state === 'idle'
-          ? 'Load from cold storage'
+          ? placeholderHint(screenshot)
           : state === 'loading'
             ? 'Loading…'
             : state === 'failed'

@@ -30,7 +30,7 @@ export interface SessionViewProps {
  */
 export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactElement {
   const client = useAppApi();
-  const { state } = useSessionTimeline(client, sessionId);
+  const { state, reload } = useSessionTimeline(client, sessionId);
   const rows = useMemo(() => timelineRows(state), [state]);
   const heights = useMemo(() => rowHeights(rows), [rows]);
   const list = useVirtualWindow(heights, { followEnd: state.run !== null });
@@ -112,27 +112,27 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
           <div className="timeline-window">
             {rows.slice(list.start, list.end).map((row) => (
               <div key={row.key} className={`timeline-row row-${row.kind}`}>
-                <RowContent row={row} onOpenImage={setViewing} />
+                <RowContent row={row} onOpenImage={setViewing} onPinChanged={reload} />
               </div>
             ))}
           </div>
         </div>
       </div>
       {viewing !== null && viewed !== null ? (
-        <ImageViewer step={viewing} screenshot={viewed} cropBoxes={cropBoxesFor(viewed.imageId, state.steps)} onClose={closeViewer} />
+        <ImageViewer step={viewing} screenshot={viewed} cropBoxes={cropBoxesFor(viewed.imageId, state.steps)} onClose={closeViewer} onPinChanged={reload} />
       ) : null}
     </section>
   );
 }
 
-function RowContent({ row, onOpenImage }: { row: TimelineRow; onOpenImage: (step: Step) => void }): ReactElement {
+function RowContent({ row, onOpenImage, onPinChanged }: { row: TimelineRow; onOpenImage: (step: Step) => void; onPinChanged: () => void }): ReactElement {
   switch (row.kind) {
     case 'turn':
       return <TurnCard turn={row.turn} injections={row.injections} />;
     case 'report':
       return <SearchReportCard report={row.report} />;
     case 'step':
-      return <StepRow step={row.step} onOpenImage={onOpenImage} />;
+      return <StepRow step={row.step} onOpenImage={onOpenImage} onPinChanged={onPinChanged} />;
     case 'thinking':
       return <ThinkingRow text={row.text} />;
   }

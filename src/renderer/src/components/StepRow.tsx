@@ -3,6 +3,7 @@ import type { Step } from '../../../shared/app-api.js';
 import { stepUsageTotals } from '../../../shared/usage-text.js';
 import { describeUsage, formatDuration, formatStepCost, formatUsage } from '../timeline/format.js';
 import { isFolded, stepActionLabel, stepOutcome, type StepOutcome } from '../timeline/step-presentation.js';
+import { PinToggle } from './PinToggle.js';
 import { PlaceholderCard } from './PlaceholderCard.js';
 import { StepThumbnail } from './StepThumbnail.js';
 import { TokenMeter } from './TokenMeter.js';
@@ -17,10 +18,17 @@ export interface StepRowProps {
   /** Undefined while its page of steps is still loading: a skeleton of the same height. */
   step: Step | undefined;
   onOpenImage: (step: Step) => void;
+  /** After a person pinned or unpinned the step's screenshot: the session is read again. */
+  onPinChanged?: () => void;
 }
 
-/** One step: the model's thought, its action, what it cost, and the screenshot it was looking at. */
-export function StepRow({ step, onOpenImage }: StepRowProps): ReactElement {
+const NOTHING_TO_DO = () => {};
+
+/**
+ * One step: the model's thought, its action, what it cost, and the screenshot it was looking at, with the
+ * control that pins it.
+ */
+export function StepRow({ step, onOpenImage, onPinChanged = NOTHING_TO_DO }: StepRowProps): ReactElement {
   if (step === undefined) {
     return (
       <div className="step-row step-skeleton" aria-hidden="true">
@@ -82,6 +90,7 @@ export function StepRow({ step, onOpenImage }: StepRowProps): ReactElement {
               {formatStepCost(step.costDollars)}
             </span>
           ) : null}
+          {step.screenshot !== null ? <PinToggle screenshot={step.screenshot} onChanged={onPinChanged} /> : null}
         </div>
       </div>
       <div className="step-media">

@@ -3,13 +3,17 @@ import type { ImageSummary, Step } from '../../../shared/app-api.js';
 import { useAppApi } from '../hooks/app-api-context.js';
 import { useImage } from '../hooks/use-image.js';
 import { useVisible } from '../hooks/use-visible.js';
+import { PinBadge } from './PinBadge.js';
 import { ScreenshotFigure } from './ScreenshotFigure.js';
 import { ZoneBadge } from './ZoneBadge.js';
 
 /** Thumbnails are fetched scaled down by the main process: a row never loads a full screenshot. */
 export const THUMBNAIL_WIDTH = 400;
 
-/** A whole screenshot in a step row: loaded once the row is on screen, with the action drawn on it. */
+/**
+ * A whole screenshot in a step row: loaded once the row is on screen, with the action drawn on it, and marked
+ * when it is pinned or the next request sends it reduced.
+ */
 export function StepThumbnail({ step, screenshot, onOpen }: { step: Step; screenshot: ImageSummary; onOpen: () => void }): ReactElement {
   const client = useAppApi();
   const frame = useRef<HTMLButtonElement | null>(null);
@@ -26,9 +30,15 @@ export function StepThumbnail({ step, screenshot, onOpen }: { step: Step; screen
       ) : (
         <span className="media-shimmer" aria-label="Loading screenshot" />
       )}
-      {screenshot.zone !== 'active' ? (
+      {screenshot.zone !== 'active' || screenshot.pinned === true || screenshot.nextRequest === 'reduced' ? (
         <span className="media-zone">
-          <ZoneBadge zone={screenshot.zone} />
+          {screenshot.nextRequest === 'reduced' ? (
+            <span className="request-tag" title="The next request sends this frame as a reduced view (a smaller copy)">
+              reduced
+            </span>
+          ) : null}
+          {screenshot.pinned === true ? <PinBadge /> : null}
+          {screenshot.zone !== 'active' ? <ZoneBadge zone={screenshot.zone} /> : null}
         </span>
       ) : null}
     </button>

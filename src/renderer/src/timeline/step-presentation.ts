@@ -76,12 +76,54 @@ function mainArgument(toolArguments: Step['toolArguments']): string | null {
   return null;
 }
 
+/** What the timeline knows of a screenshot when it decides how to draw it. */
+export type ScreenshotFacts = Pick<ImageSummary, 'zone' | 'caption'> & Partial<Pick<ImageSummary, 'nextRequest'>>;
+
 /**
- * Whole images get a thumbnail; folded ones (moved to cold storage, deleted by retention, or captioned in
- * the compact zone) get a placeholder card that loads the pixels only when asked.
+ * Whole images get a thumbnail; folded ones get a placeholder card that loads the pixels only when asked.
+ * The timeline shows what the model saw (issue 16): when the app API says how the next request carries the
+ * image, a frame it sends whole (or as a reduced view) is drawn whole, wherever its pixels are, and one it
+ * folds is a placeholder. A step known only from live events has no such word yet; its zone decides (moved
+ * to cold storage, or captioned in the compact zone). Purged is always a placeholder: nothing is left.
  */
-export function isFolded(screenshot: Pick<ImageSummary, 'zone' | 'caption'>): boolean {
-  return screenshot.zone === 'offloaded' || screenshot.zone === 'purged' || (screenshot.zone === 'compact' && screenshot.caption !== null);
+export function isFolded(screenshot: ScreenshotFacts): boolean {
+  if (screenshot.zone === 'purged') return true;
+  if (screenshot.nextRequest !== undefined) return screenshot.nextRequest === 'folded';
+  return screenshot.zone === 'offloaded' || (screenshot.zone === 'compact' && screenshot.caption !== null);
+}
+
+/** Where a folded screenshot's pixels are: in cold storage, still in blobs/ (folded in the request only), or gone. */
+export type PixelsLocation = 'cold-storage' | 'blobs' | 'purged';
+
+export function pixelsLocation(screenshot: Pick<ImageSummary, 'zone'>): PixelsLocation {
+  switch (screenshot.zone) {
+    case 'offloaded':
+      return 'cold-storage';
+    case 'purged':
+      return 'purged';
+    case 'active':
+    case 'compact':
+      return 'blobs';
+  }
+}
+
+/** What a placeholder card offers before it is clicked: it says where the pixels are. */
+export function placeholderHint(screenshot: Pick<ImageSummary, 'zone'>): string {
+  switch (pixelsLocation(screenshot)) {
+    case 'cold-storage':
+      return 'Load from cold storage';
+    case 'blobs':
+      return 'Whole in blobs, folded in the request · show';
+    case 'purged':
+      return 'Unavailable · purged';
+  }
+}
+
+/** The pin control's words: what clicking it does, and what it means. */
+export function pinControl(pinned: boolean): { label: string; title: string } {
+  return pinned
+    ? { label: 'Pinned', title: 'Pinned: every later request of this session sends this frame whole. Click to unpin.' }
+    : { label: 'Pin', title: 'Pin this frame: every later request of this session sends it whole.' };
 }
 
 /** The zone as the timeline names it: the offloaded zone is "cold" (its pixels are in cold storage). */
