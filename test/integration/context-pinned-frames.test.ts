@@ -17,6 +17,7 @@ import type { SessionRecord, Storage } from '../../src/main/storage/index.js';
 import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 import { recordTurn, screenshot, type FixtureTurn } from '../helpers/turn-fixture.js';
 import { earlierTurnsShape } from '../../src/main/context/earlier-turns-shape.js';
+import { imageIdsIn } from '../../src/main/context/captions.js';
 
 let temporary: TemporaryStorage;
 let storage: Storage;
@@ -58,9 +59,10 @@ function sentImages(messages: readonly Message[]): Map<string, string> {
   );
 }
 
+/** The ids that placeholders name: one each, or an older turn's line of them. */
 function placeholders(messages: readonly Message[]): string[] {
   return messages.flatMap((message) =>
-    message.parts.flatMap((part) => (part.type === 'text' && part.text.startsWith('[Visual_Placeholder: ') ? [part.text.slice(21, 37)] : [])),
+    message.parts.flatMap((part) => (part.type === 'text' && part.text.startsWith('[Visual_Placeholder') ? imageIdsIn(part.text) : [])),
   );
 }
 
