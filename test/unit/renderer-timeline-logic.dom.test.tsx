@@ -20,7 +20,7 @@ const TURN_1 = 'turn_000000000001';
 const TURN_2 = 'turn_000000000002';
 
 function turn(id: string, sequence: number, stepCount: number, status: Turn['status'] = 'finished'): Turn {
-  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 }, cost: { dollars: null, unpricedTokens: 0 } };
+  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 }, cost: { dollars: null, unpricedTokens: 0 }, pictures: [] };
 }
 
 function step(overrides: Partial<Step> & { id: string; turnId: string; sequence: number }): Step {

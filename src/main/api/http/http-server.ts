@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { APP_API_CHANNELS, AppApiError, type AppApiErrorCode, type AppApiName } from '../../../shared/app-api.js';
+import { base64Length, MAX_PICTURE_BYTES, MAX_PICTURES_PER_TASK } from '../../../shared/pictures.js';
 import { dispatchAppApiCall, isAppApiName, type AppApiImplementation, type DispatchOptions } from '../app-api-dispatch.js';
 import type { EventBus } from '../../app/event-bus.js';
 import { checkHostAndOrigin, checkToken, presentedToken } from './http-request-guard.js';
@@ -35,8 +36,11 @@ export const TIMELINE_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Largest request body accepted (the longest call is startRun with an ephemeral document). */
-const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/**
+ * Largest request body accepted: the longest call is startRun with an ephemeral document and as many
+ * pictures as a task may carry, each at the largest size, in base64.
+ */
+const MAX_BODY_BYTES = 2 * 1024 * 1024 + MAX_PICTURES_PER_TASK * base64Length(MAX_PICTURE_BYTES);
 /** A comment line this often keeps idle SSE connections open through proxies and sleeping tabs. */
 const KEEP_ALIVE_MS = 15_000;
 

@@ -232,6 +232,8 @@ function applyTurnStarted(state: TimelineState, event: Extract<AgentEvent, { typ
     stepCount: 0,
     tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
     cost: NO_COST,
+    // The event comes before the pictures are stored; the session's next reload brings them.
+    pictures: [],
   };
   const session = state.session === null ? null : { ...state.session, status: 'running' as const, turnCount: state.session.turnCount + 1, updatedAt: isoAt(event.at) };
   return { ...state, turns: [...state.turns, turn], session, liveText: null, runError: null };
