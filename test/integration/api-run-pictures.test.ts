@@ -34,18 +34,27 @@ function requestImages(run: AppApiHarness, index: number): Buffer[] {
     .map((part) => Buffer.from(part.image_url!.url.replace(/^data:image\/[a-z]+;base64,/, ''), 'base64'));
 }
 
+/** A red 30×20 frame, then a blue one. */
+async function twoFrameGif(): Promise<Buffer> {
+  const frame = (red: number) => sharp({ create: { width: 30, height: 20, channels: 4, background: { r: red, g: 0, b: 255 - red, alpha: 1 } } }).raw().toBuffer();
+  const frames = Buffer.concat([await frame(255), await frame(0)]);
+  return sharp(frames, { raw: { width: 30, height: 40, channels: 4, pageHeight: 20 } }).gif().toBuffer();
+}
+
 describe('startRun with pictures', () => {
   it('stores each picture unchanged as the turn\'s, sends the model a copy at its size, and lists them on the turn', async () => {
     const run = (api = await startAppApiHarness());
     run.server.script([finishCall('It is a diagram.')]);
     const large = await makePng({ width: 3000, height: 1000, seed: 2 });
     const jpeg = await sharp(await makePng({ width: 40, height: 30, seed: 6 })).jpeg().toBuffer();
+    const gif = await twoFrameGif();
     const started = await run.call('startRun', {
       task: 'What do these show?',
       pictures: [
         { name: 'large.png', mime: 'image/png', dataBase64: large.toString('base64') },
         // The claimed type is wrong; the bytes are a JPEG and are stored as one.
         { name: 'photo.png', mime: 'image/png', dataBase64: jpeg.toString('base64') },
+        { name: 'blink.gif', mime: 'image/gif', dataBase64: gif.toString('base64') },
       ],
     });
     await run.nextEvent('turn-ended', (event) => event.turnId === started.turnId);
@@ -54,21 +63,27 @@ describe('startRun with pictures', () => {
     expect(stored.map((image) => [image.turnId, image.sha256, image.mime, image.width, image.height])).toEqual([
       [started.turnId, sha256Of(large), 'image/png', 3000, 1000],
       [started.turnId, sha256Of(jpeg), 'image/jpeg', 40, 30],
+      [started.turnId, sha256Of(gif), 'image/gif', 30, 20],
     ]);
     const original = await run.storage.images.read(stored[0]!.id);
     expect(original.status === 'ok' && original.bytes.equals(large)).toBe(true);
 
     const sent = requestImages(run, 0);
-    expect(sent).toHaveLength(2);
+    expect(sent).toHaveLength(3);
     const sentLarge = await sharp(sent[0]!).metadata();
     // gpt-4.1's profile sends at most 1280 pixels on the longest edge (the stored original keeps 3000).
     expect(Math.max(sentLarge.width, sentLarge.height)).toBeLessThanOrEqual(1280);
     expect(sentLarge.width / sentLarge.height).toBeCloseTo(3, 1);
+    // The GIF goes as its first frame: red, at the frame's size.
+    const { data: firstFrame, info } = await sharp(sent[2]!).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([30, 20]);
+    expect([...firstFrame.subarray(0, 3)]).toEqual([255, 0, 0]);
 
     const { turns } = await run.call('getSession', started.sessionId);
     expect(turns[0]?.pictures.map((picture) => [picture.imageId, picture.width, picture.height])).toEqual([
       [stored[0]!.id, 3000, 1000],
       [stored[1]!.id, 40, 30],
+      [stored[2]!.id, 30, 20],
     ]);
   });
 
