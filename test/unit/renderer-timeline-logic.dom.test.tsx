@@ -238,6 +238,20 @@ describe('the session reducer', () => {
     expect(state.steps[1]?.dedupOf).toBeNull();
   });
 
+  it('gives a live turn its pictures once they are read, leaving the other turns and an unchanged state alone', () => {
+    const at = Date.parse('2025-01-01T11:00:00.000Z');
+    let state = apply(loaded([turn(TURN_1, 1, 0)]), { type: 'turn-started', sessionId: SESSION, turnId: TURN_2, at, request: 'Look', sequence: 2 });
+    expect(state.turns[1]?.pictures).toEqual([]);
+    const picture = { imageId: 'img_00000000000b', zone: 'active', caption: null, width: 40, height: 30, isErrorFrame: false } as const;
+    const firstTurn = state.turns[0];
+    state = timelineReducer(state, { type: 'pictures-loaded', turns: [turn(TURN_1, 1, 0), { ...turn(TURN_2, 2, 0, 'running'), pictures: [picture] }] });
+    expect(state.turns.map((each) => each.pictures)).toEqual([[], [picture]]);
+    // The live turn keeps what the events told it; only its pictures change.
+    expect(state.turns[1]).toMatchObject({ request: 'Look', status: 'running' });
+    expect(state.turns[0]).toBe(firstTurn);
+    expect(timelineReducer(state, { type: 'pictures-loaded', turns: [] })).toBe(state);
+  });
+
   it('tracks what the agent waits on until it is answered or the run ends', () => {
     const base = { sessionId: SESSION, turnId: TURN_1, at: 0 };
     let state = loaded([turn(TURN_1, 1, 0, 'running')]);
