@@ -20,6 +20,7 @@ import { CostTotalsSchema } from './cost.js';
 import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
 import { AgentEventSchema, TokenReportSchema } from './events.js';
 import { IMAGE_UNAVAILABLE_REASONS, NEXT_REQUEST_TREATMENTS, TIMELINE_IMAGE_ZONES } from './images.js';
+import { PictureAttachmentsSchema } from './pictures.js';
 import { SESSION_STATUSES, TURN_STATUSES } from './statuses.js';
 
 export { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName };
@@ -118,27 +119,6 @@ export const TurnTokenTotalsSchema = z
   .strict();
 export type TurnTokenTotals = z.infer<typeof TurnTokenTotalsSchema>;
 
-export const TurnSchema = z
-  .object({
-    id: TurnIdSchema,
-    sequence: z.number().int().min(1),
-    request: z.string(),
-    status: z.enum(TURN_STATUSES),
-    startedAt: TimeSchema,
-    endedAt: TimeSchema.nullable(),
-    compactedAt: TimeSchema.nullable(),
-    summary: z.string().nullable(),
-    stepCount: z.number().int().min(0),
-    tokens: TurnTokenTotalsSchema,
-    /** What the turn's model calls cost, as priced when each was made. */
-    cost: CostTotalsSchema,
-  })
-  .strict();
-export type Turn = z.infer<typeof TurnSchema>;
-
-export const SessionDetailSchema = z.object({ session: SessionSummarySchema, turns: z.array(TurnSchema) }).strict();
-export type SessionDetail = z.infer<typeof SessionDetailSchema>;
-
 /** What the timeline knows of an image without loading it. */
 export const ImageSummarySchema = z
   .object({
@@ -162,6 +142,29 @@ export const ImageSummarySchema = z
   })
   .strict();
 export type ImageSummary = z.infer<typeof ImageSummarySchema>;
+
+export const TurnSchema = z
+  .object({
+    id: TurnIdSchema,
+    sequence: z.number().int().min(1),
+    request: z.string(),
+    status: z.enum(TURN_STATUSES),
+    startedAt: TimeSchema,
+    endedAt: TimeSchema.nullable(),
+    compactedAt: TimeSchema.nullable(),
+    summary: z.string().nullable(),
+    stepCount: z.number().int().min(0),
+    tokens: TurnTokenTotalsSchema,
+    /** What the turn's model calls cost, as priced when each was made. */
+    cost: CostTotalsSchema,
+    /** The pictures the person attached to the request, in order (fetch them with getImage). */
+    pictures: z.array(ImageSummarySchema),
+  })
+  .strict();
+export type Turn = z.infer<typeof TurnSchema>;
+
+export const SessionDetailSchema = z.object({ session: SessionSummarySchema, turns: z.array(TurnSchema) }).strict();
+export type SessionDetail = z.infer<typeof SessionDetailSchema>;
 
 export const StepSchema = z
   .object({
@@ -329,6 +332,12 @@ export const StartRunArgumentsSchema = z
     url: z.url({ protocol: /^(https?|file)$/ }).optional(),
     /** Extra context for this turn only (a note, a quote, a document); never stored, only its type and length. */
     ephemeral: EphemeralSchema.optional(),
+    /**
+     * Pictures for the model with this request (pictures.ts: PNG, JPEG, WebP or GIF, each at most
+     * MAX_PICTURE_BYTES, at most MAX_PICTURES_PER_TASK). Checked before the turn begins; a bad one is an
+     * invalid-arguments error naming it, and nothing is stored.
+     */
+    pictures: PictureAttachmentsSchema.optional(),
   })
   .strict();
 export type StartRunArguments = z.input<typeof StartRunArgumentsSchema>;

@@ -15,11 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
 import { startTimelineServer, type TimelineServer } from '../../src/main/api/http/http-server.js';
-import type { Storage } from '../../src/main/storage/index.js';
+import { sha256Of, type Storage } from '../../src/main/storage/index.js';
 import { computerCall, finishCall, toolCall, TEST_API_KEY } from '../helpers/agent-harness.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
-import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { SeedClock, seedTimeline, type SeededTimeline } from '../helpers/seed-timeline.js';
 
 const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
@@ -53,6 +53,13 @@ function buildRenderer(): void {
 }
 
 /** The page renders asynchronously (thumbnails are made on request): give it time on a loaded machine. */
+/** What a drop or a paste is made of in the page. */
+interface PageEventConstructors {
+  DataTransfer: new () => { items: { add(file: File): void } };
+  DragEvent: new (type: string, init: { bubbles: boolean; cancelable: boolean; dataTransfer: unknown }) => Event;
+  ClipboardEvent: new (type: string, init: { bubbles: boolean; cancelable: boolean; clipboardData: unknown }) => Event;
+}
+
 function poll<Value>(read: () => Promise<Value> | Value) {
   return expect.poll(read, { timeout: 15_000, interval: 50 });
 }
@@ -290,6 +297,62 @@ describe('the timeline UI over HTTP', () => {
     await poll(() => page.locator('.turn-injections .injection-badge').textContent()).toContain('quote');
     await poll(() => page.locator('.run-controls').textContent()).toContain('Continue with a new task');
     await snapshot('10-live-finished');
+  });
+
+  it('starts a run with pictures picked, dropped and pasted, one removed, and shows them on the turn card', { timeout: 60_000 }, async () => {
+    const [picked, dropped, pasted] = await Promise.all([1, 2, 3].map((seed) => makePng({ width: 120, height: 80, seed })));
+    model.script([finishCall('The pictures show coloured blocks.')]);
+    const requestsBefore = model.requests.length;
+    await page.getByRole('button', { name: 'New task', exact: true }).click();
+    const form = page.getByRole('dialog', { name: 'New task' });
+    await form.getByLabel('Task', { exact: true }).fill('What do these pictures show?');
+
+    await form.locator('input[type="file"]').setInputFiles([
+      { name: 'picked.png', mimeType: 'image/png', buffer: picked! },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') },
+    ]);
+    await poll(() => form.locator('.picture-thumbnail').count()).toBe(1);
+    expect(await form.getByRole('alert').textContent()).toBe('notes.txt: not a picture Sightline accepts (PNG, JPEG, WebP or GIF).');
+    // A drop and a paste, as the browser delivers them: files in a DataTransfer.
+    const deliver = (how: 'drop' | 'paste', name: string, bytes: Buffer) =>
+      form.evaluate(
+        (element, file) => {
+          // The page's own constructors: the tests are compiled without the DOM's types.
+          const page = globalThis as unknown as PageEventConstructors;
+          const data = new page.DataTransfer();
+          data.items.add(new File([Uint8Array.from(atob(file.base64), (character) => character.charCodeAt(0))], file.name, { type: 'image/png' }));
+          if (file.how === 'drop') {
+            element.dispatchEvent(new page.DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: data }));
+            element.dispatchEvent(new page.DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: data }));
+          } else {
+            element.querySelector('textarea')?.dispatchEvent(new page.ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: data }));
+          }
+        },
+        { how, name, base64: bytes.toString('base64') },
+      );
+    const thumbnails = () => form.locator('.picture-thumbnail img').evaluateAll((images) => images.map((image) => image.getAttribute('alt')));
+    await deliver('drop', 'dropped.png', dropped!);
+    await poll(thumbnails).toEqual(['picked.png', 'dropped.png']);
+    await deliver('paste', 'pasted.png', pasted!);
+    await poll(thumbnails).toEqual(['picked.png', 'dropped.png', 'pasted.png']);
+    // The pasted file went to the pictures, not into the task's text.
+    expect(await form.locator('textarea[name="task"]').inputValue()).toBe('What do these pictures show?');
+    await form.getByRole('button', { name: 'Remove dropped.png' }).click();
+    await poll(() => form.locator('.picture-thumbnail').count()).toBe(2);
+    await snapshot('11-new-task-pictures');
+    await form.getByRole('button', { name: 'Start' }).click();
+
+    await poll(() => page.locator('.session-name').textContent()).toBe('What do these pictures show?');
+    await poll(() => page.locator('.turn-card .status-pill').textContent()).toBe('Finished');
+    await poll(() => page.locator('.turn-card .turn-picture img').count()).toBe(2);
+    await snapshot('12-turn-pictures');
+
+    const sessionId = (await page.locator('.session-item.selected').getAttribute('data-session-id')) ?? '';
+    const stored = storage.images.listBySession(sessionId).filter((image) => image.source === 'user');
+    expect(stored.map((image) => image.sha256)).toEqual([sha256Of(picked!), sha256Of(pasted!)]);
+    const sentImages = (model.requests[requestsBefore]?.rawBody.match(/data:image\/png;base64,/g) ?? []).length;
+    // The two pictures and the first screenshot.
+    expect(sentImages).toBe(3);
   });
 
   it('deletes a session after asking', async () => {

@@ -225,8 +225,23 @@ describe('TurnCard, SearchReportCard and badges', () => {
     stepCount: 7,
     tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
     cost: { dollars: null, unpricedTokens: 0 },
+    pictures: [],
   } as Turn;
   const injections = [{ id: 'inj_1', turnId: TURN, type: 'note', contentLength: 1240, createdAt: '' }] as Injection[];
+
+  it('shows the pictures attached to the request beside it, and nothing for a request without any', () => {
+    const pictures = [
+      { imageId: 'img_00000000000b', zone: 'active', caption: null, width: 640, height: 480, isErrorFrame: false },
+      { imageId: 'img_00000000000c', zone: 'offloaded', caption: null, width: 40, height: 30, isErrorFrame: false },
+    ] as Turn['pictures'];
+    const markup = render(<TurnCard turn={{ ...turn, pictures }} injections={[]} />);
+    expect(markup).toContain('aria-label="Pictures attached to the request"');
+    expect(markup).toContain('title="Picture img_00000000000b (640×480)"');
+    expect(markup).toContain('title="Picture img_00000000000c (40×30)"');
+    // Beside the request, on its line: the turn row keeps its fixed height.
+    expect(markup).toMatch(/<div class="turn-request-line"><p class="turn-request"[^>]*>Invite alex@example.com as a viewer<\/p><ul class="turn-pictures"/);
+    expect(render(<TurnCard turn={turn} injections={[]} />)).not.toContain('turn-pictures');
+  });
 
   it('shows the request, status, duration, steps, summary, compaction and injections (type and length only)', () => {
     const markup = render(<TurnCard turn={turn} injections={injections} />);
@@ -378,6 +393,14 @@ describe('run controls, the new-task form and the viewer', () => {
     expect(markup).not.toContain('name="context"');
     expect(markup).toMatch(/<button type="submit" class="button button-primary" disabled="">Start<\/button>/);
     expect(text(render(<NewTaskForm sessionId="ses_00000000000a" onStarted={noop} onCancel={noop} />))).toContain('Continue the session');
+  });
+
+  it('offers pictures for the task: a picker of the accepted types, and the hint that paste and drop work too', () => {
+    const markup = render(<NewTaskForm onStarted={noop} onCancel={noop} />);
+    expect(text(markup)).toContain('Add pictures or paste or drop them here: PNG, JPEG, WebP or GIF, up to 4, 8 MB each');
+    expect(markup).toContain('type="file" accept="image/png,image/jpeg,image/webp,image/gif" multiple=""');
+    // No thumbnails before any picture is added.
+    expect(markup).not.toContain('picture-thumbnails');
   });
 
   it('opens the viewer on the step, loading the full-size image, and zooms in steps', () => {

@@ -20,7 +20,7 @@ const TURN_1 = 'turn_000000000001';
 const TURN_2 = 'turn_000000000002';
 
 function turn(id: string, sequence: number, stepCount: number, status: Turn['status'] = 'finished'): Turn {
-  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 }, cost: { dollars: null, unpricedTokens: 0 } };
+  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 }, cost: { dollars: null, unpricedTokens: 0 }, pictures: [] };
 }
 
 function step(overrides: Partial<Step> & { id: string; turnId: string; sequence: number }): Step {
@@ -236,6 +236,20 @@ describe('the session reducer', () => {
     state = apply(state, { type: 'step', sessionId: SESSION, turnId: TURN_1, at: 0, stepId: 'step_b', sequence: 2, tool: 'finish', ok: true, latencyMs: 1 });
     expect(state.steps.map((each) => each?.id)).toEqual(['step_a', 'step_b', 'step_z']);
     expect(state.steps[1]?.dedupOf).toBeNull();
+  });
+
+  it('gives a live turn its pictures once they are read, leaving the other turns and an unchanged state alone', () => {
+    const at = Date.parse('2025-01-01T11:00:00.000Z');
+    let state = apply(loaded([turn(TURN_1, 1, 0)]), { type: 'turn-started', sessionId: SESSION, turnId: TURN_2, at, request: 'Look', sequence: 2 });
+    expect(state.turns[1]?.pictures).toEqual([]);
+    const picture = { imageId: 'img_00000000000b', zone: 'active', caption: null, width: 40, height: 30, isErrorFrame: false } as const;
+    const firstTurn = state.turns[0];
+    state = timelineReducer(state, { type: 'pictures-loaded', turns: [turn(TURN_1, 1, 0), { ...turn(TURN_2, 2, 0, 'running'), pictures: [picture] }] });
+    expect(state.turns.map((each) => each.pictures)).toEqual([[], [picture]]);
+    // The live turn keeps what the events told it; only its pictures change.
+    expect(state.turns[1]).toMatchObject({ request: 'Look', status: 'running' });
+    expect(state.turns[0]).toBe(firstTurn);
+    expect(timelineReducer(state, { type: 'pictures-loaded', turns: [] })).toBe(state);
   });
 
   it('tracks what the agent waits on until it is answered or the run ends', () => {

@@ -7,6 +7,7 @@
 import {
   AppApiError,
   type AppInfo,
+  type ImageSummary,
   type SearchReport,
   type SessionSummary,
   type Step,
@@ -23,6 +24,8 @@ import type { ApiKeySettings } from './api-keys.js';
 import type { AppApiImplementation } from './app-api-dispatch.js';
 import { loadImage, timelineZone } from './image-loading.js';
 import type { NextRequestSettings } from './next-request-settings.js';
+import type { PictureAttachment } from '../../shared/pictures.js';
+import { checkAttachedPictures, PictureRefusedError, type CheckedPicture } from '../perception/attached-pictures.js';
 import type { RunManager } from '../app/run-manager.js';
 
 export interface AppApiImplementationOptions {
@@ -117,6 +120,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys, nextR
       const stepCounts = storage.steps.countsByTurn(sessionId);
       const turnTokens = storage.steps.tokenTotalsByTurn(sessionId);
       const turnCosts = storage.steps.costTotalsByTurn(sessionId);
+      const turnPictures = picturesByTurn(storage, sessionId);
       const turns: Turn[] = storage.turns.listBySession(sessionId).map((turn) => ({
         id: turn.id,
         sequence: turn.sequence,
@@ -129,6 +133,7 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys, nextR
         stepCount: stepCounts.get(turn.id) ?? 0,
         tokens: turnTokens.get(turn.id) ?? { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
         cost: turnCosts.get(turn.id) ?? NO_COST,
+        pictures: turnPictures.get(turn.id) ?? [],
       }));
       return { session: summarize(session), turns };
     },
@@ -204,12 +209,12 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys, nextR
       return { runs: runs.list() };
     },
 
-    async startRun({ sessionId, task, operator, url, ephemeral }) {
+    async startRun({ sessionId, task, operator, url, ephemeral, pictures }) {
       if (sessionId !== undefined) {
         const session = requireSession(sessionId);
         if (session.status === 'closed') throw new AppApiError('conflict', `Session ${sessionId} is closed and cannot take a new task.`);
       }
-      return runs.start({ sessionId, task, operator, url, ephemeral });
+      return runs.start({ sessionId, task, pictures: await checkedPictures(pictures ?? []), operator, url, ephemeral });
     },
 
     stopRun(sessionId) {
@@ -242,7 +247,30 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys, nextR
   };
 }
 
-function imageSummary(image: ImageRecord, context: ScreenshotContext): Step['screenshot'] {
+/** The pictures people attached to each turn's request (image rows from the user), in the order they were stored. */
+function picturesByTurn(storage: Storage, sessionId: string): Map<string, ImageSummary[]> {
+  const byTurn = new Map<string, ImageSummary[]>();
+  for (const image of storage.images.listBySession(sessionId)) {
+    if (image.source !== 'user' || image.turnId === null) continue;
+    byTurn.set(image.turnId, [...(byTurn.get(image.turnId) ?? []), imageSummary(image, PICTURE_CONTEXT)]);
+  }
+  return byTurn;
+}
+
+/** Every picture checked before the run starts: a bad one is the caller's mistake, named, and nothing is stored. */
+async function checkedPictures(pictures: readonly PictureAttachment[]): Promise<CheckedPicture[]> {
+  try {
+    return await checkAttachedPictures(pictures);
+  } catch (error) {
+    if (error instanceof PictureRefusedError) throw new AppApiError('invalid-arguments', `Picture ${error.message}.`);
+    throw error;
+  }
+}
+
+/** Pictures are not pinnable and no request plan is asked for them: they show as attached. */
+const PICTURE_CONTEXT: ScreenshotContext = { pinned: new Set(), nextRequest: new Map() };
+
+function imageSummary(image: ImageRecord, context: ScreenshotContext): ImageSummary {
   const nextRequest = context.nextRequest.get(image.id);
   return {
     imageId: image.id,

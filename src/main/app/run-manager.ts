@@ -6,14 +6,16 @@
  */
 import { AppApiError, type PendingRequest, type Run, type RunState } from '../../shared/app-api.js';
 import type { AgentEvent } from '../../shared/events.js';
-import { userText } from '../../shared/messages.js';
 import { SessionUnavailableError, type AskUserHandler, type ConfirmationHandler, type TurnOutcome, type TurnRequest } from '../agent/index.js';
+import { requestWithPictures, type CheckedPicture } from '../perception/attached-pictures.js';
 import type { EventBus } from './event-bus.js';
 import type { RunAssembler, RunSettings } from './app-run-assembler.js';
 
 export interface StartRunRequest extends RunSettings {
   sessionId?: string | undefined;
   task: string;
+  /** Pictures attached to the request, already checked (perception/attached-pictures.ts). */
+  pictures?: readonly CheckedPicture[] | undefined;
 }
 
 type Waiter<Answer> = { resolve: (answer: Answer) => void };
@@ -77,7 +79,7 @@ export class RunManager {
 
     const turnRequest: TurnRequest = {
       ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
-      request: userText(request.task),
+      request: requestWithPictures(request.task, request.pictures ?? []),
       signal: run.controller.signal,
       ...(request.ephemeral === undefined ? {} : { ephemeral: [request.ephemeral] }),
     };

@@ -3,9 +3,16 @@
  * (and any page, up to the token check) can open connections: none of them may hold the server's memory or
  * sockets without end.
  */
+import { base64Length, MAX_PICTURE_BYTES, MAX_PICTURES_PER_TASK } from '../../../shared/pictures.js';
+
 export interface HttpLimits {
-  /** The largest request body accepted (the longest call is startRun with an ephemeral document). */
+  /** The largest request body accepted by every call but startRun (an ephemeral document fits). */
   maxBodyBytes: number;
+  /**
+   * The largest startRun body: an ephemeral document and as many pictures as a task may carry, each at the
+   * largest size, in base64.
+   */
+  maxRunBodyBytes: number;
   /**
    * How much of a larger body is read and thrown away so that the 413 reaches the client: a client still
    * sending when the connection closes gets a reset instead of the answer. Past this, the answer is sent
@@ -22,6 +29,7 @@ export interface HttpLimits {
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxBodyBytes: 2 * 1024 * 1024,
+  maxRunBodyBytes: 2 * 1024 * 1024 + MAX_PICTURES_PER_TASK * base64Length(MAX_PICTURE_BYTES),
   maxDiscardedBytes: 64 * 1024 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,

@@ -120,11 +120,13 @@ export async function startTimelineServer(options: TimelineServerOptions): Promi
   }
 
   async function serveCall(request: IncomingMessage, response: ServerResponse, name: AppApiName): Promise<void> {
-    const body = await readRequestBody(request, limits);
+    // Only startRun carries pictures; every other call keeps the small limit.
+    const maxBodyBytes = name === 'startRun' ? limits.maxRunBodyBytes : limits.maxBodyBytes;
+    const body = await readRequestBody(request, { maxBodyBytes, maxDiscardedBytes: limits.maxDiscardedBytes });
     if (body.kind === 'too-large') {
       // Not all of it was read: the connection cannot carry another request, so it closes after the answer.
       if (!body.drained) response.setHeader('Connection', 'close');
-      const limit = `${Math.round(limits.maxBodyBytes / 1024 / 1024)} MB`;
+      const limit = `${Math.round(maxBodyBytes / 1024 / 1024)} MB`;
       return sendError(response, new AppApiError('invalid-arguments', `The request body is larger than ${limit}.`), 413);
     }
     let callArguments: unknown;

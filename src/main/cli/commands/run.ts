@@ -8,6 +8,7 @@ import { CONFIRMATION_POLICIES, OPERATOR_KINDS } from '../../../shared/config.js
 import { CONTEXT_POLICY_FORMS } from '../../../shared/context-policy.js';
 import { DIALECT_NAMES } from '../../../shared/dialects.js';
 import { EPHEMERAL_CONTEXT_TYPES } from '../../../shared/ephemeral.js';
+import { MAX_PICTURE_BYTES, PICTURE_FORMAT_NAMES } from '../../../shared/pictures.js';
 import type { CliInvocation } from '../io.js';
 import { RunOptionsSchema } from '../run/run-options.js';
 
@@ -27,6 +28,7 @@ export function registerRunCommand(program: Command, invocation: CliInvocation):
     .option('--context-policy <policy>', `how history is shown to the model: ${CONTEXT_POLICY_FORMS} (default sightline)`)
     .option('--yes', 'approve risky actions without asking (needed to allow them without a terminal)')
     .option('--session <id>', 'continue this session (its earlier turns are the model\'s memory)')
+    .option('--image <file>', `a picture for the model with this request (${PICTURE_FORMAT_NAMES}, at most ${MAX_PICTURE_BYTES / 1024 / 1024} MB; repeat for more)`, collectImages)
     .option('--context-file <file>', 'text sent to the model with this run\'s requests only, never stored')
     .addOption(new Option('--context-type <type>', `what the context file is: ${EPHEMERAL_CONTEXT_TYPES.join(', ')} (default note)`))
     .option('--json', 'print each event as one JSON line on stdout')
@@ -36,4 +38,9 @@ export function registerRunCommand(program: Command, invocation: CliInvocation):
       const { runTask } = await import('../run/run-task.js');
       await runTask(invocation, command, task, options);
     });
+}
+
+/** --image may be given several times: each adds a picture, in order. */
+function collectImages(file: string, earlier: string[] | undefined): string[] {
+  return [...(earlier ?? []), file];
 }

@@ -20,6 +20,7 @@ export const RunOptionsSchema = z.object({
   contextPolicy: z.string().optional(),
   yes: z.boolean().optional(),
   session: z.string().optional(),
+  image: z.array(z.string()).optional(),
   contextFile: z.string().optional(),
   contextType: z.string().optional(),
   json: z.boolean().optional(),

@@ -6,12 +6,12 @@
  * error (a missing key, display or browser included), 3 stopped.
  */
 import type { Command } from 'commander';
-import { userText } from '../../../shared/messages.js';
 import { secretRedactor } from '../../../shared/secret-redaction.js';
 import { terminalText } from '../../../shared/terminal-text.js';
 import { assembleRun, type RunParts } from '../../app/run-assembly.js';
 import type { Runtime } from '../../app/runtime.js';
 import { injectionDebugLogFromEnvironment } from '../../context/index.js';
+import { requestWithPictures } from '../../perception/attached-pictures.js';
 import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
 import { loadCliConfig, type CliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
@@ -21,6 +21,7 @@ import { homePrivacyWarning } from '../home-privacy.js';
 import { commandOutput } from '../terminal-output.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import { readContextFile } from './context-file.js';
+import { readPictureFiles } from './picture-files.js';
 import { eventPrinter } from './event-output.js';
 import { exitCodeOf } from './exit-codes.js';
 import { watchInterrupts } from './interrupts.js';
@@ -33,6 +34,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const task = checkTask(taskText);
   const sessionId = parseSessionFlag(options.session);
   const ephemeral = readContextFile(options.contextFile, options.contextType, invocation.io.cwd);
+  const pictures = await readPictureFiles(options.image, invocation.io.cwd);
   const loaded = loadCliConfig(command, invocation.io, configFlags(options), CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);
@@ -70,7 +72,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
     stderr(`${operator.describe().kind} operator on ${operator.describe().target}, model ${config.model.name}\n`);
     const outcome = await runTurn(agent, {
       ...(sessionId !== undefined ? { sessionId } : {}),
-      request: userText(task),
+      request: requestWithPictures(task, pictures),
       ...(ephemeral !== undefined ? { ephemeral: [ephemeral] } : {}),
       signal: interrupts.signal,
     });

@@ -1,8 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type ReactElement } from 'react';
 import { MAX_TASK_LENGTH, type StartRunArguments } from '../../../shared/app-api.js';
 import { OPERATOR_KINDS, type OperatorKind } from '../../../shared/config.js';
 import { EPHEMERAL_CONTEXT_TYPES, MAX_EPHEMERAL_CONTEXT_LENGTH, type EphemeralContextType } from '../../../shared/ephemeral.js';
 import { useAppApi } from '../hooks/app-api-context.js';
+import { attachmentsOf, pictureRefusal, readPictureDraft, type PictureDraft } from '../pictures/picture-drafts.js';
+import { PictureDrafts } from './PictureDrafts.js';
 
 export interface NewTaskFormProps {
   /** Continue this session; a new session when absent. */
@@ -15,8 +17,9 @@ const OPERATOR_LABELS: Record<OperatorKind, string> = { desktop: 'Desktop', brow
 const CONTEXT_LABELS: Record<EphemeralContextType, string> = { note: 'Note', quote: 'Quote', document: 'Document', custom: 'Other' };
 
 /**
- * Start a task: what to do, on which operator (the configured one by default), and optionally a note,
- * quote or document for this one request. That context reaches the model once and is never stored.
+ * Start a task: what to do, on which operator (the configured one by default), pictures for the model
+ * (picked, pasted or dropped anywhere on the form), and optionally a note, quote or document for this one
+ * request. That context reaches the model once and is never stored; the pictures are kept with the turn.
  */
 export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps): ReactElement {
   const client = useAppApi();
@@ -26,6 +29,9 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
   const [withContext, setWithContext] = useState(false);
   const [contextType, setContextType] = useState<EphemeralContextType>('note');
   const [contextText, setContextText] = useState('');
+  const [pictures, setPictures] = useState<PictureDraft[]>([]);
+  const [pictureProblems, setPictureProblems] = useState<string[]>([]);
+  const [dropping, setDropping] = useState(false);
   const [state, setState] = useState<{ status: 'idle' | 'starting' } | { status: 'failed'; message: string }>({ status: 'idle' });
   const taskInput = useRef<HTMLTextAreaElement | null>(null);
 
@@ -38,6 +44,45 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
     return () => window.removeEventListener('keydown', onKey);
   }, [onCancel]);
 
+  const addPictures = async (files: readonly File[]) => {
+    const problems: string[] = [];
+    const accepted: File[] = [];
+    for (const file of files) {
+      const refusal = pictureRefusal(file, pictures.length + accepted.length);
+      if (refusal === undefined) accepted.push(file);
+      else problems.push(refusal);
+    }
+    setPictureProblems(problems);
+    try {
+      const drafts = await Promise.all(accepted.map(readPictureDraft));
+      setPictures((earlier) => [...earlier, ...drafts]);
+    } catch (error) {
+      setPictureProblems([...problems, error instanceof Error ? error.message : String(error)]);
+    }
+  };
+
+  // Only a paste that holds files is taken over: pasting text into the task stays as it is.
+  const onPaste = (event: ClipboardEvent) => {
+    const files = [...event.clipboardData.files];
+    if (files.length === 0) return;
+    event.preventDefault();
+    void addPictures(files);
+  };
+
+  const onDragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes('Files')) return;
+    // Without this the window would open the dropped file in place of the app.
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setDropping(true);
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDropping(false);
+    void addPictures([...event.dataTransfer.files]);
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (client === null) return;
@@ -47,6 +92,7 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
       ...(operator === 'default' ? {} : { operator }),
       ...(operator === 'browser' && url.trim() !== '' ? { url: url.trim() } : {}),
       ...(withContext && contextText.trim() !== '' ? { ephemeral: { type: contextType, content: contextText } } : {}),
+      ...(pictures.length > 0 ? { pictures: attachmentsOf(pictures) } : {}),
     };
     setState({ status: 'starting' });
     try {
@@ -61,12 +107,19 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
   return (
     <div className="dialog-backdrop" onClick={onCancel}>
       <form
-        className="dialog new-task"
+        className={`dialog new-task${dropping ? ' dropping' : ''}`}
         role="dialog"
         aria-modal="true"
         aria-labelledby="new-task-title"
         onClick={(event) => event.stopPropagation()}
         onSubmit={(event) => void submit(event)}
+        onPaste={onPaste}
+        onDragOver={onDragOver}
+        onDragLeave={(event) => {
+          // Leaving for one of the form's own fields is not leaving the form.
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropping(false);
+        }}
+        onDrop={onDrop}
       >
         <h2 id="new-task-title" className="dialog-title">
           {sessionId === undefined ? 'New task' : 'Continue the session'}
@@ -84,6 +137,12 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
             name="task"
           />
         </label>
+        <PictureDrafts
+          pictures={pictures}
+          problems={pictureProblems}
+          onAdd={(files) => void addPictures(files)}
+          onRemove={(key) => setPictures((earlier) => earlier.filter((picture) => picture.key !== key))}
+        />
         <div className="field-row">
           <label className="field">
             <span className="field-label">Operator</span>

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import type { Injection, Turn } from '../../../shared/app-api.js';
 import { describeUsage, formatCost, formatDuration, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
 import { InjectionBadge } from './InjectionBadge.js';
+import { TurnPictures } from './TurnPictures.js';
 
 const STATUS_LABELS: Record<Turn['status'], string> = {
   running: 'Running',
@@ -10,7 +11,7 @@ const STATUS_LABELS: Record<Turn['status'], string> = {
   stopped: 'Stopped',
 };
 
-/** A turn's header in the timeline: the request, how it ended, its summary and its injections. */
+/** A turn's header in the timeline: the request with its pictures, how it ended, its summary and its injections. */
 export function TurnCard({ turn, injections }: { turn: Turn; injections: readonly Injection[] }): ReactElement {
   const duration = turn.endedAt === null ? null : new Date(turn.endedAt).getTime() - new Date(turn.startedAt).getTime();
   const cost = formatCost(turn.cost);
@@ -44,9 +45,12 @@ export function TurnCard({ turn, injections }: { turn: Turn; injections: readonl
           ))}
         </span>
       </div>
-      <p className="turn-request" title={turn.request}>
-        {turn.request}
-      </p>
+      <div className="turn-request-line">
+        <p className="turn-request" title={turn.request}>
+          {turn.request}
+        </p>
+        <TurnPictures pictures={turn.pictures} />
+      </div>
       {turn.summary !== null ? (
         <p className="turn-summary" title={turn.summary}>
           {turn.summary}

@@ -3,7 +3,7 @@
  * (metadata only; images load per row when seen), kept current by live events. When a turn ends, the
  * stored session changes underneath (compaction folds its images), so it is read again.
  */
-import { useCallback, useEffect, useReducer } from 'react';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { AppApiClient, AppEvent } from '../api/index.js';
 import { initialTimelineState, timelineReducer, totalSteps, type TimelineState } from '../timeline/timeline-state.js';
 import { useLiveEvents } from './use-live-events.js';
@@ -20,7 +20,18 @@ export function useSessionTimeline(client: AppApiClient | null, sessionId: strin
   const [state, dispatch] = useReducer(timelineReducer, sessionId, initialTimelineState);
   const [reloads, requestReload] = useReducer((count: number) => count + 1, 0);
 
-  useLiveEvents(client, (event: AppEvent) => dispatch({ type: 'event', event }));
+  const picturesAsked = useRef(new Set<string>());
+  useLiveEvents(client, (event: AppEvent) => {
+    dispatch({ type: 'event', event });
+    // A turn's first screenshot comes after its request, with any pictures, is stored: read them once then.
+    if (client === null || event.type !== 'screenshot' || event.sessionId !== sessionId || picturesAsked.current.has(event.turnId)) return;
+    picturesAsked.current.add(event.turnId);
+    client.getSession(sessionId).then(
+      (detail) => dispatch({ type: 'pictures-loaded', turns: detail.turns }),
+      // Not worth a banner: the reload at the turn's end reads them again.
+      () => undefined,
+    );
+  });
 
   // The session, its reports and injections, and what its run waits on; again after each turn ends.
   useEffect(() => {

@@ -57,7 +57,9 @@ export type TimelineAction =
   | { type: 'loaded'; detail: SessionDetail; reports: SearchReport[]; injections: Injection[]; pending: PendingRequest[] }
   | { type: 'steps-loaded'; offset: number; steps: Step[] }
   | { type: 'failed'; message: string }
-  | { type: 'event'; event: AppEvent };
+  | { type: 'event'; event: AppEvent }
+  /** A running turn's pictures, read once they are stored (they come after its turn-started event). */
+  | { type: 'pictures-loaded'; turns: readonly Turn[] };
 
 const KEPT_WARNINGS = 3;
 
@@ -92,7 +94,21 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
       return { ...state, status: 'failed', error: action.message };
     case 'event':
       return action.event.sessionId === state.sessionId ? applyEvent(state, action.event) : state;
+    case 'pictures-loaded':
+      return applyPictures(state, action.turns);
   }
+}
+
+function applyPictures(state: TimelineState, loaded: readonly Turn[]): TimelineState {
+  const picturesOf = new Map(loaded.map((turn) => [turn.id, turn.pictures]));
+  let changed = false;
+  const turns = state.turns.map((turn) => {
+    const pictures = picturesOf.get(turn.id);
+    if (pictures === undefined || pictures.length === turn.pictures.length) return turn;
+    changed = true;
+    return { ...turn, pictures };
+  });
+  return changed ? { ...state, turns } : state;
 }
 
 /** Index in the session of each turn's first step. */
@@ -232,6 +248,8 @@ function applyTurnStarted(state: TimelineState, event: Extract<AgentEvent, { typ
     stepCount: 0,
     tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
     cost: NO_COST,
+    // The event comes before the pictures are stored: 'pictures-loaded' brings them after the first screenshot.
+    pictures: [],
   };
   const session = state.session === null ? null : { ...state.session, status: 'running' as const, turnCount: state.session.turnCount + 1, updatedAt: isoAt(event.at) };
   return { ...state, turns: [...state.turns, turn], session, liveText: null, runError: null };
