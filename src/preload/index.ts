@@ -20,6 +20,8 @@ const bridge: SightlineBridge = {
   deleteSession: forward('deleteSession'),
   listSteps: forward('listSteps'),
   getImage: forward('getImage'),
+  listMedia: forward('listMedia'),
+  getMedia: forward('getMedia'),
   listSearchReports: forward('listSearchReports'),
   listInjections: forward('listInjections'),
   listRuns: forward('listRuns'),

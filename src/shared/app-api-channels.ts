@@ -10,6 +10,8 @@ export const APP_API_CHANNELS = {
   deleteSession: 'sessions:delete',
   listSteps: 'steps:list',
   getImage: 'images:get',
+  listMedia: 'media:list',
+  getMedia: 'media:get',
   listSearchReports: 'search-reports:list',
   listInjections: 'injections:list',
   listRuns: 'runs:list',

@@ -6,7 +6,8 @@
  * side trusts the other's types blindly.
  *
  * Images never travel inside other results or events: a step names its screenshot by id, and the renderer
- * fetches the pixels with getImage (or GET /api/images/<id> over HTTP) when it shows them.
+ * fetches the pixels with getImage (or GET /api/images/<id> over HTTP) when it shows them. Media a model
+ * generated is listed by listMedia and fetched with getMedia the same way.
  *
  * To add a call: add its channel to APP_API_CHANNELS (app-api-channels.ts), its schemas to APP_API, a method
  * to the preload and an implementation to src/main/api. The types below then require all of them to agree.
@@ -19,6 +20,7 @@ import { OPERATOR_KINDS } from './config.js';
 import { CostTotalsSchema } from './cost.js';
 import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
 import { AgentEventSchema, TokenReportSchema } from './events.js';
+import { GENERATED_MEDIA_KINDS, GeneratedMediaIdSchema, GeneratedMediaSchema } from './generated-media.js';
 import { IMAGE_UNAVAILABLE_REASONS, TIMELINE_IMAGE_ZONES } from './images.js';
 import { SESSION_STATUSES, TURN_STATUSES } from './statuses.js';
 
@@ -221,6 +223,28 @@ export const ImageResultSchema = z.discriminatedUnion('status', [
 ]);
 export type ImageResult = z.infer<typeof ImageResultSchema>;
 
+/** The media a session's model generated, in the order it was produced (no bytes: getMedia fetches them). */
+export const MediaListSchema = z.object({ media: z.array(GeneratedMediaSchema) }).strict();
+export type MediaList = z.infer<typeof MediaListSchema>;
+
+/** Why getMedia returns no bytes: no message names the id, its file is gone or damaged, or it is too large. */
+export const MEDIA_UNAVAILABLE_REASONS = ['not-found', 'missing', 'corrupt', 'too-large'] as const;
+
+export const MediaResultSchema = z.discriminatedUnion('status', [
+  z
+    .object({
+      status: z.literal('ok'),
+      mediaId: GeneratedMediaIdSchema,
+      kind: z.enum(GENERATED_MEDIA_KINDS),
+      mime: z.string(),
+      dataBase64: z.string(),
+      byteSize: z.number().int().min(0),
+    })
+    .strict(),
+  z.object({ status: z.literal('unavailable'), mediaId: z.string(), reason: z.enum(MEDIA_UNAVAILABLE_REASONS), message: z.string() }).strict(),
+]);
+export type MediaResult = z.infer<typeof MediaResultSchema>;
+
 export const SearchReportSchema = z
   .object({
     id: z.string(),
@@ -297,6 +321,14 @@ export const GetImageArgumentsSchema = z
     maxBytes: z.number().int().min(1).max(IMAGE_MAX_BYTES_LIMIT).default(DEFAULT_IMAGE_MAX_BYTES),
     /** Return a PNG scaled down to this width (never up), for lists and filmstrips. */
     thumbnailWidth: z.number().int().min(16).max(2048).optional(),
+  })
+  .strict();
+
+export const GetMediaArgumentsSchema = z
+  .object({
+    mediaId: GeneratedMediaIdSchema,
+    /** Refuse (reason `too-large`) rather than return more bytes than this. */
+    maxBytes: z.number().int().min(1).max(IMAGE_MAX_BYTES_LIMIT).default(DEFAULT_IMAGE_MAX_BYTES),
   })
   .strict();
 
@@ -393,6 +425,8 @@ export const APP_API = {
   },
   listSteps: { channel: APP_API_CHANNELS.listSteps, arguments: z.tuple([ListStepsArgumentsSchema]), result: StepPageSchema },
   getImage: { channel: APP_API_CHANNELS.getImage, arguments: z.tuple([GetImageArgumentsSchema]), result: ImageResultSchema },
+  listMedia: { channel: APP_API_CHANNELS.listMedia, arguments: z.tuple([SessionIdSchema]), result: MediaListSchema },
+  getMedia: { channel: APP_API_CHANNELS.getMedia, arguments: z.tuple([GetMediaArgumentsSchema]), result: MediaResultSchema },
   listSearchReports: {
     channel: APP_API_CHANNELS.listSearchReports,
     arguments: z.tuple([SessionIdSchema]),

@@ -20,6 +20,7 @@ import type { ImageRecord, SessionRecord, SessionSummary as StoredSessionSummary
 import type { ApiKeySettings } from './api-keys.js';
 import type { AppApiImplementation } from './app-api-dispatch.js';
 import { loadImage, timelineZone } from './image-loading.js';
+import { loadMedia } from './media-loading.js';
 import type { RunManager } from '../app/run-manager.js';
 
 export interface AppApiImplementationOptions {
@@ -123,6 +124,15 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys }: App
       }
       const result = await storage.deleteSession(sessionId);
       return { deleted: true as const, ...result };
+    },
+
+    listMedia(sessionId) {
+      requireSession(sessionId);
+      return { media: storage.media.listBySession(sessionId) };
+    },
+
+    getMedia(request) {
+      return loadMedia(storage, request);
     },
 
     listSteps({ sessionId, turnId, offset, limit }) {

@@ -24,6 +24,7 @@ export {
   type BlobWriteResult,
 } from './blob-store.js';
 export type { Clock } from './time.js';
+export { GeneratedMediaStore, type StoredMedia } from './generated-media-store.js';
 export * from './repositories/sessions.js';
 export * from './repositories/turns.js';
 export * from './repositories/messages.js';

@@ -9,6 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { BlobStore, type BlobStoreFaults } from './blob-store.js';
 import { endAbandonedTurn } from './abandoned-turn-ending.js';
+import { GeneratedMediaStore } from './generated-media-store.js';
 import { openDatabase } from './database.js';
 import { refuseLostDatabase } from './lost-database.js';
 import { CompactionsRepository } from './repositories/compactions.js';
@@ -47,6 +48,8 @@ export interface Storage {
   searchReports: SearchReportsRepository;
   injections: InjectionsRepository;
   compactions: CompactionsRepository;
+  /** Images and audio a model generated: bytes in the blob store, ids in assistant messages. */
+  media: GeneratedMediaStore;
   blobs: BlobStore;
   /** Several repository calls as one transaction (see Transaction). */
   transaction: Transaction;
@@ -86,6 +89,7 @@ export function openStorage(options: StorageOptions): Storage {
       searchReports: new SearchReportsRepository(database, clock),
       injections: new InjectionsRepository(database, clock),
       compactions: new CompactionsRepository(database, clock),
+      media: new GeneratedMediaStore(database, blobs),
       blobs,
       transaction,
       deleteSession: (sessionId) => sessionDeletion.delete(sessionId),
