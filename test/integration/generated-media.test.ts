@@ -61,6 +61,19 @@ describe('media a model generates', () => {
     expect(later).not.toContain(base64.slice(0, 200));
   });
 
+  it("keeps an image of OpenAI's Responses API (an image_generation_call item) the same way", async () => {
+    harness = await startAgentHarness({ config: { model: { api: 'responses' } } });
+    const png = await drawnPng();
+    harness.server.script([{ ...finishCall('Drew it.'), images: [png.toString('base64')] }]);
+    const outcome = await harness.agent.runTurn({ request: userText('Draw a red square') });
+    expect(outcome.status).toBe('finished');
+    expect(harness.server.requests[0]?.path).toBe('/v1/responses');
+    const mediaId = `med_${sha256(png)}`;
+    expect(harness.events).toContainEqual(expect.objectContaining({ type: 'media', mediaId, kind: 'image', width: 96, height: 64 }));
+    const assistant = harness.storage.messages.listByTurn(outcome.turnId).find((record) => record.message.role === 'assistant')!;
+    expect(assistant.message.parts).toContainEqual({ type: 'image', mediaId, mime: 'image/png', width: 96, height: 64 });
+  });
+
   it('keeps audio streamed as raw PCM as a playable WAV file, named by a placeholder for a model that cannot hear', async () => {
     harness = await startAgentHarness();
     const samples = Buffer.alloc(4800, 7);
