@@ -22,6 +22,8 @@ const bridge: SightlineBridge = {
   getImage: forward('getImage'),
   pinImage: forward('pinImage'),
   unpinImage: forward('unpinImage'),
+  listMedia: forward('listMedia'),
+  getMedia: forward('getMedia'),
   listSearchReports: forward('listSearchReports'),
   listInjections: forward('listInjections'),
   listRuns: forward('listRuns'),

@@ -12,6 +12,8 @@ export const APP_API_CHANNELS = {
   getImage: 'images:get',
   pinImage: 'images:pin',
   unpinImage: 'images:unpin',
+  listMedia: 'media:list',
+  getMedia: 'media:get',
   listSearchReports: 'search-reports:list',
   listInjections: 'injections:list',
   listRuns: 'runs:list',

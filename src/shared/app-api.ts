@@ -6,7 +6,8 @@
  * side trusts the other's types blindly.
  *
  * Images never travel inside other results or events: a step names its screenshot by id, and the renderer
- * fetches the pixels with getImage (or GET /api/images/<id> over HTTP) when it shows them.
+ * fetches the pixels with getImage (or GET /api/images/<id> over HTTP) when it shows them. Media a model
+ * generated is listed by listMedia and fetched with getMedia the same way.
  *
  * To add a call: add its channel to APP_API_CHANNELS (app-api-channels.ts), its schemas to APP_API, a method
  * to the preload and an implementation to src/main/api. The types below then require all of them to agree.
@@ -19,6 +20,7 @@ import { OPERATOR_KINDS } from './config.js';
 import { CostTotalsSchema } from './cost.js';
 import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
 import { AgentEventSchema, TokenReportSchema } from './events.js';
+import { GENERATED_MEDIA_KINDS, GeneratedMediaIdSchema, GeneratedMediaSchema } from './generated-media.js';
 import { IMAGE_UNAVAILABLE_REASONS, NEXT_REQUEST_TREATMENTS, TIMELINE_IMAGE_ZONES } from './images.js';
 import { PictureAttachmentsSchema } from './pictures.js';
 import { SESSION_STATUSES, TURN_STATUSES } from './statuses.js';
@@ -235,6 +237,28 @@ export const ImageResultSchema = z.discriminatedUnion('status', [
 ]);
 export type ImageResult = z.infer<typeof ImageResultSchema>;
 
+/** The media a session's model generated, in the order it was produced (no bytes: getMedia fetches them). */
+export const MediaListSchema = z.object({ media: z.array(GeneratedMediaSchema) }).strict();
+export type MediaList = z.infer<typeof MediaListSchema>;
+
+/** Why getMedia returns no bytes: no message names the id, its file is gone or damaged, or it is too large. */
+export const MEDIA_UNAVAILABLE_REASONS = ['not-found', 'missing', 'corrupt', 'too-large'] as const;
+
+export const MediaResultSchema = z.discriminatedUnion('status', [
+  z
+    .object({
+      status: z.literal('ok'),
+      mediaId: GeneratedMediaIdSchema,
+      kind: z.enum(GENERATED_MEDIA_KINDS),
+      mime: z.string(),
+      dataBase64: z.string(),
+      byteSize: z.number().int().min(0),
+    })
+    .strict(),
+  z.object({ status: z.literal('unavailable'), mediaId: z.string(), reason: z.enum(MEDIA_UNAVAILABLE_REASONS), message: z.string() }).strict(),
+]);
+export type MediaResult = z.infer<typeof MediaResultSchema>;
+
 export const SearchReportSchema = z
   .object({
     id: z.string(),
@@ -317,6 +341,14 @@ export const GetImageArgumentsSchema = z
 /** The result of pinImage and unpinImage: whether the image is pinned now. */
 export const PinStateSchema = z.object({ imageId: ImageIdSchema, pinned: z.boolean() }).strict();
 export type PinState = z.infer<typeof PinStateSchema>;
+
+export const GetMediaArgumentsSchema = z
+  .object({
+    mediaId: GeneratedMediaIdSchema,
+    /** Refuse (reason `too-large`) rather than return more bytes than this. */
+    maxBytes: z.number().int().min(1).max(IMAGE_MAX_BYTES_LIMIT).default(DEFAULT_IMAGE_MAX_BYTES),
+  })
+  .strict();
 
 /** Context for this one request (see ephemeral.ts): passed to the agent, never stored, only its type and length recorded. */
 export const EphemeralSchema = EphemeralContextSchema;
@@ -421,6 +453,8 @@ export const APP_API = {
   pinImage: { channel: APP_API_CHANNELS.pinImage, arguments: z.tuple([ImageIdSchema]), result: PinStateSchema },
   /** Undoes pinImage; unpinning an image that is not pinned is not an error. */
   unpinImage: { channel: APP_API_CHANNELS.unpinImage, arguments: z.tuple([ImageIdSchema]), result: PinStateSchema },
+  listMedia: { channel: APP_API_CHANNELS.listMedia, arguments: z.tuple([SessionIdSchema]), result: MediaListSchema },
+  getMedia: { channel: APP_API_CHANNELS.getMedia, arguments: z.tuple([GetMediaArgumentsSchema]), result: MediaResultSchema },
   listSearchReports: {
     channel: APP_API_CHANNELS.listSearchReports,
     arguments: z.tuple([SessionIdSchema]),

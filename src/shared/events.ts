@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ComputerActionSchema, StepActionSchema } from './actions.js';
 import { ScreenshotViewSchema } from './model-view.js';
 import { CostTotalsSchema } from './cost.js';
+import { GENERATED_MEDIA_KINDS } from './generated-media.js';
 import { TURN_END_REASONS, TURN_STATUSES } from './statuses.js';
 import { TokenUsageSchema } from './token-usage.js';
 
@@ -43,6 +44,20 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     unchangedFrom: z.string().optional(),
     width: z.number().int(),
     height: z.number().int(),
+  }),
+  /**
+   * An image or audio the model generated, once stored: named by its id (`med_<sha256>`), fetched with
+   * getMedia. The assistant message that produced it holds the same id.
+   */
+  z.object({
+    type: z.literal('media'),
+    ...inTurn,
+    mediaId: z.string(),
+    kind: z.enum(GENERATED_MEDIA_KINDS),
+    mime: z.string(),
+    width: z.number().int().positive().optional(),
+    height: z.number().int().positive().optional(),
+    byteSize: z.number().int().min(0),
   }),
   z.object({
     type: z.literal('step'),

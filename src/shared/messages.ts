@@ -21,6 +21,11 @@ export const ImagePartSchema = z
     type: z.literal('image'),
     /** Our id (`img_…`) when the image is in the store; what placeholders and recall tools refer to. */
     imageId: z.string().min(1).optional(),
+    /**
+     * An image a model generated, once stored: `med_<sha256>` (shared/generated-media.ts). Set only in
+     * assistant messages; the request builder turns such a part into a text placeholder.
+     */
+    mediaId: z.string().min(1).optional(),
     /** e.g. `image/png`. Needed whenever `data` is present. */
     mime: z.string().min(1).optional(),
     /** Base64 pixels, without a `data:` prefix. */
@@ -37,20 +42,26 @@ export const ImagePartSchema = z
      */
     resolution: z.literal('reduced').optional(),
   })
-  .refine((part) => part.imageId !== undefined || part.data !== undefined || part.url !== undefined, {
-    message: 'An image part needs an imageId, base64 data or a URL',
+  .refine((part) => part.imageId !== undefined || part.mediaId !== undefined || part.data !== undefined || part.url !== undefined, {
+    message: 'An image part needs an imageId, a mediaId, base64 data or a URL',
   })
   .refine((part) => part.data === undefined || part.mime !== undefined, {
     message: 'An image part with base64 data needs its mime type',
   });
 
-export const AudioPartSchema = z.object({
-  type: z.literal('audio'),
-  /** e.g. `audio/wav`, `audio/mpeg`. */
-  mime: z.string().min(1),
-  /** Base64 bytes. */
-  data: z.string().min(1),
-});
+export const AudioPartSchema = z
+  .object({
+    type: z.literal('audio'),
+    /** e.g. `audio/wav`, `audio/mpeg`. */
+    mime: z.string().min(1),
+    /** Base64 bytes. */
+    data: z.string().min(1).optional(),
+    /** Audio a model generated, once stored: `med_<sha256>`, like a generated image's `mediaId`. */
+    mediaId: z.string().min(1).optional(),
+  })
+  .refine((part) => part.data !== undefined || part.mediaId !== undefined, {
+    message: 'An audio part needs base64 data or a mediaId',
+  });
 
 export const FilePartSchema = z.object({
   type: z.literal('file'),

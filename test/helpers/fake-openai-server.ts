@@ -75,8 +75,20 @@ export type FakeReply =
       toolCalls?: FakeToolCall[];
       /** Chat Completions only: send the tool calls' pieces interleaved (call 0, call 1, call 0, …). */
       interleaveToolCalls?: boolean;
-      /** Generated images (base64 PNG): OpenRouter's `delta.images` / Responses' image_generation_call. */
+      /**
+       * Generated images (base64 PNG), in each API's real shape: Chat Completions as OpenRouter streams them
+       * (`delta.images: [{type: 'image_url', image_url: {url: 'data:image/png;base64,…'}}]`, OpenRouter's
+       * "Image Generation" guide), Responses as OpenAI's `image_generation_call` output item (OpenAI OpenAPI
+       * spec, ImageGenToolCall: `{id, type: 'image_generation_call', status, result}` with `result` the base64).
+       */
       images?: string[];
+      /**
+       * Chat Completions only: generated audio as OpenAI streams it with `modalities: ['text', 'audio']` and
+       * `audio.format: 'pcm16'` (OpenAI OpenAPI spec, ChatCompletionStreamResponseDeltaAudio): chunks whose
+       * `delta.audio` carries the id, base64 pieces of `data` and pieces of the `transcript`, then a last
+       * update that holds only `expires_at`.
+       */
+      audio?: { data: string; transcript: string };
       /** Responses only: reasoning and computer call items, in order, before the message and function calls. */
       responsesItems?: FakeResponsesItem[];
       usage?: FakeUsage;
@@ -259,9 +271,23 @@ function chatCompletionChunks(
   for (const image of answer.images ?? []) {
     chunks.push(chunk({ images: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${image}` } }] }));
   }
+  if (answer.audio !== undefined) chunks.push(...audioDeltas(answer.audio).map((audio) => chunk({ audio })));
   chunks.push(chunk({}, chatFinishReason(answer)));
   if (includeUsage) chunks.push({ ...chunk({}), choices: [], usage: chatUsage(answer) });
   return chunks;
+}
+
+/** The `delta.audio` updates of a streamed audio answer: two pieces of data and transcript, then the expiry. */
+function audioDeltas(audio: { data: string; transcript: string }): object[] {
+  const id = `audio_${randomId()}`;
+  // Each piece is whole base64 (a multiple of 4 characters), as OpenAI sends it.
+  const split = Math.floor(audio.data.length / 8) * 4;
+  const middle = Math.floor(audio.transcript.length / 2);
+  return [
+    { id, data: audio.data.slice(0, split), transcript: audio.transcript.slice(0, middle) },
+    { id, data: audio.data.slice(split), transcript: audio.transcript.slice(middle) },
+    { id, expires_at: Math.floor(Date.now() / 1000) + 3600 },
+  ];
 }
 
 function chatCompletion(answer: Extract<FakeReply, { type: 'answer' }>, model: string): object {

@@ -85,6 +85,7 @@ describe('security policy', () => {
     expect(directive(header, 'form-action')).toBe("form-action 'none'");
     expect(directive(header, 'frame-ancestors')).toBe("frame-ancestors 'none'");
     expect(directive(header, 'img-src')).toBe("img-src 'self' data: blob:");
+    expect(directive(header, 'media-src')).toBe("media-src 'self' data: blob:");
   });
 
   it('leaves frame-ancestors out of the meta tag, where browsers ignore it', () => {
@@ -220,6 +221,8 @@ const BAD_ARGUMENTS: Record<AppApiName, unknown[]> = {
   getImage: [{ imageId: 'img_0123456789ab', maxBytes: 0 }],
   pinImage: ['../etc/passwd'],
   unpinImage: [{ imageId: 'img_0123456789ab' }],
+  listMedia: ['not-a-session'],
+  getMedia: [{ mediaId: 'med_tooshort' }],
   listSearchReports: [],
   listInjections: [{}],
   listRuns: ['extra'],

@@ -101,8 +101,9 @@ export interface AgentDependencies {
    */
   watchSettling?: boolean;
   /**
-   * Where ephemeral injection logs the lengths before and after (never the content); by default stderr
-   * when SIGHTLINE_DEBUG_INJECTION=1, otherwise nothing.
+   * Where ephemeral injection, and the cleaning of injected blocks out of the stored request, log their
+   * lengths (never the content); by default stderr when SIGHTLINE_DEBUG_INJECTION=1 or
+   * DEBUG_EPHEMERAL_INJECTION=true, otherwise nothing.
    */
   injectionDebugLog?: (line: string) => void;
 }

@@ -15,6 +15,7 @@ import type { Agent, AgentDependencies, TurnOutcome, TurnRequest } from './agent
 import {
   EncodedImageCache,
   TurnRequestCache,
+  cleanUserRequest,
   effectiveMaxImageEdge,
   injectionDebugLogFromEnvironment,
   modelImageSize,
@@ -60,11 +61,11 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     modelFamily: model.profile.family,
     anthropicComputerTool: model.profile.anthropicComputerTool,
   });
-  const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, operator, stoppedNotice: STOPPED_CALL_NOTICE };
   const hooks = dependencies.turnEndHooks ?? [];
   const injectionDebugLog =
     dependencies.injectionDebugLog ??
     injectionDebugLogFromEnvironment(process.env, (line) => void process.stderr.write(`${line}\n`));
+  const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, operator, stoppedNotice: STOPPED_CALL_NOTICE, injectionDebugLog };
   let running = false;
 
   async function runTurn(request: TurnRequest): Promise<TurnOutcome> {
@@ -122,7 +123,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     });
     const shown = modelImageSize(first.width, first.height, maxImageEdge, model.profile.imageSizing);
     const systemPrompt = dialect.systemPrompt({
-      task: textOfParts(request.request.parts),
+      task: textOfParts(cleanUserRequest(request.request).parts),
       operatorKind: operator.describe().kind,
       screenshotWidth: shown.width,
       screenshotHeight: shown.height,

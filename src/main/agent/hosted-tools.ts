@@ -7,6 +7,7 @@
 import type { Config } from '../../shared/config.js';
 import type { AgentEvent } from '../../shared/events.js';
 import type { UserMessage } from '../../shared/messages.js';
+import { injectionDebugLogFromEnvironment } from '../context/index.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import type { ConfirmationHandler } from './agent-contract.js';
@@ -62,7 +63,9 @@ export function createHostedTools(options: HostedToolsOptions): HostedTools {
     [screenshot, withScreenshotAction(computer, screenshot), createGetHistoryImageTool(), createCropImageTool()],
     withConfirmationGate(options.extraTools ?? [], { policy: config.agent.confirm, confirm: options.confirm }),
   );
-  const parts = { storage, emit, redact, registry, screen, operator, stoppedNotice: options.cancelledNotice };
+  // stderr, never stdout: over stdio, stdout is the MCP protocol's.
+  const injectionDebugLog = injectionDebugLogFromEnvironment(process.env, (line) => void process.stderr.write(`${line}\n`));
+  const parts = { storage, emit, redact, registry, screen, operator, stoppedNotice: options.cancelledNotice, injectionDebugLog };
   return {
     listed: registry.list().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: publishedParametersSchema(tool) })),
     redact,

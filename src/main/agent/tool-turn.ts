@@ -9,7 +9,7 @@ import type { MessagePart, ToolCall, UserMessage } from '../../shared/messages.j
 import type { ShownScreenshot } from '../../shared/model-view.js';
 import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
-import type { ShownImages } from '../context/index.js';
+import { cleanUserRequest, type InjectionDebugLog, type ShownImages } from '../context/index.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
@@ -34,6 +34,8 @@ export interface ToolTurnParts {
   operator: Pick<Operator, 'releaseHeldInput'>;
   /** The answer to a call its signal stopped: the user stopped the turn, or the client cancelled the call. */
   stoppedNotice: string;
+  /** Where cleaning the request of injected blocks logs its lengths when debugged (SIGHTLINE_DEBUG_INJECTION=1). */
+  injectionDebugLog?: InjectionDebugLog | undefined;
 }
 
 /** Who made a call and what they were looking at: what its step records beside the call itself. */
@@ -66,7 +68,9 @@ export class ToolTurn {
 
   /** Starts the turn: session, turn row, `turn-started`. The request itself is stored by `storeRequest`. */
   static begin(parts: ToolTurnParts, beginning: TurnBeginning): ToolTurn {
-    const lifecycle = TurnLifecycle.begin(parts.storage, parts.emit, beginning);
+    // The turn's title and request text, like its stored message, never hold an injected block.
+    const request = cleanUserRequest(beginning.request);
+    const lifecycle = TurnLifecycle.begin(parts.storage, parts.emit, { ...beginning, request });
     parts.screen.beginTurn({ sessionId: lifecycle.sessionId, turnId: lifecycle.turnId });
     return new ToolTurn(parts, lifecycle);
   }
@@ -79,8 +83,9 @@ export class ToolTurn {
     return this.lifecycle.turnId;
   }
 
+  /** Stores the request without the blocks a client injected into it (its own or an older client's). */
   storeRequest(request: UserMessage): Promise<void> {
-    return this.lifecycle.storeRequest(request);
+    return this.lifecycle.storeRequest(cleanUserRequest(request, this.parts.injectionDebugLog));
   }
 
   /** The assistant message that makes calls (a model's reply, or one call over MCP); their results follow it. */

@@ -10,7 +10,6 @@
 import { contextPolicyOf } from '../../shared/context-policy.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { TokenReport } from '../../shared/events.js';
-import type { MessagePart } from '../../shared/messages.js';
 import { textOfParts } from '../../shared/messages.js';
 import type { CostCeiling } from '../../shared/cost-ceiling.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
@@ -26,6 +25,7 @@ import type { CompletedAssistantMessage, ModelAdapter, ModelRequest } from '../l
 import { ModelCallCancelledError, ModelError } from '../llm/model-errors.js';
 import type { Storage } from '../storage/index.js';
 import type { Emit } from './event-emitter.js';
+import { keepReplyParts } from './generated-media.js';
 import { MAX_CONSECUTIVE_MALFORMED_REPLIES, MalformedReplyCounter } from './malformed-output.js';
 import { FINISH_TOOL_NAME } from './tools/finish-tool.js';
 import type { ToolRegistry } from './tools/registry.js';
@@ -115,7 +115,8 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
     modelCalls += 1;
     const costDollars = spend(loop.usage, reply.message.usage, pricing);
     const thought = textOfParts(reply.message.parts) || undefined;
-    loop.turn.storeCalls(keptParts(reply.message), reply.message.toolCalls);
+    const owner = { sessionId: loop.turn.sessionId, turnId: loop.turn.turnId };
+    loop.turn.storeCalls(await keepReplyParts(loop.storage, loop.emit, owner, reply.message.parts), reply.message.toolCalls);
 
     if (reply.message.toolCalls.length === 0) {
       // Some protocols end a task with a plain message (OpenAI's computer tool): its text is the summary.
@@ -194,11 +195,6 @@ async function callModel(
     }
     throw error;
   }
-}
-
-/** Only text is kept: media a model generated would need the image store, and nothing reads it back yet. */
-function keptParts(message: CompletedAssistantMessage): MessagePart[] {
-  return message.parts.filter((part) => part.type === 'text');
 }
 
 interface ReplyFacts {

@@ -26,6 +26,7 @@ import { loadImage, timelineZone } from './image-loading.js';
 import type { NextRequestSettings } from './next-request-settings.js';
 import type { PictureAttachment } from '../../shared/pictures.js';
 import { checkAttachedPictures, PictureRefusedError, type CheckedPicture } from '../perception/attached-pictures.js';
+import { loadMedia } from './media-loading.js';
 import type { RunManager } from '../app/run-manager.js';
 
 export interface AppApiImplementationOptions {
@@ -145,6 +146,15 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys, nextR
       }
       const result = await storage.deleteSession(sessionId);
       return { deleted: true as const, ...result };
+    },
+
+    listMedia(sessionId) {
+      requireSession(sessionId);
+      return { media: storage.media.listBySession(sessionId) };
+    },
+
+    getMedia(request) {
+      return loadMedia(storage, request);
     },
 
     listSteps({ sessionId, turnId, offset, limit }) {

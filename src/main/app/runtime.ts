@@ -61,7 +61,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
 }
 
 async function repairAtStartup(storage: Storage, config: Config, now: Date): Promise<StartupReport> {
-  const referenced = storage.images.referencedFiles();
+  const referenced = new Set([...storage.images.referencedFiles(), ...storage.media.referencedFiles()]);
   const { temporaryFilesRemoved, unreferencedFilesRemoved } = await storage.blobs.reconcile({
     now,
     isReferenced: (sha256) => referenced.has(sha256),

@@ -115,12 +115,16 @@ export function stripInjectedFromMessages(messages: readonly Message[]): Message
   });
 }
 
-/** A debug log when `SIGHTLINE_DEBUG_INJECTION=1`, writing through `write` (stderr in the CLI); otherwise none. */
+/**
+ * A debug log when `SIGHTLINE_DEBUG_INJECTION=1`, or `DEBUG_EPHEMERAL_INJECTION=true` (the variable the
+ * injection design names), writing through `write` (stderr in the CLI); otherwise none.
+ */
 export function injectionDebugLogFromEnvironment(
   environment: Readonly<Record<string, string | undefined>>,
   write: (line: string) => void,
 ): InjectionDebugLog | undefined {
-  return environment['SIGHTLINE_DEBUG_INJECTION'] === '1' ? write : undefined;
+  const debugged = environment['SIGHTLINE_DEBUG_INJECTION'] === '1' || environment['DEBUG_EPHEMERAL_INJECTION'] === 'true';
+  return debugged ? write : undefined;
 }
 
 function latestUserMessageIndex(messages: readonly Message[]): number {

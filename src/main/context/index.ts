@@ -43,3 +43,4 @@ export {
   stripInjectedFromMessages,
   type InjectionDebugLog,
 } from './ephemeral-injection.js';
+export { cleanUserRequest, stripInlineBlocks } from './inline-injections.js';

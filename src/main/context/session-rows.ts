@@ -10,6 +10,7 @@ import type { Message } from '../../shared/messages.js';
 import type { MessageRecord, Storage, TurnRecord } from '../storage/index.js';
 import type { EarlierTurnsShape } from './earlier-turns-shape.js';
 import { stripInjectedFromMessages } from './ephemeral-injection.js';
+import { nameGeneratedMediaInRecords } from './generated-media-placeholders.js';
 import { nameHistoryPictures } from './history-pictures.js';
 import { ImageDescriptions } from './image-descriptions.js';
 import type { PlannedMessage } from './planned-messages.js';
@@ -50,7 +51,7 @@ export async function planSessionRows(input: PlanRowsInput): Promise<SessionPlan
     descriptions,
     activeTurn: turn,
     turns: storage.turns.listBySession(turn.sessionId),
-    records: stripInjected(storage.messages.listBySession(turn.sessionId)),
+    records: requestRecords(storage.messages.listBySession(turn.sessionId)),
     pinned: input.pinned,
   };
   let sightline: PlannedRows['sightline'];
@@ -65,6 +66,14 @@ export async function planSessionRows(input: PlanRowsInput): Promise<SessionPlan
     activeMessages: zoneInput.records.filter((record) => record.turnId === turn.id).map((record) => record.message),
   };
   return { rows, descriptions };
+}
+
+/**
+ * Stored rows as a request reads them: injected blocks cut out, and media the model generated named in
+ * text (generated-media-placeholders.ts), before any zone looks at their parts.
+ */
+export function requestRecords(records: readonly MessageRecord[]): MessageRecord[] {
+  return nameGeneratedMediaInRecords(stripInjected(records));
 }
 
 /** Older data may hold injected blocks; they are cut out before this request's own are appended. */

@@ -22,7 +22,7 @@ import { nameHistoryPictures } from './history-pictures.js';
 import { ImageDescriptions } from './image-descriptions.js';
 import { imageSizingKey } from './model-image-size.js';
 import type { MessageCostMemo, PlannedMessage } from './planned-messages.js';
-import { planSessionRows, stripInjected, type PlannedRows, type PlanRowsInput, type SessionPlan } from './session-rows.js';
+import { planSessionRows, requestRecords, type PlannedRows, type PlanRowsInput, type SessionPlan } from './session-rows.js';
 import type { EarlierTurnsShape } from './earlier-turns-shape.js';
 import type { TurnView } from './turn-folding.js';
 import { planKeepAll, planSightline, type ZoneInput } from './zone-rendering.js';
@@ -129,7 +129,7 @@ export class TurnRequestCache {
   private fill({ storage, turn, earlierTurns: earlierShape, pinned }: PlanRowsInput): EarlierHistory {
     this.renderedBySize.clear();
     this.costsByKind.clear();
-    const records = stripInjected(storage.messages.listBySession(turn.sessionId));
+    const records = requestRecords(storage.messages.listBySession(turn.sessionId));
     const firstActive = records.findIndex((record) => record.turnId === turn.id);
     const split = firstActive === -1 ? records.length : firstActive;
     const active = records.slice(split);
@@ -158,7 +158,7 @@ export class TurnRequestCache {
   private readNewRows(earlier: EarlierHistory): boolean {
     const rows = earlier.storage.messages.listBySessionAfter(earlier.sessionId, earlier.lastSequence);
     if (rows.some((record) => record.turnId !== earlier.turnId)) return false;
-    earlier.active.push(...stripInjected(rows));
+    earlier.active.push(...requestRecords(rows));
     earlier.lastSequence = rows.at(-1)?.sequence ?? earlier.lastSequence;
     return true;
   }

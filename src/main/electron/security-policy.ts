@@ -102,6 +102,8 @@ export function contentSecurityPolicy(options: { delivery: 'header' | 'meta'; de
     ['script-src', ["'self'", ...devSources, ...devInline]],
     ['style-src', ["'self'", ...devInline]],
     ['img-src', ["'self'", 'data:', 'blob:']],
+    // Audio a model generated plays from a data: URL, like images show from one.
+    ['media-src', ["'self'", 'data:', 'blob:']],
     ['font-src', ["'self'"]],
     ['connect-src', ["'self'", ...devSources, ...devWebSocket]],
     ['worker-src', ["'self'"]],

@@ -12,7 +12,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { AssistantMessage, Message, MessagePart, ToolMessage } from '../../shared/messages.js';
 import { textOfParts } from '../../shared/messages.js';
-import { audioInputFormat, fileDataUrl, imagePartUrl } from './media-encoding.js';
+import { audioInputFormat, audioPartData, fileDataUrl, imagePartUrl } from './media-encoding.js';
 
 export function toChatCompletionsMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
   const result: ChatCompletionMessageParam[] = [];
@@ -64,7 +64,7 @@ function contentPart(part: MessagePart): ChatCompletionContentPart {
       // and the copy is already small for them.
       return { type: 'image_url', image_url: { url: imagePartUrl(part), ...(part.resolution === 'reduced' ? { detail: 'low' as const } : {}) } };
     case 'audio':
-      return { type: 'input_audio', input_audio: { data: part.data, format: audioInputFormat(part) } };
+      return { type: 'input_audio', input_audio: { data: audioPartData(part), format: audioInputFormat(part) } };
     case 'file':
       return { type: 'file', file: { filename: part.name, file_data: fileDataUrl(part) } };
   }

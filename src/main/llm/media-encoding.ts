@@ -22,6 +22,12 @@ export function fileDataUrl(part: FilePart): string {
   return dataUrl(part.mime, part.data);
 }
 
+/** An audio part's base64 bytes; stored audio (only an id) must have been resolved or replaced before. */
+export function audioPartData(part: AudioPart): string {
+  if (part.data !== undefined) return part.data;
+  throw new ModelRequestError(`Audio ${part.mediaId ?? '(no id)'} has no bytes: resolve stored media before sending a request.`);
+}
+
 /** The two audio formats the OpenAI APIs take as input. */
 export function audioInputFormat(part: AudioPart): 'wav' | 'mp3' {
   const mime = part.mime.toLowerCase().split(';')[0]?.trim();

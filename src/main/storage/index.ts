@@ -27,6 +27,7 @@ export {
 export type { Clock } from './time.js';
 export { modeOpenToOthers } from './private-files.js';
 export type { RedactStoredText } from './stored-text.js';
+export { GeneratedMediaStore, type StoredMedia } from './generated-media-store.js';
 export * from './repositories/sessions.js';
 export * from './repositories/turns.js';
 export * from './repositories/messages.js';

@@ -1,10 +1,12 @@
-/** File extensions for the image types Sightline stores; anything else is kept as opaque `.bin`. */
+/** File extensions for the image and audio types Sightline stores; anything else is kept as opaque `.bin`. */
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/webp': 'webp',
   'image/gif': 'gif',
   'image/avif': 'avif',
+  'audio/wav': 'wav',
+  'audio/mpeg': 'mp3',
 };
 
 export function extensionForMime(mime: string): string {

@@ -1,7 +1,8 @@
 /**
  * Deleting a session: its rows go in one transaction (turns, messages, steps, images, search reports and
  * injections follow by ON DELETE CASCADE), then, after the commit, the image files no remaining row names
- * are removed from blobs/ and cold-storage/. Files are named by content (sha256 and MIME type), so a file
+ * (and the files of media the session's model generated, which its messages name) are removed from blobs/
+ * and cold-storage/. Files are named by content (sha256 and MIME type), so a file
  * another session still uses stays. Rows first: a crash in between leaves files no row names, which the
  * startup reconciliation removes, never a row whose file is gone.
  */
@@ -33,10 +34,26 @@ export class SessionDeletion {
     private readonly database: Database,
     private readonly blobs: BlobStore,
   ) {
-    this.filesStatement = database.prepare('SELECT DISTINCT sha256, mime FROM images WHERE session_id = ?');
+    // The session's image files and the files of media its model generated (named in its assistant messages).
+    this.filesStatement = database.prepare(
+      `SELECT DISTINCT sha256, mime FROM images WHERE session_id = @sessionId
+       UNION
+       SELECT DISTINCT substr(json_extract(part.value, '$.mediaId'), 5), json_extract(part.value, '$.mime')
+       FROM messages, json_each(messages.parts) AS part
+       WHERE messages.session_id = @sessionId AND messages.role = 'assistant' AND json_extract(part.value, '$.mediaId') LIKE 'med_%'`,
+    );
     this.imageCountStatement = database.prepare('SELECT COUNT(*) FROM images WHERE session_id = ?').pluck();
     this.deleteStatement = database.prepare('DELETE FROM sessions WHERE id = ?');
-    this.fileInUseStatement = database.prepare('SELECT 1 FROM images WHERE sha256 = ? AND mime = ? LIMIT 1').pluck();
+    this.fileInUseStatement = database
+      .prepare(
+        `SELECT 1 FROM images WHERE sha256 = @sha256 AND mime = @mime
+         UNION ALL
+         SELECT 1 FROM messages, json_each(messages.parts) AS part
+         WHERE messages.role = 'assistant' AND json_extract(part.value, '$.mediaId') = 'med_' || @sha256
+           AND json_extract(part.value, '$.mime') = @mime
+         LIMIT 1`,
+      )
+      .pluck();
   }
 
   async delete(sessionId: string): Promise<SessionDeletionResult> {
@@ -49,10 +66,10 @@ export class SessionDeletion {
   /** The rows, in one transaction that also finds which of the session's files no other row names. */
   private deleteRows(sessionId: string): { imagesDeleted: number; unusedFiles: BlobFile[] } {
     const deleteRows = this.database.transaction(() => {
-      const files = parseRows(BlobFileRow, this.filesStatement.all(sessionId), 'images');
+      const files = parseRows(BlobFileRow, this.filesStatement.all({ sessionId }), 'images');
       const imagesDeleted = z.number().parse(this.imageCountStatement.get(sessionId));
       this.deleteStatement.run(sessionId);
-      const unusedFiles = files.filter((file) => this.fileInUseStatement.get(file.sha256, file.mime) === undefined);
+      const unusedFiles = files.filter((file) => this.fileInUseStatement.get({ sha256: file.sha256, mime: file.mime }) === undefined);
       return { imagesDeleted, unusedFiles };
     });
     // Immediate: what is read decides what is deleted, so no other process may write in between.

@@ -8,6 +8,7 @@
  */
 import { BlobStore, type BlobStoreFaults } from './blob-store.js';
 import { endAbandonedTurn } from './abandoned-turn-ending.js';
+import { GeneratedMediaStore } from './generated-media-store.js';
 import { openDatabase } from './database.js';
 import { refuseLostDatabase } from './lost-database.js';
 import { CompactionsRepository } from './repositories/compactions.js';
@@ -53,6 +54,8 @@ export interface Storage {
   searchReports: SearchReportsRepository;
   injections: InjectionsRepository;
   compactions: CompactionsRepository;
+  /** Images and audio a model generated: bytes in the blob store, ids in assistant messages. */
+  media: GeneratedMediaStore;
   blobs: BlobStore;
   /** Several repository calls as one transaction (see Transaction). */
   transaction: Transaction;
@@ -98,6 +101,7 @@ export function openStorage(options: StorageOptions): Storage {
       searchReports: new SearchReportsRepository(database, clock, redact),
       injections: new InjectionsRepository(database, clock),
       compactions: new CompactionsRepository(database, clock, redact),
+      media: new GeneratedMediaStore(database, blobs),
       blobs,
       transaction,
       deleteSession: (sessionId) => sessionDeletion.delete(sessionId),

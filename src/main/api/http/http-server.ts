@@ -29,6 +29,8 @@ export const TIMELINE_CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
+  // Audio a model generated plays from a data: URL, like images show from one.
+  "media-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'self'",
   "worker-src 'self'",

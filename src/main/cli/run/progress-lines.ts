@@ -24,6 +24,8 @@ export function progressLine(event: AgentEvent): string | undefined {
       return `answered: ${event.answer}`;
     case 'search-report':
       return `searched "${event.question}": ${event.answer} (confidence ${event.confidence.toFixed(2)}, ${event.sources.length} sources)`;
+    case 'media':
+      return mediaLine(event);
     case 'warning':
       return `warning: ${event.message}`;
     case 'turn-ended':
@@ -34,6 +36,12 @@ export function progressLine(event: AgentEvent): string | undefined {
       // The confirmation handler speaks for itself; streamed text would interleave with the lines.
       return undefined;
   }
+}
+
+/** Where the generated media is: the id `sightline` and the timeline know it by. */
+function mediaLine(event: Extract<AgentEvent, { type: 'media' }>): string {
+  const size = event.width !== undefined && event.height !== undefined ? `, ${event.width}×${event.height}` : '';
+  return `the model generated ${event.kind === 'image' ? 'an image' : 'audio'}: ${event.mediaId} (${event.mime}${size})`;
 }
 
 function stepLine(event: Extract<AgentEvent, { type: 'step' }>): string {

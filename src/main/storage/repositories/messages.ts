@@ -184,14 +184,20 @@ export class MessagesRepository {
   }
 }
 
-/** Stored image parts name an image by id; pixels (base64 data or a data URL) belong in the blob store. */
+/**
+ * Stored image parts name an image by id (a generated one by its mediaId); pixels (base64 data or a data
+ * URL) belong in the blob store. Audio a model generated is stored the same way, by its mediaId.
+ */
 function assertNoPixels(parts: readonly MessagePart[]): void {
   for (const part of parts) {
+    if (part.type === 'audio' && part.mediaId !== undefined && part.data !== undefined) {
+      throw new Error('A generated audio part to store holds its bytes; store them and keep only its mediaId.');
+    }
     if (part.type !== 'image') continue;
     if (part.data !== undefined || part.url?.startsWith('data:') === true) {
       throw new Error('An image part to store holds pixels; store the image and keep only its imageId.');
     }
-    if (part.imageId === undefined && part.url === undefined) {
+    if (part.imageId === undefined && part.mediaId === undefined && part.url === undefined) {
       throw new Error('An image part to store needs an imageId.');
     }
   }

@@ -13,6 +13,7 @@ import { QuestionPrompt } from './QuestionPrompt.js';
 import { RunControls } from './RunControls.js';
 import { SearchReportCard } from './SearchReportCard.js';
 import { StepRow } from './StepRow.js';
+import { GeneratedMediaRow } from './GeneratedMediaRow.js';
 import { ThinkingRow } from './ThinkingRow.js';
 import { TokenChart } from './TokenChart.js';
 import { TokenMeter } from './TokenMeter.js';
@@ -133,6 +134,8 @@ function RowContent({ row, onOpenImage, onPinChanged }: { row: TimelineRow; onOp
       return <SearchReportCard report={row.report} />;
     case 'step':
       return <StepRow step={row.step} onOpenImage={onOpenImage} onPinChanged={onPinChanged} />;
+    case 'media':
+      return <GeneratedMediaRow media={row.media} />;
     case 'thinking':
       return <ThinkingRow text={row.text} />;
   }

@@ -1,5 +1,5 @@
 /**
- * The open session: its turns, reports and injections, then its steps page by page in the background
+ * The open session: its turns, reports, injections and generated media, then its steps page by page in the background
  * (metadata only; images load per row when seen), kept current by live events. When a turn ends, the
  * stored session changes underneath (compaction folds its images), so it is read again.
  */
@@ -38,15 +38,16 @@ export function useSessionTimeline(client: AppApiClient | null, sessionId: strin
     if (client === null) return;
     let current = true;
     const load = async () => {
-      const [detail, reports, injections, runs] = await Promise.all([
+      const [detail, reports, injections, runs, media] = await Promise.all([
         client.getSession(sessionId),
         client.listSearchReports(sessionId),
         client.listInjections(sessionId),
         client.listRuns(),
+        client.listMedia(sessionId),
       ]);
       const pending = runs.runs.find((run) => run.sessionId === sessionId)?.pending ?? [];
       if (!current) return;
-      dispatch({ type: 'loaded', detail, reports: reports.reports, injections: injections.injections, pending });
+      dispatch({ type: 'loaded', detail, reports: reports.reports, injections: injections.injections, pending, media: media.media });
       await loadSteps(() => current, client, sessionId, totalSteps(detail.turns), dispatch);
     };
     load().catch((error: unknown) => {

@@ -1,9 +1,11 @@
 /**
  * The open session as a flat list of rows for the windowed list: each turn's header, its search reports,
- * its steps in order, and the model's streaming text under a running turn. Every kind of row has a fixed
+ * its steps in order, the images and audio its model generated, and the model's streaming text under a
+ * running turn. Every kind of row has a fixed
  * height (the CSS gives each the same), so the list knows where any row is without measuring it.
  */
 import type { Injection, SearchReport, Step, Turn } from '../../../shared/app-api.js';
+import type { GeneratedMedia } from '../../../shared/generated-media.js';
 import type { TimelineState } from './timeline-state.js';
 import { turnStepOffsets } from './timeline-state.js';
 
@@ -11,6 +13,7 @@ export type TimelineRow =
   | { kind: 'turn'; key: string; turn: Turn; injections: Injection[] }
   | { kind: 'report'; key: string; report: SearchReport }
   | { kind: 'step'; key: string; index: number; turn: Turn; step: Step | undefined }
+  | { kind: 'media'; key: string; media: GeneratedMedia }
   | { kind: 'thinking'; key: string; turnId: string; text: string };
 
 /** Heights in CSS pixels, margins included; timeline.css sizes each row kind to match. */
@@ -18,14 +21,18 @@ export const ROW_HEIGHTS: Record<TimelineRow['kind'], number> = {
   turn: 96,
   report: 148,
   step: 128,
+  media: 248,
   thinking: 72,
 };
 
-export function timelineRows(state: Pick<TimelineState, 'turns' | 'steps' | 'reports' | 'injections' | 'liveText'>): TimelineRow[] {
+export function timelineRows(
+  state: Pick<TimelineState, 'turns' | 'steps' | 'reports' | 'injections' | 'liveText'> & Partial<Pick<TimelineState, 'media'>>,
+): TimelineRow[] {
   const rows: TimelineRow[] = [];
   const offsets = turnStepOffsets(state.turns);
   const reportsByTurn = groupByTurn(state.reports);
   const injectionsByTurn = groupByTurn(state.injections);
+  const mediaByTurn = groupByTurn(state.media ?? []);
   for (const turn of state.turns) {
     rows.push({ kind: 'turn', key: `turn:${turn.id}`, turn, injections: injectionsByTurn.get(turn.id) ?? [] });
     for (const report of reportsByTurn.get(turn.id) ?? []) rows.push({ kind: 'report', key: `report:${report.id}`, report });
@@ -35,6 +42,8 @@ export function timelineRows(state: Pick<TimelineState, 'turns' | 'steps' | 'rep
       const step = state.steps[index];
       rows.push({ kind: 'step', key: step === undefined ? `step-index:${index}` : `step:${step.id}`, index, turn, step });
     }
+    // What the model generated follows the turn's steps: a reply's media is not tied to one step.
+    for (const media of mediaByTurn.get(turn.id) ?? []) rows.push({ kind: 'media', key: `media:${turn.id}:${media.mediaId}`, media });
     if (state.liveText !== null && state.liveText.turnId === turn.id && turn.status === 'running') {
       rows.push({ kind: 'thinking', key: `thinking:${turn.id}`, turnId: turn.id, text: state.liveText.text });
     }

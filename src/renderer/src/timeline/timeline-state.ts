@@ -20,6 +20,7 @@ import type {
   TurnTokenTotals,
 } from '../../../shared/app-api.js';
 import type { AgentEvent } from '../../../shared/events.js';
+import type { GeneratedMedia } from '../../../shared/generated-media.js';
 
 export interface CaptureSeen {
   imageId: string;
@@ -37,6 +38,8 @@ export interface TimelineState {
   steps: (Step | undefined)[];
   reports: SearchReport[];
   injections: Injection[];
+  /** Images and audio the session's model generated, in the order they came. */
+  media: GeneratedMedia[];
   /** Confirmations and questions the running agent waits on. */
   pending: PendingRequest[];
   run: RunState | null;
@@ -54,7 +57,15 @@ export interface TimelineState {
 }
 
 export type TimelineAction =
-  | { type: 'loaded'; detail: SessionDetail; reports: SearchReport[]; injections: Injection[]; pending: PendingRequest[] }
+  | {
+      type: 'loaded';
+      detail: SessionDetail;
+      reports: SearchReport[];
+      injections: Injection[];
+      pending: PendingRequest[];
+      /** Absent from a client that did not read them: the media already held stays. */
+      media?: GeneratedMedia[];
+    }
   | { type: 'steps-loaded'; offset: number; steps: Step[] }
   | { type: 'failed'; message: string }
   | { type: 'event'; event: AppEvent }
@@ -73,6 +84,7 @@ export function initialTimelineState(sessionId: string): TimelineState {
     steps: [],
     reports: [],
     injections: [],
+    media: [],
     pending: [],
     run: null,
     liveText: null,
@@ -142,6 +154,8 @@ function applyLoaded(state: TimelineState, action: Extract<TimelineAction, { typ
     steps,
     reports: action.reports,
     injections: action.injections,
+    // Media that arrived live after the read stays: the read may predate its event.
+    media: mergeMedia(action.media ?? [], state.media),
     pending: action.pending,
     // A run-state event may be newer than the read; the stored summary wins only when no live state is known.
     run: liveRunning ? state.run : detail.session.run,
@@ -154,6 +168,12 @@ function applySteps(state: TimelineState, offset: number, loaded: readonly Step[
     if (offset + position < steps.length) steps[offset + position] = step;
   });
   return { ...state, steps };
+}
+
+/** `known` followed by the items of `arrived` it does not hold yet (one media id per turn). */
+function mergeMedia(known: readonly GeneratedMedia[], arrived: readonly GeneratedMedia[]): GeneratedMedia[] {
+  const keys = new Set(known.map((item) => `${item.turnId}:${item.mediaId}`));
+  return [...known, ...arrived.filter((item) => !keys.has(`${item.turnId}:${item.mediaId}`))];
 }
 
 function isoAt(at: number): string {
@@ -174,6 +194,17 @@ function applyEvent(state: TimelineState, event: AppEvent): TimelineState {
     }
     case 'step':
       return applyStep(state, event);
+    case 'media': {
+      const media: GeneratedMedia = {
+        mediaId: event.mediaId,
+        turnId: event.turnId,
+        kind: event.kind,
+        mime: event.mime,
+        ...(event.width === undefined ? {} : { width: event.width }),
+        ...(event.height === undefined ? {} : { height: event.height }),
+      };
+      return { ...state, media: mergeMedia(state.media, [media]) };
+    }
     case 'turn-ended':
       return {
         ...state,
