@@ -134,7 +134,9 @@ function report(rows: readonly RowResult[], notes: readonly string[]): string {
     '',
     `${STEPS} timed steps per row after ${WARMUP_STEPS} untimed ones, ${SCREEN.width}x${SCREEN.height}; each step is a click on the page's toggle, ` +
       'then the screenshot (settled or after the fixed sleep), its hash and dedup decision, the PNG and the step row stored, ' +
-      `and the next request built for ${PROFILE.model} (the new image resized and encoded). Watching: a ${SETTLE_TIMING.firstWaitMs} ms first wait, ` +
+      `and the next request built for ${PROFILE.model} (the new screenshot read back at the model's size; the screen before it goes as a reduced view ` +
+      'whose copy the loop makes while the model thinks, so here after the timed step, standing in for the model call). ' +
+      `Watching: a ${SETTLE_TIMING.firstWaitMs} ms first wait, ` +
       `frames at least ${SETTLE_TIMING.frameIntervalMs} ms apart, at least ${SETTLE_TIMING.unchangedMinimumMs} ms while the screen still equals the one before the click, ` +
       `cap ${DEFAULT_CONFIG.perception.settle.maxMs} ms. "Of which watching" runs from the end of the click until the settled frame starts to be captured.`,
     ...notes,

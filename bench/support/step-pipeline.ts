@@ -130,6 +130,9 @@ export async function runRow(operator: Operator, operatorName: string, page: Pag
     recordToolStep(storage, emit, (text) => text, { sessionId: session.id, turnId: turn.id, call: { id: callId, name: 'computer', argumentsText }, result, arguments: click, thought: undefined, shown, latencyMs: 0 });
     const built = await buildRequest({ storage, sessionId: session.id, turnId: turn.id, profile: PROFILE, maxImageEdge, systemPrompt: SYSTEM_PROMPT, imageCache, turnCache });
     const elapsed = performance.now() - started;
+    // What the loop does while the model thinks (model time, outside the step's path): the present screen's
+    // reduced copy for the next request. A model call takes far longer than this encode.
+    await built.prepareNextRequest();
     shown = { imageId: built.shown?.imageId ?? shown.imageId, view };
     if (step < WARMUP_STEPS) continue;
     row.stepMs.push(elapsed);

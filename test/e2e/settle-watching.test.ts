@@ -49,7 +49,7 @@ const PAGE = `<!doctype html>
   #box.on { background: rgb(0, 0, 255); transform: translateX(400px); }
   #result { position: absolute; left: 100px; top: 400px; width: 200px; height: 100px; background: rgb(200, 200, 200); }
   #spinner { position: absolute; left: 700px; top: 400px; width: 100px; height: 100px; background: rgb(0, 128, 0); display: none;
-             animation: turn 500ms linear infinite; }
+             border-top: 20px solid rgb(0, 0, 0); animation: turn 2000ms linear infinite; }
   @keyframes turn { from { transform: rotate(0deg); } to { transform: rotate(360deg); } }
 </style></head><body>
   <button id="toggle">toggle</button>

@@ -140,6 +140,35 @@ describe('the screenshot after an action', () => {
     expect(result.record).toMatchObject({ result: { unchanged: true, settle: { settled: true, frames: 11, waitedMs: 530 } } });
   });
 
+  it('is watched inside one series of captures when the operator prepares its screen for captures (the app window hidden once)', async () => {
+    const clock = new VirtualClock();
+    const events: string[] = [];
+    const operator = new (class extends AnimatingOperator {
+      inSeries = false;
+      async aroundCaptures<T>(work: () => Promise<T>): Promise<T> {
+        events.push('series starts');
+        this.inSeries = true;
+        try {
+          return await work();
+        } finally {
+          this.inSeries = false;
+          events.push('series ends');
+        }
+      }
+      override async capture(): Promise<Frame> {
+        events.push(this.inSeries ? 'capture in series' : 'capture alone');
+        return super.capture();
+      }
+    })(clock, 3);
+    const emit = createEventEmitter(() => undefined, (text) => text);
+    const screen = new ScreenRecorder({ operator, storage, dedup: DEFAULT_CONFIG.perception.dedup, emit, settle: { ...SETTLE_TIMING, maxMs: 3000 }, settleClock: clock });
+    const scope = await startDispatchTurn(storage, screen, emit, { operator: 'desktop', model: 'fake', size: SCREEN });
+    const result = await performComputerAction(CLICK, scope, { operator, screen, policy: 'never', confirm: async () => true });
+    // The turn's first screenshot is one capture; the watch's five (three animated, two equal) share one series.
+    expect(events).toEqual(['capture alone', 'series starts', ...Array(5).fill('capture in series'), 'series ends']);
+    expect(result.record?.result).toMatchObject({ settle: { settled: true, frames: 5 } });
+  });
+
   it('is taken at once, unwatched, when no settle settings are given (what tests of fake screens use)', async () => {
     const operator = new FakeOperator({ screen: SCREEN });
     const emit = createEventEmitter(() => undefined, (text) => text);

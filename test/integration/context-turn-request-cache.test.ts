@@ -4,7 +4,7 @@
  * a token budget tight enough to fold images and whole turns, rows of other turns written mid-turn); and
  * through the real loop, a step reads no row of an earlier turn, however many turns came before.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import type { EphemeralContext } from '../../src/shared/ephemeral.js';
 import { userText, type Message, type MessagePart } from '../../src/shared/messages.js';
@@ -196,6 +196,50 @@ describe('a build with the turn request cache', () => {
     await same();
     await scripted.step(second.id);
     await same();
+  });
+});
+
+describe("the present screen's reduced view, prepared while the model thinks", () => {
+  it('is ready when the next request shows it: that build reads only the new screenshot, and sends the same bytes', async () => {
+    const scripted = new ScriptedSession(storage);
+    const turn = await scripted.startTurn('Open the settings');
+    const input: BuildRequestInput = { storage, sessionId: scripted.session.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'System.' };
+    const caches: Caches = { turnCache: new TurnRequestCache(), imageCache: new EncodedImageCache() };
+    const first = await buildRequest({ ...input, ...caches });
+    const present = first.shown!.imageId;
+    const encodedBefore = caches.imageCache.size;
+    await first.prepareNextRequest();
+    expect(caches.imageCache.size).toBe(encodedBefore + 1);
+
+    await scripted.step(turn.id);
+    const reads = vi.spyOn(storage.images, 'read');
+    const second = await buildRequest({ ...input, ...caches });
+    expect(reads.mock.calls.map(([imageId]) => imageId)).toEqual([second.shown!.imageId]);
+    reads.mockRestore();
+    // The screen the first request showed whole is now a reduced view, from the copy made ahead.
+    const reducedLabels = second.request.messages.flatMap((message) =>
+      message.parts.flatMap((part) => (part.type === 'image' && part.resolution === 'reduced' ? [part.imageId] : [])),
+    );
+    expect(reducedLabels).toEqual([present]);
+    expect(await outcomeOf(Promise.resolve(second))).toBe(await outcomeOf(buildRequest(input)));
+  });
+
+  it('is not made for a build without a turn image cache, nor outside Sightline\'s zones', async () => {
+    const scripted = new ScriptedSession(storage);
+    const turn = await scripted.startTurn('Open the settings');
+    const input: BuildRequestInput = { storage, sessionId: scripted.session.id, turnId: turn.id, profile, maxImageEdge: 1280, systemPrompt: 'System.' };
+    const plain = await buildRequest(input);
+    const reads = vi.spyOn(storage.images, 'read');
+    await plain.prepareNextRequest();
+    expect(reads).not.toHaveBeenCalled();
+    const imageCache = new EncodedImageCache();
+    const keepAll = await buildRequest({ ...input, imageCache, policy: { kind: 'keep-all' } });
+    const encoded = imageCache.size;
+    reads.mockClear();
+    await keepAll.prepareNextRequest();
+    expect(reads).not.toHaveBeenCalled();
+    expect(imageCache.size).toBe(encoded);
+    reads.mockRestore();
   });
 });
 

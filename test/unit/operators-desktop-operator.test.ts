@@ -1,7 +1,7 @@
 /**
  * The desktop operator's logic with a fake display and a recording input driver: which screen points it
  * sends input to (offset and HiDPI included), that a refused action sends nothing, and that the app's own
- * window is hidden around captures and actions.
+ * window is hidden around captures and actions, once around a series of captures.
  */
 import { describe, expect, it } from 'vitest';
 import type { InputDriver } from '../../src/main/operators/action-performer.js';
@@ -283,6 +283,23 @@ describe('DesktopOperator', () => {
     events.push('clicked');
     await operator.execute({ action: 'wait', seconds: 0 }, VIEW);
     expect(events).toEqual(['hide', 'show', 'captured', 'hide', 'show', 'clicked']);
+  });
+
+  it('hides the app window once around a series of captures (a settle watch), and shows it even when the series fails', async () => {
+    const events: string[] = [];
+    const hook: OwnWindowHook = { hide: async () => void events.push('hide'), show: async () => void events.push('show') };
+    const { operator } = setUp(hook);
+    const frames = await operator.aroundCaptures(async () => {
+      const captured = [await operator.capture(), await operator.capture(), await operator.capture()];
+      events.push(`captured ${captured.length}`);
+      return captured;
+    });
+    expect(frames.map((frame) => frame.width)).toEqual([2880, 2880, 2880]);
+    expect(events).toEqual(['hide', 'captured 3', 'show']);
+    // Outside the series each capture hides the window again; a failing series still shows it.
+    await expect(operator.aroundCaptures(() => Promise.reject(new Error('capture failed')))).rejects.toThrow('capture failed');
+    await operator.capture();
+    expect(events).toEqual(['hide', 'captured 3', 'show', 'hide', 'show', 'hide', 'show']);
   });
 });
 

@@ -2,11 +2,12 @@
  * Watching the screen settle, on a scripted screen and a virtual clock: captures take time on the clock, sleeps
  * advance it, and nothing waits for real time, so every case comes out the same on any machine.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../src/main/perception/frame.js';
 import type { FrameSource } from '../../src/main/perception/frame-source.js';
 import { hammingDistance } from '../../src/main/perception/hash-bits.js';
 import { computeHash } from '../../src/main/perception/hashes.js';
+import type * as HashesModule from '../../src/main/perception/hashes.js';
 import { unsettledNotice, watchUntilSettled, type SettleClock, type SettleSettings } from '../../src/main/perception/settle-watch.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,12 @@ import { join } from 'node:path';
 import { homeAt } from '../../src/main/config/home.js';
 import { loadConfig } from '../../src/main/config/load.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+
+// The real hash, counted: a settled pair of the same pixels needs only the returned frame's hash.
+vi.mock('../../src/main/perception/hashes.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof HashesModule>();
+  return { ...actual, computeHash: vi.fn(actual.computeHash) };
+});
 
 const WIDTH = 320;
 const HEIGHT = 200;
@@ -77,6 +84,18 @@ describe('watching the screen settle', () => {
       expect(screen.startedAt[index]! - screen.startedAt[index - 1]!).toBe(SETTINGS.frameIntervalMs);
     }
     expect(settled.waitedMs).toBe(screen.startedAt.at(-1));
+  });
+
+  it('hashes only the frame it returns when the settled pair is the same pixels twice', async () => {
+    const clock = new VirtualClock();
+    const screen = new ScriptedScreen(clock, () => screenWithBlockAt(50));
+    const hashes = vi.mocked(computeHash);
+    hashes.mockClear();
+    const settled = await watchUntilSettled(screen, { settings: SETTINGS, comparison: COMPARISON, clock });
+    expect(settled).toMatchObject({ settled: true, frames: 2 });
+    expect(hashes).toHaveBeenCalledTimes(1);
+    expect(hashes.mock.calls[0]![0]).toBe(settled.frame);
+    expect(settled.hash).toBe(computeHash(screenWithBlockAt(50), 'phash'));
   });
 
   it('takes a screen that never stops changing at the cap, marked unsettled, and starts no capture after it', async () => {

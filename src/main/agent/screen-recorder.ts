@@ -112,13 +112,14 @@ export class ScreenRecorder {
       const frame = await operator.capture();
       return { frame, hash: computeHash(frame, dedup.algorithm) };
     }
-    const settled = await watchUntilSettled(operator, {
+    const watch = () => watchUntilSettled(operator, {
       settings: settle,
       comparison: { algorithm: dedup.algorithm, threshold: dedup.threshold },
       clock: this.options.settleClock,
       before: this.lastStored === undefined ? undefined : { frame: this.lastStored.frame, hash: this.lastStored.hashAlgorithm === dedup.algorithm ? this.lastStored.hash : undefined },
       waitForPendingWork: operator.waitForPendingWork === undefined ? undefined : (remainingMs) => operator.waitForPendingWork!(remainingMs),
     });
+    const settled = operator.aroundCaptures === undefined ? await watch() : await operator.aroundCaptures(watch);
     return {
       frame: settled.frame,
       hash: settled.hash,

@@ -110,7 +110,10 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
     const pricing = loop.model.profile.pricing;
     const overCeiling = ceilingEnding(loop.maxCost, loop.usage, pricing, built.tokenReport.sentTokens);
     if (overCeiling !== undefined) return overCeiling;
+    // The present screen's reduced copy for the next request is made while the model thinks, off the step's path.
+    const preparing = built.prepareNextRequest();
     const reply = await callModel(loop, built.request);
+    await preparing;
     if ('ending' in reply) return reply.ending;
     modelCalls += 1;
     const costDollars = spend(loop.usage, reply.message.usage, pricing);

@@ -46,6 +46,8 @@ import { planActiveZone } from './active-zone.js';
 import { imageSizingKey } from './model-image-size.js';
 import { ShownImages } from './shown-images.js';
 
+import { reducedEdge } from './image-reference.js';
+
 export type ContextSettings = Config['context'];
 
 /**
@@ -97,6 +99,15 @@ export interface BuiltRequest {
   shown: ShownScreenshot | undefined;
   /** How each image of the request was shown (and how any other would be): what crop boxes in the reply are in. */
   shownImages: ShownImages;
+
+  /**
+   * Encodes, while the model thinks, what the next request will need that this one did not: the present
+   * screen's reduced view, which the next request shows once the action brings a new screen. Without it that
+   * copy (a decode, a resize and an encode of a full frame) is made on the next step's path. Does nothing
+   * without a turn's image cache or outside Sightline's zones. Never rejects: a failure meets the next build,
+   * which reports it as it would have anyway.
+   */
+  prepareNextRequest: () => Promise<void>;
 }
 
 export async function buildRequest(input: BuildRequestInput): Promise<BuiltRequest> {
@@ -148,11 +159,12 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
     planned = complete(policy.kind === 'keep-last' ? keepLastImages(all, policy.images) : all, input.injectionDebugLog);
   }
 
+  const imageCache = input.imageCache ?? new EncodedImageCache();
   const history = await renderHistory(
     planned.map((entry) => entry.message),
     {
       images: storage.images,
-      cache: input.imageCache ?? new EncodedImageCache(),
+      cache: imageCache,
       maxImageEdge: input.maxImageEdge,
       imageSizing,
       reducedImageEdge: shape.reducedImageEdge,
@@ -175,6 +187,12 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
       { maxImageEdge: input.maxImageEdge, imageSizing, coordinateSpace: input.profile.coordinateSpace },
       history.images.map((image) => shownScreenshot(image.imageId, image, input.profile.coordinateSpace)),
     ),
+
+    prepareNextRequest: async () => {
+      if (input.imageCache === undefined || rows.sightline === undefined || lastScreenshot === undefined) return;
+      const edge = reducedEdge(input.maxImageEdge, shape.reducedImageEdge);
+      await imageCache.resolve(storage.images, lastScreenshot.imageId, edge, imageSizing).catch(() => undefined);
+    },
   };
 }
 

@@ -67,6 +67,8 @@ export class BrowserOperator implements Operator {
   private readonly input: PlaywrightInput;
   private readonly sleep: Sleep;
   private readonly pendingRequests: PendingRequests;
+  /** One frame source per page: it keeps the page's DevTools session and its open capture series. */
+  private readonly frameSources = new WeakMap<Page, BrowserFrameSource>();
 
   private constructor(
     private readonly browser: Browser,
@@ -125,9 +127,14 @@ export class BrowserOperator implements Operator {
   }
 
   async capture(): Promise<Frame> {
-    const frame = await new BrowserFrameSource(this.page).capture();
+    const frame = await this.frameSource().capture();
     this.lastFrame = { width: frame.width, height: frame.height, scaleFactor: frame.scaleFactor, bounds: frame.bounds };
     return frame;
+  }
+
+  /** The carets of the page captured are hidden once for the whole series (browser-carets.ts). */
+  async aroundCaptures<T>(work: () => Promise<T>): Promise<T> {
+    return this.frameSource().aroundCaptures(work);
   }
 
   async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {
@@ -191,6 +198,15 @@ export class BrowserOperator implements Operator {
     if (this.closed) return;
     this.closed = true;
     await this.browser.close();
+  }
+
+  private frameSource(): BrowserFrameSource {
+    let source = this.frameSources.get(this.page);
+    if (source === undefined) {
+      source = new BrowserFrameSource(this.page);
+      this.frameSources.set(this.page, source);
+    }
+    return source;
   }
 
   /** A new tab or popup becomes the page acted on; when it closes, the newest page left takes over. */

@@ -33,6 +33,8 @@ export class DesktopOperator implements Operator {
   private readonly sleep: Sleep;
   /** The geometry of the last frame captured: the model's screenshots are made from it. */
   private lastFrame: FrameGeometry | undefined;
+  /** True inside aroundCaptures: the app's window is already hidden, captures leave it so. */
+  private hiddenForCaptures = false;
 
   constructor(options: DesktopOperatorOptions = {}) {
     this.frameSource = options.frameSource ?? new DesktopFrameSource({ displayId: options.displayId });
@@ -42,9 +44,21 @@ export class DesktopOperator implements Operator {
   }
 
   async capture(): Promise<Frame> {
-    const frame = await withOwnWindowHidden(this.ownWindow, () => this.frameSource.capture());
+    const frame = this.hiddenForCaptures ? await this.frameSource.capture() : await withOwnWindowHidden(this.ownWindow, () => this.frameSource.capture());
     this.lastFrame = { width: frame.width, height: frame.height, scaleFactor: frame.scaleFactor, bounds: frame.bounds };
     return frame;
+  }
+
+  async aroundCaptures<T>(work: () => Promise<T>): Promise<T> {
+    if (this.ownWindow === undefined || this.hiddenForCaptures) return work();
+    return withOwnWindowHidden(this.ownWindow, async () => {
+      this.hiddenForCaptures = true;
+      try {
+        return await work();
+      } finally {
+        this.hiddenForCaptures = false;
+      }
+    });
   }
 
   async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {

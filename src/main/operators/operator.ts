@@ -58,6 +58,14 @@ export interface Operator extends FrameSource {
    * started). Only operators that can tell implement it; the desktop's screen is all there is to watch.
    */
   waitForPendingWork?(remainingMs: number): Promise<void>;
+  /**
+   * Runs a series of captures (a settle watch) with what the operator does around one capture done once
+   * around them all: the desktop hides the Electron app's window once (each hide waits for the window manager,
+   * and a window shown between two frames would redraw what lies under it), the browser hides text carets
+   * once. Each capture inside gives the frame it would give alone. Only operators that prepare anything
+   * around a capture implement it.
+   */
+  aroundCaptures?<T>(work: () => Promise<T>): Promise<T>;
   /** Releases what the operator holds (the browser process; pressed buttons). Safe to call twice. */
   close(): Promise<void>;
 }

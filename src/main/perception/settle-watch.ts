@@ -68,7 +68,7 @@ export interface SettleWatch {
 
 export interface SettledFrame {
   frame: Frame;
-  /** The frame's hash by `comparison.algorithm`, computed once while watching. */
+  /** The frame's hash by `comparison.algorithm`, computed once while watching (or for the result). */
   hash: string;
   algorithm: DedupAlgorithm;
   /** False when the cap was reached before two consecutive frames were the same. */
@@ -102,34 +102,46 @@ export async function watchUntilSettled(source: FrameSource, watch: SettleWatch)
 
   function tooSoonToCallUnchanged(current: HashedFrame): boolean {
     if (watch.before === undefined || current.startedAt - start >= settings.unchangedMinimumMs) return false;
-    const before = { frame: watch.before.frame, hash: watch.before.hash ?? computeHash(watch.before.frame, comparison.algorithm), startedAt: start };
+    const before = hashedLazily(watch.before.frame, start, comparison.algorithm, watch.before.hash);
     return sameByDedupRule(before, current, comparison);
   }
 
   function result(last: HashedFrame, settled: boolean): SettledFrame {
-    return { frame: last.frame, hash: last.hash, algorithm: comparison.algorithm, settled, waitedMs: last.startedAt - start, frames };
+    return { frame: last.frame, hash: last.hash(), algorithm: comparison.algorithm, settled, waitedMs: last.startedAt - start, frames };
   }
 }
 
+/**
+ * A frame watched, with its hash computed at its first use and kept: a settled pair is most often the same
+ * pixels twice, and then only the returned frame's hash is ever needed (a hash of a 1920x1080 frame reads
+ * every pixel).
+ */
 interface HashedFrame {
   frame: Frame;
-  hash: string;
+  hash(): string;
   startedAt: number;
+}
+
+function hashedLazily(frame: Frame, startedAt: number, algorithm: DedupAlgorithm, known?: string): HashedFrame {
+  let hash = known;
+  return { frame, startedAt, hash: () => (hash ??= computeHash(frame, algorithm)) };
 }
 
 async function captureHashed(source: FrameSource, clock: SettleClock, algorithm: DedupAlgorithm): Promise<HashedFrame> {
   const startedAt = clock.now();
   const frame = await source.capture();
-  return { frame, hash: computeHash(frame, algorithm), startedAt };
+  return hashedLazily(frame, startedAt, algorithm);
 }
 
 function sameByDedupRule(before: HashedFrame, after: HashedFrame, comparison: SettleComparison): boolean {
   // A resized page or another display: not settled yet, whatever the pixels.
   if (before.frame.width !== after.frame.width || before.frame.height !== after.frame.height) return false;
+  // The same pixels have the same hash and no changed region: what compareFrames would find, without the hashes.
+  if (before.frame.rgba.equals(after.frame.rgba)) return true;
   return compareFrames(before.frame, after.frame, {
     algorithm: comparison.algorithm,
     threshold: comparison.threshold,
-    knownHashes: { before: before.hash, after: after.hash },
+    knownHashes: { before: before.hash(), after: after.hash() },
   }).duplicate;
 }
 
