@@ -2,7 +2,8 @@
  * A picture from the person, end to end (issue 16): `sightline run --image FILE` as separate processes with
  * the browser operator on the bundled sandbox page, two turns of one session against the fake model server.
  * Turn 1's request carries the picture as an image; turn 2's request names it `[Picture:history_<hash>]`
- * and no longer carries its pixels. A file that is not a picture is refused with exit 2 before anything
+ * and no longer carries its pixels, until the model recalls it by that name with get_history_image and the
+ * next request carries them again. A file that is not a picture is refused with exit 2 before anything
  * is stored.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,7 +60,7 @@ async function carriesPicture(request: RecordedRequest, picture: Buffer): Promis
 }
 
 describe('sightline run --image', () => {
-  it('sends the picture in turn 1 and names it [Picture:history_<hash>] in turn 2', { timeout: 120_000 }, async () => {
+  it('sends the picture in turn 1, names it [Picture:history_<hash>] in turn 2, and gives it back recalled by that name', { timeout: 120_000 }, async () => {
     const picture = await makePng({ width: 64, height: 48, seed: 9 });
     writeFileSync(join(folder, 'diagram.png'), picture);
     const name = historyPictureText(sha256Of(picture));
@@ -73,13 +74,19 @@ describe('sightline run --image', () => {
     expect(await carriesPicture(firstRequest, picture)).toBe(true);
     expect(firstRequest.rawBody).not.toContain(name);
 
-    environment.model.script(scriptedMoves([{ finish: 'As I said, a block.' }]));
+    // The model copies the picture's name from its placeholder, without the brackets, as a model would.
+    const historyName = /^\[Picture:(history_[0-9a-f]+)\]$/.exec(name)?.[1];
+    expect(historyName, name).toBeDefined();
+    environment.model.script(scriptedMoves([{ tool: 'get_history_image', arguments: { image_id: historyName } }, { finish: 'As I said, a block.' }]));
     const requestsBefore = environment.model.requests.length;
     const second = await runSightlineProcess(runArgs('Remind me what it showed.', '--session', sessionId!));
     expect(second.code, second.stderr).toBe(0);
     const secondRequest = environment.model.requests[requestsBefore]!;
     expect(secondRequest.rawBody).toContain(name);
     expect(await carriesPicture(secondRequest, picture)).toBe(false);
+    // Recalled by its history_ name: the request that answers the call carries its pixels again.
+    const afterRecall = environment.model.requests[requestsBefore + 1]!;
+    expect(await carriesPicture(afterRecall, picture)).toBe(true);
 
     const storage = openHomeStorage(environment.home);
     try {

@@ -210,6 +210,12 @@ describe('timeline server edges', () => {
       agent.destroy();
     }
   });
+  it('reads a startRun body past 2 MB, which may carry pictures, and answers it like any other', async () => {
+    const body = JSON.stringify([{ task: 'Look', pictures: [{ name: 'big.png', mime: 'image/png', dataBase64: 'A'.repeat(3 * 1024 * 1024) }] }]);
+    const answer = await send(server.port, '/api/startRun', { method: 'POST', headers: json(server.token), body });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body.toString()).error.code).toBe('invalid-arguments');
+  });
 });
 
 describe('timeline server limits', () => {
