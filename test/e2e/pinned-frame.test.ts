@@ -35,7 +35,8 @@ async function runTurn(run: AppApiHarness, task: string, moves: number, sessionI
 function carriedAs(messages: Array<Record<string, unknown>>, imageId: string): 'whole' | 'reduced' | 'placeholder' | 'absent' {
   for (const [index, message] of messages.entries()) {
     const text = contentText(message);
-    if (text.includes(`[Visual_Placeholder: ${imageId}]`)) return 'placeholder';
+    // Its own placeholder, or (an older turn) its id in the turn's one line of placeholders.
+    if (text.includes(`[Visual_Placeholder: ${imageId}]`) || new RegExp(`\\[Visual_Placeholders: [^\\]]*\\b${imageId}\\b`).test(text)) return 'placeholder';
     if (message.role !== 'tool' || !text.includes(`<${imageId}>`)) continue;
     const attachment = messages[index + 1]?.content as Array<{ type: string; image_url?: { detail?: string } }> | undefined;
     const image = attachment?.find((part) => part.type === 'image_url');
