@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/main/cli/io.js';
 import { runCli } from '../../src/main/cli/program.js';
+import { captureIo } from '../helpers/cli-io.js';
 import { createTemporaryHome, makePng, openHomeStorage, seedStorage, type SeededSession, type TemporaryHome } from '../helpers/seed.js';
 
 let home: TemporaryHome;
@@ -15,17 +15,9 @@ beforeEach(() => {
 afterEach(() => home.remove());
 
 async function sightline(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env: { SIGHTLINE_HOME: home.root },
-    cwd: home.root,
-    isInteractive: false,
-  };
+  const io = captureIo({ SIGHTLINE_HOME: home.root }, home.root);
   const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  return { code, ...io.output };
 }
 
 async function seedHome(): Promise<SeededSession> {

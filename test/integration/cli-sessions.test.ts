@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/main/cli/io.js';
 import { runCli } from '../../src/main/cli/program.js';
+import { captureIo } from '../helpers/cli-io.js';
 import { SCHEMA_VERSION } from '../../src/main/storage/index.js';
 import { createTemporaryHome, openHomeStorage, seedStorage, type SeededSession, type TemporaryHome } from '../helpers/seed.js';
 
@@ -13,17 +13,9 @@ beforeEach(() => {
 afterEach(() => home.remove());
 
 async function sightline(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env: { SIGHTLINE_HOME: home.root },
-    cwd: home.root,
-    isInteractive: false,
-  };
+  const io = captureIo({ SIGHTLINE_HOME: home.root }, home.root);
   const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  return { code, ...io.output };
 }
 
 async function seedHome(): Promise<SeededSession[]> {
