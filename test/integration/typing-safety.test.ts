@@ -22,11 +22,8 @@ function toolResults(index: number): string[] {
 
 function storedText(turnId: string): string {
   const steps = harness!.storage.steps.listByTurn(turnId);
-  const toolMessages = harness!.storage.messages
-    .listBySession(steps[0]!.sessionId)
-    .filter((message) => message.message.role === 'tool')
-    .map((message) => JSON.stringify(message.message));
-  return JSON.stringify(steps) + toolMessages.join('\n');
+  const messages = harness!.storage.messages.listBySession(steps[0]!.sessionId).map((message) => JSON.stringify(message.message));
+  return JSON.stringify(steps) + messages.join('\n');
 }
 
 describe('a key sequence that spells a secret into a password field', () => {
@@ -41,9 +38,13 @@ describe('a key sequence that spells a secret into a password field', () => {
     expect(step!.action).toEqual({ action: 'key', keys: '[password]' });
   });
 
-  it('is stored masked when approved: the step and the tool result say keys were pressed, not which', async () => {
+  it('is stored masked when approved: the step, the tool result, the model\'s call and its thought', async () => {
     harness = await startAgentHarness({ operator: { focusedFieldKind: 'password' }, confirm: async () => true });
-    harness.server.script([computerCall({ action: 'key', keys: 's 3 c r e t' }), computerCall({ action: 'type', text: 'hunter2' }), finishCall()]);
+    harness.server.script([
+      computerCall({ action: 'key', keys: 's 3 c r e t' }, 'Spelling s3cret.'),
+      computerCall({ action: 'type', text: 'hunter2' }, 'Typing hunter2 now.'),
+      finishCall(),
+    ]);
     const outcome = await harness.agent.runTurn({ request: userText('Log in') });
     expect(harness.operator.executed.map((entry) => entry.action)).toEqual([
       { action: 'key', keys: 's 3 c r e t' },
@@ -57,7 +58,16 @@ describe('a key sequence that spells a secret into a password field', () => {
     expect(steps[0]!.result).toMatchObject({ ok: true, detail: 'pressed keys into a password field' });
     const stored = storedText(outcome.turnId);
     expect(stored).not.toContain('s 3 c r e t');
+    expect(stored).not.toContain('s3cret');
     expect(stored).not.toContain('hunter2');
+    expect(steps.slice(0, 2).map((step) => step.thought)).toEqual(['Spelling [password].', 'Typing [password] now.']);
+    const calls = harness.storage.messages
+      .listByTurn(outcome.turnId)
+      .flatMap((message) => (message.message.role === 'assistant' ? message.message.toolCalls : []));
+    expect(calls.slice(0, 2).map((call) => JSON.parse(call.argumentsText) as unknown)).toEqual([
+      { action: 'key', keys: '[password]' },
+      { action: 'type', text: '[password]' },
+    ]);
   });
 
   it('is not asked for, nor masked, into an ordinary text field', async () => {

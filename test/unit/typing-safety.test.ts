@@ -6,7 +6,7 @@ import { assessRisk, typedText } from '../../src/main/agent/safety-policy.js';
 import { secretLikeness } from '../../src/main/agent/secret-likeness.js';
 import { spelledText } from '../../src/main/agent/spelled-text.js';
 import { typingPieces } from '../../src/main/agent/typing-pieces.js';
-import { maskedTyping } from '../../src/main/agent/password-masking.js';
+import { maskedAssistantMessage, maskedTyping, typedStrings } from '../../src/main/agent/password-masking.js';
 
 const noSecrets = (text: string): string => text;
 const key = (keys: string): ComputerAction => ({ action: 'key', keys });
@@ -127,5 +127,35 @@ describe('maskedTyping', () => {
   it('keeps that something was typed, not what', () => {
     expect(maskedTyping({ action: 'type', text: 'hunter2' })).toEqual({ action: 'type', text: '[password]' });
     expect(maskedTyping(key('s 3 c r e t'))).toEqual({ action: 'key', keys: '[password]' });
+  });
+});
+
+describe('maskedAssistantMessage', () => {
+  it('masks what was typed in the text and the calls, keeping JSON arguments valid', () => {
+    const typed = typedStrings({ action: 'type', text: 'hunter2\n' });
+    expect(typed).toEqual(['hunter2\n', 'hunter2']);
+    const masked = maskedAssistantMessage(
+      {
+        role: 'assistant',
+        parts: [{ type: 'text', text: "Action: type(content='hunter2\\n')" }],
+        toolCalls: [
+          { id: 'call_1', name: 'computer', argumentsText: JSON.stringify({ action: 'type', text: 'hunter2\n' }) },
+          { id: 'call_2', name: 'computer', argumentsText: 'type hunter2 (not JSON)' },
+        ],
+      },
+      typed,
+    );
+    expect(masked.parts).toEqual([{ type: 'text', text: "Action: type(content='[password]\\n')" }]);
+    expect(JSON.parse(masked.toolCalls[0]!.argumentsText)).toEqual({ action: 'type', text: '[password]' });
+    expect(masked.toolCalls[1]!.argumentsText).toBe('type [password] (not JSON)');
+  });
+
+  it('masks a short typed value only where a whole JSON value is it, leaving free text readable', () => {
+    const masked = maskedAssistantMessage(
+      { role: 'assistant', parts: [{ type: 'text', text: 'Type ab.' }], toolCalls: [{ id: 'c', name: 'computer', argumentsText: '{"action":"type","text":"ab"}' }] },
+      ['ab'],
+    );
+    expect(masked.parts).toEqual([{ type: 'text', text: 'Type ab.' }]);
+    expect(JSON.parse(masked.toolCalls[0]!.argumentsText)).toEqual({ action: 'type', text: '[password]' });
   });
 });

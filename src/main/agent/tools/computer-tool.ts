@@ -17,7 +17,7 @@ import { unchangedNotice } from '../../perception/capture-with-dedup.js';
 import { unsettledNotice } from '../../perception/settle-watch.js';
 import type { ConfirmationHandler } from '../agent-contract.js';
 import { askConfirmation, refusalText } from '../confirmation-gate.js';
-import { maskedDetail, maskedTyping } from '../password-masking.js';
+import { maskedDetail, maskedTyping, typedStrings } from '../password-masking.js';
 import { assessRisk, confirmationReason, needsConfirmation, typesText } from '../safety-policy.js';
 import { typingPieces } from '../typing-pieces.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
@@ -102,19 +102,20 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
   const details: string[] = [];
   let intoPasswordField = false;
   const recorded = (): ComputerAction => (intoPasswordField ? maskedTyping(action) : action);
+  const masking = (): Pick<ToolStepRecord, 'typedIntoPasswordField'> => (intoPasswordField ? { typedIntoPasswordField: typedStrings(action) } : {});
   for (const piece of typingPieces(action)) {
     const gate = await confirmIfNeeded(piece, scope, options);
     intoPasswordField ||= gate.focusedFieldKind === 'password' && typesText(piece);
-    if (gate.refusal !== undefined) return stoppedPartWay(details, gate.refusal, { action: recorded(), result: { ok: false, refused: true } });
+    if (gate.refusal !== undefined) return stoppedPartWay(details, gate.refusal, { action: recorded(), result: { ok: false, refused: true }, ...masking() });
     if (scope.shown === undefined) {
       return {
         parts: [{ type: 'text', text: 'There is no screenshot to act on yet; call computer with action "screenshot" first.' }],
         isError: true,
-        record: { action: recorded(), result: { ok: false } },
+        record: { action: recorded(), result: { ok: false }, ...masking() },
       };
     }
     const outcome = await options.operator.execute(piece, scope.shown.view, scope.signal);
-    if (!outcome.ok) return stoppedPartWay(details, outcome.error, { action: recorded(), result: { ok: false } });
+    if (!outcome.ok) return stoppedPartWay(details, outcome.error, { action: recorded(), result: { ok: false }, ...masking() });
     details.push(intoPasswordField ? maskedDetail(piece) : (outcome.detail ?? `${piece.action} done`));
   }
   const detail = details.join('; ');
@@ -125,12 +126,12 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
   if (capture.settle?.settled === false) parts.push({ type: 'text', text: unsettledNotice(capture.settle.maxMs) });
   if (capture.kind === 'new') {
     parts.push({ type: 'image', imageId: capture.imageId });
-    return { parts, record: { action: recorded(), result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle } } };
+    return { parts, record: { action: recorded(), result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle }, ...masking() } };
   }
   parts.push({ type: 'text', text: unchangedNotice(capture.sameAs) });
   return {
     parts,
-    record: { action: recorded(), result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs },
+    record: { action: recorded(), result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs, ...masking() },
   };
 }
 
