@@ -5,6 +5,7 @@
  * new built-in tool is fuzzed the day it is added.
  */
 import type { ConfirmationPolicy } from '../../shared/config.js';
+import type { Redact } from '../../shared/secret-redaction.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { AnthropicComputerToolType } from '../llm/model-profiles.js';
 import type { Operator } from '../operators/operator.js';
@@ -22,6 +23,8 @@ export interface AgentToolRegistryOptions {
   /** When the computer tool and the extra tools with side effects ask a person first (config.agent.confirm). */
   policy: ConfirmationPolicy;
   confirm: ConfirmationHandler;
+  /** The configuration's secret redactor, for the safety policy to recognize a configured secret being typed. */
+  redactSecrets?: Redact | undefined;
   askUser: AskUserHandler;
   extraTools?: readonly ToolDefinition[] | undefined;
   /** function-tools unless given. */
@@ -45,6 +48,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
       screen: options.screen,
       policy: options.policy,
       confirm: options.confirm,
+      redactSecrets: options.redactSecrets,
       askUser: options.askUser,
       extraTools: withConfirmationGate(options.extraTools ?? [], { policy: options.policy, confirm: options.confirm }),
       screenshotSize: options.screenshotSize ?? screenOf(options.operator),

@@ -53,6 +53,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     screen,
     policy: config.agent.confirm,
     confirm: dependencies.confirm,
+    redactSecrets: redact,
     askUser: dependencies.askUser,
     extraTools: dependencies.extraTools,
     dialect,

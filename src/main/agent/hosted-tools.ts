@@ -58,7 +58,7 @@ export function createHostedTools(options: HostedToolsOptions): HostedTools {
   const { storage, config, operator } = options;
   const { redact, emit, screen } = watchOperator(options);
   const screenshot = createScreenshotTool(screen);
-  const computer = createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: options.confirm });
+  const computer = createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: options.confirm, redactSecrets: redact });
   const registry = createToolRegistry(
     [screenshot, withScreenshotAction(computer, screenshot), createGetHistoryImageTool(), createCropImageTool()],
     withConfirmationGate(options.extraTools ?? [], { policy: config.agent.confirm, confirm: options.confirm }),

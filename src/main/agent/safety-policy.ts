@@ -7,14 +7,29 @@
  * ctrl+alt+Delete…), and typing while a password field has the focus. Every combination an action
  * presses is judged alike, however it is pressed: a key action's, a hold_key's (held for a time), and the
  * modifiers held during a click or a scroll.
+ *
+ * Typing is what is typed, however it is typed: a `key` sequence that spells text (`key "s 3 c r e t"`)
+ * is judged like `type` with that text (spelled-text.ts). Where the operator cannot tell what has the
+ * focus, text that is or looks like a secret (secret-likeness.ts) is risky in itself.
+ *
+ * Enter in a terminal runs a command. The rule, for an operator that can tell that the focused
+ * application is a terminal: Enter there is risky. No operator can tell today (the browser's page is never
+ * a terminal, the desktop does not know what has the focus), so the rule is not implemented; what holds
+ * today is that a newline in typed text is pressed as a separate `key Return` that passes the gate alone
+ * (computer-tool.ts), so `always` asks for it and it never rides along unseen with the text before it.
  */
 import type { ComputerAction } from '../../shared/actions.js';
 import type { ConfirmationPolicy } from '../../shared/config.js';
+import type { Redact } from '../../shared/secret-redaction.js';
 import type { FocusedFieldKind } from '../operators/operator.js';
 import { parseHeldModifiers, parseKeyCombinations, type KeyChord, type NutKeyName } from '../operators/key-combination.js';
+import { secretLikeness } from './secret-likeness.js';
+import { spelledText } from './spelled-text.js';
 
 export interface RiskEvidence {
   focusedFieldKind: FocusedFieldKind;
+  /** The configuration's secret redactor, to recognize a configured secret in typed text; none known without it. */
+  redactSecrets?: Redact | undefined;
 }
 
 export type RiskAssessment = { risky: true; reason: string } | { risky: false; reason?: undefined };
@@ -52,14 +67,31 @@ const RISKY_CHORDS: Array<{ matches: (chord: ChordShape) => boolean; effect: str
 ];
 
 export function assessRisk(action: ComputerAction, evidence: RiskEvidence): RiskAssessment {
-  if (action.action === 'type' && evidence.focusedFieldKind === 'password') {
+  const typed = typedText(action);
+  if (typesText(action) && evidence.focusedFieldKind === 'password') {
     return { risky: true, reason: 'typing into a password field' };
+  }
+  if (typed !== '' && evidence.focusedFieldKind === 'unknown') {
+    const likeness = secretLikeness(typed, evidence.redactSecrets ?? ((text) => text));
+    if (likeness !== undefined) return { risky: true, reason: `typing text that ${likeness} where the focused field cannot be told` };
   }
   for (const { written, chord } of pressedCombinations(action)) {
     const rule = RISKY_CHORDS.find((candidate) => candidate.matches(chordShape(chord)));
     if (rule !== undefined) return { risky: true, reason: `key combination ${written} ${rule.effect}` };
   }
   return { risky: false };
+}
+
+/** What an action types: a `type` action's text, or the characters a `key` sequence spells; '' for other actions. */
+export function typedText(action: ComputerAction): string {
+  if (action.action === 'type') return action.text;
+  if (action.action === 'key') return spelledText(action.keys);
+  return '';
+}
+
+/** Whether the safety policy needs to know what has the focus to judge the action: it types something. */
+export function typesText(action: ComputerAction): boolean {
+  return action.action === 'type' || typedText(action) !== '';
 }
 
 /**

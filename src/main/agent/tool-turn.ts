@@ -5,7 +5,7 @@
  * in), which the computer tool maps the call's coordinates through and the step row records.
  */
 import type { TokenReport } from '../../shared/events.js';
-import type { MessagePart, ToolCall, UserMessage } from '../../shared/messages.js';
+import type { AssistantMessage, MessagePart, ToolCall, UserMessage } from '../../shared/messages.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
 import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
@@ -15,6 +15,7 @@ import type { Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
 import type { ScreenRecorder } from './screen-recorder.js';
+import { maskedAssistantMessage, maskTyped } from './password-masking.js';
 import { recordToolStep } from './step-recording.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { emptyUsage } from './token-usage-totals.js';
@@ -61,6 +62,9 @@ export interface TakenStep extends DispatchOutcome {
 }
 
 export class ToolTurn {
+  /** The last assistant message that made calls: masked afterwards when a call typed into a password field. */
+  private callsMessage: { id: string; message: AssistantMessage } | undefined;
+
   private constructor(
     private readonly parts: ToolTurnParts,
     private readonly lifecycle: TurnLifecycle,
@@ -90,11 +94,9 @@ export class ToolTurn {
 
   /** The assistant message that makes calls (a model's reply, or one call over MCP); their results follow it. */
   storeCalls(parts: MessagePart[], toolCalls: ToolCall[]): void {
-    this.parts.storage.messages.append({
-      sessionId: this.sessionId,
-      turnId: this.turnId,
-      message: { role: 'assistant', parts, toolCalls },
-    });
+    const message: AssistantMessage = { role: 'assistant', parts, toolCalls };
+    const stored = this.parts.storage.messages.append({ sessionId: this.sessionId, turnId: this.turnId, message });
+    this.callsMessage = { id: stored.id, message };
   }
 
   /** Runs one call as its maker saw the screen, and records it: its tool message and its step row. */
@@ -159,18 +161,28 @@ export class ToolTurn {
   }
 
   private record(call: ToolCall, outcome: DispatchOutcome, origin: CallOrigin): void {
+    const typed = outcome.result.record?.typedIntoPasswordField ?? [];
+    if (typed.length > 0) this.maskCallsMessage(typed);
     recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
       sessionId: this.sessionId,
       turnId: this.turnId,
       call,
       result: outcome.result,
       ...(outcome.arguments === undefined ? {} : { arguments: outcome.arguments }),
-      thought: origin.thought,
+      thought: origin.thought === undefined || typed.length === 0 ? origin.thought : maskTyped(origin.thought, typed),
       shown: origin.shown,
       latencyMs: outcome.latencyMs,
       ...(origin.usage === undefined ? {} : { usage: origin.usage }),
       ...(origin.costDollars === undefined ? {} : { costDollars: origin.costDollars }),
       ...(origin.tokenReport === undefined ? {} : { tokenReport: origin.tokenReport }),
     });
+  }
+
+  /** What a call typed into a password field leaves the stored call that asked for it. */
+  private maskCallsMessage(typed: readonly string[]): void {
+    if (this.callsMessage === undefined) return;
+    const message = maskedAssistantMessage(this.callsMessage.message, typed);
+    this.parts.storage.messages.rewriteCalls(this.callsMessage.id, message);
+    this.callsMessage = { ...this.callsMessage, message };
   }
 }

@@ -7,6 +7,7 @@
  */
 import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { DialectName } from '../../../shared/dialects.js';
+import type { Redact } from '../../../shared/secret-redaction.js';
 import type { CoordinateSpace } from '../../../shared/model-view.js';
 import type { DialectWire } from '../../llm/dialects/dialect-wire.js';
 import type { AnthropicComputerToolType } from '../../llm/model-profiles.js';
@@ -23,6 +24,8 @@ export interface DialectToolParts {
   /** When an action needs a person's yes (config.agent.confirm). */
   policy: ConfirmationPolicy;
   confirm: ConfirmationHandler;
+  /** The configuration's secret redactor, for the safety policy to recognize a configured secret being typed. */
+  redactSecrets?: Redact | undefined;
   askUser: AskUserHandler;
   /** Tools from outside (web_search, MCP servers' tools): offered where the dialect can declare them. */
   extraTools: readonly ToolDefinition[];

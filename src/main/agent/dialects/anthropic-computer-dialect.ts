@@ -30,6 +30,7 @@ export const ANTHROPIC_COMPUTER_DIALECT: AgentDialect = {
       screen: parts.screen,
       policy: parts.policy,
       confirm: parts.confirm,
+      redactSecrets: parts.redactSecrets,
       screenshotSize: parts.screenshotSize,
       toolType: parts.anthropicComputerTool ?? DEFAULT_ANTHROPIC_COMPUTER_TOOL,
     }),

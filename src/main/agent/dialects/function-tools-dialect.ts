@@ -15,7 +15,7 @@ import type { AgentDialect } from './agent-dialect.js';
 export const FUNCTION_TOOLS_DIALECT: AgentDialect = {
   name: 'function-tools',
   tools: (parts) => [
-    createComputerTool({ operator: parts.operator, screen: parts.screen, policy: parts.policy, confirm: parts.confirm }),
+    createComputerTool({ operator: parts.operator, screen: parts.screen, policy: parts.policy, confirm: parts.confirm, redactSecrets: parts.redactSecrets }),
     createFinishTool(),
     createAskUserTool(parts.askUser),
     createGetHistoryImageTool(),

@@ -25,6 +25,7 @@ export const OPENAI_COMPUTER_DIALECT: AgentDialect = {
       screen: parts.screen,
       policy: parts.policy,
       confirm: parts.confirm,
+      redactSecrets: parts.redactSecrets,
       screenshotSize: parts.screenshotSize,
       toolType: parts.modelFamily === PREVIEW_FAMILY ? 'computer_use_preview' : 'computer',
     }),

@@ -28,6 +28,7 @@ export const QWEN_COMPUTER_USE_DIALECT: AgentDialect = {
       screen: parts.screen,
       policy: parts.policy,
       confirm: parts.confirm,
+      redactSecrets: parts.redactSecrets,
       screenshotSize: parts.screenshotSize,
       coordinateSpace: parts.coordinateSpace,
       operatorKind: parts.operator.describe().kind,

@@ -24,7 +24,7 @@ import type { AgentDialect } from './agent-dialect.js';
 export const UI_TARS_DIALECT: AgentDialect = {
   name: 'ui-tars',
   tools: (parts) => [
-    createComputerTool({ operator: parts.operator, screen: parts.screen, policy: parts.policy, confirm: parts.confirm }),
+    createComputerTool({ operator: parts.operator, screen: parts.screen, policy: parts.policy, confirm: parts.confirm, redactSecrets: parts.redactSecrets }),
     createFinishTool(),
     createAskUserTool(parts.askUser),
   ],

@@ -11,15 +11,18 @@ import { z } from 'zod';
 import { COMPUTER_ACTION_TYPES, ComputerActionSchema, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
 import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { MessagePart } from '../../../shared/messages.js';
-import type { Operator } from '../../operators/operator.js';
+import type { Redact } from '../../../shared/secret-redaction.js';
+import type { FocusedFieldKind, Operator } from '../../operators/operator.js';
 import { unchangedNotice } from '../../perception/capture-with-dedup.js';
 import { unsettledNotice } from '../../perception/settle-watch.js';
 import type { ConfirmationHandler } from '../agent-contract.js';
 import { askConfirmation, refusalText } from '../confirmation-gate.js';
-import { assessRisk, confirmationReason, needsConfirmation } from '../safety-policy.js';
+import { maskedDetail, maskedTyping, typedStrings } from '../password-masking.js';
+import { assessRisk, confirmationReason, needsConfirmation, typesText } from '../safety-policy.js';
+import { typingPieces } from '../typing-pieces.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
 import { computerInputSchema } from './computer-input-schema.js';
-import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
+import type { ToolCallScope, ToolDefinition, ToolResult, ToolStepRecord } from './tool-definition.js';
 
 export { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
 import { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
@@ -29,6 +32,11 @@ export interface ComputerToolOptions {
   screen: ScreenRecorder;
   policy: ConfirmationPolicy;
   confirm: ConfirmationHandler;
+  /**
+   * The configuration's secret redactor: where the operator cannot tell what has the focus, typed text
+   * holding a configured secret is risky. Without it only the heuristics of secret-likeness.ts apply.
+   */
+  redactSecrets?: Redact | undefined;
 }
 
 /**
@@ -86,24 +94,31 @@ export function createComputerTool(options: ComputerToolOptions): ToolDefinition
  * One computer action through the one pipeline: the safety policy, the mapping through the call's view,
  * the operator, the screenshot after. The native computer tools of other dialects translate their actions
  * and come through here, so the gate and the coordinates are the same for every protocol.
+ *
+ * Typed text with a newline is performed piece by piece (typing-pieces.ts), each piece through the gate on
+ * its own; a piece refused or failed stops the rest, and the model is told what was done before it.
  */
 export async function performComputerAction(action: ComputerAction, scope: ToolCallScope, options: ComputerToolOptions): Promise<ToolResult> {
-  const refusal = await confirmIfNeeded(action, scope, options);
-  if (refusal !== undefined) {
-    return { parts: [{ type: 'text', text: refusal }], isError: true, record: { action, result: { ok: false, refused: true } } };
+  const details: string[] = [];
+  let intoPasswordField = false;
+  const recorded = (): ComputerAction => (intoPasswordField ? maskedTyping(action) : action);
+  const masking = (): Pick<ToolStepRecord, 'typedIntoPasswordField'> => (intoPasswordField ? { typedIntoPasswordField: typedStrings(action) } : {});
+  for (const piece of typingPieces(action)) {
+    const gate = await confirmIfNeeded(piece, scope, options);
+    intoPasswordField ||= gate.focusedFieldKind === 'password' && typesText(piece);
+    if (gate.refusal !== undefined) return stoppedPartWay(details, gate.refusal, { action: recorded(), result: { ok: false, refused: true }, ...masking() });
+    if (scope.shown === undefined) {
+      return {
+        parts: [{ type: 'text', text: 'There is no screenshot to act on yet; call computer with action "screenshot" first.' }],
+        isError: true,
+        record: { action: recorded(), result: { ok: false }, ...masking() },
+      };
+    }
+    const outcome = await options.operator.execute(piece, scope.shown.view, scope.signal);
+    if (!outcome.ok) return stoppedPartWay(details, outcome.error, { action: recorded(), result: { ok: false }, ...masking() });
+    details.push(intoPasswordField ? maskedDetail(piece) : (outcome.detail ?? `${piece.action} done`));
   }
-  if (scope.shown === undefined) {
-    return {
-      parts: [{ type: 'text', text: 'There is no screenshot to act on yet; call computer with action "screenshot" first.' }],
-      isError: true,
-      record: { action, result: { ok: false } },
-    };
-  }
-  const outcome = await options.operator.execute(action, scope.shown.view, scope.signal);
-  if (!outcome.ok) {
-    return { parts: [{ type: 'text', text: outcome.error }], isError: true, record: { action, result: { ok: false } } };
-  }
-  const detail = outcome.detail ?? `${action.action} done`;
+  const detail = details.join('; ');
   const capture = await options.screen.capture(action.action !== 'screenshot');
   const parts: MessagePart[] = [{ type: 'text', text: detail }];
   // The step row keeps how the screen settled; the model is told only when it had not.
@@ -111,26 +126,36 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
   if (capture.settle?.settled === false) parts.push({ type: 'text', text: unsettledNotice(capture.settle.maxMs) });
   if (capture.kind === 'new') {
     parts.push({ type: 'image', imageId: capture.imageId });
-    return { parts, record: { action, result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle } } };
+    return { parts, record: { action: recorded(), result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle }, ...masking() } };
   }
   parts.push({ type: 'text', text: unchangedNotice(capture.sameAs) });
   return {
     parts,
-    record: { action, result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs },
+    record: { action: recorded(), result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs, ...masking() },
   };
 }
 
-/** Undefined when the action may run; otherwise what the model is told. */
-async function confirmIfNeeded(action: ComputerAction, call: ToolCallScope, options: ComputerToolOptions): Promise<string | undefined> {
+/** A refusal or a failure, after the pieces already done (if any), which the model is told of first. */
+function stoppedPartWay(details: readonly string[], why: string, record: ToolStepRecord): ToolResult {
+  const text = details.length === 0 ? why : `${details.join('; ')}; then stopped: ${why}`;
+  return { parts: [{ type: 'text', text }], isError: true, record };
+}
+
+interface GateOutcome {
+  /** What the model is told when the action may not run; undefined when it may. */
+  refusal?: string | undefined;
+  /** What had the focus when the action was judged ('unknown' when it types nothing, so was not asked). */
+  focusedFieldKind: FocusedFieldKind;
+}
+
+async function confirmIfNeeded(action: ComputerAction, call: ToolCallScope, options: ComputerToolOptions): Promise<GateOutcome> {
   const focusedFieldKind =
-    action.action === 'type' && options.operator.focusedFieldKind !== undefined
-      ? await options.operator.focusedFieldKind()
-      : 'unknown';
-  const risk = assessRisk(action, { focusedFieldKind });
-  if (!needsConfirmation(options.policy, risk, action)) return undefined;
+    typesText(action) && options.operator.focusedFieldKind !== undefined ? await options.operator.focusedFieldKind() : 'unknown';
+  const risk = assessRisk(action, { focusedFieldKind, redactSecrets: options.redactSecrets });
+  if (!needsConfirmation(options.policy, risk, action)) return { focusedFieldKind };
   const reason = confirmationReason(options.policy, risk, action);
   const answer = await askConfirmation(action, reason, call, options.confirm);
-  return answer.approved ? undefined : refusalText(answer, reason);
+  return { focusedFieldKind, refusal: answer.approved ? undefined : refusalText(answer, reason) };
 }
 
 /** A flat arguments object without its null fields (models prompted with one flat schema send unused ones as null). */

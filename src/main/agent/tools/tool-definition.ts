@@ -49,6 +49,11 @@ export interface ToolStepRecord {
   result?: unknown;
   /** When the screen had not changed after the action: the earlier image it equals. */
   dedupOfImageId?: string;
+  /**
+   * What the action typed into a password field, in every form the model may have written it: the turn
+   * masks these in the stored call and thought (the action and result above are masked already).
+   */
+  typedIntoPasswordField?: string[];
 }
 
 export interface ToolDefinition<Arguments = unknown> {

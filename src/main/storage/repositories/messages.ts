@@ -6,10 +6,12 @@
 import { z } from 'zod';
 import { newId } from '../../../shared/ids.js';
 import {
+  AssistantMessageSchema,
   MESSAGE_ROLES,
   MessagePartSchema,
   MessageSchema,
   ToolCallSchema,
+  type AssistantMessage,
   type Message,
   type MessagePart,
   type MessageRole,
@@ -99,6 +101,7 @@ export class MessagesRepository {
   private readonly listBySessionAfterStatement;
   private readonly listByTurnStatement;
   private readonly compressStatement;
+  private readonly rewriteCallsStatement;
 
   constructor(
     database: Database,
@@ -123,6 +126,9 @@ export class MessagesRepository {
     this.listByTurnStatement = database.prepare('SELECT * FROM messages WHERE turn_id = ? ORDER BY sequence');
     this.compressStatement = database.prepare(
       'UPDATE messages SET parts = @parts, is_compressed = 1 WHERE id = @id AND turn_id IS NOT NULL RETURNING *',
+    );
+    this.rewriteCallsStatement = database.prepare(
+      "UPDATE messages SET parts = @parts, tool_calls = @toolCalls WHERE id = @id AND role = 'assistant' RETURNING *",
     );
   }
 
@@ -180,6 +186,18 @@ export class MessagesRepository {
           : `Message ${id} has no turn (older data) and is never compacted.`,
       );
     }
+    return parseRow(MessageRow, row, 'messages');
+  }
+
+  /**
+   * Replaces an assistant message's parts and calls with a masked form of them: what a call typed into a
+   * password field is known only once the call ran, after the message was stored.
+   */
+  rewriteCalls(id: string, message: AssistantMessage): MessageRecord {
+    const checked = redactedValue(AssistantMessageSchema.parse(message), this.redact);
+    assertNoPixels(checked.parts);
+    const row: unknown = this.rewriteCallsStatement.get({ id, parts: toJson(checked.parts), toolCalls: toJson(checked.toolCalls) });
+    if (row === undefined) throw new Error(`There is no assistant message ${id}.`);
     return parseRow(MessageRow, row, 'messages');
   }
 }
