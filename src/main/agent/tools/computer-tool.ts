@@ -103,8 +103,10 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
   if (!outcome.ok) {
     return { parts: [{ type: 'text', text: outcome.error }], isError: true, record: { action, result: { ok: false } } };
   }
-  const detail = outcome.detail ?? `${action.action} done`;
   const capture = await options.screen.capture(action.action !== 'screenshot');
+  // Read once the screen has settled: a navigation the action started and the operator refused is known by then.
+  const notices = options.operator.takeNotices?.() ?? [];
+  const detail = [outcome.detail ?? `${action.action} done`, ...notices].join('\n');
   const parts: MessagePart[] = [{ type: 'text', text: detail }];
   // The step row keeps how the screen settled; the model is told only when it had not.
   const settle = capture.settle === undefined ? {} : { settle: capture.settle };
