@@ -25,9 +25,14 @@ const KEY_LOG = `<script>document.addEventListener('keydown', (event) => void fe
 const PAGES: Record<string, string> = {
   '/link': `<a href="/blocked/page" style="${COVER}">Continue</a>`,
   '/redirect': `<a href="/go" style="${COVER}">Continue</a>`,
+  '/chain': `<a href="/hop" style="${COVER}">Continue</a>`,
+  '/landed': '<p>The end of an allowed redirect.</p>',
   '/form': `<form method="post" action="/blocked/form"><input name="secret" value="s3cret" type="hidden"><button style="${COVER}">Send</button></form>`,
   '/popup': `<a href="/blocked/popup" target="_blank" style="${COVER}">Open</a>${KEY_LOG}`,
 };
+
+// /hop passes the check of its first hop (to /next), and only its second hop leaves the scope.
+const REDIRECTS: Record<string, string> = { '/go': '/blocked/redirected', '/hop': '/next', '/next': '/blocked/chained', '/fine': '/landed' };
 
 let site: { origin: string; hits: string[]; keys: string[]; server: Server };
 let model: FakeOpenAiServer;
@@ -47,8 +52,9 @@ beforeAll(async () => {
       });
       return;
     }
-    if (request.url === '/go') {
-      response.writeHead(302, { location: '/blocked/redirected' }).end();
+    const redirect = REDIRECTS[request.url ?? ''];
+    if (redirect !== undefined) {
+      response.writeHead(302, { location: redirect }).end();
       return;
     }
     const page = PAGES[request.url ?? ''] ?? '<p>A page the scope should never let the browser reach.</p>';
@@ -88,6 +94,7 @@ describe('a navigation to a blocked URL', () => {
     ['/link', '/blocked/page'],
     ['/redirect', '/blocked/redirected'],
     ['/form', '/blocked/form'],
+    ['/chain', '/blocked/chained'],
   ] as const) {
     it(`is refused and the model is told (${path.slice(1)})`, { timeout: 60_000 }, async () => {
       const run = await runOn(path, [CLICK, { finish: 'Done.' }]);
@@ -95,9 +102,10 @@ describe('a navigation to a blocked URL', () => {
       expect(run.exitCode, run.stderr).toBe(0);
       expect(site.hits.filter((hit) => hit.includes('/blocked/'))).toEqual([]);
       // The click's tool result, in the model's next request, says what was not opened and why.
-      expect(run.requests[1]!.text).toContain(`The browser did not open ${site.origin}${path === '/redirect' ? '/go' : blocked}`);
+      const refusedHop = { '/redirect': '/go', '/chain': '/next' }[path as string] ?? blocked;
+      expect(run.requests[1]!.text).toContain(`The browser did not open ${site.origin}${refusedHop}`);
       expect(run.requests[1]!.text).toContain('agent.blockedUrls');
-      if (path === '/redirect') expect(run.requests[1]!.text).toContain(`redirects to ${site.origin}${blocked}`);
+      if (refusedHop !== blocked) expect(run.requests[1]!.text).toContain(`redirects to ${site.origin}${blocked}`);
       const click = run.events.find((event): event is Extract<AgentEvent, { type: 'step' }> => event.type === 'step' && event.action?.action === 'click');
       expect(click?.ok).toBe(true);
     });
@@ -111,6 +119,39 @@ describe('a navigation to a blocked URL', () => {
     expect(run.requests[1]!.text).toContain(`The browser did not open ${site.origin}/blocked/popup`);
     await waitFor(() => site.keys.length >= 2, { description: 'the opener to record the typed keys' });
     expect(site.keys).toEqual(['o', 'k']);
+  });
+});
+
+describe('a redirect inside the scope', () => {
+  it('is followed to its end', { timeout: 60_000 }, async () => {
+    model.script(scriptedMoves([{ finish: 'Landed.' }]));
+    const io = captureIo();
+    const exitCode = await runCli(
+      ['--home', home.root, 'run', 'Open the page', '--operator', 'browser', '--url', `${site.origin}/fine`, '--base-url', model.baseUrl],
+      io,
+    );
+
+    expect(exitCode, io.output.stderr).toBe(0);
+    expect(io.output.stderr).toContain(`browser operator on ${site.origin}/landed`);
+  });
+});
+
+describe('a blocked start URL', () => {
+  it('is refused before anything starts (exit 2)', async () => {
+    const io = captureIo();
+    const exitCode = await runCli(['--home', home.root, 'run', 'Open it', '--operator', 'browser', '--url', `${site.origin}/blocked/start`, '--base-url', model.baseUrl], io);
+
+    expect(exitCode).toBe(2);
+    expect(io.output.stderr).toContain(`--url: ${site.origin}/blocked/start is blocked by agent.blockedUrls (http://127.0.0.1/blocked/*).`);
+  });
+
+  it('is refused when the start URL redirects to it (exit 2)', { timeout: 60_000 }, async () => {
+    const io = captureIo();
+    const exitCode = await runCli(['--home', home.root, 'run', 'Open it', '--operator', 'browser', '--url', `${site.origin}/go`, '--base-url', model.baseUrl], io);
+
+    expect(exitCode).toBe(2);
+    expect(io.output.stderr).toContain(`cannot open ${site.origin}/go: The browser did not open ${site.origin}/go: it redirects to ${site.origin}/blocked/redirected`);
+    expect(site.hits.filter((hit) => hit.includes('/blocked/'))).toEqual([]);
   });
 });
 

@@ -4,10 +4,13 @@
  * script setting window.location, a redirect), is checked before the browser makes it. A refused one is
  * answered with No Content, and what was refused is kept for the model, which is told with the result of its next action.
  *
- * Redirects: Playwright routes only the first request of a redirect chain, so a navigation is fetched here
- * without following redirects and its Location is checked before the browser is handed the response. A
- * chain of several redirects can still reach a URL out of scope at its later hops: when such a page commits,
- * it is left at once for about:blank and the model is told.
+ * Redirects: Playwright routes only the first request of a redirect chain, and the browser would follow the
+ * rest unseen. So a navigation is fetched here without following redirects, and its Location is checked;
+ * a redirect that turns into a GET (301, 302, 303, or 307/308 of a GET) is not handed to the browser but
+ * made a navigation of its own to the Location, which comes through here again: every hop of a chain is
+ * checked before it is asked for. A 307/308 that repeats a POST is handed over whole (the body cannot be
+ * sent again by a navigation), so only its first hop is checked: should a later hop reach a page out of
+ * scope, that page is left at once for about:blank and the model is told.
  */
 import type { BrowserContext, Frame, Page, Request, Route } from 'playwright-core';
 import type { BrowserUrlScope } from './browser-url-scope.js';
@@ -16,6 +19,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export class NavigationGuard {
   private notices: string[] = [];
+  /** Per frame, the navigation to the target of the redirect it was last handed (see followThroughGuard). */
+  private readonly redirectsFollowed = new Map<Frame, Promise<void>>();
 
   private constructor(private readonly scope: BrowserUrlScope) {}
 
@@ -39,6 +44,27 @@ export class NavigationGuard {
     return taken;
   }
 
+  /** Whether a navigation of `frame` was handed a redirect that is still to be followed. */
+  followsRedirect(frame: Frame): boolean {
+    return this.redirectsFollowed.has(frame);
+  }
+
+  /**
+   * Resolves once the redirects a navigation of `frame` was given have been followed to their end (each hop
+   * is a navigation of its own, so the first one's promise ends when the second begins).
+   */
+  async untilRedirectsFollowed(frame: Frame): Promise<void> {
+    for (;;) {
+      const pending = this.redirectsFollowed.get(frame);
+      if (pending === undefined) return;
+      await pending;
+      if (this.redirectsFollowed.get(frame) === pending) {
+        this.redirectsFollowed.delete(frame);
+        return;
+      }
+    }
+  }
+
   private async check(route: Route, request: Request): Promise<void> {
     if (!request.isNavigationRequest()) return route.fallback();
     const refusal = this.scope.refusal(request.url());
@@ -51,8 +77,26 @@ export class NavigationGuard {
       const target = resolvedUrl(location, request.url());
       const redirectRefusal = this.scope.refusal(target);
       if (redirectRefusal !== undefined) return this.refuse(route, request, `it redirects to ${target}, and ${redirectRefusal}`);
+      if (redirectsAsGet(response.status(), request.method())) return this.followThroughGuard(route, request, target);
     }
     return route.fulfill({ response });
+  }
+
+  /** The browser stays put (No Content), then goes to the redirect's target as a navigation that is routed again. */
+  private async followThroughGuard(route: Route, request: Request, target: string): Promise<void> {
+    let frame: Frame;
+    try {
+      frame = request.frame();
+    } catch {
+      return route.fulfill({ status: 204, body: '' });
+    }
+    // Known before the first navigation ends as aborted by the No Content, so that untilRedirectsFollowed sees it.
+    let started!: () => void;
+    const handedOver = new Promise<void>((resolve) => (started = resolve));
+    this.redirectsFollowed.set(frame, handedOver.then(() => frame.goto(target)).then(() => undefined, () => undefined));
+    await route.fulfill({ status: 204, body: '' });
+    // Not awaited here: the route handler must return for the browser to go on.
+    started();
   }
 
   private async refuse(route: Route, request: Request, refusal: string): Promise<void> {
@@ -72,6 +116,11 @@ export class NavigationGuard {
     this.notices.push(`The browser left ${url} as soon as a redirect reached it: ${refusal}.`);
     await frame.goto('about:blank').catch(() => undefined);
   }
+}
+
+/** Browsers turn a POST into a GET on 301, 302 and 303; 307 and 308 repeat the request as it was. */
+function redirectsAsGet(status: number, method: string): boolean {
+  return status === 301 || status === 302 || status === 303 || method === 'GET';
 }
 
 /** A popup whose first page was refused shows only an error: it is closed, and the opener stays in front. */

@@ -132,10 +132,19 @@ export class BrowserOperator implements Operator {
     if (!z.url().safeParse(url).success) throw new BrowserOperatorError(`not a URL: ${url}`);
     const refusal = this.scope.refusal(url);
     if (refusal !== undefined) throw new BrowserOperatorError(`cannot open ${url}: ${refusal}`);
+    const frame = this.page.mainFrame();
     try {
       await this.page.goto(url, { waitUntil: 'load' });
     } catch (error) {
-      throw new BrowserOperatorError(`cannot open ${url}: ${firstLine(error)}`);
+      // A redirect is followed as a navigation of its own (browser-navigation-guard.ts): the first one ends aborted.
+      const followed = this.guard.followsRedirect(frame);
+      if (followed) await this.guard.untilRedirectsFollowed(frame);
+      const landed = this.page.url();
+      if (!followed || landed === 'about:blank' || landed.startsWith('chrome-error:')) {
+        // Refused by the scope (at some hop), the refusal says why; else the browser's own error does.
+        const refused = this.guard.takeNotices();
+        throw new BrowserOperatorError(`cannot open ${url}: ${refused.length > 0 ? refused.join(' ') : firstLine(error)}`);
+      }
     }
   }
 
