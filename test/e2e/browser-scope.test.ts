@@ -16,7 +16,7 @@ import { AgentEventSchema, type AgentEvent } from '../../src/shared/events.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer-model.js';
-import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
+import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 // A link, a submit button or a popup link over the whole page: a click anywhere follows it.
@@ -27,6 +27,8 @@ const PAGES: Record<string, string> = {
   '/redirect': `<a href="/go" style="${COVER}">Continue</a>`,
   '/chain': `<a href="/hop" style="${COVER}">Continue</a>`,
   '/landed': '<p>The end of an allowed redirect.</p>',
+  '/repost': `<form method="post" action="/keep-post"><button style="${COVER}">Send</button></form>`,
+  '/repost-fine': `<form method="post" action="/keep-post-fine"><input name="note" value="kept" type="hidden"><button style="${COVER}">Send</button></form>`,
   '/form': `<form method="post" action="/blocked/form"><input name="secret" value="s3cret" type="hidden"><button style="${COVER}">Send</button></form>`,
   '/popup': `<a href="/blocked/popup" target="_blank" style="${COVER}">Open</a>${KEY_LOG}`,
 };
@@ -55,6 +57,18 @@ beforeAll(async () => {
     const redirect = REDIRECTS[request.url ?? ''];
     if (redirect !== undefined) {
       response.writeHead(302, { location: redirect }).end();
+      return;
+    }
+    // A POST kept as a POST over two hops (307), out of scope at the second, or landing in scope.
+    const postRedirect = { '/keep-post': '/keep-post-again', '/keep-post-again': '/blocked/post', '/keep-post-fine': '/posted' }[request.url ?? ''];
+    if (postRedirect !== undefined) {
+      response.writeHead(307, { location: postRedirect }).end();
+      return;
+    }
+    if (request.url === '/posted') {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => response.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${request.method} ${body}</p>`));
       return;
     }
     const page = PAGES[request.url ?? ''] ?? '<p>A page the scope should never let the browser reach.</p>';
@@ -108,6 +122,14 @@ describe('a navigation to a blocked URL', () => {
       if (refusedHop !== blocked) expect(run.requests[1]!.text).toContain(`redirects to ${site.origin}${blocked}`);
       const click = run.events.find((event): event is Extract<AgentEvent, { type: 'step' }> => event.type === 'step' && event.action?.action === 'click');
       expect(click?.ok).toBe(true);
+      // The step row keeps what the model was told.
+      const storage = openHomeStorage(home);
+      try {
+        const stored = storage.steps.listBySession(run.events[0]!.sessionId).find((step) => (step.action as { action?: string } | null)?.action === 'click');
+        expect((stored?.result as { detail?: string } | null)?.detail).toContain(`The browser did not open ${site.origin}${refusedHop}`);
+      } finally {
+        storage.close();
+      }
     });
   }
 
@@ -119,6 +141,25 @@ describe('a navigation to a blocked URL', () => {
     expect(run.requests[1]!.text).toContain(`The browser did not open ${site.origin}/blocked/popup`);
     await waitFor(() => site.keys.length >= 2, { description: 'the opener to record the typed keys' });
     expect(site.keys).toEqual(['o', 'k']);
+  });
+});
+
+describe('a POST redirected with 307, which keeps it a POST', () => {
+  it('is refused at the hop that leaves the scope, before the POST reaches it', { timeout: 60_000 }, async () => {
+    const run = await runOn('/repost', [CLICK, { finish: 'Done.' }]);
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(site.hits.filter((hit) => hit.includes('/blocked/'))).toEqual([]);
+    expect(run.requests[1]!.text).toContain(`The browser did not open ${site.origin}/keep-post: it redirects to ${site.origin}/blocked/post, and `);
+  });
+
+  it('lands in scope, and the POST reaches it once', { timeout: 60_000 }, async () => {
+    const hitsBefore = site.hits.length;
+    const run = await runOn('/repost-fine', [CLICK, { finish: 'Done.' }]);
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(site.hits.slice(hitsBefore).filter((hit) => hit.endsWith('/posted'))).toEqual(['POST /posted']);
+    expect(run.requests[1]!.text).not.toContain('The browser did not open');
   });
 });
 

@@ -8,14 +8,16 @@
  * rest unseen. So a navigation is fetched here without following redirects, and its Location is checked;
  * a redirect that turns into a GET (301, 302, 303, or 307/308 of a GET) is not handed to the browser but
  * made a navigation of its own to the Location, which comes through here again: every hop of a chain is
- * checked before it is asked for. A 307/308 that repeats a POST is handed over whole (the body cannot be
- * sent again by a navigation), so only its first hop is checked: should a later hop reach a page out of
- * scope, that page is left at once for about:blank and the model is told.
+ * checked before it is asked for. A 307/308 that repeats a POST cannot become a navigation (a navigation
+ * cannot carry the body again): its hops are fetched here, each checked first, and the browser is handed the
+ * last answer (its address bar keeps the first URL).
  */
 import type { BrowserContext, Frame, Page, Request, Route } from 'playwright-core';
 import type { BrowserUrlScope } from './browser-url-scope.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// Chromium's own limit for a redirect chain.
+const MOST_REPEATED_HOPS = 20;
 
 export class NavigationGuard {
   private notices: string[] = [];
@@ -29,11 +31,6 @@ export class NavigationGuard {
     const guard = new NavigationGuard(scope);
     if (!scope.watchesNavigations) return guard;
     await context.route('**/*', (route, request) => guard.check(route, request));
-    const watch = (page: Page): void => {
-      page.on('framenavigated', (frame) => void guard.leaveIfOutOfScope(frame));
-    };
-    context.pages().forEach(watch);
-    context.on('page', watch);
     return guard;
   }
 
@@ -69,17 +66,23 @@ export class NavigationGuard {
     if (!request.isNavigationRequest()) return route.fallback();
     const refusal = this.scope.refusal(request.url());
     if (refusal !== undefined) return this.refuse(route, request, refusal);
-    const response = await route.fetch({ maxRedirects: 0 }).catch(() => undefined);
+    let response = await route.fetch({ maxRedirects: 0 }).catch(() => undefined);
     // A request the browser could not make either (a refused connection): let the browser show it as it would.
     if (response === undefined) return route.fallback();
-    const location = response.headers()['location'];
-    if (REDIRECT_STATUSES.has(response.status()) && location !== undefined) {
-      const target = resolvedUrl(location, request.url());
+    let url = request.url();
+    for (let hop = 1; ; hop += 1) {
+      const location = response.headers()['location'];
+      if (!REDIRECT_STATUSES.has(response.status()) || location === undefined) return route.fulfill({ response });
+      const target = resolvedUrl(location, url);
       const redirectRefusal = this.scope.refusal(target);
       if (redirectRefusal !== undefined) return this.refuse(route, request, `it redirects to ${target}, and ${redirectRefusal}`);
       if (redirectsAsGet(response.status(), request.method())) return this.followThroughGuard(route, request, target);
+      if (hop > MOST_REPEATED_HOPS) return this.refuse(route, request, `it redirects more than ${MOST_REPEATED_HOPS} times`);
+      // The same method and body again, to the next hop, now that it is known to be in scope.
+      url = target;
+      response = await route.fetch({ url: target, maxRedirects: 0 }).catch(() => undefined);
+      if (response === undefined) return route.abort('connectionfailed');
     }
-    return route.fulfill({ response });
   }
 
   /** The browser stays put (No Content), then goes to the redirect's target as a navigation that is routed again. */
@@ -105,16 +108,6 @@ export class NavigationGuard {
     // replace it with an error page (and pull the document out from under a capture in progress).
     await route.fulfill({ status: 204, body: '' });
     await closeIfEmptyPopup(request);
-  }
-
-  private async leaveIfOutOfScope(frame: Frame): Promise<void> {
-    if (frame.parentFrame() !== null) return;
-    const url = frame.url();
-    if (url.startsWith('chrome-error:')) return;
-    const refusal = this.scope.refusal(url);
-    if (refusal === undefined) return;
-    this.notices.push(`The browser left ${url} as soon as a redirect reached it: ${refusal}.`);
-    await frame.goto('about:blank').catch(() => undefined);
   }
 }
 
