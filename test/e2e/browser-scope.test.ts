@@ -213,6 +213,15 @@ describe('a file: start URL', () => {
     expect(io.output.stderr).toContain(`--url: ${url} is a file: URL, and file: URLs are not allowed (agent.allowFileUrls, --allow-file-urls).`);
   });
 
+  it('is refused by sightline mcp too without --allow-file-urls', async () => {
+    const io = captureIo();
+    const url = pathToFileURL(join(folder, 'page.html')).href;
+    const exitCode = await runCli(['--home', home.root, 'mcp', '--operator', 'browser', '--url', url], io);
+
+    expect(exitCode).toBe(2);
+    expect(io.output.stderr).toContain('--allow-file-urls');
+  });
+
   it('is opened with --allow-file-urls', { timeout: 60_000 }, async () => {
     model.script(scriptedMoves([{ finish: 'Read it.' }]));
     const io = captureIo();
