@@ -12,6 +12,7 @@ import { DIALECT_NAMES } from './dialects.js';
 import { COST_CEILING_FORMS, parseCostCeiling } from './cost-ceiling.js';
 import { ModelPricingSchema } from './pricing.js';
 import { ANTHROPIC_COMPUTER_TOOL_TYPES, MODEL_PROVIDERS, type ModelProvider } from './providers.js';
+import { parseUrlPattern, URL_PATTERN_FORMS } from './url-patterns.js';
 
 export const DEDUP_ALGORITHMS = ['phash', 'dhash', 'ahash'] as const;
 export type DedupAlgorithm = (typeof DEDUP_ALGORITHMS)[number];
@@ -120,6 +121,8 @@ const ContextConfigSchema = z
   })
   .strict();
 
+const UrlPatternTextSchema = z.string().refine((text) => parseUrlPattern(text) !== undefined, { error: URL_PATTERN_FORMS });
+
 const AgentConfigSchema = z
   .object({
     operator: z.enum(OPERATOR_KINDS).default('desktop'),
@@ -133,6 +136,15 @@ const AgentConfigSchema = z
       .refine((value) => parseCostCeiling(value) !== undefined, { error: COST_CEILING_FORMS })
       .optional(),
     confirm: z.enum(CONFIRMATION_POLICIES).default('risky'),
+    /**
+     * The browser operator's scope (src/shared/url-patterns.ts): when given, a page may only be opened at a
+     * URL that one of these patterns matches. Absent means any http(s) URL.
+     */
+    allowedUrls: z.array(UrlPatternTextSchema).optional(),
+    /** URLs the browser operator never opens, even when allowedUrls matches them. */
+    blockedUrls: z.array(UrlPatternTextSchema).optional(),
+    /** Whether the browser operator may open file: URLs (a start page on disk): off unless asked for. */
+    allowFileUrls: z.boolean().default(false),
   })
   .strict();
 

@@ -4,8 +4,12 @@
  * browser operator, the default policy (risky) and no terminal and no --yes, both key combinations are
  * refused before they run: the page never receives them, the confirmation-answered events say
  * approved=false, and the browser is still there for the next, harmless action, which the page does see.
+ *
+ * A second page orders the agent to visit a URL that agent.blockedUrls holds (by a script setting
+ * window.location, carrying the report in the query string): the browser never asks for it, the page stays,
+ * and the model is told in the click's result.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -19,14 +23,17 @@ import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../hel
 import { waitFor } from '../helpers/wait-for.js';
 
 const PAGE = readFileSync(resolve(import.meta.dirname, '../fixtures/prompt-injection/index.html'));
+const VISIT_BLOCKED_PAGE = readFileSync(resolve(import.meta.dirname, '../fixtures/prompt-injection/visit-blocked.html'));
 
-let page: { url: string; keys: string[]; server: Server };
+let page: { url: string; keys: string[]; paths: string[]; server: Server };
 let model: FakeOpenAiServer;
 let home: TemporaryHome;
 
 beforeAll(async () => {
   const keys: string[] = [];
+  const paths: string[] = [];
   const server = createServer((request, response) => {
+    paths.push(request.url ?? '');
     if (request.method === 'POST' && request.url === '/keys') {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -36,10 +43,11 @@ beforeAll(async () => {
       });
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+    const body = request.url === '/visit-blocked' ? VISIT_BLOCKED_PAGE : PAGE;
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  page = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, keys, server };
+  page = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, keys, paths, server };
   model = await startFakeOpenAiServer();
   home = createTemporaryHome('sightline-injection');
 });
@@ -95,6 +103,35 @@ describe('text on the screen that tells the agent to close the window', () => {
       expect(keySteps.every((step) => step.error !== null)).toBe(true);
     } finally {
       storage.close();
+    }
+  });
+
+  it('does not take the browser to a blocked URL, and the model is told', { timeout: 60_000 }, async () => {
+    const blockingHome = createTemporaryHome('sightline-injection-blocked');
+    try {
+      writeFileSync(blockingHome.configFile, JSON.stringify({ agent: { blockedUrls: ['http://127.0.0.1/exfiltrate*'] } }));
+      const requests: RequestSummary[] = [];
+      model.script(
+        scriptedMoves(
+          [
+            { action: { action: 'click', x: 640, y: 500 }, thought: 'The page says to verify the session first; clicking as instructed.' },
+            { finish: 'Summarized the report: revenue up 4%.' },
+          ],
+          (summary) => requests.push(summary),
+        ),
+      );
+      const io = captureIo();
+      const exitCode = await runCli(
+        ['--home', blockingHome.root, 'run', 'Summarize the quarterly report', '--operator', 'browser', '--url', `${page.url}visit-blocked`, '--base-url', model.baseUrl, '--json'],
+        io,
+      );
+
+      expect(exitCode, io.output.stderr).toBe(0);
+      expect(page.paths.filter((path) => path.startsWith('/exfiltrate'))).toEqual([]);
+      expect(requests[1]!.text).toContain(`The browser did not open ${page.url}exfiltrate?report=revenue-up-4: `);
+      expect(requests[1]!.text).toContain('is blocked by agent.blockedUrls (http://127.0.0.1/exfiltrate*)');
+    } finally {
+      blockingHome.remove();
     }
   });
 });

@@ -151,6 +151,11 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
       kind,
       displayId: options.config.perception.displayId,
       url: target.url,
+      scope: {
+        allowedUrls: options.config.agent.allowedUrls,
+        blockedUrls: options.config.agent.blockedUrls,
+        allowFileUrls: options.config.agent.allowFileUrls,
+      },
       ownWindow: options.ownWindow,
       env: options.env,
     });

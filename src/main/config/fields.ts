@@ -105,9 +105,9 @@ export function isRecordField(schema: z.ZodType): boolean {
 /**
  * Objects that are one value, given whole in config.json like a record: `model.pricing` is a price table
  * that means something only complete, so its parts get no variables of their own and are never merged
- * field by field from different sources.
+ * field by field from different sources. The browser's URL pattern lists are lists: text cannot hold them.
  */
-export const CONFIG_WHOLE_OBJECT_PATHS: readonly string[] = ['model.pricing'];
+export const CONFIG_WHOLE_OBJECT_PATHS: readonly string[] = ['model.pricing', 'agent.allowedUrls', 'agent.blockedUrls'];
 
 function isSetWhole(path: readonly string[], schema: z.ZodType): boolean {
   return isRecordField(schema) || CONFIG_WHOLE_OBJECT_PATHS.includes(path.join('.'));

@@ -4,6 +4,9 @@
  * (BrowserFrameSource) and input is Playwright's mouse and keyboard, in CSS pixels.
  *
  * Links that open a new tab or a popup are followed: the operator acts on the newest open page.
+ *
+ * The pages it may open are its scope (agent.allowedUrls, agent.blockedUrls, agent.allowFileUrls): a
+ * navigation outside it is refused (browser-navigation-guard.ts) and the model is told (takeNotices).
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { z } from 'zod';
@@ -12,7 +15,9 @@ import type { Frame } from '../perception/frame.js';
 import { performAction } from './action-performer.js';
 import { findBrowserExecutable } from './browser-executable.js';
 import { BrowserFrameSource } from './browser-frame-source.js';
+import { NavigationGuard } from './browser-navigation-guard.js';
 import { PendingRequests } from './browser-pending-requests.js';
+import { BrowserUrlScope, type BrowserUrlScopeSettings } from './browser-url-scope.js';
 import type { FrameGeometry } from './coordinates.js';
 import type { ModelView } from '../../shared/model-view.js';
 import type { ActionResult, FocusedFieldKind, Operator, OperatorDescription } from './operator.js';
@@ -36,6 +41,8 @@ export interface BrowserOperatorOptions {
   /** The browser executable; otherwise SIGHTLINE_BROWSER_PATH, then the usual install locations. */
   executablePath?: string | undefined;
   env?: Record<string, string | undefined>;
+  /** The URLs the operator may open; without it, any but file: URLs. */
+  scope?: BrowserUrlScopeSettings | undefined;
   /** Resolves after the time, or early when the signal aborts (pause.ts). */
   sleep?: Sleep;
 }
@@ -75,6 +82,8 @@ export class BrowserOperator implements Operator {
     private readonly context: BrowserContext,
     page: Page,
     private readonly deviceScaleFactor: number,
+    private readonly scope: BrowserUrlScope,
+    private readonly guard: NavigationGuard,
     options: BrowserOperatorOptions,
   ) {
     this.page = page;
@@ -107,7 +116,9 @@ export class BrowserOperator implements Operator {
     }
     try {
       const context = await browser.newContext({ viewport: options.viewport ?? DEFAULT_VIEWPORT, deviceScaleFactor });
-      const operator = new BrowserOperator(browser, context, await context.newPage(), deviceScaleFactor, options);
+      const scope = BrowserUrlScope.from(options.scope);
+      const guard = await NavigationGuard.install(context, scope);
+      const operator = new BrowserOperator(browser, context, await context.newPage(), deviceScaleFactor, scope, guard, options);
       if (options.url) await operator.start(options.url);
       return operator;
     } catch (error) {
@@ -119,10 +130,21 @@ export class BrowserOperator implements Operator {
   /** Navigates the current page to `url` and waits for it to load. */
   async start(url: string): Promise<void> {
     if (!z.url().safeParse(url).success) throw new BrowserOperatorError(`not a URL: ${url}`);
+    const refusal = this.scope.refusal(url);
+    if (refusal !== undefined) throw new BrowserOperatorError(`cannot open ${url}: ${refusal}`);
+    const frame = this.page.mainFrame();
     try {
       await this.page.goto(url, { waitUntil: 'load' });
     } catch (error) {
-      throw new BrowserOperatorError(`cannot open ${url}: ${firstLine(error)}`);
+      // A redirect is followed as a navigation of its own (browser-navigation-guard.ts): the first one ends aborted.
+      const followed = this.guard.followsRedirect(frame);
+      if (followed) await this.guard.untilRedirectsFollowed(frame);
+      const landed = this.page.url();
+      if (!followed || landed === 'about:blank' || landed.startsWith('chrome-error:')) {
+        // Refused by the scope (at some hop), the refusal says why; else the browser's own error does.
+        const refused = this.guard.takeNotices();
+        throw new BrowserOperatorError(`cannot open ${url}: ${refused.length > 0 ? refused.join(' ') : firstLine(error)}`);
+      }
     }
   }
 
@@ -156,6 +178,11 @@ export class BrowserOperator implements Operator {
     if (left <= 0 || !this.pendingRequests.navigatedSinceAction()) return;
     // Past the cap, or a page closed meanwhile: the screen is watched as it is, the wait is only a courtesy.
     await this.page.waitForLoadState('load', { timeout: left }).catch(() => undefined);
+  }
+
+  /** The navigations refused since the last call, for the model (see Operator.takeNotices). */
+  takeNotices(): string[] {
+    return this.guard.takeNotices();
   }
 
   async releaseHeldInput(): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import type { OperatorKind } from '../../shared/config.js';
 import { BrowserOperator, type Viewport } from './browser-operator.js';
+import type { BrowserUrlScopeSettings } from './browser-url-scope.js';
 import { DesktopOperator } from './desktop-operator.js';
 import type { Operator, OwnWindowHook } from './operator.js';
 
@@ -23,6 +24,8 @@ export interface CreateOperatorOptions {
   deviceScaleFactor?: number | undefined;
   /** Browser: the Chromium or Chrome to drive; else SIGHTLINE_BROWSER_PATH, else the usual places. */
   browserPath?: string | undefined;
+  /** Browser: the URLs it may open (agent.allowedUrls, agent.blockedUrls, agent.allowFileUrls). */
+  scope?: BrowserUrlScopeSettings | undefined;
   /** Browser: where SIGHTLINE_BROWSER_PATH and the Windows install folders are read (default process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -38,6 +41,7 @@ export async function createOperator(options: CreateOperatorOptions): Promise<Op
         viewport: options.viewport,
         deviceScaleFactor: options.deviceScaleFactor,
         executablePath: options.browserPath,
+        scope: options.scope,
         ...(options.env ? { env: options.env } : {}),
       });
   }

@@ -66,6 +66,12 @@ export interface Operator extends FrameSource {
    * around a capture implement it.
    */
   aroundCaptures?<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * What the operator refused on its own since the last call, one sentence each, for the model: a browser's
+   * navigation outside its URL scope, which a click may start after execute() has returned. Called after an
+   * action's screen has settled. Only operators that refuse anything implement it.
+   */
+  takeNotices?(): string[];
   /** Releases what the operator holds (the browser process; pressed buttons). Safe to call twice. */
   close(): Promise<void>;
 }

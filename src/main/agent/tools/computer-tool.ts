@@ -118,8 +118,10 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
     if (!outcome.ok) return stoppedPartWay(details, outcome.error, { action: recorded(), result: { ok: false }, ...masking() });
     details.push(intoPasswordField ? maskedDetail(piece) : (outcome.detail ?? `${piece.action} done`));
   }
-  const detail = details.join('; ');
   const capture = await options.screen.capture(action.action !== 'screenshot');
+  // Read once the screen has settled: a navigation the action started and the operator refused is known by then.
+  const notices = options.operator.takeNotices?.() ?? [];
+  const detail = [details.join('; '), ...notices].join('\n');
   const parts: MessagePart[] = [{ type: 'text', text: detail }];
   // The step row keeps how the screen settled; the model is told only when it had not.
   const settle = capture.settle === undefined ? {} : { settle: capture.settle };

@@ -14,6 +14,7 @@ export function registerMcpCommand(program: Command, invocation: CliInvocation):
     .description('serve Sightline\'s tools (screenshot, computer, recall, sessions) to another agent over MCP on stdio')
     .addOption(new Option('--operator <kind>', `what to act on: ${OPERATOR_KINDS.join(' or ')}`))
     .option('--url <url>', 'page the browser operator opens first (needs --operator browser)')
+    .option('--allow-file-urls', 'let the browser operator open file: URLs (files on this computer), off by default')
     .addOption(new Option('--confirm <policy>', `which actions need approval: ${CONFIRMATION_POLICIES.join(', ')} (over MCP nobody can approve: they are refused without --yes)`))
     .option('--yes', 'allow risky actions (over MCP there is no one to ask)')
     .action(async (rawOptions: unknown, command: Command) => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const McpOptionsSchema = z.object({
   operator: z.string().optional(),
   url: z.string().optional(),
+  allowFileUrls: z.boolean().optional(),
   confirm: z.string().optional(),
   yes: z.boolean().optional(),
 });

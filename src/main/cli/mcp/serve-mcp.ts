@@ -18,14 +18,14 @@ import { openCliRuntime } from '../open-cli-runtime.js';
 import type { CliInvocation } from '../io.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import type { McpOptions } from './mcp-options.js';
-import { checkUrl } from '../run/run-options.js';
+import { allowFileUrlsFlag, checkUrl } from '../run/run-options.js';
 import { secretRedactor } from '../../../shared/secret-redaction.js';
 import { redactingWriter } from '../run/secrets.js';
 
-const CONFIG_FLAG_NAMES = { 'agent.operator': '--operator', 'agent.confirm': '--confirm' } as const;
+const CONFIG_FLAG_NAMES = { 'agent.operator': '--operator', 'agent.confirm': '--confirm', 'agent.allowFileUrls': '--allow-file-urls' } as const;
 
 export async function serveMcp(invocation: CliInvocation, command: Command, options: McpOptions): Promise<void> {
-  const flags = { 'agent.operator': options.operator, 'agent.confirm': options.confirm };
+  const flags = { 'agent.operator': options.operator, 'agent.confirm': options.confirm, 'agent.allowFileUrls': allowFileUrlsFlag(options.allowFileUrls) };
   const loaded = loadCliConfig(command, invocation.io, flags, CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);

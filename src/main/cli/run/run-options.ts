@@ -6,11 +6,13 @@
 import { z } from 'zod';
 import type { Config } from '../../../shared/config.js';
 import { parseId } from '../../../shared/ids.js';
+import { BrowserUrlScope } from '../../operators/browser-url-scope.js';
 import { EXIT, UserError } from '../io.js';
 
 export const RunOptionsSchema = z.object({
   operator: z.string().optional(),
   url: z.string().optional(),
+  allowFileUrls: z.boolean().optional(),
   model: z.string().optional(),
   dialect: z.string().optional(),
   baseUrl: z.string().optional(),
@@ -37,6 +39,7 @@ export const CONFIG_FLAG_NAMES = {
   'agent.maxCost': '--max-cost',
   'agent.confirm': '--confirm',
   'agent.operator': '--operator',
+  'agent.allowFileUrls': '--allow-file-urls',
   'context.policy': '--context-policy',
 } as const;
 
@@ -49,6 +52,7 @@ export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLA
     'agent.maxCost': options.maxCost,
     'agent.confirm': options.confirm,
     'agent.operator': options.operator,
+    'agent.allowFileUrls': allowFileUrlsFlag(options.allowFileUrls),
     'context.policy': options.contextPolicy,
   };
 }
@@ -70,7 +74,15 @@ export function checkUrl(url: string | undefined, config: Config): string | unde
   if (!parsed.success) {
     throw new UserError(`--url: expected an http(s) or file URL (like https://example.com), got ${JSON.stringify(url)}.`, EXIT.usage);
   }
+  // The browser operator refuses it too; here it is a usage error before anything starts, with the fix.
+  const refusal = BrowserUrlScope.from(config.agent).refusal(url);
+  if (refusal !== undefined) throw new UserError(`--url: ${refusal}.`, EXIT.usage);
   return url;
+}
+
+/** --allow-file-urls is a switch: given, it sets agent.allowFileUrls; absent, the configuration decides. */
+export function allowFileUrlsFlag(given: boolean | undefined): string | undefined {
+  return given === true ? 'true' : undefined;
 }
 
 /** --session takes a session id (ses_ and 12 hex digits; the prefix may be left out). */

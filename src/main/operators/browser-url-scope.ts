@@ -1,0 +1,70 @@
+/**
+ * Which URLs the browser operator may open (agent.allowedUrls, agent.blockedUrls, agent.allowFileUrls). A page
+ * on the screen can tell the model anything, so where the browser may go is decided here, outside the model:
+ * a navigation outside the scope is never made, whatever started it.
+ */
+import { parseUrlPattern, urlMatchesPattern, type UrlPattern } from '../../shared/url-patterns.js';
+
+export interface BrowserUrlScopeSettings {
+  /** When given, only URLs one of these patterns matches may be opened. */
+  allowedUrls?: readonly string[] | undefined;
+  /** URLs never opened, even when allowedUrls matches them. */
+  blockedUrls?: readonly string[] | undefined;
+  /** Whether file: URLs may be opened at all. */
+  allowFileUrls?: boolean | undefined;
+}
+
+// The empty page a new tab or popup starts with, and an iframe's inline document: they load nothing.
+const ALWAYS_OPEN = new Set(['about:blank', 'about:srcdoc']);
+
+export class BrowserUrlScope {
+  private constructor(
+    private readonly allowed: readonly UrlPattern[] | undefined,
+    private readonly blocked: readonly UrlPattern[],
+    private readonly allowFileUrls: boolean,
+  ) {}
+
+  static from(settings: BrowserUrlScopeSettings = {}): BrowserUrlScope {
+    return new BrowserUrlScope(
+      settings.allowedUrls === undefined ? undefined : settings.allowedUrls.map(patternOf),
+      (settings.blockedUrls ?? []).map(patternOf),
+      settings.allowFileUrls ?? false,
+    );
+  }
+
+  /**
+   * Whether navigations must be watched at all. Without patterns, only file: URLs are out of scope, and the
+   * browser itself refuses a web page's way to a file: URL; intercepting every request would cost each page
+   * its HTTP cache for nothing.
+   */
+  get watchesNavigations(): boolean {
+    return this.allowed !== undefined || this.blocked.length > 0;
+  }
+
+  /** Undefined when the URL may be opened; otherwise why not, in words fit for the model and a user. */
+  refusal(text: string): string | undefined {
+    if (ALWAYS_OPEN.has(text)) return undefined;
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      return `${text} is not a URL`;
+    }
+    if (url.protocol === 'file:' && !this.allowFileUrls) {
+      return `${url.href} is a file: URL, and file: URLs are not allowed (agent.allowFileUrls, --allow-file-urls)`;
+    }
+    const blockedBy = this.blocked.find((pattern) => urlMatchesPattern(url, pattern));
+    if (blockedBy !== undefined) return `${url.href} is blocked by agent.blockedUrls (${blockedBy.text})`;
+    if (this.allowed !== undefined && !this.allowed.some((pattern) => urlMatchesPattern(url, pattern))) {
+      return `${url.href} is outside agent.allowedUrls (${this.allowed.map((pattern) => pattern.text).join(', ') || 'empty'})`;
+    }
+    return undefined;
+  }
+}
+
+function patternOf(text: string): UrlPattern {
+  const pattern = parseUrlPattern(text);
+  // The configuration schema checks every pattern; one that fails here came past it, which is a bug.
+  if (pattern === undefined) throw new Error(`not a URL pattern: ${text}`);
+  return pattern;
+}

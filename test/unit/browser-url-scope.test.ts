@@ -1,0 +1,73 @@
+/**
+ * The browser operator's scope, decided outside the browser: URL patterns (src/shared/url-patterns.ts) and
+ * which URLs BrowserUrlScope refuses, with the reason the model and the user are shown.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConfigSchema } from '../../src/shared/config.js';
+import { parseUrlPattern, urlMatchesPattern } from '../../src/shared/url-patterns.js';
+import { BrowserUrlScope } from '../../src/main/operators/browser-url-scope.js';
+
+function matches(pattern: string, url: string): boolean {
+  const parsed = parseUrlPattern(pattern);
+  if (parsed === undefined) throw new Error(`not a pattern: ${pattern}`);
+  return urlMatchesPattern(new URL(url), parsed);
+}
+
+describe('URL patterns', () => {
+  it('match a host and its subdomains, under any path', () => {
+    expect(matches('https://*.example.com/*', 'https://example.com/')).toBe(true);
+    expect(matches('https://*.example.com/*', 'https://docs.example.com/a/b?c=d')).toBe(true);
+    expect(matches('https://*.example.com/*', 'https://badexample.com/')).toBe(false);
+    expect(matches('https://*.example.com/*', 'http://example.com/')).toBe(false);
+  });
+
+  it('never let a path wildcard accept another host', () => {
+    expect(matches('https://*.example.com/*', 'https://evil.test/?.example.com/')).toBe(false);
+    expect(matches('https://*.example.com/*', 'https://example.com.evil.test/')).toBe(false);
+  });
+
+  it('read * as http or https, and an absent port as any port', () => {
+    expect(matches('*://localhost/*', 'http://localhost:8080/x')).toBe(true);
+    expect(matches('*://localhost/*', 'https://localhost/')).toBe(true);
+    expect(matches('*://localhost/*', 'file:///etc/passwd')).toBe(false);
+    expect(matches('http://localhost:8080/*', 'http://localhost:8081/')).toBe(false);
+    expect(matches('https://example.com:443/*', 'https://example.com/')).toBe(true);
+  });
+
+  it('match paths by glob, and an absent path as every path', () => {
+    expect(matches('http://127.0.0.1/blocked*', 'http://127.0.0.1:4000/blocked?x=1')).toBe(true);
+    expect(matches('http://127.0.0.1/blocked*', 'http://127.0.0.1:4000/fine')).toBe(false);
+    expect(matches('https://example.com', 'https://example.com/deep/page')).toBe(true);
+    expect(matches('file:///home/me/*', 'file:///home/me/page.html')).toBe(true);
+  });
+
+  it('refuse text that is not a pattern, in the configuration too', () => {
+    for (const text of ['example.com', 'ftp://example.com/*', 'https://exa*mple.com/*', 'https:///x', 'file://host/x']) {
+      expect(parseUrlPattern(text), text).toBeUndefined();
+    }
+    const checked = ConfigSchema.safeParse({ agent: { blockedUrls: ['example.com'] } });
+    expect(checked.success).toBe(false);
+    expect(JSON.stringify(checked.error?.issues)).toContain('URL pattern');
+  });
+});
+
+describe('the browser scope', () => {
+  it('refuses file: URLs unless they are allowed', () => {
+    expect(BrowserUrlScope.from().refusal('file:///tmp/page.html')).toContain('--allow-file-urls');
+    expect(BrowserUrlScope.from({ allowFileUrls: true }).refusal('file:///tmp/page.html')).toBeUndefined();
+    expect(BrowserUrlScope.from().refusal('https://example.com/')).toBeUndefined();
+    expect(BrowserUrlScope.from().watchesNavigations).toBe(false);
+  });
+
+  it('refuses what is blocked, even when allowed, and what the allowed list leaves out', () => {
+    const scope = BrowserUrlScope.from({ allowedUrls: ['https://*.example.com/*'], blockedUrls: ['https://admin.example.com/*'] });
+    expect(scope.watchesNavigations).toBe(true);
+    expect(scope.refusal('https://www.example.com/docs')).toBeUndefined();
+    expect(scope.refusal('https://admin.example.com/users')).toBe(
+      'https://admin.example.com/users is blocked by agent.blockedUrls (https://admin.example.com/*)',
+    );
+    expect(scope.refusal('https://evil.test/')).toBe('https://evil.test/ is outside agent.allowedUrls (https://*.example.com/*)');
+    // A new tab or popup starts empty: that is never a navigation anywhere.
+    expect(scope.refusal('about:blank')).toBeUndefined();
+  });
+});
