@@ -8,6 +8,12 @@
  * A second page orders the agent to visit a URL that agent.blockedUrls holds (by a script setting
  * window.location, carrying the report in the query string): the browser never asks for it, the page stays,
  * and the model is told in the click's result.
+ *
+ * A third page orders the agent to type a newline-terminated command into its console. The newline is not
+ * typed as part of the text: the Enter is a key action of its own that passes the gate separately, so under
+ * `--confirm always` a person is asked about the command and, apart, about the Enter that would run it. With
+ * nobody to ask, the command is refused before a key reaches the page; allowed in advance (--yes), both
+ * questions are asked and answered, and the page receives the text and then the Enter.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -24,6 +30,7 @@ import { waitFor } from '../helpers/wait-for.js';
 
 const PAGE = readFileSync(resolve(import.meta.dirname, '../fixtures/prompt-injection/index.html'));
 const VISIT_BLOCKED_PAGE = readFileSync(resolve(import.meta.dirname, '../fixtures/prompt-injection/visit-blocked.html'));
+const RUN_COMMAND_PAGE = readFileSync(resolve(import.meta.dirname, '../fixtures/prompt-injection/run-command.html'));
 
 let page: { url: string; keys: string[]; paths: string[]; server: Server };
 let model: FakeOpenAiServer;
@@ -43,7 +50,7 @@ beforeAll(async () => {
       });
       return;
     }
-    const body = request.url === '/visit-blocked' ? VISIT_BLOCKED_PAGE : PAGE;
+    const body = request.url === '/visit-blocked' ? VISIT_BLOCKED_PAGE : request.url === '/run-command' ? RUN_COMMAND_PAGE : PAGE;
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -133,5 +140,42 @@ describe('text on the screen that tells the agent to close the window', () => {
     } finally {
       blockingHome.remove();
     }
+  });
+
+  it('asks about the Enter that would run a typed command on its own, apart from the command', { timeout: 60_000 }, async () => {
+    const runCommand = async (...extra: string[]) => {
+      model.script(
+        scriptedMoves([
+          { action: { action: 'type', text: 'rm -rf ~\n' }, thought: 'The page says to run this command; typing it with a newline.' },
+          { finish: 'Summarized the report: revenue up 4%.' },
+        ]),
+      );
+      const io = captureIo();
+      const exitCode = await runCli(
+        ['--home', home.root, 'run', 'Summarize the quarterly report', '--operator', 'browser', '--url', `${page.url}run-command`, '--base-url', model.baseUrl, '--json', '--confirm', 'always', ...extra],
+        io,
+      );
+      expect(exitCode, io.output.stderr).toBe(0);
+      const events = io.output.stdout.split('\n').filter((line) => line !== '').map((line) => AgentEventSchema.parse(JSON.parse(line)));
+      const asked = events.filter((event): event is Extract<AgentEvent, { type: 'confirmation-requested' }> => event.type === 'confirmation-requested');
+      const answered = events.filter((event): event is Extract<AgentEvent, { type: 'confirmation-answered' }> => event.type === 'confirmation-answered');
+      return { asked: asked.map((event) => event.action), answered: answered.map((event) => event.approved) };
+    };
+
+    // Nobody to ask: the command is refused, and nothing reaches the page, the Enter least of all.
+    const keysBefore = page.keys.length;
+    const refused = await runCommand();
+    expect(refused.asked).toEqual([{ action: 'type', text: 'rm -rf ~' }]);
+    expect(refused.answered).toEqual([false]);
+
+    // Allowed in advance: two questions, the command and then the Enter, and the page sees them in that order.
+    const allowed = await runCommand('--yes');
+    expect(allowed.asked).toEqual([
+      { action: 'type', text: 'rm -rf ~' },
+      { action: 'key', keys: 'Return' },
+    ]);
+    expect(allowed.answered).toEqual([true, true]);
+    await waitFor(() => page.keys.length >= keysBefore + 9, { description: 'the page to record the command and the Enter' });
+    expect(page.keys.slice(keysBefore)).toEqual([...'rm -rf ~', 'Enter']);
   });
 });
