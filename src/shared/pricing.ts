@@ -37,8 +37,8 @@ export const ModelPricingSchema = z
 
 export type ModelPricing = z.output<typeof ModelPricingSchema>;
 
-/** The share of the input price a cached token costs: 1 without a cache. */
-export function cachedInputShare(pricing: ModelPricing): number {
-  if (pricing.cache === 'none' || pricing.inputPerMillion === 0) return 1;
+/** The share of the input price a cached token costs: 1 without a cache, or without a known price (no cache assumed). */
+export function cachedInputShare(pricing: ModelPricing | undefined): number {
+  if (pricing === undefined || pricing.cache === 'none' || pricing.inputPerMillion === 0) return 1;
   return pricing.cachedInputPerMillion / pricing.inputPerMillion;
 }

@@ -67,7 +67,7 @@ export function activeZoneShape(profile: Pick<ModelProfile, 'imageTokens' | 'ima
  * keeps until it folds, read from the cache. Ties go to the smaller chunk (fewer tokens).
  */
 export function foldChunkFor(pricing: ModelPricing | undefined, recentReducedViews: number): number {
-  const cached = pricing === undefined ? 1 : cachedInputShare(pricing);
+  const cached = cachedInputShare(pricing);
   const uncached = pricing?.cache === 'breakpoints' ? pricing.cacheWriteMultiplier : 1;
   const largest = pricing?.cache === 'breakpoints' ? MAX_FOLD_CHUNK_WITH_BREAKPOINTS : MAX_FOLD_CHUNK;
   let best = 1;

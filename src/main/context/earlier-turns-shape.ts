@@ -33,7 +33,7 @@ const SCREEN_ANCHORS = 2;
  * and Anthropic's reads), and go reduced where a cache read costs half or more, or nothing is cached.
  */
 export function anchorResolutionFor(pricing: ModelPricing | undefined): AnchorResolution {
-  const cached = pricing === undefined ? 1 : cachedInputShare(pricing);
+  const cached = cachedInputShare(pricing);
   const extra = SCREEN_ANCHORS * cached * (1 - REDUCED_VIEW_SHARE);
   return extra <= WHOLE_ANCHORS_MAX_EXTRA_SCREENSHOTS ? 'whole' : 'reduced';
 }
