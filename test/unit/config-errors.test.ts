@@ -37,6 +37,21 @@ describe('config errors name the field, what was expected, what was found and th
     ]);
   });
 
+  it('reports a URL pattern it cannot read and an MCP server confirm policy it does not know, by their paths (issue 17)', () => {
+    writeFileSync(
+      home.configFile,
+      JSON.stringify({
+        agent: { blockedUrls: ['ftp://example.com/*'] },
+        mcp: { servers: { notes: { command: 'notes-server', confirm: 'sometimes' } } },
+      }),
+    );
+    const error = loadError();
+    const paths = error.issues.map((issue) => issue.path);
+    expect(paths).toContain('agent.blockedUrls.0');
+    expect(paths).toContain('mcp.servers.notes.confirm');
+    expect(error.issues.every((issue) => issue.source.kind === 'file')).toBe(true);
+  });
+
   it('reports a bad value from an environment variable with the variable name', () => {
     const error = loadError({ env: { SIGHTLINE_AGENT_MAX_STEPS: 'lots' } });
     expect(error.message).toContain('agent.maxSteps: expected a number, got "lots" (from env SIGHTLINE_AGENT_MAX_STEPS)');
