@@ -20,6 +20,12 @@ export type ScriptedMove =
   | { finish: string; success?: boolean; thought?: string }
   /** Any other tool call, arguments as given (ask_user, get_history_image …). */
   | { tool: string; arguments: Record<string, unknown>; thought?: string }
+  /**
+   * Another tool call whose arguments come from what the request shows (an id read from a placeholder), as
+   * a model can only name what it was shown. Throws when the request lacks it: the agent then gets a 400
+   * with that message.
+   */
+  | { tool: string; argumentsFrom: (request: RequestSummary) => Record<string, unknown>; thought?: string }
   /** A plain reply without a tool call. */
   | { say: string }
   /** Never answers: the request hangs until the client gives up (for stop and timeout tests). */
@@ -66,7 +72,12 @@ export function scriptedMoves(
     if (summary.images === 0) return refusal('the scripted model was sent no screenshot; it cannot act blind');
     const usage = { inputTokens: estimateInputTokens(summary), outputTokens: 0 };
     if ('say' in move) return { type: 'answer', text: move.say, usage: { ...usage, outputTokens: tokensOf(move.say) } };
-    const call = toolCallOf(move);
+    let call: { name: string; arguments: Record<string, unknown> };
+    try {
+      call = toolCallOf(move, summary);
+    } catch (error) {
+      return refusal(`the scripted model cannot make its move: ${error instanceof Error ? error.message : String(error)}`);
+    }
     if (!summary.toolNames.includes(call.name)) {
       return refusal(`the scripted model needs the tool "${call.name}", but the request offers: ${summary.toolNames.join(', ') || 'none'}`);
     }
@@ -80,9 +91,13 @@ export function scriptedMoves(
   });
 }
 
-function toolCallOf(move: Exclude<ScriptedMove, { say: string } | { hang: true }>): { name: string; arguments: Record<string, unknown> } {
+function toolCallOf(
+  move: Exclude<ScriptedMove, { say: string } | { hang: true }>,
+  request: RequestSummary,
+): { name: string; arguments: Record<string, unknown> } {
   if ('action' in move) return { name: COMPUTER_TOOL, arguments: move.action };
   if ('finish' in move) return { name: FINISH_TOOL, arguments: { summary: move.finish, success: move.success ?? true } };
+  if ('argumentsFrom' in move) return { name: move.tool, arguments: move.argumentsFrom(request) };
   return { name: move.tool, arguments: move.arguments };
 }
 
