@@ -3,7 +3,8 @@
  * started in-process over a seeded database): the sessions list, a session's turns and steps, a folded
  * screenshot brought back from cold storage, a purged one shown as unavailable, a thousand-step session
  * windowed, a live run whose events appear as they happen (with a question answered from the page), and
- * the token every API request must carry. No CSP violation may be logged.
+ * the token every API request must carry. No CSP violation may be logged. axe-core finds no serious or
+ * critical accessibility problem in any view, in either theme.
  *
  * Screenshots of the main views go to test-artifacts/timeline-ui/ for a person to look at.
  */
@@ -16,6 +17,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
 import { startTimelineServer, type TimelineServer } from '../../src/main/api/http/http-server.js';
 import { sha256Of, type Storage } from '../../src/main/storage/index.js';
+import { expectNoBlockingViolations } from '../helpers/accessibility-audit.js';
 import { computerCall, finishCall, toolCall, TEST_API_KEY } from '../helpers/agent-harness.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
@@ -148,6 +150,7 @@ describe('the timeline UI over HTTP', () => {
     await page.getByLabel('Search sessions').fill('');
     await poll(() => items.count()).toBe(4);
     await snapshot('1-sessions-list');
+    await expectNoBlockingViolations(page, 'the sessions list');
   });
 
   it('opens a session: turns in order, steps with thoughts and actions, reports, injections and highlights', async () => {
@@ -162,6 +165,7 @@ describe('the timeline UI over HTTP', () => {
     expect(await page.locator('.session-tokens .token-meter-saved').textContent()).toMatch(/\d+% saved/);
     expect(await page.locator('.token-chart polyline.token-chart-sent').getAttribute('points')).toMatch(/\d/);
     await snapshot('2-session-view');
+    await expectNoBlockingViolations(page, "a session's first turn");
 
     // Turn 2 is further down: its report, injections and highlighted steps.
     await page.locator('.timeline-scroller').evaluate((element) => (element.scrollTop = 900));
@@ -180,6 +184,7 @@ describe('the timeline UI over HTTP', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await snapshot('3-session-details-light');
     await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoBlockingViolations(page, "a session's second turn: report, injections, outcomes");
   });
 
   it('shows the crop_image box and the action on the full-size image, with zoom', async () => {
@@ -191,6 +196,7 @@ describe('the timeline UI over HTTP', () => {
     expect(await viewer.locator('.crop-box rect').getAttribute('width')).toBe('700');
     expect(await viewer.locator('.details-text').first().textContent()).toContain('clear the browser data');
     await snapshot('4-image-viewer');
+    await expectNoBlockingViolations(page, 'the image viewer');
     await viewer.getByRole('button', { name: '100%' }).click();
     expect(await viewer.locator('.viewer-zoom').textContent()).toBe('100%');
     const width = await viewer.locator('.viewer-image').evaluate((element) => element.getBoundingClientRect().width);
@@ -215,12 +221,14 @@ describe('the timeline UI over HTTP', () => {
     expect(await purged.locator('.zone-badge').textContent()).toBe('purged');
     expect(await purged.isDisabled()).toBe(true);
     await snapshot('5-placeholders');
+    await expectNoBlockingViolations(page, 'folded and purged placeholders');
 
     await cold.click();
     const row = page.locator('.step-row', { has: page.locator('.placeholder-loaded') });
     await poll(() => row.locator('.placeholder-loaded image').count()).toBe(1);
     expect(await row.locator('.placeholder-loaded .zone-badge').textContent()).toBe('cold');
     await snapshot('6-placeholder-rehydrated');
+    await expectNoBlockingViolations(page, 'a placeholder brought back');
   });
 
   it('pins a screenshot from its row and marks it, then unpins it (issue 16)', async () => {
@@ -258,6 +266,7 @@ describe('the timeline UI over HTTP', () => {
     await poll(() => page.locator('.step-row', { hasText: 'Message 500:' }).count()).toBe(1);
     expect(await page.locator('.step-row').count()).toBeLessThan(40);
     await snapshot('7-long-session');
+    await expectNoBlockingViolations(page, 'a windowed long session');
   });
 
   it('starts a run from the page and shows its events live, a question answered from the page', async () => {
@@ -274,6 +283,7 @@ describe('the timeline UI over HTTP', () => {
     await form.getByRole('radio', { name: 'Quote' }).click();
     await form.getByRole('textbox', { name: 'Context' }).fill('Alex starts on Monday; give them the least access that works.');
     await snapshot('8-new-task');
+    await expectNoBlockingViolations(page, 'the New task form');
     await form.getByRole('button', { name: 'Start' }).click();
 
     await poll(() => page.locator('.session-name').textContent()).toBe('Invite alex@example.com to the workspace');
@@ -284,6 +294,7 @@ describe('the timeline UI over HTTP', () => {
     await poll(() => page.locator('.step-row').count()).toBe(1);
     expect(await page.locator('.step-row').first().textContent()).toContain('Click (640, 200)');
     await snapshot('9-live-question');
+    await expectNoBlockingViolations(page, 'a live run asking a question');
 
     await question.getByLabel('Your answer').fill('viewer');
     await question.getByRole('button', { name: 'Answer' }).click();
@@ -340,12 +351,14 @@ describe('the timeline UI over HTTP', () => {
     await form.getByRole('button', { name: 'Remove dropped.png' }).click();
     await poll(() => form.locator('.picture-thumbnail').count()).toBe(2);
     await snapshot('11-new-task-pictures');
+    await expectNoBlockingViolations(page, 'the New task form with pictures and a refused file');
     await form.getByRole('button', { name: 'Start' }).click();
 
     await poll(() => page.locator('.session-name').textContent()).toBe('What do these pictures show?');
     await poll(() => page.locator('.turn-card .status-pill').textContent()).toBe('Finished');
     await poll(() => page.locator('.turn-card .turn-picture img').count()).toBe(2);
     await snapshot('12-turn-pictures');
+    await expectNoBlockingViolations(page, "a turn's pictures");
 
     const sessionId = (await page.locator('.session-item.selected').getAttribute('data-session-id')) ?? '';
     const stored = storage.images.listBySession(sessionId).filter((image) => image.source === 'user');
@@ -374,6 +387,7 @@ describe('the timeline UI over HTTP', () => {
     expect(await dialog.locator('input[type="password"]').count()).toBe(0);
     expect(await dialog.textContent()).not.toContain(TEST_API_KEY);
     await snapshot('api-keys');
+    await expectNoBlockingViolations(page, 'the API keys dialog');
     await page.keyboard.press('Escape');
     await poll(() => dialog.count()).toBe(0);
   });
