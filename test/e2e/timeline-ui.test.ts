@@ -4,14 +4,15 @@
  * screenshot brought back from cold storage, a purged one shown as unavailable, a thousand-step session
  * windowed, a live run whose events appear as they happen (with a question answered from the page), and
  * the token every API request must carry. No CSP violation may be logged. axe-core finds no serious or
- * critical accessibility problem in any view, in either theme.
+ * critical accessibility problem in any view, in either theme, and the keyboard alone opens a session, loads a
+ * folded screenshot, opens the viewer and closes every dialog, with focus kept inside each dialog.
  *
  * Screenshots of the main views go to test-artifacts/timeline-ui/ for a person to look at.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
@@ -64,6 +65,52 @@ interface PageEventConstructors {
 
 function poll<Value>(read: () => Promise<Value> | Value) {
   return expect.poll(read, { timeout: 15_000, interval: 50 });
+}
+
+/** Whether the element `selector` names has keyboard focus. */
+async function isFocused(selector: string): Promise<boolean> {
+  return (await page.locator(`${selector}:focus`).count()) === 1;
+}
+
+/** Presses Tab (Shift+Tab with `backwards`) until `selector` has focus, as a person on the keyboard would. */
+async function tabTo(selector: string, { backwards = false, limit = 80 } = {}): Promise<void> {
+  const key = backwards ? 'Shift+Tab' : 'Tab';
+  for (let press = 0; press < limit; press += 1) {
+    if (await isFocused(selector)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${limit} presses of ${key} never reached ${selector}`);
+}
+
+/** Where focus is, as the index of the focused element among the dialog's descendants; -1 when outside it. */
+function focusInside(dialog: Locator): Promise<number> {
+  return dialog.evaluate((element) => {
+    const focused = element.ownerDocument.activeElement;
+    return focused !== null && element.contains(focused) ? [...element.querySelectorAll('*')].indexOf(focused) : -1;
+  });
+}
+
+/** More presses than any dialog has controls: enough to go round each once. */
+const PRESSES_ROUND_A_DIALOG = 15;
+
+/**
+ * Tab, then Shift+Tab, go round the dialog's controls and come back to where they started without focus
+ * ever leaving it, through `controls` stops each way.
+ */
+async function expectFocusTrapped(dialog: Locator, controls: 'one' | 'several'): Promise<void> {
+  for (const key of ['Tab', 'Shift+Tab']) {
+    const start = await focusInside(dialog);
+    expect(start).toBeGreaterThanOrEqual(0);
+    const visited: number[] = [];
+    for (let press = 0; press < PRESSES_ROUND_A_DIALOG; press += 1) {
+      await page.keyboard.press(key);
+      visited.push(await focusInside(dialog));
+    }
+    expect(visited, `${key} left the dialog`).not.toContain(-1);
+    expect(visited, `${key} did not come round to where it started`).toContain(start);
+    if (controls === 'several') expect(new Set(visited).size, `${key} did not move`).toBeGreaterThan(1);
+    else expect(new Set(visited), `${key} moved off the only control`).toEqual(new Set([start]));
+  }
 }
 
 async function snapshot(name: string): Promise<void> {
@@ -253,6 +300,56 @@ describe('the timeline UI over HTTP', () => {
     await poll(() => row.locator('.pin-badge').count()).toBe(0);
     // A purged frame has nothing left to pin.
     expect(await page.locator(`.pin-toggle[aria-label$="${seeded.purgedImage.id}"]`).isDisabled()).toBe(true);
+  });
+
+  it('works with the keyboard alone: opens a session, expands a placeholder, opens the viewer, closes dialogs, focus kept in each', { timeout: 60_000 }, async () => {
+    // A fresh page, nothing focused and no image loaded: from here on only keys are pressed.
+    await page.reload();
+    await poll(() => page.locator('.session-item').count()).toBe(4);
+    await tabTo(`.session-item[data-session-id="${seeded.showcase.id}"] .session-open`);
+    await page.keyboard.press('Enter');
+    await poll(() => page.locator('.session-name').textContent()).toBe('Invite Alex to the Acme workspace');
+
+    const placeholder = '.placeholder-card:not([disabled])';
+    await poll(() => page.locator(placeholder).count()).toBeGreaterThan(0);
+    await tabTo(placeholder);
+    const imageId = (await page.locator(`${placeholder}:focus`).getAttribute('data-image-id')) ?? '';
+    await page.keyboard.press('Enter');
+    // The card turns into the loaded frame in place, so focus stays on it.
+    await poll(() => page.locator('.placeholder-loaded image').count()).toBe(1);
+    expect(await isFocused('.placeholder-loaded')).toBe(true);
+
+    await page.keyboard.press('Enter');
+    const viewer = page.getByRole('dialog', { name: `Screenshot ${imageId}` });
+    await poll(() => viewer.count()).toBe(1);
+    expect(await isFocused('.viewer [aria-label="Close viewer"]')).toBe(true);
+    await expectFocusTrapped(viewer, 'several');
+    await page.keyboard.press('Escape');
+    await poll(() => viewer.count()).toBe(0);
+    expect(await isFocused('.placeholder-loaded')).toBe(true);
+
+    const newTaskButton = '.header-actions .button-primary';
+    await tabTo(newTaskButton, { backwards: true });
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('dialog', { name: 'New task' });
+    await poll(() => form.count()).toBe(1);
+    expect(await isFocused('textarea[name="task"]')).toBe(true);
+    await expectFocusTrapped(form, 'several');
+    await page.keyboard.press('Escape');
+    await poll(() => form.count()).toBe(0);
+    expect(await isFocused(newTaskButton)).toBe(true);
+
+    const keysButton = '.header-actions .button:not(.button-primary)';
+    await page.keyboard.press('Shift+Tab');
+    expect(await isFocused(keysButton)).toBe(true);
+    await page.keyboard.press('Enter');
+    const keys = page.getByRole('dialog', { name: 'API keys' });
+    await poll(() => keys.locator('.api-key-row').count()).toBe(3);
+    // In the browser the dialog only shows where keys come from: its Close button is its one control.
+    await expectFocusTrapped(keys, 'one');
+    await page.keyboard.press('Escape');
+    await poll(() => keys.count()).toBe(0);
+    expect(await isFocused(keysButton)).toBe(true);
   });
 
   it('windows a session of thousands of steps: only the rows in view are in the page', async () => {

@@ -41,8 +41,13 @@ export function PlaceholderCard({ step, screenshot, onOpen }: { step: Step; scre
     <button
       type="button"
       className={`placeholder-card placeholder-${state}`}
-      onClick={() => setAttempt((count) => count + 1)}
-      disabled={unavailable || state === 'loading'}
+      // Busy rather than disabled while loading: a disabled button drops keyboard focus, and the loaded frame
+      // that replaces the card (the same button) should keep it.
+      onClick={() => {
+        if (state !== 'loading') setAttempt((count) => count + 1);
+      }}
+      disabled={unavailable}
+      aria-busy={state === 'loading' ? true : undefined}
       data-image-id={screenshot.imageId}
     >
       <span className="placeholder-head">
