@@ -3,19 +3,22 @@
  * started in-process over a seeded database): the sessions list, a session's turns and steps, a folded
  * screenshot brought back from cold storage, a purged one shown as unavailable, a thousand-step session
  * windowed, a live run whose events appear as they happen (with a question answered from the page), and
- * the token every API request must carry. No CSP violation may be logged.
+ * the token every API request must carry. No CSP violation may be logged. axe-core finds no serious or
+ * critical accessibility problem in any view, in either theme, and the keyboard alone opens a session, loads a
+ * folded screenshot, opens the viewer and closes every dialog, with focus kept inside each dialog.
  *
  * Screenshots of the main views go to test-artifacts/timeline-ui/ for a person to look at.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
 import { startTimelineServer, type TimelineServer } from '../../src/main/api/http/http-server.js';
 import { sha256Of, type Storage } from '../../src/main/storage/index.js';
+import { expectNoBlockingViolations } from '../helpers/accessibility-audit.js';
 import { computerCall, finishCall, toolCall, TEST_API_KEY } from '../helpers/agent-harness.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
@@ -62,6 +65,52 @@ interface PageEventConstructors {
 
 function poll<Value>(read: () => Promise<Value> | Value) {
   return expect.poll(read, { timeout: 15_000, interval: 50 });
+}
+
+/** Whether the element `selector` names has keyboard focus. */
+async function isFocused(selector: string): Promise<boolean> {
+  return (await page.locator(`${selector}:focus`).count()) === 1;
+}
+
+/** Presses Tab (Shift+Tab with `backwards`) until `selector` has focus, as a person on the keyboard would. */
+async function tabTo(selector: string, { backwards = false, limit = 80 } = {}): Promise<void> {
+  const key = backwards ? 'Shift+Tab' : 'Tab';
+  for (let press = 0; press < limit; press += 1) {
+    if (await isFocused(selector)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${limit} presses of ${key} never reached ${selector}`);
+}
+
+/** Where focus is, as the index of the focused element among the dialog's descendants; -1 when outside it. */
+function focusInside(dialog: Locator): Promise<number> {
+  return dialog.evaluate((element) => {
+    const focused = element.ownerDocument.activeElement;
+    return focused !== null && element.contains(focused) ? [...element.querySelectorAll('*')].indexOf(focused) : -1;
+  });
+}
+
+/** More presses than any dialog has controls: enough to go round each once. */
+const PRESSES_ROUND_A_DIALOG = 15;
+
+/**
+ * Tab, then Shift+Tab, go round the dialog's controls and come back to where they started without focus
+ * ever leaving it, through `controls` stops each way.
+ */
+async function expectFocusTrapped(dialog: Locator, controls: 'one' | 'several'): Promise<void> {
+  for (const key of ['Tab', 'Shift+Tab']) {
+    const start = await focusInside(dialog);
+    expect(start).toBeGreaterThanOrEqual(0);
+    const visited: number[] = [];
+    for (let press = 0; press < PRESSES_ROUND_A_DIALOG; press += 1) {
+      await page.keyboard.press(key);
+      visited.push(await focusInside(dialog));
+    }
+    expect(visited, `${key} left the dialog`).not.toContain(-1);
+    expect(visited, `${key} did not come round to where it started`).toContain(start);
+    if (controls === 'several') expect(new Set(visited).size, `${key} did not move`).toBeGreaterThan(1);
+    else expect(new Set(visited), `${key} moved off the only control`).toEqual(new Set([start]));
+  }
 }
 
 async function snapshot(name: string): Promise<void> {
@@ -148,6 +197,7 @@ describe('the timeline UI over HTTP', () => {
     await page.getByLabel('Search sessions').fill('');
     await poll(() => items.count()).toBe(4);
     await snapshot('1-sessions-list');
+    await expectNoBlockingViolations(page, 'the sessions list');
   });
 
   it('opens a session: turns in order, steps with thoughts and actions, reports, injections and highlights', async () => {
@@ -162,6 +212,7 @@ describe('the timeline UI over HTTP', () => {
     expect(await page.locator('.session-tokens .token-meter-saved').textContent()).toMatch(/\d+% saved/);
     expect(await page.locator('.token-chart polyline.token-chart-sent').getAttribute('points')).toMatch(/\d/);
     await snapshot('2-session-view');
+    await expectNoBlockingViolations(page, "a session's first turn");
 
     // Turn 2 is further down: its report, injections and highlighted steps.
     await page.locator('.timeline-scroller').evaluate((element) => (element.scrollTop = 900));
@@ -180,6 +231,7 @@ describe('the timeline UI over HTTP', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await snapshot('3-session-details-light');
     await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoBlockingViolations(page, "a session's second turn: report, injections, outcomes");
   });
 
   it('shows the crop_image box and the action on the full-size image, with zoom', async () => {
@@ -191,6 +243,7 @@ describe('the timeline UI over HTTP', () => {
     expect(await viewer.locator('.crop-box rect').getAttribute('width')).toBe('700');
     expect(await viewer.locator('.details-text').first().textContent()).toContain('clear the browser data');
     await snapshot('4-image-viewer');
+    await expectNoBlockingViolations(page, 'the image viewer');
     await viewer.getByRole('button', { name: '100%' }).click();
     expect(await viewer.locator('.viewer-zoom').textContent()).toBe('100%');
     const width = await viewer.locator('.viewer-image').evaluate((element) => element.getBoundingClientRect().width);
@@ -215,12 +268,14 @@ describe('the timeline UI over HTTP', () => {
     expect(await purged.locator('.zone-badge').textContent()).toBe('purged');
     expect(await purged.isDisabled()).toBe(true);
     await snapshot('5-placeholders');
+    await expectNoBlockingViolations(page, 'folded and purged placeholders');
 
     await cold.click();
     const row = page.locator('.step-row', { has: page.locator('.placeholder-loaded') });
     await poll(() => row.locator('.placeholder-loaded image').count()).toBe(1);
     expect(await row.locator('.placeholder-loaded .zone-badge').textContent()).toBe('cold');
     await snapshot('6-placeholder-rehydrated');
+    await expectNoBlockingViolations(page, 'a placeholder brought back');
   });
 
   it('pins a screenshot from its row and marks it, then unpins it (issue 16)', async () => {
@@ -247,6 +302,56 @@ describe('the timeline UI over HTTP', () => {
     expect(await page.locator(`.pin-toggle[aria-label$="${seeded.purgedImage.id}"]`).isDisabled()).toBe(true);
   });
 
+  it('works with the keyboard alone: opens a session, expands a placeholder, opens the viewer, closes dialogs, focus kept in each', { timeout: 60_000 }, async () => {
+    // A fresh page, nothing focused and no image loaded: from here on only keys are pressed.
+    await page.reload();
+    await poll(() => page.locator('.session-item').count()).toBe(4);
+    await tabTo(`.session-item[data-session-id="${seeded.showcase.id}"] .session-open`);
+    await page.keyboard.press('Enter');
+    await poll(() => page.locator('.session-name').textContent()).toBe('Invite Alex to the Acme workspace');
+
+    const placeholder = '.placeholder-card:not([disabled])';
+    await poll(() => page.locator(placeholder).count()).toBeGreaterThan(0);
+    await tabTo(placeholder);
+    const imageId = (await page.locator(`${placeholder}:focus`).getAttribute('data-image-id')) ?? '';
+    await page.keyboard.press('Enter');
+    // The card turns into the loaded frame in place, so focus stays on it.
+    await poll(() => page.locator('.placeholder-loaded image').count()).toBe(1);
+    expect(await isFocused('.placeholder-loaded')).toBe(true);
+
+    await page.keyboard.press('Enter');
+    const viewer = page.getByRole('dialog', { name: `Screenshot ${imageId}` });
+    await poll(() => viewer.count()).toBe(1);
+    expect(await isFocused('.viewer [aria-label="Close viewer"]')).toBe(true);
+    await expectFocusTrapped(viewer, 'several');
+    await page.keyboard.press('Escape');
+    await poll(() => viewer.count()).toBe(0);
+    expect(await isFocused('.placeholder-loaded')).toBe(true);
+
+    const newTaskButton = '.header-actions .button-primary';
+    await tabTo(newTaskButton, { backwards: true });
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('dialog', { name: 'New task' });
+    await poll(() => form.count()).toBe(1);
+    expect(await isFocused('textarea[name="task"]')).toBe(true);
+    await expectFocusTrapped(form, 'several');
+    await page.keyboard.press('Escape');
+    await poll(() => form.count()).toBe(0);
+    expect(await isFocused(newTaskButton)).toBe(true);
+
+    const keysButton = '.header-actions .button:not(.button-primary)';
+    await page.keyboard.press('Shift+Tab');
+    expect(await isFocused(keysButton)).toBe(true);
+    await page.keyboard.press('Enter');
+    const keys = page.getByRole('dialog', { name: 'API keys' });
+    await poll(() => keys.locator('.api-key-row').count()).toBe(3);
+    // In the browser the dialog only shows where keys come from: its Close button is its one control.
+    await expectFocusTrapped(keys, 'one');
+    await page.keyboard.press('Escape');
+    await poll(() => keys.count()).toBe(0);
+    expect(await isFocused(keysButton)).toBe(true);
+  });
+
   it('windows a session of thousands of steps: only the rows in view are in the page', async () => {
     await page.locator(`.session-item[data-session-id="${seeded.long.id}"] .session-open`).click();
     await poll(() => page.locator('.session-name').textContent()).toBe('Triage the support inbox');
@@ -258,6 +363,7 @@ describe('the timeline UI over HTTP', () => {
     await poll(() => page.locator('.step-row', { hasText: 'Message 500:' }).count()).toBe(1);
     expect(await page.locator('.step-row').count()).toBeLessThan(40);
     await snapshot('7-long-session');
+    await expectNoBlockingViolations(page, 'a windowed long session');
   });
 
   it('starts a run from the page and shows its events live, a question answered from the page', async () => {
@@ -274,6 +380,7 @@ describe('the timeline UI over HTTP', () => {
     await form.getByRole('radio', { name: 'Quote' }).click();
     await form.getByRole('textbox', { name: 'Context' }).fill('Alex starts on Monday; give them the least access that works.');
     await snapshot('8-new-task');
+    await expectNoBlockingViolations(page, 'the New task form');
     await form.getByRole('button', { name: 'Start' }).click();
 
     await poll(() => page.locator('.session-name').textContent()).toBe('Invite alex@example.com to the workspace');
@@ -284,6 +391,7 @@ describe('the timeline UI over HTTP', () => {
     await poll(() => page.locator('.step-row').count()).toBe(1);
     expect(await page.locator('.step-row').first().textContent()).toContain('Click (640, 200)');
     await snapshot('9-live-question');
+    await expectNoBlockingViolations(page, 'a live run asking a question');
 
     await question.getByLabel('Your answer').fill('viewer');
     await question.getByRole('button', { name: 'Answer' }).click();
@@ -340,12 +448,14 @@ describe('the timeline UI over HTTP', () => {
     await form.getByRole('button', { name: 'Remove dropped.png' }).click();
     await poll(() => form.locator('.picture-thumbnail').count()).toBe(2);
     await snapshot('11-new-task-pictures');
+    await expectNoBlockingViolations(page, 'the New task form with pictures and a refused file');
     await form.getByRole('button', { name: 'Start' }).click();
 
     await poll(() => page.locator('.session-name').textContent()).toBe('What do these pictures show?');
     await poll(() => page.locator('.turn-card .status-pill').textContent()).toBe('Finished');
     await poll(() => page.locator('.turn-card .turn-picture img').count()).toBe(2);
     await snapshot('12-turn-pictures');
+    await expectNoBlockingViolations(page, "a turn's pictures");
 
     const sessionId = (await page.locator('.session-item.selected').getAttribute('data-session-id')) ?? '';
     const stored = storage.images.listBySession(sessionId).filter((image) => image.source === 'user');
@@ -374,6 +484,7 @@ describe('the timeline UI over HTTP', () => {
     expect(await dialog.locator('input[type="password"]').count()).toBe(0);
     expect(await dialog.textContent()).not.toContain(TEST_API_KEY);
     await snapshot('api-keys');
+    await expectNoBlockingViolations(page, 'the API keys dialog');
     await page.keyboard.press('Escape');
     await poll(() => dialog.count()).toBe(0);
   });

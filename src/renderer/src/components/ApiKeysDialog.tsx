@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState, type FormEvent, type ReactElement } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { API_KEY_KINDS, MAX_API_KEY_LENGTH, type ApiKeyKind, type KeyStatus } from '../../../shared/app-api.js';
 import { useAppApi } from '../hooks/app-api-context.js';
+import { useFocusTrap } from '../hooks/use-focus-trap.js';
 
 const KEY_LABELS: Record<ApiKeyKind, string> = { model: 'Model provider', anthropic: 'Anthropic (Claude)', tavily: 'Tavily (web search)' };
 /** How each provider's keys begin, as a hint in the empty field. */
@@ -23,6 +24,8 @@ export function ApiKeysDialog({ onClose }: ApiKeysDialogProps): ReactElement {
   const client = useAppApi();
   const [loaded, setLoaded] = useState<ApiKeysLoaded>({ status: 'loading' });
   const [saving, setSaving] = useState<ApiKeySaving>({ status: 'idle' });
+  const dialog = useRef<HTMLDivElement | null>(null);
+  useFocusTrap(dialog);
 
   const refresh = useCallback(() => {
     if (client === null) return;
@@ -57,7 +60,15 @@ export function ApiKeysDialog({ onClose }: ApiKeysDialogProps): ReactElement {
 
   return (
     <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog api-keys" role="dialog" aria-modal="true" aria-labelledby="api-keys-title" onClick={(event) => event.stopPropagation()}>
+      <div
+        ref={dialog}
+        className="dialog api-keys"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="api-keys-title"
+        tabIndex={-1}
+        onClick={(event) => event.stopPropagation()}
+      >
         <ApiKeysView loaded={loaded} saving={saving} inBrowser={client?.transport === 'http'} onSave={save} onClose={onClose} />
       </div>
     </div>

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import type { ImageSummary, Step } from '../../../shared/app-api.js';
 import { useAppApi } from '../hooks/app-api-context.js';
+import { useFocusTrap } from '../hooks/use-focus-trap.js';
 import { useImage } from '../hooks/use-image.js';
 import type { CropBox } from '../timeline/crop-boxes.js';
 import { formatDuration } from '../timeline/format.js';
@@ -32,7 +33,9 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged
   const image = useImage(client, { imageId: screenshot.imageId }, true);
   const [zoom, setZoom] = useState<number | 'fit'>('fit');
   const stage = useRef<HTMLDivElement | null>(null);
+  const dialog = useRef<HTMLDivElement | null>(null);
   const closeButton = useRef<HTMLButtonElement | null>(null);
+  useFocusTrap(dialog, closeButton);
 
   // The zoomed width goes in through the CSSOM (a custom property), which the CSP allows, unlike style attributes.
   useLayoutEffect(() => {
@@ -40,7 +43,6 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged
   }, [zoom, screenshot.width]);
 
   useEffect(() => {
-    closeButton.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
       else if (event.key === '+' || event.key === '=') setZoom((current) => stepZoom(current, 1));
@@ -55,7 +57,15 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged
   const outcome = stepOutcome(step);
   return (
     <div className="viewer-backdrop" onClick={onClose}>
-      <div className="viewer" role="dialog" aria-modal="true" aria-label={`Screenshot ${screenshot.imageId}`} onClick={(event) => event.stopPropagation()}>
+      <div
+        ref={dialog}
+        className="viewer"
+        role="dialog"
+        aria-modal="true"
+        aria-label={`Screenshot ${screenshot.imageId}`}
+        tabIndex={-1}
+        onClick={(event) => event.stopPropagation()}
+      >
         <header className="viewer-toolbar">
           <code className="viewer-id">{screenshot.imageId}</code>
           <ZoneBadge zone={screenshot.zone} />

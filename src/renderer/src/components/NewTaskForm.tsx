@@ -3,6 +3,7 @@ import { MAX_TASK_LENGTH, type StartRunArguments } from '../../../shared/app-api
 import { OPERATOR_KINDS, type OperatorKind } from '../../../shared/config.js';
 import { EPHEMERAL_CONTEXT_TYPES, MAX_EPHEMERAL_CONTEXT_LENGTH, type EphemeralContextType } from '../../../shared/ephemeral.js';
 import { useAppApi } from '../hooks/app-api-context.js';
+import { useFocusTrap } from '../hooks/use-focus-trap.js';
 import { attachmentsOf, pictureRefusal, readPictureDraft, type PictureDraft } from '../pictures/picture-drafts.js';
 import { PictureDrafts } from './PictureDrafts.js';
 
@@ -33,10 +34,11 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
   const [pictureProblems, setPictureProblems] = useState<string[]>([]);
   const [dropping, setDropping] = useState(false);
   const [state, setState] = useState<{ status: 'idle' | 'starting' } | { status: 'failed'; message: string }>({ status: 'idle' });
+  const dialog = useRef<HTMLDivElement | null>(null);
   const taskInput = useRef<HTMLTextAreaElement | null>(null);
+  useFocusTrap(dialog, taskInput);
 
   useEffect(() => {
-    taskInput.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onCancel();
     };
@@ -106,13 +108,16 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
   const ready = task.trim() !== '' && (!withContext || contextText.trim() !== '') && state.status !== 'starting';
   return (
     <div className="dialog-backdrop" onClick={onCancel}>
-      <form
+      {/* The dialog holds the form rather than being it: role="dialog" is not allowed on a <form>. Pictures
+          drop anywhere on the dialog. */}
+      <div
+        ref={dialog}
         className={`dialog new-task${dropping ? ' dropping' : ''}`}
         role="dialog"
         aria-modal="true"
         aria-labelledby="new-task-title"
+        tabIndex={-1}
         onClick={(event) => event.stopPropagation()}
-        onSubmit={(event) => void submit(event)}
         onPaste={onPaste}
         onDragOver={onDragOver}
         onDragLeave={(event) => {
@@ -121,97 +126,99 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
         }}
         onDrop={onDrop}
       >
-        <h2 id="new-task-title" className="dialog-title">
-          {sessionId === undefined ? 'New task' : 'Continue the session'}
-        </h2>
-        <label className="field">
-          <span className="field-label">Task</span>
-          <textarea
-            ref={taskInput}
-            className="text-input task-input"
-            value={task}
-            onChange={(event) => setTask(event.target.value)}
-            placeholder="Open the team settings and invite alex@example.com as a viewer"
-            rows={3}
-            maxLength={MAX_TASK_LENGTH}
-            name="task"
-          />
-        </label>
-        <PictureDrafts
-          pictures={pictures}
-          problems={pictureProblems}
-          onAdd={(files) => void addPictures(files)}
-          onRemove={(key) => setPictures((earlier) => earlier.filter((picture) => picture.key !== key))}
-        />
-        <div className="field-row">
+        <form className="dialog-form" onSubmit={(event) => void submit(event)}>
+          <h2 id="new-task-title" className="dialog-title">
+            {sessionId === undefined ? 'New task' : 'Continue the session'}
+          </h2>
           <label className="field">
-            <span className="field-label">Operator</span>
-            <select className="text-input" value={operator} onChange={(event) => setOperator(event.target.value as OperatorKind | 'default')} name="operator">
-              <option value="default">As configured</option>
-              {OPERATOR_KINDS.map((kind) => (
-                <option key={kind} value={kind}>
-                  {OPERATOR_LABELS[kind]}
-                </option>
-              ))}
-            </select>
-          </label>
-          {operator === 'browser' ? (
-            <label className="field field-grow">
-              <span className="field-label">Start page</span>
-              <input className="text-input" type="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://…" name="url" />
-            </label>
-          ) : null}
-        </div>
-        <label className="toggle">
-          <input type="checkbox" checked={withContext} onChange={(event) => setWithContext(event.target.checked)} name="with-context" />
-          <span className="toggle-track" aria-hidden="true" />
-          <span>
-            Attach context to this request
-            <span className="toggle-hint">Sent once with this task, never stored: only its type and length are recorded.</span>
-          </span>
-        </label>
-        {withContext ? (
-          <div className="context-fields">
-            <div className="segmented" role="radiogroup" aria-label="Kind of context">
-              {EPHEMERAL_CONTEXT_TYPES.map((type) => (
-                <button
-                  key={type}
-                  type="button"
-                  role="radio"
-                  aria-checked={contextType === type}
-                  className={contextType === type ? 'selected' : ''}
-                  onClick={() => setContextType(type)}
-                >
-                  {CONTEXT_LABELS[type]}
-                </button>
-              ))}
-            </div>
+            <span className="field-label">Task</span>
             <textarea
-              className="text-input"
-              value={contextText}
-              onChange={(event) => setContextText(event.target.value)}
-              placeholder={contextType === 'document' ? 'Paste the document' : contextType === 'quote' ? 'Paste the quote' : 'Write the note'}
-              rows={4}
-              maxLength={MAX_EPHEMERAL_CONTEXT_LENGTH}
-              name="context"
-              aria-label="Context"
+              ref={taskInput}
+              className="text-input task-input"
+              value={task}
+              onChange={(event) => setTask(event.target.value)}
+              placeholder="Open the team settings and invite alex@example.com as a viewer"
+              rows={3}
+              maxLength={MAX_TASK_LENGTH}
+              name="task"
             />
+          </label>
+          <PictureDrafts
+            pictures={pictures}
+            problems={pictureProblems}
+            onAdd={(files) => void addPictures(files)}
+            onRemove={(key) => setPictures((earlier) => earlier.filter((picture) => picture.key !== key))}
+          />
+          <div className="field-row">
+            <label className="field">
+              <span className="field-label">Operator</span>
+              <select className="text-input" value={operator} onChange={(event) => setOperator(event.target.value as OperatorKind | 'default')} name="operator">
+                <option value="default">As configured</option>
+                {OPERATOR_KINDS.map((kind) => (
+                  <option key={kind} value={kind}>
+                    {OPERATOR_LABELS[kind]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {operator === 'browser' ? (
+              <label className="field field-grow">
+                <span className="field-label">Start page</span>
+                <input className="text-input" type="url" value={url} onChange={(event) => setUrl(event.target.value)} placeholder="https://…" name="url" />
+              </label>
+            ) : null}
           </div>
-        ) : null}
-        {state.status === 'failed' ? (
-          <p className="form-failure" role="alert">
-            {state.message}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={!ready}>
-            {state.status === 'starting' ? 'Starting…' : 'Start'}
-          </button>
-        </div>
-      </form>
+          <label className="toggle">
+            <input type="checkbox" checked={withContext} onChange={(event) => setWithContext(event.target.checked)} name="with-context" />
+            <span className="toggle-track" aria-hidden="true" />
+            <span>
+              Attach context to this request
+              <span className="toggle-hint">Sent once with this task, never stored: only its type and length are recorded.</span>
+            </span>
+          </label>
+          {withContext ? (
+            <div className="context-fields">
+              <div className="segmented" role="radiogroup" aria-label="Kind of context">
+                {EPHEMERAL_CONTEXT_TYPES.map((type) => (
+                  <button
+                    key={type}
+                    type="button"
+                    role="radio"
+                    aria-checked={contextType === type}
+                    className={contextType === type ? 'selected' : ''}
+                    onClick={() => setContextType(type)}
+                  >
+                    {CONTEXT_LABELS[type]}
+                  </button>
+                ))}
+              </div>
+              <textarea
+                className="text-input"
+                value={contextText}
+                onChange={(event) => setContextText(event.target.value)}
+                placeholder={contextType === 'document' ? 'Paste the document' : contextType === 'quote' ? 'Paste the quote' : 'Write the note'}
+                rows={4}
+                maxLength={MAX_EPHEMERAL_CONTEXT_LENGTH}
+                name="context"
+                aria-label="Context"
+              />
+            </div>
+          ) : null}
+          {state.status === 'failed' ? (
+            <p className="form-failure" role="alert">
+              {state.message}
+            </p>
+          ) : null}
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={onCancel}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-primary" disabled={!ready}>
+              {state.status === 'starting' ? 'Starting…' : 'Start'}
+            </button>
+          </div>
+        </form>
+      </div>
     </div>
   );
 }

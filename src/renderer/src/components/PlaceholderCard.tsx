@@ -13,6 +13,9 @@ import { ZoneBadge } from './ZoneBadge.js';
  * pixels are (cold storage, or whole in blobs but folded in the request). A click brings the pixels back
  * (once; the cache keeps them), and the loaded image opens in the viewer. A purged image says so at once:
  * there is nothing left to load.
+ *
+ * The card is named by what it shows (id, zone, caption, hint), not by a label of its own: a label that
+ * differs from the visible text fails people who speak to the screen by what they see (WCAG 2.5.3).
  */
 export function PlaceholderCard({ step, screenshot, onOpen }: { step: Step; screenshot: ImageSummary; onOpen: () => void }): ReactElement {
   const client = useAppApi();
@@ -38,9 +41,13 @@ export function PlaceholderCard({ step, screenshot, onOpen }: { step: Step; scre
     <button
       type="button"
       className={`placeholder-card placeholder-${state}`}
-      onClick={() => setAttempt((count) => count + 1)}
-      disabled={unavailable || state === 'loading'}
-      aria-label={`Folded screenshot ${screenshot.imageId}`}
+      // Busy rather than disabled while loading: a disabled button drops keyboard focus, and the loaded frame
+      // that replaces the card (the same button) should keep it.
+      onClick={() => {
+        if (state !== 'loading') setAttempt((count) => count + 1);
+      }}
+      disabled={unavailable}
+      aria-busy={state === 'loading' ? true : undefined}
       data-image-id={screenshot.imageId}
     >
       <span className="placeholder-head">
