@@ -35,6 +35,8 @@ const bridge: SightlineBridge = {
   answerQuestion: forward('answerQuestion'),
   getKeyStatus: forward('getKeyStatus'),
   saveApiKey: forward('saveApiKey'),
+  permissionStatus: forward('permissionStatus'),
+  openPermissionSettings: forward('openPermissionSettings'),
   onEvent(listener) {
     // The page gets the event only, never Electron's IpcRendererEvent (it holds `sender`).
     const relay = (_event: IpcRendererEvent, appEvent: AppEvent): void => listener(appEvent);

@@ -25,6 +25,8 @@ export const APP_API_CHANNELS = {
   answerQuestion: 'runs:answer-question',
   getKeyStatus: 'keys:status',
   saveApiKey: 'keys:save',
+  permissionStatus: 'permissions:status',
+  openPermissionSettings: 'permissions:open-settings',
 } as const;
 
 export type AppApiName = keyof typeof APP_API_CHANNELS;

@@ -22,6 +22,7 @@ import { EphemeralContextSchema, type EphemeralContext } from './ephemeral.js';
 import { AgentEventSchema, TokenReportSchema } from './events.js';
 import { GENERATED_MEDIA_KINDS, GeneratedMediaIdSchema, GeneratedMediaSchema } from './generated-media.js';
 import { IMAGE_UNAVAILABLE_REASONS, NEXT_REQUEST_TREATMENTS, TIMELINE_IMAGE_ZONES } from './images.js';
+import { OpenPermissionSettingsResultSchema, PermissionStatusSchema, SETTINGS_PERMISSIONS } from './permissions.js';
 import { PictureAttachmentsSchema } from './pictures.js';
 import { SESSION_STATUSES, TURN_STATUSES } from './statuses.js';
 
@@ -486,6 +487,14 @@ export const APP_API = {
   },
   getKeyStatus: { channel: APP_API_CHANNELS.getKeyStatus, arguments: z.tuple([]), result: KeyStatusSchema },
   saveApiKey: { channel: APP_API_CHANNELS.saveApiKey, arguments: z.tuple([SaveApiKeyArgumentsSchema]), result: SaveApiKeyResultSchema },
+  /** What the desktop operator needs from the OS (permissions.ts), checked afresh at each call. */
+  permissionStatus: { channel: APP_API_CHANNELS.permissionStatus, arguments: z.tuple([]), result: PermissionStatusSchema },
+  /** Opens the System Settings pane of a macOS permission; refused where there is none (other systems, the browser timeline). */
+  openPermissionSettings: {
+    channel: APP_API_CHANNELS.openPermissionSettings,
+    arguments: z.tuple([z.enum(SETTINGS_PERMISSIONS, { error: `expected a permission: ${SETTINGS_PERMISSIONS.join(' or ')}` })]),
+    result: OpenPermissionSettingsResultSchema,
+  },
 } as const satisfies { [Name in AppApiName]: AppApiCall };
 
 type AppApi = typeof APP_API;
@@ -513,8 +522,14 @@ export const RunErrorEventSchema = z
   .object({ type: z.literal('run-error'), sessionId: SessionIdSchema.optional(), at: z.number(), message: z.string() })
   .strict();
 
-/** What the live stream carries: the agent's events of every run, plus the run manager's own. No pixels, no secrets. */
-export const AppEventSchema = z.union([AgentEventSchema, RunStateEventSchema, RunErrorEventSchema]);
+/** The desktop app re-checked the OS permissions (its window regained the focus) and the answer changed. */
+export const PermissionsEventSchema = z.object({ type: z.literal('permissions'), at: z.number(), status: PermissionStatusSchema }).strict();
+
+/**
+ * What the live stream carries: the agent's events of every run, plus the run manager's own, plus the desktop
+ * app's permission changes. No pixels, no secrets.
+ */
+export const AppEventSchema = z.union([AgentEventSchema, RunStateEventSchema, RunErrorEventSchema, PermissionsEventSchema]);
 export type AppEvent = z.infer<typeof AppEventSchema>;
 
 // ---- errors ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import type { AppApiArguments, AppApiName, AppApiResult, AppEvent } from '../../src/shared/app-api.js';
 import { dispatchAppApiCall } from '../../src/main/api/app-api-dispatch.js';
 import type { ApiKeySecrets } from '../../src/main/api/api-keys.js';
+import type { DesktopPermissions } from '../../src/main/app/permissions/index.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
 import { createRunAssembler, type RunAssembler } from '../../src/main/app/app-run-assembler.js';
 import type { Storage } from '../../src/main/storage/index.js';
@@ -31,6 +32,8 @@ export interface AppApiHarnessOptions {
   apiKey?: string | null;
   /** The desktop app's saved keys; absent like in `sightline timeline`. */
   secrets?: ApiKeySecrets;
+  /** What the OS grants the desktop operator; absent, nothing is checked. */
+  permissions?: DesktopPermissions;
   /**
    * Sees each run's pause gate as the loop reaches it, before a model call, with the promise the loop waits
    * on: a test of pause can then prove the loop is held there, instead of waiting and seeing nothing.
@@ -84,6 +87,7 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
     storage,
     config,
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
     appInfo: () => ({ version: '9.9.9', platform: 'linux' }),
     operatorFactory,
     watchSettling: false,

@@ -308,6 +308,22 @@ const fakeSafeStorage = {
   },
 };
 
+/**
+ * systemPreferences on macOS: the answers a test sets (`screen` media access, whether the app is a trusted
+ * accessibility client), and the calls made (a prompt asked for shows as isTrustedAccessibilityClient(true)).
+ */
+const fakeSystemPreferences = {
+  screenAccess: 'granted',
+  accessibilityTrusted: true,
+  getMediaAccessStatus: vi.fn((mediaType: string): string => (mediaType === 'screen' ? fakeSystemPreferences.screenAccess : 'granted')),
+  isTrustedAccessibilityClient: vi.fn((_prompt: boolean): boolean => fakeSystemPreferences.accessibilityTrusted),
+};
+
+/** desktopCapturer: no sources; a test sees that it was asked (macOS lists the app under Screen Recording then). */
+const fakeDesktopCapturer = {
+  getSources: vi.fn((_options: { types: string[]; thumbnailSize?: { width: number; height: number } }) => Promise.resolve<unknown[]>([])),
+};
+
 /** The handles a test uses to drive and inspect the fake. */
 export const fakeElectron = {
   app: fakeApp,
@@ -320,6 +336,8 @@ export const fakeElectron = {
   contextBridge: fakeContextBridge,
   ipcRenderer: fakeIpcRenderer,
   safeStorage: fakeSafeStorage,
+  systemPreferences: fakeSystemPreferences,
+  desktopCapturer: fakeDesktopCapturer,
 };
 
 /** What `vi.mock('electron', …)` should return. */
@@ -332,6 +350,8 @@ export const fakeElectronModule = {
   contextBridge: fakeContextBridge,
   ipcRenderer: fakeIpcRenderer,
   safeStorage: fakeSafeStorage,
+  systemPreferences: fakeSystemPreferences,
+  desktopCapturer: fakeDesktopCapturer,
 };
 
 export function resetFakeElectron(): void {
@@ -347,4 +367,9 @@ export function resetFakeElectron(): void {
   fakeIpcRenderer.removeAllListeners();
   fakeSafeStorage.encryptionAvailable = true;
   fakeSafeStorage.backend = 'gnome_libsecret';
+  fakeSystemPreferences.screenAccess = 'granted';
+  fakeSystemPreferences.accessibilityTrusted = true;
+  fakeSystemPreferences.getMediaAccessStatus.mockClear();
+  fakeSystemPreferences.isTrustedAccessibilityClient.mockClear();
+  fakeDesktopCapturer.getSources.mockClear();
 }

@@ -48,6 +48,15 @@ describe('sightline doctor', () => {
     expect(run.stderr).toBe('');
   });
 
+  it.runIf(process.platform === 'linux')('under Wayland without XWayland says that capture and input need X11, and how to get it', async () => {
+    const run = await runSightline(['--home', home.root, 'doctor'], { OPENAI_API_KEY: 'sk-doctor-test', XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0' });
+    expect(run.exitCode).toBe(1);
+    for (const name of ['display', 'input']) {
+      expect(lineOf(run.stdout, name)).toMatch(new RegExp(`^problem\\s+${name}\\s+DISPLAY is not set: this is a Wayland session without XWayland, and screen capture and input need X11$`));
+      expect(fixAfter(run.stdout, name)).toMatch(/^fix: log in to an X11 session .*, or enable XWayland so that DISPLAY is set$/);
+    }
+  });
+
   it('aligns the detail column of every check', async () => {
     const run = await runSightline(['--home', home.root, 'doctor']);
     const checkLines = run.stdout.split('\n').filter((line) => /^(ok|warning|problem) /.test(line));

@@ -234,6 +234,8 @@ const BAD_ARGUMENTS: Record<AppApiName, unknown[]> = {
   answerQuestion: [{ requestId: 'r1', answer: 7 }],
   getKeyStatus: ['model'],
   saveApiKey: [{ kind: 'model', key: 'sk-with a space' }],
+  permissionStatus: ['screen-recording'],
+  openPermissionSettings: ['camera'],
 };
 
 describe('app API over IPC', () => {

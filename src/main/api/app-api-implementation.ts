@@ -28,6 +28,8 @@ import type { PictureAttachment } from '../../shared/pictures.js';
 import { checkAttachedPictures, PictureRefusedError, type CheckedPicture } from '../perception/attached-pictures.js';
 import { loadMedia } from './media-loading.js';
 import type { RunManager } from '../app/run-manager.js';
+import { desktopRunRefusal, SettingsUnavailableError, type DesktopPermissions } from '../app/permissions/index.js';
+import type { OperatorKind } from '../../shared/config.js';
 
 export interface AppApiImplementationOptions {
   storage: Storage;
@@ -37,6 +39,10 @@ export interface AppApiImplementationOptions {
   keys: ApiKeySettings;
   /** How the next request is planned, as the configuration now says (next-request-settings.ts). */
   nextRequest: () => NextRequestSettings;
+  /** What the desktop operator needs from the OS; a desktop run is refused while some of it is missing. */
+  permissions: DesktopPermissions;
+  /** The operator a run gets when startRun names none (the configuration's agent.operator). */
+  defaultOperator: () => OperatorKind;
 }
 
 /** What a page of steps tells of each screenshot beyond its row: pinned, and how the next request carries it. */
@@ -45,7 +51,15 @@ interface ScreenshotContext {
   nextRequest: ReadonlyMap<string, NextRequestTreatment>;
 }
 
-export function createAppApiImplementation({ storage, runs, appInfo, keys, nextRequest }: AppApiImplementationOptions): AppApiImplementation {
+export function createAppApiImplementation({
+  storage,
+  runs,
+  appInfo,
+  keys,
+  nextRequest,
+  permissions,
+  defaultOperator,
+}: AppApiImplementationOptions): AppApiImplementation {
   const requireSession = (sessionId: string): SessionRecord => {
     const session = storage.sessions.get(sessionId);
     if (session === undefined) throw new AppApiError('not-found', `There is no session ${sessionId}.`);
@@ -224,6 +238,9 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys, nextR
         const session = requireSession(sessionId);
         if (session.status === 'closed') throw new AppApiError('conflict', `Session ${sessionId} is closed and cannot take a new task.`);
       }
+      // Checked afresh: a run without Screen Recording would work blind on black screenshots.
+      const refusal = (operator ?? defaultOperator()) === 'desktop' ? desktopRunRefusal(permissions.status()) : undefined;
+      if (refusal !== undefined) throw new AppApiError('refused', refusal);
       return runs.start({ sessionId, task, pictures: await checkedPictures(pictures ?? []), operator, url, ephemeral });
     },
 
@@ -253,6 +270,19 @@ export function createAppApiImplementation({ storage, runs, appInfo, keys, nextR
 
     saveApiKey({ kind, key }) {
       return keys.save(kind, key);
+    },
+
+    permissionStatus() {
+      return permissions.status();
+    },
+
+    async openPermissionSettings(permission) {
+      try {
+        return await permissions.openSettings(permission);
+      } catch (error) {
+        if (error instanceof SettingsUnavailableError) throw new AppApiError('refused', error.message);
+        throw error;
+      }
     },
   };
 }

@@ -15,6 +15,7 @@ import { createRunAssembler, type RunAssembler, type RunAssemblerOptions } from 
 import { RunManager } from '../app/run-manager.js';
 import { secretRedactor } from '../../shared/secret-redaction.js';
 import { nextRequestSettings } from './next-request-settings.js';
+import { SettingsUnavailableError, type DesktopPermissions } from '../app/permissions/index.js';
 
 export interface AppServiceOptions extends Omit<RunAssemblerOptions, 'storage' | 'config'> {
   storage: Storage;
@@ -25,6 +26,11 @@ export interface AppServiceOptions extends Omit<RunAssemblerOptions, 'storage' |
   /** The desktop app's saved keys; without it (sightline timeline) saveApiKey is refused. */
   secrets?: ApiKeySecrets;
   appInfo: () => AppInfo;
+  /**
+   * What the desktop operator needs from the OS: the desktop app asks Electron, `sightline timeline` the
+   * environment. Without it nothing is checked and no desktop run is refused for it (tests).
+   */
+  permissions?: DesktopPermissions;
   /** Replaces the default assembly of a run (tests). */
   assembler?: RunAssembler;
 }
@@ -40,7 +46,7 @@ export interface AppService {
 }
 
 export function createAppService(options: AppServiceOptions): AppService {
-  const { storage, config, configSources, secrets, appInfo, assembler, ...assembly } = options;
+  const { storage, config, configSources, secrets, appInfo, assembler, permissions = UNCHECKED_PERMISSIONS, ...assembly } = options;
   const keys = new ApiKeySettings({ config, sources: configSources, secrets });
   const events = new EventBus();
   // Each run reads the configuration at its start, so a key saved a moment ago is the one it uses.
@@ -48,7 +54,15 @@ export function createAppService(options: AppServiceOptions): AppService {
     assembler ?? ((settings, handlers) => createRunAssembler({ storage, config: keys.config(), ...assembly })(settings, handlers));
   const runs = new RunManager(assembleRun, events);
   return {
-    implementation: createAppApiImplementation({ storage, runs, appInfo, keys, nextRequest: () => nextRequestSettings(keys.config()) }),
+    implementation: createAppApiImplementation({
+      storage,
+      runs,
+      appInfo,
+      keys,
+      nextRequest: () => nextRequestSettings(keys.config()),
+      permissions,
+      defaultOperator: () => keys.config().agent.operator,
+    }),
     events,
     runs,
     // Asked at each error, so a key saved since start is masked too.
@@ -56,3 +70,9 @@ export function createAppService(options: AppServiceOptions): AppService {
     close: () => runs.close(),
   };
 }
+
+/** For a service built without a way to check: says so, and refuses nothing. */
+const UNCHECKED_PERMISSIONS: DesktopPermissions = {
+  status: () => ({ checked: false, permissions: [], note: 'The desktop permissions are not checked here.' }),
+  openSettings: () => Promise.reject(new SettingsUnavailableError('There is no System Settings pane to open here.')),
+};

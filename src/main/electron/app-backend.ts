@@ -12,6 +12,7 @@ import { createAppService, type AppService } from '../api/app-service.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { resolveHome } from '../config/home.js';
 import { loadConfig } from '../config/load.js';
+import type { DesktopPermissions } from '../app/permissions/index.js';
 import { ownWindowHook } from './own-window.js';
 import { SecretStore } from './secret-store.js';
 
@@ -23,7 +24,12 @@ export interface AppBackend {
   close(): Promise<void>;
 }
 
-export function startAppBackend(currentWindow: () => BrowserWindow | null): AppBackend {
+export interface AppBackendOptions {
+  /** What the desktop operator needs from the OS (permissions.ts); a desktop run is refused while it is missing. */
+  permissions?: DesktopPermissions;
+}
+
+export function startAppBackend(currentWindow: () => BrowserWindow | null, { permissions }: AppBackendOptions = {}): AppBackend {
   let runtime: Runtime | undefined;
   const service = (async () => {
     const home = resolveHome({ env: process.env, cwd: process.cwd() });
@@ -42,6 +48,7 @@ export function startAppBackend(currentWindow: () => BrowserWindow | null): AppB
       secrets,
       appInfo: () => ({ version: app.getVersion(), platform: process.platform }),
       ownWindow: ownWindowHook(currentWindow),
+      ...(permissions === undefined ? {} : { permissions }),
     });
     redactStoredText = created.dispatch.redact ?? redactStoredText;
     return created;

@@ -7,6 +7,7 @@ import { app, BrowserWindow, session } from 'electron';
 import { startAppBackend } from './app-backend.js';
 import { forwardEvents } from './event-forwarding.js';
 import { registerAppApiHandlers } from './ipc.js';
+import { electronPermissions, recheckPermissionsOnFocus, startPermissionWatch } from './permissions.js';
 import { isAppUrl, preloadScriptPath, resolveRendererLocation } from './security-policy.js';
 import { hardenSession } from './session.js';
 import { createMainWindow, lockWebContents } from './window.js';
@@ -21,6 +22,7 @@ export function startApp(): void {
   }
 
   let mainWindow: BrowserWindow | null = null;
+  let onWindowOpened: (window: BrowserWindow) => void = () => undefined;
   const location = resolveRendererLocation({
     appPath: app.getAppPath(),
     isPackaged: app.isPackaged,
@@ -31,6 +33,7 @@ export function startApp(): void {
     mainWindow.on('closed', () => {
       mainWindow = null;
     });
+    onWindowOpened(mainWindow);
   };
 
   // Any web contents, not only our window's, gets the same lock, so no stray page escapes the policy.
@@ -52,7 +55,11 @@ export function startApp(): void {
     .whenReady()
     .then(() => {
       hardenSession(session.defaultSession, location);
-      const backend = startAppBackend(() => mainWindow);
+      const permissions = electronPermissions();
+      // Checked at the first start, then each time the window regains the focus.
+      const permissionWatch = startPermissionWatch(permissions, () => mainWindow?.webContents ?? null);
+      onWindowOpened = (window) => recheckPermissionsOnFocus(window, permissionWatch);
+      const backend = startAppBackend(() => mainWindow, { permissions });
       registerAppApiHandlers({
         implementation: backend.implementation,
         isTrustedFrameUrl: (frameUrl) => isAppUrl(frameUrl, location.entryUrl),

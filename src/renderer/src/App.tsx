@@ -2,9 +2,11 @@ import { useCallback, useMemo, useState, type ReactElement } from 'react';
 import { connectAppApi } from './api/index.js';
 import { ApiKeysDialog } from './components/ApiKeysDialog.js';
 import { NewTaskForm } from './components/NewTaskForm.js';
+import { PermissionsPanel } from './components/PermissionsPanel.js';
 import { SessionList } from './components/SessionList.js';
 import { SessionView } from './components/SessionView.js';
 import { AppApiContext } from './hooks/app-api-context.js';
+import { usePermissions } from './hooks/use-permissions.js';
 import { useSessions } from './hooks/use-sessions.js';
 import { useAppInfo, type AppConnection } from './use-app-info.js';
 
@@ -15,6 +17,7 @@ export function App(): ReactElement {
   const client = useMemo(() => connectAppApi(), []);
   const connection = useAppInfo(client);
   const sessions = useSessions(client);
+  const permissions = usePermissions(client);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [taskForm, setTaskForm] = useState<TaskForm>({ open: false });
   const closeTaskForm = useCallback(() => setTaskForm({ open: false }), []);
@@ -47,6 +50,7 @@ export function App(): ReactElement {
             </button>
           </div>
         </header>
+        <PermissionsPanel permissions={permissions} canOpenSettings={client?.transport === 'ipc'} />
         <div className="shell-body">
           <SessionList
             sessions={sessions}

@@ -5,6 +5,7 @@ import './styles.css';
 import './sidebar.css';
 import './timeline.css';
 import './dialogs.css';
+import './permissions.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -1,17 +1,18 @@
 /**
  * Whether Sightline can see the screen: lists the displays node-screenshots finds, with size and scale
- * factor (HiDPI is where click positions go wrong), and captures the primary one once.
+ * factor (HiDPI is where click positions go wrong), and captures the primary one once. On macOS that capture
+ * is also the Screen Recording check: a command-line process cannot ask macOS (systemPreferences is the
+ * app's), but a capture that comes back in one colour is what a missing permission looks like.
  */
 import type * as NodeScreenshots from 'node-screenshots';
-import { NO_DISPLAY_FIX, errorMessage, lacksLinuxDisplay, type DoctorCheckResult, type DoctorEnvironment } from './check.js';
+import { grantRemedy, TERMINAL_GRANTEE } from '../../app/permissions/index.js';
+import { isBlankFrame } from '../../perception/blank-frame.js';
+import { errorMessage, lacksLinuxDisplay, missingLinuxDisplay, type DoctorCheckResult, type DoctorEnvironment } from './check.js';
 
 const NAME = 'display';
 
 export async function checkDisplay(environment: DoctorEnvironment): Promise<DoctorCheckResult> {
-  if (lacksLinuxDisplay(environment)) {
-    const wayland = environment.env.WAYLAND_DISPLAY ? ' (Wayland without XWayland is not supported)' : '';
-    return { name: NAME, status: 'problem', detail: `DISPLAY is not set: no X display to capture${wayland}`, fix: NO_DISPLAY_FIX };
-  }
+  if (lacksLinuxDisplay(environment)) return missingLinuxDisplay(environment, NAME, 'capture');
   let screenshots: typeof NodeScreenshots;
   try {
     // Loaded here, not at the top: a native module that needs a display must not break `--help`.
@@ -33,11 +34,22 @@ export async function checkDisplay(environment: DoctorEnvironment): Promise<Doct
   try {
     const image = await primary!.captureImage();
     const count = monitors.length === 1 ? '1 display' : `${monitors.length} displays`;
+    if (environment.platform === 'darwin' && isBlankFrame(await image.toRaw(), BLANK_SAMPLE_EVERY)) {
+      return {
+        name: NAME,
+        status: 'problem',
+        detail: `${count}: ${listing}; the test capture came back in one colour: Screen Recording looks missing`,
+        fix: captureFix(environment),
+      };
+    }
     return { name: NAME, status: 'ok', detail: `${count}: ${listing}; captured ${image.width}x${image.height}` };
   } catch (error) {
     return { name: NAME, status: 'problem', detail: `${listing}; capture failed: ${errorMessage(error)}`, fix: captureFix(environment) };
   }
 }
+
+/** Every 7th pixel is plenty to tell a blank frame from a desktop, at a fraction of a 5K screen's cost. */
+const BLANK_SAMPLE_EVERY = 7;
 
 function describeMonitor(monitor: NodeScreenshots.Monitor): string {
   const primary = monitor.isPrimary() ? ', primary' : '';
@@ -47,7 +59,7 @@ function describeMonitor(monitor: NodeScreenshots.Monitor): string {
 function captureFix(environment: DoctorEnvironment): string {
   switch (environment.platform) {
     case 'darwin':
-      return 'allow your terminal under System Settings > Privacy & Security > Screen Recording, then restart it';
+      return grantRemedy('screen-recording', TERMINAL_GRANTEE);
     case 'linux':
       return `check that the X server at DISPLAY=${environment.env.DISPLAY ?? ''} accepts this user (XAUTHORITY, xhost)`;
     case 'win32':

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { createAppService } from '../../api/app-service.js';
+import { createDesktopPermissions, TERMINAL_GRANTEE } from '../../app/permissions/index.js';
 import { startTimelineServer } from '../../api/http/http-server.js';
 import { loadCliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
@@ -32,6 +33,8 @@ export async function serveTimeline(invocation: CliInvocation, command: Command,
     configSources: loaded.sources,
     env: io.env,
     appInfo: () => ({ version, platform: process.platform }),
+    // Only what the environment tells (Wayland, DISPLAY): a command-line process cannot ask macOS.
+    permissions: createDesktopPermissions({ probe: { platform: process.platform, env: io.env, grantee: TERMINAL_GRANTEE } }),
   });
   try {
     const server = await startTimelineServer({

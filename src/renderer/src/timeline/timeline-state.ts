@@ -105,7 +105,8 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
     case 'failed':
       return { ...state, status: 'failed', error: action.message };
     case 'event':
-      return action.event.sessionId === state.sessionId ? applyEvent(state, action.event) : state;
+      // A permissions event belongs to the app, not to a session.
+      return action.event.type !== 'permissions' && action.event.sessionId === state.sessionId ? applyEvent(state, action.event) : state;
     case 'pictures-loaded':
       return applyPictures(state, action.turns);
   }
@@ -180,7 +181,7 @@ function isoAt(at: number): string {
   return new Date(at).toISOString();
 }
 
-function applyEvent(state: TimelineState, event: AppEvent): TimelineState {
+function applyEvent(state: TimelineState, event: Exclude<AppEvent, { type: 'permissions' }>): TimelineState {
   switch (event.type) {
     case 'turn-started':
       return applyTurnStarted(state, event);

@@ -1,0 +1,129 @@
+/**
+ * The permissions panel in a real Chromium, over the HTTP transport of `sightline timeline` with a checker
+ * that sees a Wayland session without XWayland: the panel says capture needs X11, axe finds nothing serious
+ * in it, a desktop task is refused in the New task form with the same message, and once DISPLAY is there
+ * "Check again" (pressed from the keyboard) makes the panel go.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
+import { createAppService, type AppService } from '../../src/main/api/app-service.js';
+import { startTimelineServer, type TimelineServer } from '../../src/main/api/http/http-server.js';
+import { createDesktopPermissions, TERMINAL_GRANTEE } from '../../src/main/app/permissions/index.js';
+import type { Storage } from '../../src/main/storage/index.js';
+import { TEST_API_KEY } from '../helpers/agent-harness.js';
+import { FakeOperator } from '../helpers/fake-operator.js';
+import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+
+const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
+const ROOT = resolve(import.meta.dirname, '../..');
+const RENDERER = join(ROOT, 'out/renderer');
+const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
+const TOKEN = 'permissions-panel-test-token-0123456789';
+
+/** What the checker reads: the test gives the session its DISPLAY back half-way. */
+const sessionEnvironment: Record<string, string | undefined> = { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0' };
+
+let home: TemporaryHome;
+let storage: Storage;
+let service: AppService;
+let server: TimelineServer;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+function poll<Value>(read: () => Promise<Value> | Value) {
+  return expect.poll(read, { timeout: 15_000, interval: 50 });
+}
+
+/** The renderer from the sources under test (see timeline-ui.test.ts). */
+function buildRenderer(): void {
+  const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0 || !existsSync(join(RENDERER, 'index.html'))) {
+    throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set SIGHTLINE_CHROMIUM)`);
+  buildRenderer();
+  home = createTemporaryHome('sightline-permissions-panel');
+  storage = openHomeStorage(home);
+  const config: Config = {
+    ...DEFAULT_CONFIG,
+    model: { ...DEFAULT_CONFIG.model, name: 'gpt-4.1', baseUrl: 'http://127.0.0.1:9/v1', apiKey: TEST_API_KEY, maxRetries: 0 },
+  };
+  service = createAppService({
+    storage,
+    config,
+    appInfo: () => ({ version: '0.1.0', platform: 'linux' }),
+    operatorFactory: async () => new FakeOperator(),
+    watchSettling: false,
+    permissions: createDesktopPermissions({ probe: { platform: 'linux', env: sessionEnvironment, grantee: TERMINAL_GRANTEE } }),
+  });
+  server = await startTimelineServer({ implementation: service.implementation, events: service.events, rendererDirectory: RENDERER, token: TOKEN, dispatch: service.dispatch });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  // bypassCSP: only so that axe can be injected; the CSP itself is timeline-ui.test.ts's business.
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark', bypassCSP: true });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(server.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await service?.close();
+  storage?.close();
+  home?.remove();
+});
+
+describe('the permissions panel', () => {
+  it('says that capture needs X11, with nothing serious for axe, in both colour schemes', async () => {
+    const panel = page.getByRole('region', { name: 'Sightline needs one more permission' });
+    await poll(() => panel.isVisible()).toBe(true);
+    expect(await panel.textContent()).toContain('DISPLAY is not set: this is a Wayland session without XWayland, and screen capture and input need X11.');
+    expect(await panel.textContent()).toContain('To fix: log in to an X11 session');
+    // Over HTTP no pane can be opened: no button for one.
+    expect(await panel.getByRole('button').allTextContents()).toEqual(['Check again']);
+
+    await page.addScriptTag({ path: AXE });
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run: (context: string) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+        const result = await axe.run('.permissions-panel');
+        return result.violations.map((violation) => `${violation.impact} ${violation.id} (${violation.nodes.length})`);
+      });
+      expect(violations.filter((violation) => /^(serious|critical) /.test(violation)), scheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'dark' });
+  });
+
+  it('refuses a desktop task in the New task form with the message naming what is missing', async () => {
+    await page.getByRole('button', { name: 'New task' }).click();
+    await page.getByRole('textbox', { name: 'Task' }).fill('Open the calculator');
+    await page.getByRole('combobox', { name: 'Operator' }).selectOption('desktop');
+    await page.getByRole('button', { name: 'Start' }).click();
+    const failure = page.getByRole('alert');
+    await poll(() => failure.textContent()).toContain('The desktop operator cannot run yet. X11 display is missing');
+    expect(await failure.textContent()).toContain('log in to an X11 session');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect((await service.implementation.listSessions({ limit: 10, offset: 0 })).total).toBe(0);
+  });
+
+  it('goes once the session has X11 again and the person checks again, from the keyboard', async () => {
+    sessionEnvironment['DISPLAY'] = ':0';
+    const checkAgain = page.getByRole('button', { name: 'Check again' });
+    await checkAgain.focus();
+    await page.keyboard.press('Enter');
+    await poll(() => page.locator('.permissions-panel').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
