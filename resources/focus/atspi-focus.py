@@ -12,6 +12,7 @@ Its first line says whether it can work: {"ready": true}, or {"unavailable": "<w
 when stdin closes. The caller classifies roles and applications (src/main/operators/focus/); this only reads.
 """
 import json
+import os
 import sys
 
 try:
@@ -27,6 +28,14 @@ except (ImportError, ValueError) as error:
 CALL_TIMEOUT_MS = 700
 # A walk of the accessible trees (when no focus event has been seen yet) gives up after this many elements.
 MAX_WALKED_ELEMENTS = 4000
+
+
+def session_bus_known():
+    """Whether a session bus is named: without one GDBus would autolaunch a private bus nobody stops."""
+    if os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        return True
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    return bool(runtime) and os.path.exists(os.path.join(runtime, "bus"))
 
 
 def accessibility_bus_address():
@@ -127,6 +136,9 @@ class FocusFollower:
 
 
 def main():
+    if not session_bus_known():
+        print(json.dumps({"unavailable": "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)"}), flush=True)
+        return
     try:
         accessibility_bus_address()
     except GLib.Error as error:
