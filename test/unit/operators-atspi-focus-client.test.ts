@@ -3,7 +3,7 @@
  * what the helper answers, and every failure (no interpreter, "unavailable", silence, a crash, garbage) is
  * `undefined` — the desktop's 'unknown' — never a throw or a hang; close() leaves no process behind.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -127,5 +127,27 @@ describe('focusHelperScriptPath', () => {
     mkdirSync(unpacked, { recursive: true });
     writeFileSync(join(unpacked, 'atspi-focus.py'), '');
     expect(focusHelperScriptPath(join(packaged, 'app.asar', 'out', 'main'))).toBe(join(unpacked, 'atspi-focus.py'));
+  });
+});
+
+describe('the packaged app', () => {
+  /** The entries of a top-level list of electron-builder.yml (`files:`, `asarUnpack:`), comments left out. */
+  function listOf(text: string, key: string): string[] {
+    const lines = text.split('\n');
+    const start = lines.findIndex((line) => line === `${key}:`);
+    const entries: string[] = [];
+    for (const line of lines.slice(start + 1)) {
+      if (line.trimStart().startsWith('#')) continue;
+      const entry = /^\s+- "?([^"]+)"?$/.exec(line);
+      if (entry === null) break;
+      entries.push(entry[1]!);
+    }
+    return entries;
+  }
+
+  it('ships the AT-SPI helper, unpacked from the archive so the system python can read it', () => {
+    const config = readFileSync(join(import.meta.dirname, '../../electron-builder.yml'), 'utf8');
+    expect(listOf(config, 'files')).toContain('resources/**');
+    expect(listOf(config, 'asarUnpack')).toContain('resources/focus/**');
   });
 });
