@@ -53,6 +53,10 @@ describe('macOS: osascript and System Events', () => {
     expect(parseMacosFocus(exited('com.apple.Safari\nSafari\nerror:-1719\n\n')).problem).toBe('osascript is not allowed to read the focus (Accessibility permission)');
     expect(parseMacosFocus(exited('<<garbage>>')).reading).toEqual({ fieldKind: 'unknown' });
     expect(parseMacosFocus(exited('\n\n\n\n')).reading).toEqual({ fieldKind: 'unknown' });
+    expect(parseMacosFocus(exited('missing value\nSomeTool\nAXTextField\nmissing value\n')).reading).toEqual({
+      fieldKind: 'text',
+      application: { name: 'SomeTool', isTerminal: false },
+    });
   });
 
   it('reports availability with the fix for the permission', async () => {

@@ -72,7 +72,7 @@ export function parseMacosFocus(outcome: CommandOutcome): { reading: FocusReadin
   }
   const lines = outcome.stdout.replace(/\r?\n$/, '').split(/\r?\n/);
   if (lines.length !== 4) return { reading: UNKNOWN_FOCUS, problem: `osascript answered ${lines.length} lines instead of 4` };
-  const [bundleId = '', processName = '', role = '', subrole = ''] = lines;
+  const [bundleId = '', processName = '', role = '', subrole = ''] = lines.map(withoutMissingValue);
   const application = { name: bundleId || processName, isTerminal: isListedTerminal(MACOS_TERMINAL_BUNDLES, bundleId) };
   if (application.name === '') return { reading: UNKNOWN_FOCUS, problem: 'osascript named no frontmost application' };
   if (role.startsWith('error:')) {
@@ -84,8 +84,13 @@ export function parseMacosFocus(outcome: CommandOutcome): { reading: FocusReadin
   return { reading: focusReading(macosFieldKind(role, subrole), application) };
 }
 
+/** AppleScript writes an absent value (an app without a bundle id, an element without a subrole) as "missing value". */
+function withoutMissingValue(text: string): string {
+  return text === 'missing value' ? '' : text;
+}
+
 function macosFieldKind(role: string, subrole: string): FocusedFieldKind {
   if (subrole === 'AXSecureTextField' || role === 'AXSecureTextField') return 'password';
-  if (role === '' || role === 'missing value') return 'unknown';
+  if (role === '') return 'unknown';
   return TEXT_ROLES.has(role) ? 'text' : 'other';
 }
