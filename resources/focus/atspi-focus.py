@@ -165,7 +165,12 @@ def main():
             request_id = json.loads(line).get("id")
         except (ValueError, AttributeError):
             request_id = None
-        print(json.dumps(follower.answer(request_id)), flush=True)
+        try:
+            answer = follower.answer(request_id)
+        except Exception as error:  # noqa: BLE001 - a callback that raises loses its watch: answer, and keep listening
+            follower.focused = None
+            answer = {"id": request_id, "role": None, "error": str(error)}
+        print(json.dumps(answer), flush=True)
         return True
 
     GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.PRIORITY_DEFAULT,
