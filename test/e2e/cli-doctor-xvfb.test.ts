@@ -4,10 +4,12 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canStartAccessibilityBus, startAccessibilityBus, type AccessibilityBus } from '../helpers/accessibility-bus.js';
 import { runSightline } from '../helpers/cli-io.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 
-const hasXvfb = process.platform === 'linux' && spawnSync('which', ['Xvfb']).status === 0;
+// The focus check passes only with the accessibility bus on a session bus, as in a desktop session.
+const hasXvfb = process.platform === 'linux' && spawnSync('which', ['Xvfb']).status === 0 && canStartAccessibilityBus;
 
 /** Starts Xvfb on a free display; `-displayfd` makes it print the number once it accepts connections. */
 async function startXvfb(): Promise<{ display: string; server: ChildProcess }> {
@@ -29,6 +31,7 @@ describe.skipIf(!hasXvfb)('sightline doctor under Xvfb', () => {
   let xvfb: { display: string; server: ChildProcess };
   let home: TemporaryHome;
   let previousDisplay: string | undefined;
+  let bus: AccessibilityBus;
 
   beforeAll(async () => {
     xvfb = await startXvfb();
@@ -36,9 +39,11 @@ describe.skipIf(!hasXvfb)('sightline doctor under Xvfb', () => {
     // node-screenshots and nut-js read DISPLAY from the real environment of this (forked) test process.
     previousDisplay = process.env.DISPLAY;
     process.env.DISPLAY = xvfb.display;
+    bus = await startAccessibilityBus({ ...process.env, DISPLAY: xvfb.display });
   });
 
-  afterAll(() => {
+  afterAll(async () => {
+    await bus?.stop();
     if (previousDisplay === undefined) delete process.env.DISPLAY;
     else process.env.DISPLAY = previousDisplay;
     xvfb.server.kill();
@@ -48,6 +53,7 @@ describe.skipIf(!hasXvfb)('sightline doctor under Xvfb', () => {
   it('lists the display, captures it, reaches the input and exits 0', async () => {
     const run = await runSightline(['--home', home.root, 'doctor'], {
       DISPLAY: xvfb.display,
+      DBUS_SESSION_BUS_ADDRESS: bus.env.DBUS_SESSION_BUS_ADDRESS,
       OPENAI_API_KEY: 'sk-e2e',
       TAVILY_API_KEY: 'tvly-e2e',
     });

@@ -49,6 +49,8 @@ export interface DesktopTestWindowOptions {
   fieldTop: number;
   /** A page of the caller's own instead of the button and the field (title() then reads its title). */
   html?: string;
+  /** More Chromium switches (`--force-renderer-accessibility` for the AT-SPI tests). */
+  extraArguments?: readonly string[];
 }
 
 export function openDesktopTestWindow(options: DesktopTestWindowOptions): DesktopTestWindow {
@@ -72,6 +74,7 @@ export function openDesktopTestWindow(options: DesktopTestWindowOptions): Deskto
       '--disable-component-update',
       '--disable-sync',
       ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      ...(options.extraArguments ?? []),
     ],
     { env: xvfb.env, stdio: 'ignore' },
   );

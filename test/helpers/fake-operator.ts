@@ -14,7 +14,9 @@ import { mapModelPoint, mapModelPoints, type FrameGeometry, type Point } from '.
 import { parseKeyCombinations } from '../../src/main/operators/key-combination.js';
 import type {
   ActionResult,
+  FocusedApplication,
   FocusedFieldKind,
+  FocusReading,
   Operator,
   OperatorDescription,
 } from '../../src/main/operators/operator.js';
@@ -28,6 +30,11 @@ export interface FakeOperatorOptions {
   kind?: 'desktop' | 'browser';
   /** What kind of field has the focus (default: the operator cannot tell, so the method is absent). */
   focusedFieldKind?: FocusedFieldKind;
+  /**
+   * The application that has the focus, as the desktop reads it from the OS (default: the operator cannot
+   * tell, so focus() is absent). With it, focus() answers it and the field kind (default 'unknown').
+   */
+  focusedApplication?: FocusedApplication;
   /** Whether an executed action changes the screen (default: all but screenshot, wait and move). */
   changesScreen?: (action: ComputerAction) => boolean;
   /** Runs inside each executed action, after it is recorded (a test can stop the turn here). */
@@ -71,9 +78,14 @@ export class FakeOperator implements Operator {
     if (this.focusedField !== undefined) {
       this.focusedFieldKind = async () => this.focusedField ?? 'unknown';
     }
+    const application = options.focusedApplication;
+    if (application !== undefined) {
+      this.focus = async () => ({ fieldKind: this.focusedField ?? 'unknown', application });
+    }
   }
 
   focusedFieldKind?: () => Promise<FocusedFieldKind>;
+  focus?: () => Promise<FocusReading>;
 
   async capture(): Promise<Frame> {
     this.captures += 1;

@@ -60,7 +60,7 @@ describe('sightline doctor', () => {
   it('aligns the detail column of every check', async () => {
     const run = await runSightline(['--home', home.root, 'doctor']);
     const checkLines = run.stdout.split('\n').filter((line) => /^(ok|warning|problem) /.test(line));
-    expect(checkLines.length).toBe(8);
+    expect(checkLines.length).toBe(9);
     const detailColumns = checkLines.map((line) => /^(\S+\s+)(\S+(?: \S+)?\s+)/.exec(line)![0].length);
     expect(new Set(detailColumns).size).toBe(1);
   });
@@ -126,7 +126,7 @@ describe('sightline doctor', () => {
   it('prints JSON for scripts, with the same exit code', async () => {
     const run = await runSightline(['--home', home.root, 'doctor', '--json'], { TAVILY_API_KEY: 'tvly-doctor' });
     const report = JSON.parse(run.stdout) as DoctorJson;
-    expect(report.checks.map((check) => check.name)).toEqual(['home', 'disk', 'database', 'display', 'input', 'browser', 'model key', 'tavily key']);
+    expect(report.checks.map((check) => check.name)).toEqual(['home', 'disk', 'database', 'display', 'input', 'focus', 'browser', 'model key', 'tavily key']);
     expect(report.ok).toBe(run.exitCode === 0);
     for (const check of report.checks) expect(['ok', 'warning', 'problem']).toContain(check.status);
     expect(report.checks.find((check) => check.name === 'disk')?.detail).toMatch(/(GiB|MiB) free at /);
@@ -268,5 +268,16 @@ describe('sightline doctor with a dead X display', () => {
     } finally {
       scratch.remove();
     }
+  });
+});
+
+describe('sightline doctor on focus detection', () => {
+  it('says when the focus cannot be read, and what to install', async () => {
+    // No session bus to find the accessibility bus on: the AT-SPI helper says so and exits.
+    const run = await runSightline(['--home', home.root, 'doctor', '--json'], { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', DISPLAY: '' });
+    const focus = (JSON.parse(run.stdout) as DoctorJson).checks.find((check) => check.name === 'focus');
+    if (process.platform !== 'linux') return;
+    expect(focus).toMatchObject({ status: 'warning', detail: expect.stringMatching(/^focus detection is unavailable: /) });
+    expect(focus?.fix).toContain('sudo apt-get install python3-gi gir1.2-atspi-2.0 at-spi2-core');
   });
 });

@@ -151,3 +151,36 @@ describe('where the operator cannot tell what has the focus', () => {
     expect(harness.operator.executed.map((entry) => entry.action)).toEqual([{ action: 'type', text: 'hello world' }]);
   });
 });
+
+describe('Enter while a terminal has the focus (an operator that can tell the application)', () => {
+  const xterm = { name: 'XTerm', isTerminal: true };
+
+  it('is refused without a person under risky: the line is typed, the Enter split from it is not pressed', async () => {
+    harness = await startAgentHarness({ operator: { focusedApplication: xterm }, confirm: async () => false });
+    harness.server.script([computerCall({ action: 'type', text: 'rm -rf ~/scratch\n' }), finishCall('Stopped.', false)]);
+    await harness.agent.runTurn({ request: userText('Clean up') });
+    expect(harness.confirmations.map((request) => request.reason)).toEqual(['pressing Enter in a terminal (XTerm) runs the command line']);
+    expect(harness.confirmations.map((request) => request.action)).toEqual([{ action: 'key', keys: 'Return' }]);
+    expect(harness.operator.executed.map((entry) => entry.action)).toEqual([{ action: 'type', text: 'rm -rf ~/scratch' }]);
+    expect(toolResults(1)[0]).toContain('then stopped: the user refused this action: pressing Enter in a terminal (XTerm)');
+  });
+
+  it('as a key action is refused too; the same Enter into an editor is not asked for', async () => {
+    harness = await startAgentHarness({ operator: { focusedApplication: xterm }, confirm: async () => false });
+    harness.server.script([computerCall({ action: 'key', keys: 'KP_Enter' }), finishCall('Stopped.', false)]);
+    await harness.agent.runTurn({ request: userText('Run it') });
+    expect(harness.confirmations.map((request) => request.reason)).toEqual(['pressing Enter in a terminal (XTerm) runs the command line']);
+    expect(harness.operator.executed).toEqual([]);
+    await harness.close();
+
+    harness = await startAgentHarness({ operator: { focusedApplication: { name: 'gedit', isTerminal: false } }, confirm: async () => false });
+    harness.server.script([computerCall({ action: 'type', text: 'first line\nsecond line' }), finishCall()]);
+    await harness.agent.runTurn({ request: userText('Write two lines') });
+    expect(harness.confirmations).toEqual([]);
+    expect(harness.operator.executed.map((entry) => entry.action)).toEqual([
+      { action: 'type', text: 'first line' },
+      { action: 'key', keys: 'Return' },
+      { action: 'type', text: 'second line' },
+    ]);
+  });
+});

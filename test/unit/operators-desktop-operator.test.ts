@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { InputDriver } from '../../src/main/operators/action-performer.js';
 import { DesktopFrameSource, type MonitorLike } from '../../src/main/operators/desktop-frame-source.js';
 import { DesktopOperator } from '../../src/main/operators/desktop-operator.js';
+import type { DesktopFocusReader } from '../../src/main/operators/focus/focus-reading.js';
 import type { ModelView } from '../../src/shared/model-view.js';
 import type { OwnWindowHook } from '../../src/main/operators/operator.js';
 
@@ -315,5 +316,26 @@ describe.skipIf(process.platform !== 'linux')('NutJsInput without a display', ()
     } finally {
       if (previous !== undefined) process.env.DISPLAY = previous;
     }
+  });
+});
+
+describe('DesktopOperator and the focus', () => {
+  it('answers what the OS focus reader answers, and stops the reader when it closes, even if releasing input fails', async () => {
+    const closed: string[] = [];
+    const reader: DesktopFocusReader = {
+      focusedField: async () => ({ fieldKind: 'password', application: { name: 'Chromium', isTerminal: false } }),
+      availability: async () => ({ available: true, detail: 'fake' }),
+      close: async () => void closed.push('reader'),
+    };
+    const input = recordingInput([]);
+    const operator = new DesktopOperator({
+      frameSource: new DesktopFrameSource({ displayId: 7, listMonitors: () => [leftRetinaMonitor()] }),
+      input: { ...input, releaseHeldButtons: async () => Promise.reject(new Error('the X server is gone')) },
+      focusReader: reader,
+    });
+    expect(await operator.focus()).toEqual({ fieldKind: 'password', application: { name: 'Chromium', isTerminal: false } });
+    expect(await operator.focusedFieldKind()).toBe('password');
+    await expect(operator.close()).rejects.toThrow('the X server is gone');
+    expect(closed).toEqual(['reader']);
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ComputerAction } from '../../src/shared/actions.js';
 import { redactorOf } from '../../src/shared/secret-redaction.js';
-import { assessRisk, typedText } from '../../src/main/agent/safety-policy.js';
+import { assessRisk, pressesEnter, typedText } from '../../src/main/agent/safety-policy.js';
 import { secretLikeness } from '../../src/main/agent/secret-likeness.js';
 import { spelledText } from '../../src/main/agent/spelled-text.js';
 import { typingPieces } from '../../src/main/agent/typing-pieces.js';
@@ -157,5 +157,35 @@ describe('maskedAssistantMessage', () => {
     );
     expect(masked.parts).toEqual([{ type: 'text', text: 'Type ab.' }]);
     expect(JSON.parse(masked.toolCalls[0]!.argumentsText)).toEqual({ action: 'type', text: '[password]' });
+  });
+});
+
+describe('Enter while a terminal has the focus', () => {
+  const terminal = { focusedFieldKind: 'unknown' as const, focusedApplication: { name: 'xterm', isTerminal: true } };
+  const editor = { focusedFieldKind: 'text' as const, focusedApplication: { name: 'gedit', isTerminal: false } };
+
+  it.each(['Return', 'enter', 'KP_Enter', 'ctrl+Return', 'a Return', 'shift+Enter'])('is risky as key %s', (keys) => {
+    expect(assessRisk(key(keys), terminal)).toEqual({ risky: true, reason: 'pressing Enter in a terminal (xterm) runs the command line' });
+    expect(assessRisk({ action: 'hold_key', keys, seconds: 1 } as ComputerAction, terminal).risky).toBe(true);
+  });
+
+  it('is risky as a newline in typed text, which is an Enter', () => {
+    expect(assessRisk({ action: 'type', text: 'ls -la\n' }, terminal).risky).toBe(true);
+    expect(assessRisk({ action: 'type', text: 'ls\r' }, terminal).risky).toBe(true);
+  });
+
+  it('is not risky elsewhere, nor is anything but Enter in a terminal', () => {
+    expect(assessRisk(key('Return'), editor)).toEqual({ risky: false });
+    expect(assessRisk(key('Return'), { focusedFieldKind: 'unknown' })).toEqual({ risky: false });
+    expect(assessRisk({ action: 'type', text: 'ls -la' }, terminal)).toEqual({ risky: false });
+    expect(assessRisk(key('Tab'), terminal)).toEqual({ risky: false });
+    expect(assessRisk(key('e n t e r'), terminal)).toEqual({ risky: false });
+  });
+
+  it('tells which actions press Enter', () => {
+    expect(pressesEnter(key('Return'))).toBe(true);
+    expect(pressesEnter(key('Not_A_Key Return'))).toBe(false);
+    expect(pressesEnter({ action: 'type', text: 'a\nb' })).toBe(true);
+    expect(pressesEnter({ action: 'click', x: 1, y: 1 })).toBe(false);
   });
 });

@@ -12,22 +12,24 @@
  * is judged like `type` with that text (spelled-text.ts). Where the operator cannot tell what has the
  * focus, text that is or looks like a secret (secret-likeness.ts) is risky in itself.
  *
- * Enter in a terminal runs a command. The rule, for an operator that can tell that the focused
- * application is a terminal: Enter there is risky. No operator can tell today (the browser's page is never
- * a terminal, the desktop does not know what has the focus), so the rule is not implemented; what holds
- * today is that a newline in typed text is pressed as a separate `key Return` that passes the gate alone
- * (computer-tool.ts), so `always` asks for it and it never rides along unseen with the text before it.
+ * Enter in a terminal runs a command. For an operator that can tell that the focused application is a
+ * terminal (the desktop, from the OS: focus/terminal-applications.ts), Enter there is risky: a `key` or
+ * `hold_key` that presses Return or KP_Enter, and typed text with a newline (which the computer tool
+ * performs as a separate `key Return` anyway, typing-pieces.ts). The browser operator never reports a
+ * terminal, so on a page Enter is judged like any key.
  */
 import type { ComputerAction } from '../../shared/actions.js';
 import type { ConfirmationPolicy } from '../../shared/config.js';
 import type { Redact } from '../../shared/secret-redaction.js';
-import type { FocusedFieldKind } from '../operators/operator.js';
+import type { FocusedApplication, FocusedFieldKind } from '../operators/operator.js';
 import { parseHeldModifiers, parseKeyCombinations, type KeyChord, type NutKeyName } from '../operators/key-combination.js';
 import { secretLikeness } from './secret-likeness.js';
 import { spelledText } from './spelled-text.js';
 
 export interface RiskEvidence {
   focusedFieldKind: FocusedFieldKind;
+  /** The application that has the focus, when the operator can tell (the desktop); unknown otherwise. */
+  focusedApplication?: FocusedApplication | undefined;
   /** The configuration's secret redactor, to recognize a configured secret in typed text; none known without it. */
   redactSecrets?: Redact | undefined;
 }
@@ -75,6 +77,9 @@ export function assessRisk(action: ComputerAction, evidence: RiskEvidence): Risk
     const likeness = secretLikeness(typed, evidence.redactSecrets ?? ((text) => text));
     if (likeness !== undefined) return { risky: true, reason: `typing text that ${likeness} where the focused field cannot be told` };
   }
+  if (evidence.focusedApplication?.isTerminal === true && pressesEnter(action)) {
+    return { risky: true, reason: `pressing Enter in a terminal (${evidence.focusedApplication.name}) runs the command line` };
+  }
   for (const { written, chord } of pressedCombinations(action)) {
     const rule = RISKY_CHORDS.find((candidate) => candidate.matches(chordShape(chord)));
     if (rule !== undefined) return { risky: true, reason: `key combination ${written} ${rule.effect}` };
@@ -89,9 +94,19 @@ export function typedText(action: ComputerAction): string {
   return '';
 }
 
-/** Whether the safety policy needs to know what has the focus to judge the action: it types something. */
+/** Whether the action types something (text, or keys that spell it). */
 export function typesText(action: ComputerAction): boolean {
   return action.action === 'type' || typedText(action) !== '';
+}
+
+const ENTER_KEYS = new Set<NutKeyName>(['Return', 'Enter']);
+const NEWLINE = /[\r\n]/;
+
+/** Whether the action presses Enter: a key or hold_key with Return or KP_Enter in any combination, or text with a newline. */
+export function pressesEnter(action: ComputerAction): boolean {
+  if (action.action === 'type') return NEWLINE.test(action.text);
+  if (action.action !== 'key' && action.action !== 'hold_key') return false;
+  return pressedCombinations(action).some(({ chord }) => chord.some((key) => ENTER_KEYS.has(key.nut)));
 }
 
 /**

@@ -8,10 +8,20 @@ import type { Frame } from '../perception/frame.js';
 import { performAction, type InputDriver } from './action-performer.js';
 import type { FrameGeometry } from './coordinates.js';
 import { DesktopFrameSource } from './desktop-frame-source.js';
+import type { DesktopFocusReader } from './focus/focus-reading.js';
+import { createPlatformFocusReader } from './focus/platform-focus-reader.js';
 import { NutJsInput } from './nut-js-input.js';
 import { sleepUnlessAborted, type Sleep } from './pause.js';
 import type { ModelView } from '../../shared/model-view.js';
-import { withOwnWindowHidden, type ActionResult, type Operator, type OperatorDescription, type OwnWindowHook } from './operator.js';
+import {
+  withOwnWindowHidden,
+  type ActionResult,
+  type FocusedFieldKind,
+  type FocusReading,
+  type Operator,
+  type OperatorDescription,
+  type OwnWindowHook,
+} from './operator.js';
 
 export interface DesktopOperatorOptions {
   /** The display to capture and act on (config: perception.displayId); the primary display when absent. */
@@ -24,6 +34,8 @@ export interface DesktopOperatorOptions {
   input?: InputDriver;
   /** Resolves after the time, or early when the signal aborts (pause.ts). */
   sleep?: Sleep;
+  /** Asks the OS what has the keyboard focus; the one for this platform by default (focus/platform-focus-reader.ts). */
+  focusReader?: DesktopFocusReader;
 }
 
 export class DesktopOperator implements Operator {
@@ -31,6 +43,7 @@ export class DesktopOperator implements Operator {
   private readonly input: InputDriver;
   private readonly ownWindow: OwnWindowHook | undefined;
   private readonly sleep: Sleep;
+  private readonly focusReader: DesktopFocusReader;
   /** The geometry of the last frame captured: the model's screenshots are made from it. */
   private lastFrame: FrameGeometry | undefined;
   /** True inside aroundCaptures: the app's window is already hidden, captures leave it so. */
@@ -41,6 +54,8 @@ export class DesktopOperator implements Operator {
     this.input = options.input ?? new NutJsInput();
     this.ownWindow = options.ownWindow;
     this.sleep = options.sleep ?? sleepUnlessAborted;
+    // Started at the first question (Linux's AT-SPI helper), so an operator that never types starts nothing.
+    this.focusReader = options.focusReader ?? createPlatformFocusReader();
   }
 
   async capture(): Promise<Frame> {
@@ -84,13 +99,27 @@ export class DesktopOperator implements Operator {
     };
   }
 
+  /** What has the keyboard focus, as the OS tells it: 'unknown' wherever it cannot (focus/focus-reading.ts). */
+  focus(): Promise<FocusReading> {
+    return this.focusReader.focusedField();
+  }
+
+  async focusedFieldKind(): Promise<FocusedFieldKind> {
+    return (await this.focus()).fieldKind;
+  }
+
   async releaseHeldInput(): Promise<void> {
     await this.input.releaseHeldButtons();
   }
 
   async close(): Promise<void> {
     // Keys are released at the end of each action; a button a mouse_down left down is released here, so
-    // the person's mouse is not left pressed. nut-js holds nothing else worth closing.
-    await this.releaseHeldInput();
+    // the person's mouse is not left pressed. nut-js holds nothing else worth closing; the focus reader
+    // may hold a helper process.
+    try {
+      await this.releaseHeldInput();
+    } finally {
+      await this.focusReader.close();
+    }
   }
 }

@@ -19,6 +19,19 @@ export type ActionResult = { ok: true; detail?: string } | { ok: false; error: s
 
 export type FocusedFieldKind = 'password' | 'text' | 'other' | 'unknown';
 
+/** The application that has the keyboard focus, as the OS names it (X11's WM_CLASS, a bundle id, a process name). */
+export interface FocusedApplication {
+  name: string;
+  /** Enter typed into a terminal runs a command line (src/main/operators/focus/terminal-applications.ts). */
+  isTerminal: boolean;
+}
+
+/** What has the keyboard focus: the kind of field, and the application when the operator can tell it. */
+export interface FocusReading {
+  fieldKind: FocusedFieldKind;
+  application?: FocusedApplication;
+}
+
 export interface OperatorDescription {
   kind: OperatorKind;
   /** One line for logs and the timeline: "display 0 (Xvfb screen, 1280x800 @1x)" or the page's URL. */
@@ -52,6 +65,11 @@ export interface Operator extends FrameSource {
    * a person's confirmation). Only operators that can tell implement it; absent means "unknown".
    */
   focusedFieldKind?(): Promise<FocusedFieldKind>;
+  /**
+   * The field kind and the focused application in one reading, for operators that can tell the application
+   * (the desktop, from the OS: Enter in a terminal is risky). Preferred over focusedFieldKind when present.
+   */
+  focus?(): Promise<FocusReading>;
   /**
    * After an action, before the screen is watched settle: waits, for at most `remainingMs`, for what the
    * operator itself knows is still coming (a browser's pending navigation and the requests the action

@@ -12,13 +12,13 @@ import { COMPUTER_ACTION_TYPES, ComputerActionSchema, MAX_WAIT_SECONDS, type Com
 import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { MessagePart } from '../../../shared/messages.js';
 import type { Redact } from '../../../shared/secret-redaction.js';
-import type { FocusedFieldKind, Operator } from '../../operators/operator.js';
+import type { FocusReading, Operator } from '../../operators/operator.js';
 import { unchangedNotice } from '../../perception/capture-with-dedup.js';
 import { unsettledNotice } from '../../perception/settle-watch.js';
 import type { ConfirmationHandler } from '../agent-contract.js';
 import { askConfirmation, refusalText } from '../confirmation-gate.js';
 import { maskedDetail, maskedTyping, typedStrings } from '../password-masking.js';
-import { assessRisk, confirmationReason, needsConfirmation, typesText } from '../safety-policy.js';
+import { assessRisk, confirmationReason, needsConfirmation, pressesEnter, typesText } from '../safety-policy.js';
 import { typingPieces } from '../typing-pieces.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
 import { computerInputSchema } from './computer-input-schema.js';
@@ -146,18 +146,27 @@ function stoppedPartWay(details: readonly string[], why: string, record: ToolSte
 interface GateOutcome {
   /** What the model is told when the action may not run; undefined when it may. */
   refusal?: string | undefined;
-  /** What had the focus when the action was judged ('unknown' when it types nothing, so was not asked). */
-  focusedFieldKind: FocusedFieldKind;
+  /** What had the focus when the action was judged ('unknown' when it neither types nor presses Enter, so was not asked). */
+  focusedFieldKind: FocusReading['fieldKind'];
 }
 
 async function confirmIfNeeded(action: ComputerAction, call: ToolCallScope, options: ComputerToolOptions): Promise<GateOutcome> {
-  const focusedFieldKind =
-    typesText(action) && options.operator.focusedFieldKind !== undefined ? await options.operator.focusedFieldKind() : 'unknown';
-  const risk = assessRisk(action, { focusedFieldKind, redactSecrets: options.redactSecrets });
+  // Enter is judged by the focused application, which only an operator with focus() can tell.
+  const asksFocus = typesText(action) || (pressesEnter(action) && options.operator.focus !== undefined);
+  const focus = asksFocus ? await readFocus(options.operator) : { fieldKind: 'unknown' as const };
+  const focusedFieldKind = focus.fieldKind;
+  const risk = assessRisk(action, { focusedFieldKind, focusedApplication: focus.application, redactSecrets: options.redactSecrets });
   if (!needsConfirmation(options.policy, risk, action)) return { focusedFieldKind };
   const reason = confirmationReason(options.policy, risk, action);
   const answer = await askConfirmation(action, reason, call, options.confirm);
   return { focusedFieldKind, refusal: answer.approved ? undefined : refusalText(answer, reason) };
+}
+
+/** The focus as the operator can tell it: field and application, or only the field, or nothing ('unknown'). */
+async function readFocus(operator: Operator): Promise<FocusReading> {
+  if (operator.focus !== undefined) return operator.focus();
+  if (operator.focusedFieldKind !== undefined) return { fieldKind: await operator.focusedFieldKind() };
+  return { fieldKind: 'unknown' };
 }
 
 /** A flat arguments object without its null fields (models prompted with one flat schema send unused ones as null). */

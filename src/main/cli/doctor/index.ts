@@ -5,6 +5,7 @@ import { errorMessage, type DoctorCheck, type DoctorCheckResult, type DoctorEnvi
 import { checkDatabase } from './database.js';
 import { checkDiskSpace } from './disk-space.js';
 import { checkDisplay } from './display.js';
+import { checkFocusDetection } from './focus.js';
 import { checkHomeFolder } from './home-folder.js';
 import { checkInput } from './input.js';
 
@@ -16,6 +17,7 @@ const CHECKS: readonly { name: string; run: DoctorCheck }[] = [
   { name: 'database', run: checkDatabase },
   { name: 'display', run: checkDisplay },
   { name: 'input', run: checkInput },
+  { name: 'focus', run: checkFocusDetection },
   { name: 'browser', run: checkBrowser },
   { name: 'model key', run: checkModelKey },
   { name: 'tavily key', run: checkTavilyKey },
