@@ -308,6 +308,29 @@ const fakeSafeStorage = {
   },
 };
 
+/**
+ * Message boxes: each call is recorded with the window it was given (null for none) and answered with
+ * the button at `nextResponse`.
+ */
+export const fakeDialog = {
+  nextResponse: 0,
+  shown: [] as { window: FakeBrowserWindow | null; options: Record<string, unknown> }[],
+  async showMessageBox(
+    windowOrOptions: FakeBrowserWindow | Record<string, unknown>,
+    maybeOptions?: Record<string, unknown>,
+  ): Promise<{ response: number; checkboxChecked: boolean }> {
+    const window = windowOrOptions instanceof FakeBrowserWindow ? windowOrOptions : null;
+    const options = maybeOptions ?? (windowOrOptions as Record<string, unknown>);
+    fakeDialog.shown.push({ window, options });
+    electronCalls.push('dialog.showMessageBox');
+    return { response: fakeDialog.nextResponse, checkboxChecked: false };
+  },
+  reset(): void {
+    fakeDialog.nextResponse = 0;
+    fakeDialog.shown.length = 0;
+  },
+};
+
 /** The handles a test uses to drive and inspect the fake. */
 export const fakeElectron = {
   app: fakeApp,
@@ -320,6 +343,7 @@ export const fakeElectron = {
   contextBridge: fakeContextBridge,
   ipcRenderer: fakeIpcRenderer,
   safeStorage: fakeSafeStorage,
+  dialog: fakeDialog,
 };
 
 /** What `vi.mock('electron', …)` should return. */
@@ -332,6 +356,7 @@ export const fakeElectronModule = {
   contextBridge: fakeContextBridge,
   ipcRenderer: fakeIpcRenderer,
   safeStorage: fakeSafeStorage,
+  dialog: fakeDialog,
 };
 
 export function resetFakeElectron(): void {
@@ -347,4 +372,5 @@ export function resetFakeElectron(): void {
   fakeIpcRenderer.removeAllListeners();
   fakeSafeStorage.encryptionAvailable = true;
   fakeSafeStorage.backend = 'gnome_libsecret';
+  fakeDialog.reset();
 }
