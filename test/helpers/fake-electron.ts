@@ -127,6 +127,8 @@ export class FakeBrowserWindow extends EventEmitter {
 
 class FakeApp extends EventEmitter {
   isPackaged = true;
+  /** What app.getAppPath() answers: the installed app's folder, or a checkout under `npm start`. */
+  appPath = '/opt/sightline';
   singleInstanceLockAvailable = true;
   private ready = false;
   private resolveReady: () => void = () => {};
@@ -147,7 +149,7 @@ class FakeApp extends EventEmitter {
   });
 
   getAppPath(): string {
-    return '/opt/sightline';
+    return this.appPath;
   }
 
   getVersion(): string {
@@ -175,6 +177,7 @@ class FakeApp extends EventEmitter {
   reset(): void {
     this.removeAllListeners();
     this.isPackaged = true;
+    this.appPath = '/opt/sightline';
     this.singleInstanceLockAvailable = true;
     this.ready = false;
     this.readyPromise = this.newReadyPromise();

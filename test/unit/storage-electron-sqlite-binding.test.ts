@@ -9,7 +9,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openRuntime } from '../../src/main/app/runtime.js';
+import { homeAt } from '../../src/main/config/home.js';
 import { DatabaseOpenError, openDatabase } from '../../src/main/storage/database.js';
+import { ConfigSchema } from '../../src/shared/config.js';
 import {
   ElectronSqliteBuildError,
   ensureElectronSqliteBinding,
@@ -276,6 +279,16 @@ describe('opening the database with a chosen binding', () => {
       database.close();
 
       expect(() => openDatabase(join(folder, 'missing-binding.db'), { nativeBinding: join(folder, 'absent.node') })).toThrow(DatabaseOpenError);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('reaches the database from the runtime the app opens', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sightline-binding-runtime-'));
+    try {
+      const opening = openRuntime({ home: homeAt(folder), config: ConfigSchema.parse({}), sqliteBinding: join(folder, 'absent.node') });
+      await expect(opening).rejects.toThrow(DatabaseOpenError);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
