@@ -50,7 +50,14 @@ function resolveTools(): { prebuildInstall: string; nodeGyp: string } {
 }
 
 async function main(): Promise<void> {
-  const electronVersion = installedElectronVersion(projectRoot);
+  let electronVersion: string;
+  try {
+    electronVersion = installedElectronVersion(projectRoot);
+  } catch {
+    console.error('Electron is not installed in node_modules: run `npm ci` in the Sightline checkout, then `npm start` again.');
+    process.exitCode = 1;
+    return;
+  }
   try {
     const outcome = await ensureElectronSqliteBinding({
       projectRoot,
@@ -66,8 +73,10 @@ async function main(): Promise<void> {
       console.warn(`Sightline: built SQLite for Electron ${electronVersion} with ${outcome.builtWith} (${outcome.reason.trim()})`);
     }
   } catch (error) {
-    if (!(error instanceof ElectronSqliteBuildError)) throw error;
-    console.error(error.message);
+    // The build error carries its own advice; anything else (a tool missing from node_modules, an unknown
+    // Electron version) gets the same retry line rather than a stack.
+    const advice = error instanceof ElectronSqliteBuildError ? '' : '\nAfter `npm ci`, retry with `npm run native:electron` or `npm start`.';
+    console.error(`${error instanceof Error ? error.message : String(error)}${advice}`);
     process.exitCode = 1;
   }
 }
