@@ -44,6 +44,13 @@ module.exports = {
       to: { path: '^electron$', dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
+      name: 'only-electron-folder-imports-electron-updater',
+      comment: 'electron-updater needs Electron; the update policy (src/main/app/app-updates.ts) is handed it, so it runs under Node.',
+      severity: 'error',
+      from: { pathNot: '^src/main/electron/' },
+      to: { path: '^electron-updater$', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+    },
+    {
       name: 'shared-depends-on-nothing-of-ours',
       comment: 'src/shared holds types and schemas only; it runs everywhere and imports nothing else of ours.',
       severity: 'error',

@@ -127,6 +127,8 @@ export class FakeBrowserWindow extends EventEmitter {
 
 class FakeApp extends EventEmitter {
   isPackaged = true;
+  /** What app.getAppPath() answers: the installed app's folder, or a checkout under `npm start`. */
+  appPath = '/opt/sightline';
   singleInstanceLockAvailable = true;
   private ready = false;
   private resolveReady: () => void = () => {};
@@ -147,7 +149,7 @@ class FakeApp extends EventEmitter {
   });
 
   getAppPath(): string {
-    return '/opt/sightline';
+    return this.appPath;
   }
 
   getVersion(): string {
@@ -175,6 +177,7 @@ class FakeApp extends EventEmitter {
   reset(): void {
     this.removeAllListeners();
     this.isPackaged = true;
+    this.appPath = '/opt/sightline';
     this.singleInstanceLockAvailable = true;
     this.ready = false;
     this.readyPromise = this.newReadyPromise();
@@ -324,6 +327,29 @@ const fakeDesktopCapturer = {
   getSources: vi.fn((_options: { types: string[]; thumbnailSize?: { width: number; height: number } }) => Promise.resolve<unknown[]>([])),
 };
 
+/**
+ * Message boxes: each call is recorded with the window it was given (null for none) and answered with
+ * the button at `nextResponse`.
+ */
+export const fakeDialog = {
+  nextResponse: 0,
+  shown: [] as { window: FakeBrowserWindow | null; options: Record<string, unknown> }[],
+  async showMessageBox(
+    windowOrOptions: FakeBrowserWindow | Record<string, unknown>,
+    maybeOptions?: Record<string, unknown>,
+  ): Promise<{ response: number; checkboxChecked: boolean }> {
+    const window = windowOrOptions instanceof FakeBrowserWindow ? windowOrOptions : null;
+    const options = maybeOptions ?? (windowOrOptions as Record<string, unknown>);
+    fakeDialog.shown.push({ window, options });
+    electronCalls.push('dialog.showMessageBox');
+    return { response: fakeDialog.nextResponse, checkboxChecked: false };
+  },
+  reset(): void {
+    fakeDialog.nextResponse = 0;
+    fakeDialog.shown.length = 0;
+  },
+};
+
 /** The handles a test uses to drive and inspect the fake. */
 export const fakeElectron = {
   app: fakeApp,
@@ -338,6 +364,7 @@ export const fakeElectron = {
   safeStorage: fakeSafeStorage,
   systemPreferences: fakeSystemPreferences,
   desktopCapturer: fakeDesktopCapturer,
+  dialog: fakeDialog,
 };
 
 /** What `vi.mock('electron', …)` should return. */
@@ -352,6 +379,7 @@ export const fakeElectronModule = {
   safeStorage: fakeSafeStorage,
   systemPreferences: fakeSystemPreferences,
   desktopCapturer: fakeDesktopCapturer,
+  dialog: fakeDialog,
 };
 
 export function resetFakeElectron(): void {
@@ -372,4 +400,5 @@ export function resetFakeElectron(): void {
   fakeSystemPreferences.getMediaAccessStatus.mockClear();
   fakeSystemPreferences.isTrustedAccessibilityClient.mockClear();
   fakeDesktopCapturer.getSources.mockClear();
+  fakeDialog.reset();
 }

@@ -24,6 +24,8 @@ export interface RuntimeOptions {
    * that also knows the keys saved in it after start.
    */
   redactStoredText?: (text: string) => string;
+  /** The better-sqlite3 build to load: the app passes Electron's; Node's installed one when absent. */
+  sqliteBinding?: string | undefined;
 }
 
 /** What startup repaired, for doctor-style reporting and tests. */
@@ -50,6 +52,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     blobsDirectory: options.home.blobsDirectory,
     coldStorageDirectory: options.home.coldStorageDirectory,
     redactText: options.redactStoredText ?? secretRedactor(options.config),
+    sqliteBinding: options.sqliteBinding,
   });
   try {
     const startup = await repairAtStartup(storage, options.config, options.now ?? new Date());

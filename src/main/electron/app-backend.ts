@@ -13,6 +13,7 @@ import { openRuntime, type Runtime } from '../app/runtime.js';
 import { resolveHome } from '../config/home.js';
 import { loadConfig } from '../config/load.js';
 import type { DesktopPermissions } from '../app/permissions/index.js';
+import { chooseSqliteBinding } from '../storage/index.js';
 import { ownWindowHook } from './own-window.js';
 import { SecretStore } from './secret-store.js';
 
@@ -39,7 +40,18 @@ export function startAppBackend(currentWindow: () => BrowserWindow | null, { per
     const loaded = loadConfig({ home, env: process.env });
     // Until the service exists, the configuration's secrets; then its redactor, which knows saved keys too.
     let redactStoredText = secretRedactor(loaded.config);
-    runtime = await openRuntime({ home, config: loaded.config, redactStoredText: (text) => redactStoredText(text) });
+    runtime = await openRuntime({
+      home,
+      config: loaded.config,
+      redactStoredText: (text) => redactStoredText(text),
+      sqliteBinding: chooseSqliteBinding({
+        electronVersion: process.versions.electron,
+        isPackaged: app.isPackaged,
+        projectRoot: app.getAppPath(),
+        arch: process.arch,
+        moduleVersion: process.versions.modules,
+      }),
+    });
     // The service adds the saved keys to the configuration, and a key saved later to the runs after it.
     const created = createAppService({
       storage: runtime.storage,

@@ -5,6 +5,7 @@
  */
 import { app, BrowserWindow, session } from 'electron';
 import { startAppBackend } from './app-backend.js';
+import { startUpdates } from './app-updates.js';
 import { forwardEvents } from './event-forwarding.js';
 import { registerAppApiHandlers } from './ipc.js';
 import { electronPermissions, recheckPermissionsOnFocus, startPermissionWatch } from './permissions.js';
@@ -76,6 +77,9 @@ export function startApp(): void {
         void backend.close().finally(() => app.quit());
       });
       openMainWindow();
+      startUpdates(() => mainWindow).catch((error: unknown) =>
+        console.warn(`Sightline: updates are off: ${error instanceof Error ? error.message : String(error)}`),
+      );
     })
     .catch((error: unknown) => {
       console.error(`Sightline could not start: ${error instanceof Error ? error.message : String(error)}`);

@@ -40,7 +40,12 @@ export class DatabaseOpenError extends Error {
   }
 }
 
-export function openDatabase(filePath: string): Database {
+export interface OpenDatabaseOptions {
+  /** A better-sqlite3 build other than the installed one: Electron's, from the side folder (see sqlite-binding.ts). */
+  nativeBinding?: string | undefined;
+}
+
+export function openDatabase(filePath: string, options: OpenDatabaseOptions = {}): Database {
   try {
     createPrivateFolder(dirname(filePath));
   } catch (error) {
@@ -48,7 +53,7 @@ export function openDatabase(filePath: string): Database {
   }
   let database: Database;
   try {
-    database = new BetterSqlite3(filePath);
+    database = new BetterSqlite3(filePath, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
   } catch (error) {
     throw new DatabaseOpenError(filePath, describeOpenFailure(error, filePath));
   }

@@ -13,6 +13,7 @@ export {
   DatabaseVersionError,
   keepAndMoveAsideAdvice,
 } from './database.js';
+export { chooseSqliteBinding, ElectronBindingMissingError, type RuntimeSurroundings } from './sqlite-binding.js';
 export { describeStorageFailure, storageSqliteCode } from './storage-failures.js';
 export { refuseLostDatabase, type DatabaseSurroundings } from './lost-database.js';
 export {

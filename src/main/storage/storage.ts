@@ -39,6 +39,8 @@ export interface StorageOptions extends StoragePaths {
   blobFaults?: BlobStoreFaults;
   /** What every text written to a row passes through: the configured secrets' redactor (see stored-text.ts). */
   redactText?: RedactStoredText;
+  /** The better-sqlite3 build to load instead of the installed one (Electron's; see sqlite-binding.ts). */
+  sqliteBinding?: string | undefined;
 }
 
 export interface Storage {
@@ -70,7 +72,7 @@ export function openStorage(options: StorageOptions): Storage {
   const clock = options.clock ?? systemClock;
   const redact = options.redactText ?? keepText;
   refuseLostDatabase(options);
-  const database = openDatabase(options.databaseFile);
+  const database = openDatabase(options.databaseFile, { nativeBinding: options.sqliteBinding });
   try {
     for (const folder of [options.blobsDirectory, options.coldStorageDirectory]) {
       createPrivateFolder(folder);
