@@ -12,25 +12,35 @@ import { createAppService, type AppService } from '../api/app-service.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { resolveHome } from '../config/home.js';
 import { loadConfig } from '../config/load.js';
-import { ownWindowHook } from './own-window.js';
+import type { OwnWindowHook } from '../operators/operator.js';
+import { ownWindowHook, ownWindowsHook } from './own-window.js';
 import { SecretStore } from './secret-store.js';
 
 export interface AppBackend {
   /** Serves every call, waiting for the back end to be ready first. */
   implementation: AppApiImplementation;
   service: Promise<AppService>;
+  /** The emergency stop's shortcut from the configuration (agent.stopShortcut), once it is loaded. */
+  stopShortcut: Promise<string | undefined>;
   /** Stops runs, then closes the database. */
   close(): Promise<void>;
 }
 
-export function startAppBackend(currentWindow: () => BrowserWindow | null): AppBackend {
+/**
+ * `otherOwnWindow` keeps Sightline's other windows (the stop indicator) out of the agent's way along with the
+ * main one.
+ */
+export function startAppBackend(currentWindow: () => BrowserWindow | null, otherOwnWindow?: OwnWindowHook): AppBackend {
   let runtime: Runtime | undefined;
+  let announceStopShortcut: (shortcut: string | undefined) => void = () => undefined;
+  const stopShortcut = new Promise<string | undefined>((resolve) => (announceStopShortcut = resolve));
   const service = (async () => {
     const home = resolveHome({ env: process.env, cwd: process.cwd() });
     const secrets = new SecretStore(home.root, safeStorage);
     const warning = secrets.weakEncryptionWarning();
     if (warning !== undefined) console.warn(`Sightline: ${warning}`);
     const loaded = loadConfig({ home, env: process.env });
+    announceStopShortcut(loaded.config.agent.stopShortcut);
     // Until the service exists, the configuration's secrets; then its redactor, which knows saved keys too.
     let redactStoredText = secretRedactor(loaded.config);
     runtime = await openRuntime({ home, config: loaded.config, redactStoredText: (text) => redactStoredText(text) });
@@ -41,7 +51,7 @@ export function startAppBackend(currentWindow: () => BrowserWindow | null): AppB
       configSources: loaded.sources,
       secrets,
       appInfo: () => ({ version: app.getVersion(), platform: process.platform }),
-      ownWindow: ownWindowHook(currentWindow),
+      ownWindow: otherOwnWindow === undefined ? ownWindowHook(currentWindow) : ownWindowsHook([otherOwnWindow, ownWindowHook(currentWindow)]),
     });
     redactStoredText = created.dispatch.redact ?? redactStoredText;
     return created;
@@ -71,6 +81,7 @@ export function startAppBackend(currentWindow: () => BrowserWindow | null): AppB
   return {
     implementation,
     service,
+    stopShortcut,
     close: async () => {
       await service.then((ready) => ready.close()).catch(() => undefined);
       runtime?.close();

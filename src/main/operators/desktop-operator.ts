@@ -11,6 +11,9 @@ import { DesktopFrameSource } from './desktop-frame-source.js';
 import { NutJsInput } from './nut-js-input.js';
 import { sleepUnlessAborted, type Sleep } from './pause.js';
 import type { ModelView } from '../../shared/model-view.js';
+import { describeStopShortcut, type StopShortcut } from '../../shared/stop-shortcut.js';
+import { stopCombinationChord, stopCombinationRefusal } from './stop-combination-guard.js';
+import type { KeyChord } from './key-combination.js';
 import { withOwnWindowHidden, type ActionResult, type Operator, type OperatorDescription, type OwnWindowHook } from './operator.js';
 
 export interface DesktopOperatorOptions {
@@ -24,6 +27,8 @@ export interface DesktopOperatorOptions {
   input?: InputDriver;
   /** Resolves after the time, or early when the signal aborts (pause.ts). */
   sleep?: Sleep;
+  /** The emergency stop's combination, which key actions may not press (stop-combination-guard.ts). */
+  stopShortcut?: StopShortcut | undefined;
 }
 
 export class DesktopOperator implements Operator {
@@ -35,12 +40,16 @@ export class DesktopOperator implements Operator {
   private lastFrame: FrameGeometry | undefined;
   /** True inside aroundCaptures: the app's window is already hidden, captures leave it so. */
   private hiddenForCaptures = false;
+  private readonly stopChord: KeyChord | undefined;
+  private readonly stopLabel: string;
 
   constructor(options: DesktopOperatorOptions = {}) {
     this.frameSource = options.frameSource ?? new DesktopFrameSource({ displayId: options.displayId });
     this.input = options.input ?? new NutJsInput();
     this.ownWindow = options.ownWindow;
     this.sleep = options.sleep ?? sleepUnlessAborted;
+    this.stopChord = options.stopShortcut === undefined ? undefined : stopCombinationChord(options.stopShortcut);
+    this.stopLabel = options.stopShortcut === undefined ? '' : describeStopShortcut(options.stopShortcut, process.platform);
   }
 
   async capture(): Promise<Frame> {
@@ -62,6 +71,8 @@ export class DesktopOperator implements Operator {
   }
 
   async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {
+    const refusal = stopCombinationRefusal(action, this.stopChord, this.stopLabel);
+    if (refusal !== undefined) return { ok: false, error: refusal };
     // A model cannot have seen the screen before the first capture, but an MCP client may act first:
     // the geometry is then read from a capture, so a point is still checked against the real screen.
     const frame = this.lastFrame ?? (await this.capture());
