@@ -20,6 +20,8 @@ import type { InputDriver } from '../../src/main/operators/action-performer.js';
 import type { ModelView } from '../../src/shared/model-view.js';
 import { loadConfig } from '../../src/main/config/load.js';
 import { createTemporaryHome } from '../helpers/seed.js';
+import { uiohookLoader } from '../../src/main/operators/global-key-hook.js';
+import { unusedDisplay } from '../helpers/xvfb.js';
 
 function parsed(text: string, platform: NodeJS.Platform = 'linux'): StopShortcut {
   const result = parseStopShortcut(text, platform);
@@ -252,5 +254,15 @@ describe('the agent and the stop combination', () => {
     expect(await operator.execute({ action: 'hold_key', keys: 'ctrl+alt+Escape', seconds: 1 }, view)).toMatchObject({ ok: false });
     expect(await operator.execute({ action: 'key', keys: 'ctrl+alt+t' }, view)).toMatchObject({ ok: true });
     expect(pressed).toEqual(['LeftControl+LeftAlt+T']);
+  });
+});
+
+describe('the CLI’s global input hook', () => {
+  // libuiohook aborts the process when it cannot open the display: the loader must refuse before loading it.
+  it('refuses a missing or dead X display on Linux with a reason, before the hook is loaded', async () => {
+    await expect(uiohookLoader({ platform: 'linux', display: undefined })()).rejects.toThrow('DISPLAY is not set, so there is no X display to listen on');
+    await expect(uiohookLoader({ platform: 'linux', display: 'not a display' })()).rejects.toThrow('DISPLAY="not a display" is not a display name the hook can use');
+    const dead = unusedDisplay();
+    await expect(uiohookLoader({ platform: 'linux', display: dead })()).rejects.toThrow(`nothing answers on DISPLAY=${dead}`);
   });
 });
