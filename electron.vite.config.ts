@@ -27,7 +27,8 @@ export default defineConfig({
       // A sandboxed preload can require only `electron` and a few Node built-ins: nothing may stay external.
       externalizeDeps: false,
       rolldownOptions: {
-        input: { index: resolve('src/preload/index.ts') },
+        // The stop indicator has a preload of its own that exposes Stop and nothing else.
+        input: { index: resolve('src/preload/index.ts'), 'stop-indicator': resolve('src/preload/stop-indicator.ts') },
         // A sandboxed preload cannot load ES modules: it must be one CommonJS file.
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
@@ -39,7 +40,7 @@ export default defineConfig({
       outDir: 'out/renderer',
       // electron-vite leaves the renderer unminified; it is a web bundle like any other, so minify it.
       minify: true,
-      rolldownOptions: { input: { index: resolve('src/renderer/index.html') } },
+      rolldownOptions: { input: { index: resolve('src/renderer/index.html'), 'stop-indicator': resolve('src/renderer/stop-indicator.html') } },
     },
     plugins: [react(), contentSecurityPolicyMeta()],
   },

@@ -12,6 +12,7 @@ import { DIALECT_NAMES } from './dialects.js';
 import { COST_CEILING_FORMS, parseCostCeiling } from './cost-ceiling.js';
 import { ModelPricingSchema } from './pricing.js';
 import { ANTHROPIC_COMPUTER_TOOL_TYPES, MODEL_PROVIDERS, type ModelProvider } from './providers.js';
+import { stopShortcutError } from './stop-shortcut.js';
 import { parseUrlPattern, URL_PATTERN_FORMS } from './url-patterns.js';
 
 export const DEDUP_ALGORITHMS = ['phash', 'dhash', 'ahash'] as const;
@@ -145,6 +146,17 @@ const AgentConfigSchema = z
     blockedUrls: z.array(UrlPatternTextSchema).optional(),
     /** Whether the browser operator may open file: URLs (a start page on disk): off unless asked for. */
     allowFileUrls: z.boolean().default(false),
+    /**
+     * The emergency stop's global shortcut (src/shared/stop-shortcut.ts), as an Electron accelerator: it stops
+     * every running turn. Ctrl+Alt+Esc on Windows and Linux, Cmd+Shift+Esc on macOS when absent.
+     */
+    stopShortcut: z
+      .string()
+      .check((context) => {
+        const error = stopShortcutError(context.value);
+        if (error !== undefined) context.issues.push({ code: 'custom', message: error, input: context.value });
+      })
+      .optional(),
   })
   .strict();
 

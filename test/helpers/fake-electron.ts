@@ -81,6 +81,19 @@ export class FakeBrowserWindow extends EventEmitter {
     this.contentProtection = enable;
   }
 
+  /** setAlwaysOnTop's last level, or null when never set (the constructor's alwaysOnTop option aside). */
+  alwaysOnTopLevel: string | null = null;
+  /** Whether clicks pass through the window (setIgnoreMouseEvents). */
+  ignoresMouseEvents = false;
+
+  setAlwaysOnTop(flag: boolean, level = 'floating'): void {
+    this.alwaysOnTopLevel = flag ? level : null;
+  }
+
+  setIgnoreMouseEvents(ignore: boolean): void {
+    this.ignoresMouseEvents = ignore;
+  }
+
   /** How the window was last shown: `show` takes the focus, `showInactive` does not. */
   lastShownWith: 'show' | 'showInactive' | null = null;
 
@@ -205,6 +218,10 @@ class FakeIpcMain {
     this.handlers.set(channel, handler);
   }
 
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  }
+
   /** Plays a renderer's ipcRenderer.invoke from a frame at `frameUrl` (null: the frame is gone). */
   async invoke(channel: string, frameUrl: string | null, ...callArguments: unknown[]): Promise<unknown> {
     const handler = this.handlers.get(channel);
@@ -275,6 +292,110 @@ class FakeSession {
   }
 }
 
+/**
+ * globalShortcut: register answers false for a combination a test marks as taken (another application holds
+ * it) and throws for one marked as unparsable, as Electron does; `press` plays the person pressing it.
+ */
+class FakeGlobalShortcut {
+  readonly registered = new Map<string, () => void>();
+  readonly taken = new Set<string>();
+  readonly unparsable = new Set<string>();
+
+  register(accelerator: string, callback: () => void): boolean {
+    if (this.unparsable.has(accelerator)) throw new Error(`Failed to parse accelerator "${accelerator}"`);
+    if (this.taken.has(accelerator) || this.registered.has(accelerator)) return false;
+    this.registered.set(accelerator, callback);
+    return true;
+  }
+
+  unregister(accelerator: string): void {
+    this.registered.delete(accelerator);
+  }
+
+  isRegistered(accelerator: string): boolean {
+    return this.registered.has(accelerator);
+  }
+
+  unregisterAll(): void {
+    this.registered.clear();
+  }
+
+  /** Plays the person pressing the combination; false when nothing holds it. */
+  press(accelerator: string): boolean {
+    const callback = this.registered.get(accelerator);
+    if (callback === undefined) return false;
+    callback();
+    return true;
+  }
+
+  reset(): void {
+    this.registered.clear();
+    this.taken.clear();
+    this.unparsable.clear();
+  }
+}
+
+/** A menu item as Menu.buildFromTemplate received it. */
+export interface FakeMenuItem {
+  label?: string;
+  type?: string;
+  enabled?: boolean;
+  click?: () => void;
+}
+
+export class FakeMenu {
+  constructor(readonly items: FakeMenuItem[]) {}
+
+  static buildFromTemplate(template: FakeMenuItem[]): FakeMenu {
+    return new FakeMenu(template.map((item) => ({ ...item })));
+  }
+
+  /** Plays a click on the item with this label; throws when there is none or it is disabled, as a person could not click it. */
+  click(label: string): void {
+    const item = this.items.find((candidate) => candidate.label === label);
+    if (item === undefined) throw new Error(`No menu item "${label}"`);
+    if (item.enabled === false) throw new Error(`The menu item "${label}" is disabled`);
+    item.click?.();
+  }
+}
+
+export class FakeTray {
+  static readonly instances: FakeTray[] = [];
+  contextMenu: FakeMenu | null = null;
+  tooltip = '';
+  destroyed = false;
+
+  constructor(readonly image: unknown) {
+    FakeTray.instances.push(this);
+  }
+
+  setContextMenu(menu: FakeMenu | null): void {
+    this.contextMenu = menu;
+  }
+
+  setToolTip(tooltip: string): void {
+    this.tooltip = tooltip;
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+  }
+
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+}
+
+const fakeNativeImage = {
+  createFromDataURL: (dataUrl: string) => ({ dataUrl, isEmpty: () => !dataUrl.startsWith('data:image/') }),
+  createEmpty: () => ({ dataUrl: '', isEmpty: () => true }),
+};
+
+const fakeScreen = {
+  getPrimaryDisplay: () => ({ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1040 }, bounds: { x: 0, y: 0, width: 1920, height: 1080 }, scaleFactor: 1 }),
+};
+
+const fakeGlobalShortcut = new FakeGlobalShortcut();
 const fakeApp = new FakeApp();
 const fakeIpcMain = new FakeIpcMain();
 const fakeDefaultSession = new FakeSession();
@@ -365,6 +486,8 @@ export const fakeElectron = {
   systemPreferences: fakeSystemPreferences,
   desktopCapturer: fakeDesktopCapturer,
   dialog: fakeDialog,
+  globalShortcut: fakeGlobalShortcut,
+  trays: FakeTray.instances,
 };
 
 /** What `vi.mock('electron', …)` should return. */
@@ -380,6 +503,11 @@ export const fakeElectronModule = {
   systemPreferences: fakeSystemPreferences,
   desktopCapturer: fakeDesktopCapturer,
   dialog: fakeDialog,
+  globalShortcut: fakeGlobalShortcut,
+  Tray: FakeTray,
+  Menu: FakeMenu,
+  nativeImage: fakeNativeImage,
+  screen: fakeScreen,
 };
 
 export function resetFakeElectron(): void {
@@ -388,6 +516,8 @@ export function resetFakeElectron(): void {
   fakeIpcMain.handlers.clear();
   fakeDefaultSession.reset();
   FakeBrowserWindow.instances.length = 0;
+  FakeTray.instances.length = 0;
+  fakeGlobalShortcut.reset();
   fakeShell.openExternal.mockClear();
   exposedInMainWorld.clear();
   fakeContextBridge.exposeInMainWorld.mockClear();

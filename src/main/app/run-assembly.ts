@@ -13,6 +13,7 @@
  */
 import type { Config, OperatorKind } from '../../shared/config.js';
 import type { DialectName } from '../../shared/dialects.js';
+import { parseStopShortcut, stopShortcutText, type StopShortcut } from '../../shared/stop-shortcut.js';
 import { availableDialectNames, createSearchTools, loadMcpTools, type ToolDefinition, type TurnEndHook } from '../agent/index.js';
 import { CompactionQueue, createCompactionHook } from '../context/index.js';
 import { createModelAdapter } from '../llm/create-model-adapter.js';
@@ -138,6 +139,12 @@ function searchTools(options: RunAssemblyOptions, built: BuiltModel): ToolDefini
   return [];
 }
 
+/** The emergency stop's combination in effect here (the schema has checked the configured text). */
+function configuredStopShortcut(config: Config): StopShortcut | undefined {
+  const parsed = parseStopShortcut(stopShortcutText(config.agent.stopShortcut, process.platform), process.platform);
+  return parsed.ok ? parsed.shortcut : undefined;
+}
+
 /** The operator a run acts on: the target's kind, else the configured one. */
 async function openOperator(options: RunAssemblyOptions, target: RunTarget): Promise<Operator> {
   const kind = target.operator ?? options.config.agent.operator;
@@ -157,6 +164,7 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
         allowFileUrls: options.config.agent.allowFileUrls,
       },
       ownWindow: options.ownWindow,
+      stopShortcut: configuredStopShortcut(options.config),
       env: options.env,
     });
   } catch (error) {

@@ -101,12 +101,32 @@ export class RunManager {
   stop(sessionId: string): boolean {
     const run = this.runOf(sessionId);
     if (run === undefined) return false;
+    this.stopRun(run, 'Stopped from the timeline');
+    return true;
+  }
+
+  /**
+   * The emergency stop: every run is stopped at once, each the way stop() stops one (its turn ends as
+   * stopped, its steps so far kept). Runs still being set up are stopped too, so none starts acting after
+   * the person asked for everything to stop. Answers how many runs were asked to stop.
+   */
+  stopAll(reason: string): number {
+    const runs = [...this.runs];
+    for (const run of runs) this.stopRun(run, reason);
+    return runs.length;
+  }
+
+  /** Whether any run is under way (the tray's Stop item is enabled only then). */
+  hasRuns(): boolean {
+    return this.runs.size > 0;
+  }
+
+  private stopRun(run: ActiveRun, reason: string): void {
     if (run.state !== 'stopping') {
       run.state = 'stopping';
       this.publishState(run);
     }
-    run.controller.abort(new Error('Stopped from the timeline'));
-    return true;
+    run.controller.abort(new Error(reason));
   }
 
   pause(sessionId: string): RunState {

@@ -1,3 +1,5 @@
+import { uiohookLoader, type GlobalKeyHookLoader } from '../operators/global-key-hook.js';
+
 /**
  * What a CLI command may touch of the outside world. Commands never use `process` directly, so tests run
  * them in-process with captured output and a private environment, through the same code path as the bin.
@@ -9,6 +11,8 @@ export interface CliIo {
   cwd: string;
   /** Whether stdin is an interactive terminal (confirmation prompts are only possible then). */
   isInteractive: boolean;
+  /** The system-wide keyboard hook the emergency stop listens through; absent, a desktop run has only Ctrl+C. */
+  globalKeyHook?: GlobalKeyHookLoader;
 }
 
 export function processIo(): CliIo {
@@ -18,6 +22,7 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     isInteractive: Boolean(process.stdin.isTTY),
+    globalKeyHook: uiohookLoader({ platform: process.platform, display: process.env.DISPLAY }),
   };
 }
 

@@ -13,14 +13,17 @@ import { openRuntime, type Runtime } from '../app/runtime.js';
 import { resolveHome } from '../config/home.js';
 import { loadConfig } from '../config/load.js';
 import type { DesktopPermissions } from '../app/permissions/index.js';
+import type { OwnWindowHook } from '../operators/operator.js';
 import { chooseSqliteBinding } from '../storage/index.js';
-import { ownWindowHook } from './own-window.js';
+import { ownWindowHook, ownWindowsHook } from './own-window.js';
 import { SecretStore } from './secret-store.js';
 
 export interface AppBackend {
   /** Serves every call, waiting for the back end to be ready first. */
   implementation: AppApiImplementation;
   service: Promise<AppService>;
+  /** The emergency stop's shortcut from the configuration (agent.stopShortcut), once it is loaded. */
+  stopShortcut: Promise<string | undefined>;
   /** Stops runs, then closes the database. */
   close(): Promise<void>;
 }
@@ -28,16 +31,24 @@ export interface AppBackend {
 export interface AppBackendOptions {
   /** What the desktop operator needs from the OS (permissions.ts); a desktop run is refused while it is missing. */
   permissions?: DesktopPermissions;
+  /** Sightline's other window (the stop indicator), kept out of the agent's way along with the main one. */
+  otherOwnWindow?: OwnWindowHook;
 }
 
-export function startAppBackend(currentWindow: () => BrowserWindow | null, { permissions }: AppBackendOptions = {}): AppBackend {
+export function startAppBackend(
+  currentWindow: () => BrowserWindow | null,
+  { permissions, otherOwnWindow }: AppBackendOptions = {},
+): AppBackend {
   let runtime: Runtime | undefined;
+  let announceStopShortcut: (shortcut: string | undefined) => void = () => undefined;
+  const stopShortcut = new Promise<string | undefined>((resolve) => (announceStopShortcut = resolve));
   const service = (async () => {
     const home = resolveHome({ env: process.env, cwd: process.cwd() });
     const secrets = new SecretStore(home.root, safeStorage);
     const warning = secrets.weakEncryptionWarning();
     if (warning !== undefined) console.warn(`Sightline: ${warning}`);
     const loaded = loadConfig({ home, env: process.env });
+    announceStopShortcut(loaded.config.agent.stopShortcut);
     // Until the service exists, the configuration's secrets; then its redactor, which knows saved keys too.
     let redactStoredText = secretRedactor(loaded.config);
     runtime = await openRuntime({
@@ -59,7 +70,7 @@ export function startAppBackend(currentWindow: () => BrowserWindow | null, { per
       configSources: loaded.sources,
       secrets,
       appInfo: () => ({ version: app.getVersion(), platform: process.platform }),
-      ownWindow: ownWindowHook(currentWindow),
+      ownWindow: otherOwnWindow === undefined ? ownWindowHook(currentWindow) : ownWindowsHook([otherOwnWindow, ownWindowHook(currentWindow)]),
       ...(permissions === undefined ? {} : { permissions }),
     });
     redactStoredText = created.dispatch.redact ?? redactStoredText;
@@ -90,6 +101,7 @@ export function startAppBackend(currentWindow: () => BrowserWindow | null, { per
   return {
     implementation,
     service,
+    stopShortcut,
     close: async () => {
       await service.then((ready) => ready.close()).catch(() => undefined);
       runtime?.close();

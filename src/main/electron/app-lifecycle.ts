@@ -4,12 +4,15 @@
  * where apps stay in the dock and reopen a window on activate).
  */
 import { app, BrowserWindow, session } from 'electron';
+import type { OwnWindowHook } from '../operators/operator.js';
 import { startAppBackend } from './app-backend.js';
 import { startUpdates } from './app-updates.js';
+import { installEmergencyStop, type EmergencyStop } from './emergency-stop.js';
 import { forwardEvents } from './event-forwarding.js';
 import { registerAppApiHandlers } from './ipc.js';
 import { electronPermissions, recheckPermissionsOnFocus, startPermissionWatch } from './permissions.js';
 import { isAppUrl, preloadScriptPath, resolveRendererLocation } from './security-policy.js';
+import { stopIndicatorPreloadPath, stopIndicatorUrl } from './stop-indicator-options.js';
 import { hardenSession } from './session.js';
 import { createMainWindow, lockWebContents } from './window.js';
 
@@ -60,20 +63,42 @@ export function startApp(): void {
       // Checked at the first start, then each time the window regains the focus.
       const permissionWatch = startPermissionWatch(permissions, () => mainWindow?.webContents ?? null);
       onWindowOpened = (window) => recheckPermissionsOnFocus(window, permissionWatch);
-      const backend = startAppBackend(() => mainWindow, { permissions });
+      // The stop indicator is kept out of the agent's way with the main window, once the emergency stop exists.
+      let emergencyStop: EmergencyStop | null = null;
+      const indicatorWindow: OwnWindowHook = {
+        hide: async () => emergencyStop?.ownWindow.hide(),
+        show: async () => emergencyStop?.ownWindow.show(),
+      };
+      const backend = startAppBackend(() => mainWindow, { permissions, otherOwnWindow: indicatorWindow });
       registerAppApiHandlers({
         implementation: backend.implementation,
         isTrustedFrameUrl: (frameUrl) => isAppUrl(frameUrl, location.entryUrl),
       });
       backend.service
-        .then((service) => forwardEvents(service.events, () => mainWindow?.webContents ?? null))
-        .catch(() => undefined);
+        .then(async (service) => {
+          forwardEvents(service.events, () => mainWindow?.webContents ?? null);
+          emergencyStop = installEmergencyStop({
+            service,
+            configuredShortcut: await backend.stopShortcut,
+            platform: process.platform,
+            indicator: { pageUrl: stopIndicatorUrl(location), preloadPath: stopIndicatorPreloadPath(app.getAppPath()) },
+            showMainWindow: () => {
+              if (mainWindow === null) openMainWindow();
+              else mainWindow.show();
+            },
+            quit: () => app.quit(),
+          });
+        }, () => undefined /* a back end that failed to open is logged by startAppBackend */)
+        .catch((error: unknown) => {
+          console.error(`Sightline could not set up its emergency stop: ${error instanceof Error ? error.message : String(error)}`);
+        });
       // Runs are stopped and the database closed before the app exits: quitting waits for that once.
       let closed = false;
       app.on('before-quit', (event) => {
         if (closed) return;
         event.preventDefault();
         closed = true;
+        emergencyStop?.dispose();
         void backend.close().finally(() => app.quit());
       });
       openMainWindow();

@@ -8,7 +8,7 @@ import type { BrowserWindow } from 'electron';
 import type { OwnWindowHook } from '../operators/operator.js';
 
 /** Time for the window manager to unmap the window before the screenshot is taken. */
-const HIDE_SETTLE_MS = 120;
+export const HIDE_SETTLE_MS = 120;
 
 export function ownWindowHook(currentWindow: () => BrowserWindow | null, settleMs = HIDE_SETTLE_MS): OwnWindowHook {
   let hidden: BrowserWindow | null = null;
@@ -24,6 +24,18 @@ export function ownWindowHook(currentWindow: () => BrowserWindow | null, settleM
       const window = hidden;
       hidden = null;
       if (window !== null && !window.isDestroyed()) window.showInactive();
+    },
+  };
+}
+
+/** Several windows kept out of the agent's way as one: all hidden before, all shown again after (in reverse). */
+export function ownWindowsHook(hooks: readonly OwnWindowHook[]): OwnWindowHook {
+  return {
+    async hide() {
+      for (const hook of hooks) await hook.hide();
+    },
+    async show() {
+      for (const hook of [...hooks].reverse()) await hook.show();
     },
   };
 }

@@ -3,6 +3,7 @@
  * default) or a browser page (`--url`, agent.operator = browser).
  */
 import type { OperatorKind } from '../../shared/config.js';
+import type { StopShortcut } from '../../shared/stop-shortcut.js';
 import { BrowserOperator, type Viewport } from './browser-operator.js';
 import type { BrowserUrlScopeSettings } from './browser-url-scope.js';
 import { DesktopOperator } from './desktop-operator.js';
@@ -14,6 +15,8 @@ export interface CreateOperatorOptions {
   displayId?: number | undefined;
   /** Desktop: hides the Electron app's window around captures and actions. */
   ownWindow?: OwnWindowHook | undefined;
+  /** Desktop: the emergency stop's combination, which the agent's key actions may not press. */
+  stopShortcut?: StopShortcut | undefined;
   /** Browser: the page to open first. */
   url?: string | undefined;
   /** Browser: without a window (default true). */
@@ -33,7 +36,7 @@ export interface CreateOperatorOptions {
 export async function createOperator(options: CreateOperatorOptions): Promise<Operator> {
   switch (options.kind) {
     case 'desktop':
-      return new DesktopOperator({ displayId: options.displayId, ownWindow: options.ownWindow });
+      return new DesktopOperator({ displayId: options.displayId, ownWindow: options.ownWindow, stopShortcut: options.stopShortcut });
     case 'browser':
       return BrowserOperator.launch({
         url: options.url,

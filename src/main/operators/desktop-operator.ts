@@ -22,6 +22,9 @@ import {
   type OperatorDescription,
   type OwnWindowHook,
 } from './operator.js';
+import { describeStopShortcut, type StopShortcut } from '../../shared/stop-shortcut.js';
+import { stopCombinationChord, stopCombinationRefusal } from './stop-combination-guard.js';
+import type { KeyChord } from './key-combination.js';
 
 export interface DesktopOperatorOptions {
   /** The display to capture and act on (config: perception.displayId); the primary display when absent. */
@@ -36,6 +39,8 @@ export interface DesktopOperatorOptions {
   sleep?: Sleep;
   /** Asks the OS what has the keyboard focus; the one for this platform by default (focus/platform-focus-reader.ts). */
   focusReader?: DesktopFocusReader;
+  /** The emergency stop's combination, which key actions may not press (stop-combination-guard.ts). */
+  stopShortcut?: StopShortcut | undefined;
 }
 
 export class DesktopOperator implements Operator {
@@ -48,6 +53,8 @@ export class DesktopOperator implements Operator {
   private lastFrame: FrameGeometry | undefined;
   /** True inside aroundCaptures: the app's window is already hidden, captures leave it so. */
   private hiddenForCaptures = false;
+  private readonly stopChord: KeyChord | undefined;
+  private readonly stopLabel: string;
 
   constructor(options: DesktopOperatorOptions = {}) {
     this.frameSource = options.frameSource ?? new DesktopFrameSource({ displayId: options.displayId });
@@ -56,6 +63,8 @@ export class DesktopOperator implements Operator {
     this.sleep = options.sleep ?? sleepUnlessAborted;
     // Started at the first question (Linux's AT-SPI helper), so an operator that never types starts nothing.
     this.focusReader = options.focusReader ?? createPlatformFocusReader();
+    this.stopChord = options.stopShortcut === undefined ? undefined : stopCombinationChord(options.stopShortcut);
+    this.stopLabel = options.stopShortcut === undefined ? '' : describeStopShortcut(options.stopShortcut, process.platform);
   }
 
   async capture(): Promise<Frame> {
@@ -77,6 +86,8 @@ export class DesktopOperator implements Operator {
   }
 
   async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {
+    const refusal = stopCombinationRefusal(action, this.stopChord, this.stopLabel);
+    if (refusal !== undefined) return { ok: false, error: refusal };
     // A model cannot have seen the screen before the first capture, but an MCP client may act first:
     // the geometry is then read from a capture, so a point is still checked against the real screen.
     const frame = this.lastFrame ?? (await this.capture());

@@ -13,18 +13,24 @@ export interface InterruptWatch {
   signal: AbortSignal;
   /** What a Ctrl+C does; also called for a Ctrl+C typed at a prompt (readline catches those). */
   interrupt(): void;
+  /**
+   * What the first Ctrl+C does, and only that: the emergency stop shortcut calls it, where a held or
+   * repeated key must not turn into a forced quit.
+   */
+  stop(): void;
   /** Stops listening for Ctrl+C. */
   dispose(): void;
 }
 
 export function watchInterrupts(stderr: (text: string) => void): InterruptWatch {
   const controller = new AbortController();
+  const stop = (): void => {
+    if (controller.signal.aborted) return;
+    stderr('\nstopping: the turn ends after the current action (Ctrl+C again to quit at once)\n');
+    controller.abort(new Error('Stopped by Ctrl+C'));
+  };
   const interrupt = (): void => {
-    if (!controller.signal.aborted) {
-      stderr('\nstopping: the turn ends after the current action (Ctrl+C again to quit at once)\n');
-      controller.abort(new Error('Stopped by Ctrl+C'));
-      return;
-    }
+    if (!controller.signal.aborted) return stop();
     stderr('\nquitting at once\n');
     process.exit(FORCED_QUIT_EXIT_CODE);
   };
@@ -32,6 +38,7 @@ export function watchInterrupts(stderr: (text: string) => void): InterruptWatch 
   return {
     signal: controller.signal,
     interrupt,
+    stop,
     dispose: () => {
       process.off('SIGINT', interrupt);
     },

@@ -25,6 +25,7 @@ import { readPictureFiles } from './picture-files.js';
 import { eventPrinter } from './event-output.js';
 import { exitCodeOf } from './exit-codes.js';
 import { watchInterrupts } from './interrupts.js';
+import { watchDesktopStopShortcut } from './stop-shortcut-watch.js';
 import { askUserHandler, confirmationHandler } from './person-handlers.js';
 import { CONFIG_FLAG_NAMES, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
 import { redactingWriter } from './secrets.js';
@@ -50,6 +51,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const runtime = await openCliRuntime(loaded);
   const interrupts = watchInterrupts(stderr);
   let parts: RunParts | undefined;
+  let stopShortcutWatch: () => void = () => undefined;
   try {
     if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
     parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url }));
@@ -70,6 +72,16 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
       turnEndHooks: parts.turnEndHooks,
     });
     stderr(`${operator.describe().kind} operator on ${operator.describe().target}, model ${config.model.name}\n`);
+    // The browser operator's keys go to its page alone; only the desktop's take the person's keyboard and mouse.
+    if (operator.describe().kind === 'desktop') {
+      stopShortcutWatch = await watchDesktopStopShortcut({
+        loadHook: invocation.io.globalKeyHook,
+        configured: config.agent.stopShortcut,
+        platform: process.platform,
+        onStop: interrupts.stop,
+        notice: (line) => stderr(`${line}\n`),
+      });
+    }
     const outcome = await runTurn(agent, {
       ...(sessionId !== undefined ? { sessionId } : {}),
       request: requestWithPictures(task, pictures),
@@ -82,6 +94,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
     // A turn that cannot even be begun or ended on a failing database (a damaged page, a full disk).
     throw explainStorageFailure(error, runtime.storage.paths);
   } finally {
+    stopShortcutWatch();
     interrupts.dispose();
     await parts?.close();
     runtime.close();

@@ -1,0 +1,6 @@
+/**
+ * The tray's icon: a white square on a red disc, the usual sign for Stop, embedded so the tray works in a
+ * checkout and a package alike, whatever icons the build has produced (32x32 PNG, scaled by the system).
+ */
+export const TRAY_ICON_DATA_URL =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAMAAABEpIrGAAAAqFBMVEVMaXHYPT3ZOjrZOTnZOjrZOjrZOTn/AADZOjrZOTnZOTnaOjrZOjrbODjYOjrZOTnaOjrYOTnaOTnXNzfXOjrYOTnYOTnaODjYOjrZOTnXOTnYOjrZOTnXOjrZOTnZODjZOTnZOzvYOTnYOjrZOjrZOzvYOjrYODjYOjrXPDzYOzvYOzvZOjrYOjrYOjrZOjrZOjrbODjZOjr////ZOjr20dH20tL20NAfR1NNAAAAM3RSTlMAIfnZ7L3zAdfYv1PEMsmAI8cxIEHG6j/W9FTpgTTyUb4vQlc9UvE7fzNWPPp+gzDaJIKLzwiCAAAACXBIWXMAAAsTAAALEwEAmpwYAAAA3klEQVQ4y62T1xKCMBBF6QRQqkoRe++FoP//Z84koWfHF+4be88kG/auIPQo/fQ2jThGZjrk2mcZlzISve27Nm7IE5v+ZYpbUtZ1f3TFHUlh5YsTzJHyKvuzMVfjotMNBmSxA9j7PlmpnFYQBWaMz2piJZ8AdxhwCGDCgEqAJwwYBNBgQCPAHAb2BJBhgL5z+a/JFAZuBBjCwIr+aoN+5ZX/pZWIDSuBhrUoxu3x/UEZzIAfGLeKVChxIreth/LQDe2oGWtx3Lo/6CyOhSo72nF3z3dUpGlIPT763GjhB2LOd5Xs4WAoAAAAAElFTkSuQmCC';
