@@ -15,12 +15,14 @@
  * result: the new screenshot, or the earlier one the screen still equals (dedup), by its id.
  */
 import type { ComputerAction } from '../../../shared/actions.js';
-import { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
+import { COMPUTER_TOOL_NAME, isComputerAction } from '../../../shared/actions.js';
 import type { ConfirmationAnswerer } from '../../../shared/events.js';
 import type { MessagePart, SafetyCheck, ToolResultProviderData } from '../../../shared/messages.js';
 import type { OpenAiComputerToolDeclaration } from '../../llm/model-adapter.js';
 import type { Operator } from '../../operators/operator.js';
 import { askConfirmation } from '../confirmation-gate.js';
+import { maskedForApproval, maskedTyping, typedField, typedStrings, type ArgumentPath } from '../password-masking.js';
+import { typesText } from '../safety-policy.js';
 import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
 import {
   MAX_BATCHED_ACTIONS,
@@ -29,7 +31,7 @@ import {
   type ActionMappingContext,
   type OpenAiComputerArguments,
 } from './openai-computer-actions.js';
-import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
+import type { ToolCallScope, ToolDefinition, ToolResult, ToolStepRecord } from './tool-definition.js';
 
 export interface OpenAiComputerToolOptions extends ComputerToolOptions {
   toolType: OpenAiComputerToolDeclaration['toolType'];
@@ -95,20 +97,28 @@ async function runComputerCall(argumentsValue: OpenAiComputerArguments, scope: T
   const first = actions[0]!;
 
   const checks = argumentsValue.pending_safety_checks.map(safetyCheckOf);
-  const safety = checks.length === 0 ? undefined : await answerSafetyChecks(checks, first, scope, options);
+  const intoPassword = checks.length > 0 && (await typesIntoPasswordField(first, options.operator));
+  // Asked about and recorded as any action into a password field is: that it types, never what.
+  const shownFirst = intoPassword ? maskedForApproval(first) : first;
+  const safety = checks.length === 0 ? undefined : await answerSafetyChecks(checks, shownFirst, scope, options);
   if (safety !== undefined && !safety.acknowledged) {
+    const field = typedField(first);
+    const typing = intoPassword && field !== undefined ? { typedIntoPasswordField: typedStrings(first), typedArgumentPaths: [[...firstActionPath(argumentsValue), field]] } : {};
     return {
       parts: [{ type: 'text', text: safety.refusal }],
       isError: true,
-      record: { action: first, result: { ok: false, refused: true, safetyChecks: safety.answer } },
+      record: { action: intoPassword ? maskedTyping(first) : first, result: { ok: false, refused: true, safetyChecks: safety.answer }, ...typing },
     };
   }
 
   const outcomes: ActionOutcome[] = [];
+  const masking = new PasswordTyping();
   let last: ToolResult | undefined;
-  for (const action of actions) {
+  for (const [index, action] of actions.entries()) {
     last = await performComputerAction(action, scope, options);
-    outcomes.push({ action, ok: last.isError !== true, text: textOf(last.parts) });
+    masking.add(last, index === 0 ? firstActionPath(argumentsValue) : ['actions', index]);
+    // The action as performComputerAction recorded it: masked when it typed into a password field.
+    outcomes.push({ action: computerActionOf(last) ?? action, ok: last.isError !== true, text: textOf(last.parts) });
     if (last.isError === true) break;
   }
   const screenshot = await screenshotAfter(last!, options);
@@ -128,9 +138,49 @@ async function runComputerCall(argumentsValue: OpenAiComputerArguments, scope: T
         ...(safety === undefined ? {} : { safetyChecks: safety.answer }),
       },
       ...(screenshot.sameAs === undefined ? {} : { dedupOfImageId: screenshot.sameAs }),
+      ...masking.record(),
     },
     providerData: providerDataOf(safety?.answer, options.operator),
   };
+}
+
+/**
+ * What the actions of one call typed into a password field, and where each is in the call's arguments
+ * (`action.text`, `actions[2].keys`): OpenAI's keypress names its keys as a list, one letter per entry.
+ */
+class PasswordTyping {
+  private readonly typed = new Set<string>();
+  private readonly paths: ArgumentPath[] = [];
+
+  add(result: ToolResult, actionPath: ArgumentPath): void {
+    const typed = result.record?.typedIntoPasswordField;
+    if (typed === undefined) return;
+    for (const text of typed) this.typed.add(text);
+    // OpenAI's `type` holds its text in `text`, its `keypress` its keys in `keys`: the fields of the neutral action.
+    const action = computerActionOf(result);
+    const field = action === undefined ? undefined : typedField(action);
+    if (field !== undefined) this.paths.push([...actionPath, field]);
+  }
+
+  record(): Pick<ToolStepRecord, 'typedIntoPasswordField' | 'typedArgumentPaths'> {
+    return this.typed.size === 0 ? {} : { typedIntoPasswordField: [...this.typed], typedArgumentPaths: this.paths };
+  }
+}
+
+/** Where the call's first action is in its arguments: the one `action`, or the first of `actions`. */
+function firstActionPath(argumentsValue: OpenAiComputerArguments): ArgumentPath {
+  return argumentsValue.actions === undefined ? ['action'] : ['actions', 0];
+}
+
+/** Whether the action types and a password field has the focus (asked only of an action that types). */
+async function typesIntoPasswordField(action: ComputerAction, operator: Operator): Promise<boolean> {
+  if (!typesText(action) || operator.focusedFieldKind === undefined) return false;
+  return (await operator.focusedFieldKind()) === 'password';
+}
+
+function computerActionOf(result: ToolResult): ComputerAction | undefined {
+  const action = result.record?.action;
+  return action !== undefined && isComputerAction(action) ? action : undefined;
 }
 
 /** Asks the confirmation gate about OpenAI's checks; only a person's yes or --yes acknowledges them. */
