@@ -15,13 +15,22 @@ import type { FakeReply } from '../helpers/fake-openai-server.js';
 import { qwenNativeReply } from '../helpers/qwen-model-replies.js';
 import { claudeComputer, claudeFinish, scriptedClaude } from '../helpers/scripted-claude-model.js';
 import { uiTarsAnswer } from '../fixtures/ui-tars/ui-tars-answers.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
+import { createSearchTools } from '../../src/main/agent/search/create-search-tools.js';
+import { createModelAdapter } from '../../src/main/llm/create-model-adapter.js';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
+import { page, searchResults, startFakeTavilyServer, type FakeTavilyServer } from '../helpers/fake-tavily-server.js';
 
 const PASSWORD = 'hunter2';
 
 let harness: AgentHarness | undefined;
+let researchModel: FakeOpenAiServer | undefined;
+let tavily: FakeTavilyServer | undefined;
 afterEach(async () => {
   await harness?.close();
-  harness = undefined;
+  await researchModel?.close();
+  await tavily?.close();
+  harness = researchModel = tavily = undefined;
 });
 
 /** Every text of every row of every table, as SQLite holds it. */
@@ -245,12 +254,64 @@ describe('what a person is asked to confirm', () => {
     expect(JSON.stringify(harness.events)).not.toContain(PASSWORD);
   });
 
-  it('shows a configured secret redacted to the handler, as the event does', async () => {
-    harness = await startAgentHarness({ confirm: async () => false });
-    harness.server.script([computerCall({ action: 'type', text: `key=${TEST_API_KEY}` }), finishCall('Refused.', false)]);
+  it('shows a configured secret redacted to the handlers, as the events do: a confirmation and a question', async () => {
+    const questions: string[] = [];
+    harness = await startAgentHarness({
+      confirm: async () => false,
+      askUser: async (question) => {
+        questions.push(question);
+        return undefined;
+      },
+    });
+    harness.server.script([
+      computerCall({ action: 'type', text: `key=${TEST_API_KEY}` }),
+      toolCall('ask_user', { question: `May I paste ${TEST_API_KEY}?` }),
+      finishCall('Refused.', false),
+    ]);
     await harness.agent.runTurn({ request: userText('Paste the key') });
 
     expect(harness.confirmations.map((request) => request.action)).toEqual([{ action: 'type', text: `key=${REDACTED}` }]);
     expect(JSON.stringify(harness.confirmations)).not.toContain(TEST_API_KEY);
+    expect(questions).toEqual([`May I paste ${REDACTED}?`]);
+  });
+});
+
+describe('what tools write and emit after the typing', () => {
+  it("masks the password in the search sub-agent's stored report, in a question to the person and in the live events", async () => {
+    researchModel = await startFakeOpenAiServer();
+    tavily = await startFakeTavilyServer();
+    const config = {
+      ...DEFAULT_CONFIG,
+      model: { ...DEFAULT_CONFIG.model, baseUrl: researchModel.baseUrl, apiKey: 'sk-test-research', maxRetries: 0 },
+      search: { ...DEFAULT_CONFIG.search, tavilyApiKey: 'tvly-test-abcdef0123456789' },
+    };
+    const extraTools = createSearchTools(config, { model: createModelAdapter(config.model), tavilyBaseUrl: tavily.baseUrl, sleep: async () => {} });
+    const questions: string[] = [];
+    harness = await intoPasswordField({
+      extra: { extraTools },
+      askUser: async (question) => {
+        questions.push(question);
+        return 'yes';
+      },
+    });
+    harness.server.script([
+      computerCall({ action: 'type', text: PASSWORD }, 'Typing the password.'),
+      toolCall('web_search', { question: `Has the password ${PASSWORD} leaked?` }, 'Checking it.'),
+      toolCall('ask_user', { question: `Is ${PASSWORD} still your password?` }, 'Asking.'),
+      finishCall(),
+    ]);
+    researchModel.script([
+      toolCall('search', { query: `${PASSWORD} leaked` }),
+      toolCall('report', { answer: `${PASSWORD} is in many leaks.`, confidence: 0.8, sources: ['https://example.com/leaks'] }),
+    ]);
+    tavily.scriptSearch([searchResults([page('Leaks', 'https://example.com/leaks', `${PASSWORD} is common`)])]);
+    const outcome = await harness.agent.runTurn({ request: userText('Log in, then check the password') });
+
+    expect(outcome.status).toBe('finished');
+    const [report] = harness.storage.searchReports.listByTurn(outcome.turnId);
+    expect(report).toMatchObject({ question: 'Has the password [password] leaked?', answer: '[password] is in many leaks.' });
+    expect(questions).toEqual(['Is [password] still your password?']);
+    expect(everythingStored()).not.toContain(PASSWORD);
+    expect(JSON.stringify(harness.events)).not.toContain(PASSWORD);
   });
 });

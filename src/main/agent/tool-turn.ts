@@ -4,7 +4,7 @@
  * host). Each call runs with the screenshot its maker was looking at (`shown`, a value the caller passes
  * in), which the computer tool maps the call's coordinates through and the step row records.
  */
-import type { TokenReport } from '../../shared/events.js';
+import type { AgentEvent, TokenReport } from '../../shared/events.js';
 import type { AssistantMessage, MessagePart, ToolCall, UserMessage } from '../../shared/messages.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
 import { NO_COST, type CostTotals } from '../../shared/cost.js';
@@ -18,7 +18,7 @@ import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
 import type { ScreenRecorder } from './screen-recorder.js';
 import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, type ArgumentPath } from './password-masking.js';
-import { maskedEcho, maskedToolResult, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
+import { maskedEcho, maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
 import { recordToolStep } from './step-recording.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { emptyUsage } from './token-usage-totals.js';
@@ -160,7 +160,18 @@ export class ToolTurn {
       storageFailure,
     });
     try {
-      const scope = { sessionId: this.sessionId, turnId: this.turnId, signal, storage, emit, shown, shownImages, redact };
+      // What a tool emits or shows a person while it runs is masked like what is stored after it.
+      const findable = this.findableTyped();
+      const scope = {
+        sessionId: this.sessionId,
+        turnId: this.turnId,
+        signal,
+        storage,
+        emit: findable.length === 0 ? emit : (event: AgentEvent) => emit(redactStrings(event, (text) => maskedEcho(text, findable))),
+        shown,
+        shownImages,
+        redact: (text: string) => maskedEcho(redact(text), findable),
+      };
       const outcome = await dispatchToolCall(registry, call, scope);
       return { ...outcome, stopped: false, storageFailure: undefined };
     } catch (error) {
@@ -178,6 +189,8 @@ export class ToolTurn {
     const typed = record?.typedIntoPasswordField ?? [];
     if (typed.length > 0) this.maskTyped(call.id, typed, record?.typedArgumentPaths ?? []);
     const findable = this.findableTyped();
+    // A search report is written by the search tool while it runs, not by the turn: masked once it is there.
+    maskStoredSearchReports(this.parts.storage, this.turnId, findable);
     recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
       sessionId: this.sessionId,
       turnId: this.turnId,
@@ -212,6 +225,11 @@ export class ToolTurn {
       this.callsMessage = { ...this.callsMessage, message };
     }
     maskStoredTurn(this.parts.storage, this.turnId, this.findableTyped());
+  }
+
+  /** A text the turn emits (the model's streamed words) with what the session typed into password fields masked. */
+  maskedEcho(text: string): string {
+    return maskedEcho(text, this.findableTyped());
   }
 
   private findableTyped(): string[] {

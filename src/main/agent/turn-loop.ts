@@ -185,7 +185,8 @@ async function callModel(
             sessionId: loop.turn.sessionId,
             turnId: loop.turn.turnId,
             at: Date.now(),
-            text: event.text,
+            // Masked piece by piece: a password split across two pieces is masked in the stored reply only.
+            text: loop.turn.maskedEcho(event.text),
           });
         },
       },

@@ -58,8 +58,23 @@ function maskedStepRecord(record: NonNullable<ToolResult['record']>, mask: (text
 }
 
 /**
+ * Masks what was typed in the search reports of a turn (the search sub-agent's question, queries, sources
+ * and answer), which its tool writes while it runs. Rows are rewritten only where they change.
+ */
+export function maskStoredSearchReports(storage: Storage, turnId: string, typed: readonly string[]): void {
+  if (typed.length === 0) return;
+  const mask = (text: string): string => maskTyped(text, typed);
+  for (const report of storage.searchReports.listByTurn(turnId)) {
+    const texts = { question: report.question, queries: report.queries, sources: report.sources, answer: report.answer };
+    const masked = redactStrings(texts, mask);
+    if (JSON.stringify(masked) !== JSON.stringify(texts)) storage.searchReports.rewriteTexts(report.id, masked);
+  }
+}
+
+/**
  * Masks what was typed in every row the turn stored so far but the person's request: its steps (action,
- * thought, result, error) and its assistant and tool messages. Rows are rewritten only where they change.
+ * thought, result, error), its assistant and tool messages, its images' captions and its search reports.
+ * Rows are rewritten only where they change.
  */
 export function maskStoredTurn(storage: Storage, turnId: string, typed: readonly string[]): void {
   if (typed.length === 0) return;
@@ -85,5 +100,9 @@ export function maskStoredTurn(storage: Storage, turnId: string, typed: readonly
         if (JSON.stringify(masked) !== JSON.stringify(message)) storage.messages.rewriteResult(record.id, masked);
       }
     }
+    for (const image of storage.images.listByTurn(turnId)) {
+      if (image.caption !== null && mask(image.caption) !== image.caption) storage.images.setCaption(image.id, mask(image.caption));
+    }
+    maskStoredSearchReports(storage, turnId, typed);
   });
 }
