@@ -15,6 +15,7 @@ import type { FakeReply } from '../helpers/fake-openai-server.js';
 import { qwenNativeReply } from '../helpers/qwen-model-replies.js';
 import { claudeComputer, claudeFinish, scriptedClaude } from '../helpers/scripted-claude-model.js';
 import { uiTarsAnswer } from '../fixtures/ui-tars/ui-tars-answers.js';
+import { MALICIOUS_INSTRUCTIONS_CHECK } from '../fixtures/openai-computer/computer-calls.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { createSearchTools } from '../../src/main/agent/search/create-search-tools.js';
 import { createModelAdapter } from '../../src/main/llm/create-model-adapter.js';
@@ -123,6 +124,32 @@ describe("OpenAI's computer tool", () => {
     expect(sent).toContain('"keys":["[password]"]');
     expect(sent).not.toContain('correct horse');
     expect(sent).not.toContain('"h","u","n"');
+  });
+});
+
+describe("OpenAI's safety check on typing into a password field", () => {
+  it('asks and records that the action types into a password field, not what, and masks the refused call', async () => {
+    harness = await startAgentHarness({
+      confirm: async () => false,
+      operator: { kind: 'browser', screen: { width: 1280, height: 800 }, focusedFieldKind: 'password' },
+      config: { model: { name: 'computer-use-preview', api: 'responses' }, perception: { maxImageEdge: 640 } },
+    });
+    harness.server.script([
+      {
+        type: 'answer',
+        responsesItems: [
+          { type: 'computer_call', id: 'cu_1', callId: 'call_1', action: { type: 'type', text: PASSWORD }, pendingSafetyChecks: [MALICIOUS_INSTRUCTIONS_CHECK] },
+        ],
+      },
+      { type: 'answer', text: 'Stopped.' },
+    ]);
+    const outcome = await harness.agent.runTurn({ request: userText('Log in') });
+
+    expect(harness.operator.executed).toEqual([]);
+    expect(harness.confirmations.map((request) => request.action)).toEqual([{ action: 'type', text: '[password: 7 characters]' }]);
+    expect(harness.storage.steps.listByTurn(outcome.turnId)[0]!.action).toEqual({ action: 'type', text: '[password]' });
+    expect(storedCalls(outcome.turnId)[0]).toMatchObject({ action: { type: 'type', text: '[password]' } });
+    expect(everythingStored()).not.toContain(PASSWORD);
   });
 });
 
