@@ -15,6 +15,7 @@ import type { FakeReply } from '../helpers/fake-openai-server.js';
 import { qwenNativeReply } from '../helpers/qwen-model-replies.js';
 import { claudeComputer, claudeFinish, scriptedClaude } from '../helpers/scripted-claude-model.js';
 import { uiTarsAnswer } from '../fixtures/ui-tars/ui-tars-answers.js';
+import { startAppApiHarness, type AppApiHarness } from '../helpers/app-api-harness.js';
 import { MALICIOUS_INSTRUCTIONS_CHECK } from '../fixtures/openai-computer/computer-calls.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { createSearchTools } from '../../src/main/agent/search/create-search-tools.js';
@@ -27,7 +28,10 @@ const PASSWORD = 'hunter2';
 let harness: AgentHarness | undefined;
 let researchModel: FakeOpenAiServer | undefined;
 let tavily: FakeTavilyServer | undefined;
+let api: AppApiHarness | undefined;
 afterEach(async () => {
+  await api?.close();
+  api = undefined;
   await harness?.close();
   await researchModel?.close();
   await tavily?.close();
@@ -340,5 +344,32 @@ describe('what tools write and emit after the typing', () => {
     expect(questions).toEqual(['Is [password] still your password?']);
     expect(everythingStored()).not.toContain(PASSWORD);
     expect(JSON.stringify(harness.events)).not.toContain(PASSWORD);
+  });
+});
+
+describe('through the app API, as the app and the timeline read it', () => {
+  it('holds the pending confirmation, the steps and the summary masked', async () => {
+    api = await startAppApiHarness({ operator: { focusedFieldKind: 'password' } });
+    api.server.script([
+      computerCall({ action: 'type', text: PASSWORD }, 'Typing the password.'),
+      finishCall(`Logged in with ${PASSWORD}.`),
+    ]);
+    const started = await api.call('startRun', { task: 'Log in' });
+    const requested = await api.nextEvent('confirmation-requested');
+    const { runs } = await api.call('listRuns');
+    expect(runs[0]?.pending).toEqual([
+      expect.objectContaining({ kind: 'confirmation', action: { action: 'type', text: '[password: 7 characters]' }, reason: 'typing into a password field' }),
+    ]);
+    await api.call('answerConfirmation', { requestId: requested.requestId, approved: true });
+    const ended = await api.nextEvent('turn-ended', (event) => event.turnId === started.turnId);
+    expect(ended.summary).toBe('Logged in with [password].');
+    expect(api.operators[0]?.executed.map((entry) => entry.action)).toEqual([{ action: 'type', text: PASSWORD }]);
+
+    const { steps } = await api.call('listSteps', { sessionId: started.sessionId });
+    expect(steps[0]?.action).toEqual({ action: 'type', text: '[password]' });
+    expect(steps[0]?.thought).toBe('Typing the password.');
+    const session = await api.call('getSession', started.sessionId);
+    expect(JSON.stringify([steps, session])).not.toContain(PASSWORD);
+    expect(JSON.stringify(api.events)).not.toContain(PASSWORD);
   });
 });
