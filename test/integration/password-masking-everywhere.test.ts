@@ -273,6 +273,23 @@ describe('what the reply and the turn say around the typing', () => {
   });
 });
 
+describe("the model's streamed words after the typing", () => {
+  it('are masked live, though the password arrives split across two pieces', async () => {
+    harness = await intoPasswordField();
+    const said = ['Earlier I typed hun', 'ter2; ', 'now I finish.'];
+    harness.server.script([
+      computerCall({ action: 'type', text: PASSWORD }, 'Typing the password.'),
+      { ...finishCall(), text: said.join(''), textPieces: said },
+    ]);
+    const outcome = await harness.agent.runTurn({ request: userText('Log in') });
+
+    const deltas = harness.events.flatMap((event) => (event.type === 'model-text-delta' && event.turnId === outcome.turnId ? [event.text] : []));
+    expect(deltas.join('')).toBe('Typing the password.Earlier I typed [password]; now I finish.');
+    expect(deltas.join('|')).not.toContain('hun|ter2');
+    expect(JSON.stringify(harness.events)).not.toContain(PASSWORD);
+  });
+});
+
 describe('what a person is asked to confirm', () => {
   it('says how much is typed into a password field, never what, in the request and the event', async () => {
     harness = await intoPasswordField();

@@ -1,6 +1,7 @@
 /** Masking what was typed into a password field by place: key lists, written UI-TARS actions, chords that spell. */
 import { describe, expect, it } from 'vitest';
 import type { AssistantMessage } from '../../src/shared/messages.js';
+import { EchoMaskingStream } from '../../src/main/agent/echo-masking-stream.js';
 import { assessRisk } from '../../src/main/agent/safety-policy.js';
 import { spelledText } from '../../src/main/agent/spelled-text.js';
 import { maskedAtPaths, maskedForApproval, maskedAssistantMessage } from '../../src/main/agent/password-masking.js';
@@ -92,5 +93,23 @@ describe('maskUiTarsWrittenCall', () => {
   it('leaves the reply as it is for a call it did not make', () => {
     const message = decoded("Thought: x\nAction: type(content='abc')");
     expect(maskUiTarsWrittenCall(message, 'not-a-call', '[password]')).toBe(message);
+  });
+});
+
+describe('EchoMaskingStream', () => {
+  it('holds back what may begin a password until the next piece says', () => {
+    const stream = new EchoMaskingStream(['hunter2']);
+    expect([stream.push('I typed hu'), stream.push('nt'), stream.push('er2 and'), stream.push(' hun'), stream.flush()]).toEqual([
+      'I typed ',
+      '',
+      '[password] and',
+      ' ',
+      'hun',
+    ]);
+  });
+
+  it('lets every piece through as it is when nothing was typed', () => {
+    const stream = new EchoMaskingStream([]);
+    expect([stream.push('hun'), stream.push('ter2'), stream.flush()]).toEqual(['hun', 'ter2', '']);
   });
 });

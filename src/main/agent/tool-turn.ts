@@ -21,6 +21,7 @@ import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, type ArgumentPa
 import { maskedEcho, maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
 import { recordToolStep } from './step-recording.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
+import { EchoMaskingStream } from './echo-masking-stream.js';
 import { emptyUsage } from './token-usage-totals.js';
 import { dispatchToolCall, type DispatchOutcome } from './tool-dispatch.js';
 import type { ToolRegistry } from './tools/registry.js';
@@ -227,9 +228,9 @@ export class ToolTurn {
     maskStoredTurn(this.parts.storage, this.turnId, this.findableTyped());
   }
 
-  /** A text the turn emits (the model's streamed words) with what the session typed into password fields masked. */
-  maskedEcho(text: string): string {
-    return maskedEcho(text, this.findableTyped());
+  /** Masks what the session typed into password fields in the model's streamed words of one reply. */
+  echoMaskingStream(): EchoMaskingStream {
+    return new EchoMaskingStream(this.findableTyped());
   }
 
   private findableTyped(): string[] {
