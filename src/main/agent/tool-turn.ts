@@ -188,7 +188,7 @@ export class ToolTurn {
   private record(call: ToolCall, outcome: DispatchOutcome, origin: CallOrigin): void {
     const record = outcome.result.record;
     const typed = record?.typedIntoPasswordField ?? [];
-    if (typed.length > 0) this.maskTyped(call.id, typed, record?.typedArgumentPaths ?? []);
+    if (typed.length > 0) this.maskPasswordTyping(call.id, typed, record?.typedArgumentPaths ?? []);
     const findable = this.findableTyped();
     // A search report is written by the search tool while it runs, not by the turn: masked once it is there.
     maskStoredSearchReports(this.parts.storage, this.turnId, findable);
@@ -212,7 +212,7 @@ export class ToolTurn {
    * call itself (by place, in its protocol's shape, and in the reply's text for a call written there), by
    * value in the rest of the reply, and, wherever it can be found, in what the turn stored before.
    */
-  private maskTyped(callId: string, typed: readonly string[], paths: readonly ArgumentPath[]): void {
+  private maskPasswordTyping(callId: string, typed: readonly string[], paths: readonly ArgumentPath[]): void {
     this.parts.typedPasswords.learn(this.sessionId, typed);
     if (this.callsMessage !== undefined) {
       const written = this.callsMessage.message;

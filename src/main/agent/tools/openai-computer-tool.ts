@@ -15,14 +15,13 @@
  * result: the new screenshot, or the earlier one the screen still equals (dedup), by its id.
  */
 import type { ComputerAction } from '../../../shared/actions.js';
-import { COMPUTER_TOOL_NAME, isComputerAction } from '../../../shared/actions.js';
+import { COMPUTER_TOOL_NAME } from '../../../shared/actions.js';
 import type { ConfirmationAnswerer } from '../../../shared/events.js';
 import type { MessagePart, SafetyCheck, ToolResultProviderData } from '../../../shared/messages.js';
 import type { OpenAiComputerToolDeclaration } from '../../llm/model-adapter.js';
 import type { Operator } from '../../operators/operator.js';
 import { askConfirmation } from '../confirmation-gate.js';
-import { maskedForApproval, maskedTyping, typedField, typedStrings, type ArgumentPath } from '../password-masking.js';
-import { typesText } from '../safety-policy.js';
+import { maskedForApproval, maskedTyping, typedField, typedStrings } from '../password-masking.js';
 import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
 import {
   MAX_BATCHED_ACTIONS,
@@ -31,7 +30,8 @@ import {
   type ActionMappingContext,
   type OpenAiComputerArguments,
 } from './openai-computer-actions.js';
-import type { ToolCallScope, ToolDefinition, ToolResult, ToolStepRecord } from './tool-definition.js';
+import { computerActionOf, firstActionPath, PasswordTyping, typesIntoPasswordField } from './openai-password-typing.js';
+import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
 
 export interface OpenAiComputerToolOptions extends ComputerToolOptions {
   toolType: OpenAiComputerToolDeclaration['toolType'];
@@ -142,45 +142,6 @@ async function runComputerCall(argumentsValue: OpenAiComputerArguments, scope: T
     },
     providerData: providerDataOf(safety?.answer, options.operator),
   };
-}
-
-/**
- * What the actions of one call typed into a password field, and where each is in the call's arguments
- * (`action.text`, `actions[2].keys`): OpenAI's keypress names its keys as a list, one letter per entry.
- */
-class PasswordTyping {
-  private readonly typed = new Set<string>();
-  private readonly paths: ArgumentPath[] = [];
-
-  add(result: ToolResult, actionPath: ArgumentPath): void {
-    const typed = result.record?.typedIntoPasswordField;
-    if (typed === undefined) return;
-    for (const text of typed) this.typed.add(text);
-    // OpenAI's `type` holds its text in `text`, its `keypress` its keys in `keys`: the fields of the neutral action.
-    const action = computerActionOf(result);
-    const field = action === undefined ? undefined : typedField(action);
-    if (field !== undefined) this.paths.push([...actionPath, field]);
-  }
-
-  record(): Pick<ToolStepRecord, 'typedIntoPasswordField' | 'typedArgumentPaths'> {
-    return this.typed.size === 0 ? {} : { typedIntoPasswordField: [...this.typed], typedArgumentPaths: this.paths };
-  }
-}
-
-/** Where the call's first action is in its arguments: the one `action`, or the first of `actions`. */
-function firstActionPath(argumentsValue: OpenAiComputerArguments): ArgumentPath {
-  return argumentsValue.actions === undefined ? ['action'] : ['actions', 0];
-}
-
-/** Whether the action types and a password field has the focus (asked only of an action that types). */
-async function typesIntoPasswordField(action: ComputerAction, operator: Operator): Promise<boolean> {
-  if (!typesText(action) || operator.focusedFieldKind === undefined) return false;
-  return (await operator.focusedFieldKind()) === 'password';
-}
-
-function computerActionOf(result: ToolResult): ComputerAction | undefined {
-  const action = result.record?.action;
-  return action !== undefined && isComputerAction(action) ? action : undefined;
 }
 
 /** Asks the confirmation gate about OpenAI's checks; only a person's yes or --yes acknowledges them. */
