@@ -4,7 +4,7 @@ import type { AssistantMessage } from '../../src/shared/messages.js';
 import { EchoMaskingStream } from '../../src/main/agent/echo-masking-stream.js';
 import { assessRisk } from '../../src/main/agent/safety-policy.js';
 import { spelledText } from '../../src/main/agent/spelled-text.js';
-import { maskedAtPaths, maskedForApproval, maskedAssistantMessage } from '../../src/main/agent/password-masking.js';
+import { maskedAtPaths, maskedForApproval, maskedAssistantMessage, maskTyped } from '../../src/main/agent/password-masking.js';
 import { decodeUiTarsReply } from '../../src/main/llm/dialects/ui-tars/ui-tars-wire.js';
 import { maskUiTarsWrittenCall } from '../../src/main/llm/dialects/ui-tars/ui-tars-masking.js';
 
@@ -111,5 +111,17 @@ describe('EchoMaskingStream', () => {
   it('lets every piece through as it is when nothing was typed', () => {
     const stream = new EchoMaskingStream([]);
     expect([stream.push('hun'), stream.push('ter2'), stream.flush()]).toEqual(['hun', 'ter2', '']);
+  });
+});
+
+describe('maskTyped', () => {
+  it('changes nothing when masking again, though the password is a piece of the mask', () => {
+    const once = maskTyped('my password is password1', ['password', 'password1']);
+    expect(once).toBe('my [password] is [password]');
+    expect(maskTyped(once, ['password', 'password1'])).toBe(once);
+  });
+
+  it('takes a password as written, whatever characters it holds', () => {
+    expect(maskTyped('typed a.b*c(d$1 and axbbc', ['a.b*c(d$1'])).toBe('typed [password] and axbbc');
   });
 });

@@ -36,12 +36,24 @@ export function typedStrings(action: ComputerAction): string[] {
   return [...new Set([...written, ...pieces])].filter((text) => text !== '');
 }
 
-/** A text with every occurrence of the typed strings (long enough to find) masked. */
+/**
+ * A text with every occurrence of the typed strings (long enough to find) masked. Masking again changes
+ * nothing: a stored row is masked each time the session learns another password, and a password that is
+ * a piece of the mask itself ("password") must not mask the mask.
+ */
 export function maskTyped(text: string, typed: readonly string[]): string {
-  return typed
-    .filter((secret) => secret.length >= MIN_MASKED_SUBSTRING_LENGTH)
-    .sort((first, second) => second.length - first.length)
-    .reduce((result, secret) => result.split(secret).join(MASKED_PASSWORD), text);
+  const findable = typed.filter((secret) => secret.length >= MIN_MASKED_SUBSTRING_LENGTH).sort((first, second) => second.length - first.length);
+  if (findable.length === 0) return text;
+  // One pass over the text, longest first at each place, so a mask just written is never searched again.
+  const occurrences = new RegExp(findable.map(escapedForPattern).join('|'), 'g');
+  return text
+    .split(MASKED_PASSWORD)
+    .map((piece) => piece.replace(occurrences, MASKED_PASSWORD))
+    .join(MASKED_PASSWORD);
+}
+
+function escapedForPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
