@@ -37,3 +37,35 @@ describe('messages.rewriteCalls', () => {
     expect(storage.messages.get(user.id)?.message).toEqual({ role: 'user', parts: [{ type: 'text', text: 'hi' }] });
   });
 });
+
+describe("rewriting the other rows a typed password may be repeated in", () => {
+  function turn(): { sessionId: string; turnId: string } {
+    const sessionId = storage.sessions.create({ title: 'rewrite' }).id;
+    return { sessionId, turnId: storage.turns.start({ sessionId, userRequest: 'log in' }).id };
+  }
+
+  it("replaces a step's action, thought, result and error in place, keeping the rest", () => {
+    const { sessionId, turnId } = turn();
+    const step = storage.steps.append({ sessionId, turnId, action: { action: 'type', text: 'hunter2' }, thought: 'Typing hunter2.', result: { ok: false }, error: 'hunter2 failed', latencyMs: 12 });
+    const rewritten = storage.steps.rewriteTexts(step.id, { action: { action: 'type', text: '[password]' }, thought: 'Typing [password].', result: { ok: false }, error: '[password] failed' });
+    expect(rewritten).toEqual({ ...step, action: { action: 'type', text: '[password]' }, thought: 'Typing [password].', error: '[password] failed' });
+    expect(() => storage.steps.rewriteTexts('step_000000000000', { action: { action: 'wait', seconds: 1 }, thought: null, result: null, error: null })).toThrow(/no step/);
+  });
+
+  it("replaces a tool message's parts and URL, and refuses any other message", () => {
+    const { sessionId, turnId } = turn();
+    const result = storage.messages.append({ sessionId, turnId, message: { role: 'tool', toolCallId: 'call_1', name: 'computer', parts: [{ type: 'text', text: 'typed hunter2' }], isError: true } });
+    const rewritten = storage.messages.rewriteResult(result.id, { role: 'tool', toolCallId: 'call_1', name: 'computer', parts: [{ type: 'text', text: 'typed [password]' }], isError: true });
+    expect(rewritten).toMatchObject({ id: result.id, sequence: result.sequence, message: { parts: [{ type: 'text', text: 'typed [password]' }], isError: true } });
+    const user = storage.messages.append({ sessionId, turnId, message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
+    expect(() => storage.messages.rewriteResult(user.id, { role: 'tool', toolCallId: 'c', name: 'computer', parts: [] })).toThrow(/no tool message/);
+  });
+
+  it("replaces a search report's question, queries, sources and answer", () => {
+    const { sessionId, turnId } = turn();
+    const report = storage.searchReports.add({ sessionId, turnId, question: 'Is hunter2 leaked?', queries: ['hunter2'], sources: [{ url: 'https://example.com' }], answer: 'hunter2 is.' });
+    const rewritten = storage.searchReports.rewriteTexts(report.id, { question: 'Is [password] leaked?', queries: ['[password]'], sources: [{ url: 'https://example.com' }], answer: '[password] is.' });
+    expect(rewritten).toEqual({ ...report, question: 'Is [password] leaked?', queries: ['[password]'], answer: '[password] is.' });
+    expect(() => storage.searchReports.rewriteTexts('srch_000000000000', { question: '', queries: [], sources: [], answer: '' })).toThrow(/no search report/);
+  });
+});

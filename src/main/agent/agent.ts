@@ -25,6 +25,7 @@ import { dialectNamed } from './dialects/dialects.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { noSpending, type TurnSpending } from './turn-spending.js';
 import { ToolTurn, type ToolTurnParts } from './tool-turn.js';
+import { TypedPasswords } from './typed-passwords.js';
 import { checkedEphemeralContexts, recordTurnInjections } from './turn-injections.js';
 import type { TurnEnding } from './turn-lifecycle.js';
 import { runTurnLoop } from './turn-loop.js';
@@ -66,7 +67,18 @@ export function createAgent(dependencies: AgentDependencies): Agent {
   const injectionDebugLog =
     dependencies.injectionDebugLog ??
     injectionDebugLogFromEnvironment(process.env, (line) => void process.stderr.write(`${line}\n`));
-  const turnParts: ToolTurnParts = { storage, emit, redact, registry, screen, operator, stoppedNotice: STOPPED_CALL_NOTICE, injectionDebugLog };
+  const turnParts: ToolTurnParts = {
+    storage,
+    emit,
+    redact,
+    registry,
+    screen,
+    operator,
+    stoppedNotice: STOPPED_CALL_NOTICE,
+    injectionDebugLog,
+    typedPasswords: new TypedPasswords(),
+    maskWrittenCall: dialect.wire.maskWrittenCall,
+  };
   let running = false;
 
   async function runTurn(request: TurnRequest): Promise<TurnOutcome> {

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { StepAction } from '../../shared/actions.js';
+import { redactStrings } from '../../shared/secret-redaction.js';
 import { untilAborted } from './abortable.js';
 import type { ConfirmationAnswer, ConfirmationHandler } from './agent-contract.js';
 import type { ToolCallScope } from './tools/tool-definition.js';
@@ -18,7 +19,9 @@ export async function askConfirmation(
   const requestId = randomUUID();
   const scope = { sessionId: call.sessionId, turnId: call.turnId };
   call.emit({ type: 'confirmation-requested', ...scope, at: Date.now(), requestId, action, reason });
-  const answer = normalizeAnswer(await untilAborted(confirm({ ...scope, requestId, action, reason }, call.signal), call.signal));
+  // The handler shows the request to a person (the terminal, the app's pending request): redacted like the event.
+  const shown = call.redact === undefined ? { action, reason } : redactStrings({ action, reason }, call.redact);
+  const answer = normalizeAnswer(await untilAborted(confirm({ ...scope, requestId, ...shown }, call.signal), call.signal));
   call.emit({ type: 'confirmation-answered', ...scope, at: Date.now(), requestId, approved: answer.approved, by: answer.by });
   return answer;
 }

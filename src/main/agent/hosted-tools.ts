@@ -21,6 +21,7 @@ import type { ToolDefinition } from './tools/tool-definition.js';
 import { withConfirmationGate } from './tool-confirmation.js';
 import { ToolTurn } from './tool-turn.js';
 import { watchOperator } from './watched-operator.js';
+import { TypedPasswords } from './typed-passwords.js';
 
 
 export interface HostedToolsOptions {
@@ -65,7 +66,7 @@ export function createHostedTools(options: HostedToolsOptions): HostedTools {
   );
   // stderr, never stdout: over stdio, stdout is the MCP protocol's.
   const injectionDebugLog = injectionDebugLogFromEnvironment(process.env, (line) => void process.stderr.write(`${line}\n`));
-  const parts = { storage, emit, redact, registry, screen, operator, stoppedNotice: options.cancelledNotice, injectionDebugLog };
+  const parts = { storage, emit, redact, registry, screen, operator, stoppedNotice: options.cancelledNotice, injectionDebugLog, typedPasswords: new TypedPasswords() };
   return {
     listed: registry.list().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: publishedParametersSchema(tool) })),
     redact,

@@ -5,7 +5,7 @@
  * (the focus is read only when it runs), is masked afterwards, with the thought that may repeat it.
  */
 import type { ComputerAction } from '../../shared/actions.js';
-import type { AssistantMessage, MessagePart } from '../../shared/messages.js';
+import type { AssistantMessage, MessagePart, ToolMessage } from '../../shared/messages.js';
 import { spelledText } from './spelled-text.js';
 import { typingPieces } from './typing-pieces.js';
 
@@ -15,7 +15,7 @@ export const MASKED_PASSWORD = '[password]';
  * Shorter typed strings are masked in free text only where a whole JSON value equals them: replacing two
  * letters wherever they occur would garble the stored text without hiding more than it already shows.
  */
-const MIN_MASKED_SUBSTRING_LENGTH = 4;
+export const MIN_MASKED_SUBSTRING_LENGTH = 4;
 
 /** The action as it is stored when it typed into a password field. */
 export function maskedTyping(action: ComputerAction): ComputerAction {
@@ -36,21 +36,117 @@ export function typedStrings(action: ComputerAction): string[] {
   return [...new Set([...written, ...pieces])].filter((text) => text !== '');
 }
 
-/** A text with every occurrence of the typed strings (long enough to find) masked. */
+/**
+ * A text with every occurrence of the typed strings (long enough to find) masked. Masking again changes
+ * nothing: a stored row is masked each time the session learns another password, and a password that is
+ * a piece of the mask itself ("password") must not mask the mask.
+ */
 export function maskTyped(text: string, typed: readonly string[]): string {
-  return typed
-    .filter((secret) => secret.length >= MIN_MASKED_SUBSTRING_LENGTH)
-    .sort((first, second) => second.length - first.length)
-    .reduce((result, secret) => result.split(secret).join(MASKED_PASSWORD), text);
+  const findable = typed.filter((secret) => secret.length >= MIN_MASKED_SUBSTRING_LENGTH).sort((first, second) => second.length - first.length);
+  if (findable.length === 0) return text;
+  // One pass over the text, longest first at each place, so a mask just written is never searched again.
+  const occurrences = new RegExp(findable.map(escapedForPattern).join('|'), 'g');
+  return text
+    .split(MASKED_PASSWORD)
+    .map((piece) => piece.replace(occurrences, MASKED_PASSWORD))
+    .join(MASKED_PASSWORD);
 }
 
-/** The assistant message with the typed strings masked in its text and in its calls' arguments. */
+function escapedForPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * What a person is asked to approve for an action into a password field: that it types, and how much,
+ * never what (the confirmation is shown in the terminal, the app and the events).
+ */
+export function maskedForApproval(action: ComputerAction): ComputerAction {
+  const typed = action.action === 'type' ? action.text : action.action === 'key' ? spelledText(action.keys) : '';
+  const masked = `[password: ${typed.length} character${typed.length === 1 ? '' : 's'}]`;
+  if (action.action === 'type') return { action: 'type', text: masked };
+  if (action.action === 'key') return { action: 'key', keys: masked };
+  return action;
+}
+
+/**
+ * The assistant message with the typed strings masked in its text, in its calls' arguments, and in the
+ * reasoning summaries that came with them (OpenAI's; the encrypted reasoning cannot be read, so cannot hold
+ * anything readable).
+ */
 export function maskedAssistantMessage(message: AssistantMessage, typed: readonly string[]): AssistantMessage {
   return {
     ...message,
-    parts: message.parts.map((part): MessagePart => (part.type === 'text' ? { ...part, text: maskTyped(part.text, typed) } : part)),
-    toolCalls: message.toolCalls.map((call) => ({ ...call, argumentsText: maskedArgumentsText(call.argumentsText, typed) })),
+    parts: maskedParts(message.parts, typed),
+    toolCalls: message.toolCalls.map((call) => {
+      const reasoning = call.providerData?.reasoning;
+      return {
+        ...call,
+        argumentsText: maskedArgumentsText(call.argumentsText, typed),
+        ...(reasoning === undefined
+          ? {}
+          : { providerData: { ...call.providerData, reasoning: reasoning.map((item) => ({ ...item, summary: item.summary.map((text) => maskTyped(text, typed)) })) } }),
+      };
+    }),
   };
+}
+
+/** A tool message with the typed strings masked in its text and in the URL it carries. */
+export function maskedToolMessage(message: ToolMessage, typed: readonly string[]): ToolMessage {
+  const url = message.providerData?.currentUrl;
+  return {
+    ...message,
+    parts: maskedParts(message.parts, typed),
+    ...(url === undefined ? {} : { providerData: { ...message.providerData, currentUrl: maskTyped(url, typed) } }),
+  };
+}
+
+function maskedParts(parts: readonly MessagePart[], typed: readonly string[]): MessagePart[] {
+  return parts.map((part): MessagePart => (part.type === 'text' ? { ...part, text: maskTyped(part.text, typed) } : part));
+}
+
+/**
+ * Where, in a call's arguments as the model wrote them, a tool found what it typed: keys and indexes into
+ * the JSON (`['actions', 2, 'keys']`). Each tool knows its own protocol's shape; masking by place catches
+ * what masking by value cannot, a key list spelled one letter per entry (`["h", "u", "n"]`).
+ */
+export type ArgumentPath = ReadonlyArray<string | number>;
+
+/**
+ * The call's arguments with the value at each path masked, the shape kept (a list stays a list) so that the
+ * stored call can go back to its provider; arguments that are not JSON, or a path that is not there, are
+ * left to masking by value.
+ */
+export function maskedAtPaths(argumentsText: string, paths: readonly ArgumentPath[]): string {
+  if (paths.length === 0) return argumentsText;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(argumentsText);
+  } catch {
+    return argumentsText;
+  }
+  return JSON.stringify(paths.reduce<unknown>((value, path) => maskedAtPath(value, path), parsed));
+}
+
+function maskedAtPath(value: unknown, path: ArgumentPath): unknown {
+  const [step, ...rest] = path;
+  if (step === undefined) {
+    if (typeof value === 'string') return MASKED_PASSWORD;
+    if (Array.isArray(value)) return [MASKED_PASSWORD];
+    return value;
+  }
+  if (typeof step === 'number') {
+    if (!Array.isArray(value) || step < 0 || step >= value.length) return value;
+    return value.map((item, index) => (index === step ? maskedAtPath(item, rest) : item));
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, step)) return value;
+  return { ...value, [step]: maskedAtPath((value as Record<string, unknown>)[step], rest) };
+}
+
+/** The field of a computer action (and of the native shapes that mirror it) that holds what it types. */
+export function typedField(action: ComputerAction): 'text' | 'keys' | undefined {
+  if (action.action === 'type') return 'text';
+  if (action.action === 'key') return 'keys';
+  return undefined;
 }
 
 /** JSON arguments are masked value by value, so that the text stays valid JSON; other text as text. */
@@ -61,7 +157,9 @@ function maskedArgumentsText(argumentsText: string, typed: readonly string[]): s
   } catch {
     return maskTyped(argumentsText, typed);
   }
-  return JSON.stringify(maskedJsonValue(parsed, typed));
+  // Arguments with nothing to mask keep the model's own text, spacing and all: the history goes back as written.
+  const masked = JSON.stringify(maskedJsonValue(parsed, typed));
+  return masked === JSON.stringify(parsed) ? argumentsText : masked;
 }
 
 function maskedJsonValue(value: unknown, typed: readonly string[]): unknown {

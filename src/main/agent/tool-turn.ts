@@ -4,20 +4,24 @@
  * host). Each call runs with the screenshot its maker was looking at (`shown`, a value the caller passes
  * in), which the computer tool maps the call's coordinates through and the step row records.
  */
-import type { TokenReport } from '../../shared/events.js';
+import type { AgentEvent, TokenReport } from '../../shared/events.js';
 import type { AssistantMessage, MessagePart, ToolCall, UserMessage } from '../../shared/messages.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
 import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
+import { redactStrings } from '../../shared/secret-redaction.js';
 import { cleanUserRequest, type InjectionDebugLog, type ShownImages } from '../context/index.js';
+import type { DialectWire } from '../llm/dialects/dialect-wire.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
 import type { ScreenRecorder } from './screen-recorder.js';
-import { maskedAssistantMessage, maskTyped } from './password-masking.js';
+import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, type ArgumentPath } from './password-masking.js';
+import { maskedEcho, maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
 import { recordToolStep } from './step-recording.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
+import { EchoMaskingStream } from './echo-masking-stream.js';
 import { emptyUsage } from './token-usage-totals.js';
 import { dispatchToolCall, type DispatchOutcome } from './tool-dispatch.js';
 import type { ToolRegistry } from './tools/registry.js';
@@ -37,6 +41,10 @@ export interface ToolTurnParts {
   stoppedNotice: string;
   /** Where cleaning the request of injected blocks logs its lengths when debugged (SIGHTLINE_DEBUG_INJECTION=1). */
   injectionDebugLog?: InjectionDebugLog | undefined;
+  /** What each session typed into password fields: masked in everything stored after it (typed-passwords.ts). */
+  typedPasswords: TypedPasswords;
+  /** The dialect's masking of a call written in the reply's text (UI-TARS's); none for calls made as calls. */
+  maskWrittenCall?: DialectWire['maskWrittenCall'];
 }
 
 /** Who made a call and what they were looking at: what its step records beside the call itself. */
@@ -92,9 +100,14 @@ export class ToolTurn {
     return this.lifecycle.storeRequest(cleanUserRequest(request, this.parts.injectionDebugLog));
   }
 
-  /** The assistant message that makes calls (a model's reply, or one call over MCP); their results follow it. */
+  /**
+   * The assistant message that makes calls (a model's reply, or one call over MCP); their results follow it.
+   * What the session typed into password fields before is masked in it already; the calls run as written.
+   */
   storeCalls(parts: MessagePart[], toolCalls: ToolCall[]): void {
-    const message: AssistantMessage = { role: 'assistant', parts, toolCalls };
+    const written: AssistantMessage = { role: 'assistant', parts, toolCalls };
+    const findable = this.findableTyped();
+    const message = findable.length === 0 ? written : maskedAssistantMessage(written, findable);
     const stored = this.parts.storage.messages.append({ sessionId: this.sessionId, turnId: this.turnId, message });
     this.callsMessage = { id: stored.id, message };
   }
@@ -118,7 +131,8 @@ export class ToolTurn {
    */
   async end(ending: TurnEnding, hooks: readonly TurnEndHook[], usage: TokenUsage = emptyUsage(), cost: CostTotals = NO_COST): Promise<TurnOutcome> {
     await this.releaseHeldInput();
-    return this.lifecycle.end(ending, usage, hooks, cost);
+    const summary = ending.summary === undefined ? {} : { summary: maskedEcho(ending.summary, this.findableTyped()) };
+    return this.lifecycle.end({ ...ending, ...summary }, usage, hooks, cost);
   }
 
   /** A release that fails (the display or the page went away) is reported; the turn still ends. */
@@ -147,7 +161,18 @@ export class ToolTurn {
       storageFailure,
     });
     try {
-      const scope = { sessionId: this.sessionId, turnId: this.turnId, signal, storage, emit, shown, shownImages };
+      // What a tool emits or shows a person while it runs is masked like what is stored after it.
+      const findable = this.findableTyped();
+      const scope = {
+        sessionId: this.sessionId,
+        turnId: this.turnId,
+        signal,
+        storage,
+        emit: findable.length === 0 ? emit : (event: AgentEvent) => emit(redactStrings(event, (text) => maskedEcho(text, findable))),
+        shown,
+        shownImages,
+        redact: (text: string) => maskedEcho(redact(text), findable),
+      };
       const outcome = await dispatchToolCall(registry, call, scope);
       return { ...outcome, stopped: false, storageFailure: undefined };
     } catch (error) {
@@ -161,15 +186,19 @@ export class ToolTurn {
   }
 
   private record(call: ToolCall, outcome: DispatchOutcome, origin: CallOrigin): void {
-    const typed = outcome.result.record?.typedIntoPasswordField ?? [];
-    if (typed.length > 0) this.maskCallsMessage(typed);
+    const record = outcome.result.record;
+    const typed = record?.typedIntoPasswordField ?? [];
+    if (typed.length > 0) this.maskPasswordTyping(call.id, typed, record?.typedArgumentPaths ?? []);
+    const findable = this.findableTyped();
+    // A search report is written by the search tool while it runs, not by the turn: masked once it is there.
+    maskStoredSearchReports(this.parts.storage, this.turnId, findable);
     recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
       sessionId: this.sessionId,
       turnId: this.turnId,
       call,
-      result: outcome.result,
-      ...(outcome.arguments === undefined ? {} : { arguments: outcome.arguments }),
-      thought: origin.thought === undefined || typed.length === 0 ? origin.thought : maskTyped(origin.thought, typed),
+      result: maskedToolResult(outcome.result, findable),
+      ...(outcome.arguments === undefined ? {} : { arguments: findable.length === 0 ? outcome.arguments : redactStrings(outcome.arguments, (text) => maskedEcho(text, findable)) }),
+      thought: origin.thought === undefined ? undefined : maskedEcho(origin.thought, findable),
       shown: origin.shown,
       latencyMs: outcome.latencyMs,
       ...(origin.usage === undefined ? {} : { usage: origin.usage }),
@@ -178,11 +207,33 @@ export class ToolTurn {
     });
   }
 
-  /** What a call typed into a password field leaves the stored call that asked for it. */
-  private maskCallsMessage(typed: readonly string[]): void {
-    if (this.callsMessage === undefined) return;
-    const message = maskedAssistantMessage(this.callsMessage.message, typed);
-    this.parts.storage.messages.rewriteCalls(this.callsMessage.id, message);
-    this.callsMessage = { ...this.callsMessage, message };
+  /**
+   * What a call typed into a password field, masked where it was stored before the focus was known: in the
+   * call itself (by place, in its protocol's shape, and in the reply's text for a call written there), by
+   * value in the rest of the reply, and, wherever it can be found, in what the turn stored before.
+   */
+  private maskPasswordTyping(callId: string, typed: readonly string[], paths: readonly ArgumentPath[]): void {
+    this.parts.typedPasswords.learn(this.sessionId, typed);
+    if (this.callsMessage !== undefined) {
+      const written = this.callsMessage.message;
+      const placed: AssistantMessage = {
+        ...written,
+        toolCalls: written.toolCalls.map((call) => (call.id === callId ? { ...call, argumentsText: maskedAtPaths(call.argumentsText, paths) } : call)),
+      };
+      const inText = this.parts.maskWrittenCall?.(placed, callId, MASKED_PASSWORD) ?? placed;
+      const message = maskedAssistantMessage(inText, typed);
+      this.parts.storage.messages.rewriteCalls(this.callsMessage.id, message);
+      this.callsMessage = { ...this.callsMessage, message };
+    }
+    maskStoredTurn(this.parts.storage, this.turnId, this.findableTyped());
+  }
+
+  /** Masks what the session typed into password fields in the model's streamed words of one reply. */
+  echoMaskingStream(): EchoMaskingStream {
+    return new EchoMaskingStream(this.findableTyped());
+  }
+
+  private findableTyped(): string[] {
+    return this.parts.typedPasswords.findable(this.sessionId);
   }
 }

@@ -167,6 +167,11 @@ async function callModel(
   loop: TurnLoop,
   built: Pick<ModelRequest, 'messages' | 'cacheBoundaries'>,
 ): Promise<{ message: CompletedAssistantMessage } | { ending: TurnEnding }> {
+  // The model's words are shown as they come, with what the session typed into password fields masked.
+  const words = loop.turn.echoMaskingStream();
+  const emitWords = (text: string): void => {
+    loop.emit({ type: 'model-text-delta', sessionId: loop.turn.sessionId, turnId: loop.turn.turnId, at: Date.now(), text });
+  };
   try {
     const message = await loop.model.complete(
       {
@@ -180,13 +185,9 @@ async function callModel(
         signal: loop.signal,
         onEvent: (event) => {
           if (event.type !== 'text-delta') return;
-          loop.emit({
-            type: 'model-text-delta',
-            sessionId: loop.turn.sessionId,
-            turnId: loop.turn.turnId,
-            at: Date.now(),
-            text: event.text,
-          });
+          const shown = words.push(event.text);
+          // A piece held back whole (it may begin a password) is shown with the next one.
+          if (shown !== '' || event.text === '') emitWords(shown);
         },
       },
     );
@@ -197,6 +198,9 @@ async function callModel(
       return { ending: { status: 'failed', reason: 'error', summary: `The model call failed: ${loop.redact(error.message)}` } };
     }
     throw error;
+  } finally {
+    const rest = words.flush();
+    if (rest !== '') emitWords(rest);
   }
 }
 

@@ -27,7 +27,9 @@ export function createAskUserTool(askUser: AskUserHandler): ToolDefinition<AskUs
       const requestId = randomUUID();
       const scope = { sessionId: call.sessionId, turnId: call.turnId };
       call.emit({ type: 'ask-user', ...scope, at: Date.now(), requestId, question });
-      const answer = await untilAborted(askUser(question, { ...scope, requestId }, call.signal), call.signal);
+      // The handler shows the question to a person (the app's pending question): redacted like the event.
+      const shown = call.redact === undefined ? question : call.redact(question);
+      const answer = await untilAborted(askUser(shown, { ...scope, requestId }, call.signal), call.signal);
       if (answer === undefined) return { parts: [{ type: 'text', text: NO_USER_AVAILABLE }], isError: true };
       call.emit({ type: 'ask-user-answered', ...scope, at: Date.now(), requestId, answer });
       return { parts: [{ type: 'text', text: `The user answered: ${answer}` }] };

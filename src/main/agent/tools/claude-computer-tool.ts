@@ -16,7 +16,7 @@ import { cropImageRegion } from '../../perception/image-crop.js';
 import { frameBox } from './frame-box.js';
 import { storeCrop } from './stored-crop.js';
 import { coordinateExtentOf, TrackedPointer, type CoordinateExtent } from './tracked-pointer.js';
-import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
+import { performComputerAction, withTypedArgumentPaths, type ComputerToolOptions } from './computer-tool.js';
 import {
   CLAUDE_ACTIONS_BY_VERSION,
   ClaudeComputerArgumentsSchema,
@@ -75,7 +75,8 @@ export function createClaudeComputerTool(options: ClaudeComputerToolOptions): To
         case 'zoom':
           return zoom(step.region, scope, options);
         case 'act': {
-          const result = await performComputerAction(step.action, scope, options);
+          // Claude writes what `type` and `key` type in `text`.
+          const result = withTypedArgumentPaths(await performComputerAction(step.action, scope, options), [['text']]);
           if (result.isError === true) return result;
           pointer.movedBy(step.action, extent);
           return step.notice === undefined ? result : withNotice(result, step.notice);

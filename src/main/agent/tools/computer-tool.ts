@@ -17,7 +17,7 @@ import { unchangedNotice } from '../../perception/capture-with-dedup.js';
 import { unsettledNotice } from '../../perception/settle-watch.js';
 import type { ConfirmationHandler } from '../agent-contract.js';
 import { askConfirmation, refusalText } from '../confirmation-gate.js';
-import { maskedDetail, maskedTyping, typedStrings } from '../password-masking.js';
+import { maskedDetail, maskedForApproval, maskedTyping, typedField, typedStrings, type ArgumentPath } from '../password-masking.js';
 import { assessRisk, confirmationReason, needsConfirmation, pressesEnter, typesText } from '../safety-policy.js';
 import { typingPieces } from '../typing-pieces.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
@@ -86,8 +86,21 @@ export function createComputerTool(options: ComputerToolOptions): ToolDefinition
     arguments: ComputerArgumentsSchema,
     parametersJsonSchema: COMPUTER_PARAMETERS,
     publishedJsonSchema: COMPUTER_INPUT_SCHEMA,
-    execute: (action, scope) => performComputerAction(action, scope, options),
+    execute: async (action, scope) => {
+      const field = typedField(action);
+      return withTypedArgumentPaths(await performComputerAction(action, scope, options), field === undefined ? [] : [[field]]);
+    },
   };
+}
+
+/**
+ * A native tool's result with where, in its call as the model wrote it, the typing is: set only when the
+ * action typed into a password field, since that is all the stored call is masked for.
+ */
+export function withTypedArgumentPaths(result: ToolResult, paths: readonly ArgumentPath[]): ToolResult {
+  const record = result.record;
+  if (record?.typedIntoPasswordField === undefined || paths.length === 0) return result;
+  return { ...result, record: { ...record, typedArgumentPaths: [...(record.typedArgumentPaths ?? []), ...paths] } };
 }
 
 /**
@@ -158,7 +171,9 @@ async function confirmIfNeeded(action: ComputerAction, call: ToolCallScope, opti
   const risk = assessRisk(action, { focusedFieldKind, focusedApplication: focus.application, redactSecrets: options.redactSecrets });
   if (!needsConfirmation(options.policy, risk, action)) return { focusedFieldKind };
   const reason = confirmationReason(options.policy, risk, action);
-  const answer = await askConfirmation(action, reason, call, options.confirm);
+  // The person decides on that the action types into a password field, and how much; never on what.
+  const shown = focusedFieldKind === 'password' && typesText(action) ? maskedForApproval(action) : action;
+  const answer = await askConfirmation(shown, reason, call, options.confirm);
   return { focusedFieldKind, refusal: answer.approved ? undefined : refusalText(answer, reason) };
 }
 

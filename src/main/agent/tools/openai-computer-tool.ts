@@ -21,6 +21,7 @@ import type { MessagePart, SafetyCheck, ToolResultProviderData } from '../../../
 import type { OpenAiComputerToolDeclaration } from '../../llm/model-adapter.js';
 import type { Operator } from '../../operators/operator.js';
 import { askConfirmation } from '../confirmation-gate.js';
+import { maskedForApproval, maskedTyping, typedField, typedStrings } from '../password-masking.js';
 import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
 import {
   MAX_BATCHED_ACTIONS,
@@ -29,6 +30,7 @@ import {
   type ActionMappingContext,
   type OpenAiComputerArguments,
 } from './openai-computer-actions.js';
+import { computerActionOf, firstActionPath, PasswordTyping, typesIntoPasswordField } from './openai-password-typing.js';
 import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
 
 export interface OpenAiComputerToolOptions extends ComputerToolOptions {
@@ -95,20 +97,28 @@ async function runComputerCall(argumentsValue: OpenAiComputerArguments, scope: T
   const first = actions[0]!;
 
   const checks = argumentsValue.pending_safety_checks.map(safetyCheckOf);
-  const safety = checks.length === 0 ? undefined : await answerSafetyChecks(checks, first, scope, options);
+  const intoPassword = checks.length > 0 && (await typesIntoPasswordField(first, options.operator));
+  // Asked about and recorded as any action into a password field is: that it types, never what.
+  const shownFirst = intoPassword ? maskedForApproval(first) : first;
+  const safety = checks.length === 0 ? undefined : await answerSafetyChecks(checks, shownFirst, scope, options);
   if (safety !== undefined && !safety.acknowledged) {
+    const field = typedField(first);
+    const typing = intoPassword && field !== undefined ? { typedIntoPasswordField: typedStrings(first), typedArgumentPaths: [[...firstActionPath(argumentsValue), field]] } : {};
     return {
       parts: [{ type: 'text', text: safety.refusal }],
       isError: true,
-      record: { action: first, result: { ok: false, refused: true, safetyChecks: safety.answer } },
+      record: { action: intoPassword ? maskedTyping(first) : first, result: { ok: false, refused: true, safetyChecks: safety.answer }, ...typing },
     };
   }
 
   const outcomes: ActionOutcome[] = [];
+  const masking = new PasswordTyping();
   let last: ToolResult | undefined;
-  for (const action of actions) {
+  for (const [index, action] of actions.entries()) {
     last = await performComputerAction(action, scope, options);
-    outcomes.push({ action, ok: last.isError !== true, text: textOf(last.parts) });
+    masking.add(last, index === 0 ? firstActionPath(argumentsValue) : ['actions', index]);
+    // The action as performComputerAction recorded it: masked when it typed into a password field.
+    outcomes.push({ action: computerActionOf(last) ?? action, ok: last.isError !== true, text: textOf(last.parts) });
     if (last.isError === true) break;
   }
   const screenshot = await screenshotAfter(last!, options);
@@ -128,6 +138,7 @@ async function runComputerCall(argumentsValue: OpenAiComputerArguments, scope: T
         ...(safety === undefined ? {} : { safetyChecks: safety.answer }),
       },
       ...(screenshot.sameAs === undefined ? {} : { dedupOfImageId: screenshot.sameAs }),
+      ...masking.record(),
     },
     providerData: providerDataOf(safety?.answer, options.operator),
   };

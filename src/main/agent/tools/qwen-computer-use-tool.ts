@@ -12,7 +12,7 @@
 import type { CoordinateSpace } from '../../../shared/model-view.js';
 import type { OperatorKind } from '../../../shared/config.js';
 import { QWEN_COMPUTER_USE_TOOL_NAME } from '../../llm/dialects/qwen-tool-call-text.js';
-import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
+import { performComputerAction, withTypedArgumentPaths, type ComputerToolOptions } from './computer-tool.js';
 import {
   QWEN_COMPUTER_USE_PARAMETERS,
   QwenComputerUseArgumentsSchema,
@@ -51,7 +51,8 @@ export function createQwenComputerUseTool(options: QwenComputerUseToolOptions): 
       if (step.kind === 'end') {
         return { parts: [{ type: 'text', text: step.status === 'finished' ? 'Finished.' : 'Finished without success.' }], endTurn: { status: step.status, summary: step.summary } };
       }
-      const result = await performComputerAction(step.action, scope, options);
+      // Qwen writes what `type` types in `text`, and the keys of `key` in `keys` (a list or one name).
+      const result = withTypedArgumentPaths(await performComputerAction(step.action, scope, options), [[call.action === 'type' ? 'text' : 'keys']]);
       if (result.isError !== true) pointer.movedBy(step.action, extent);
       return result;
     },

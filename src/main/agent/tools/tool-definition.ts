@@ -9,6 +9,7 @@ import type { AgentEvent } from '../../../shared/events.js';
 import type { MessagePart, ToolResultProviderData } from '../../../shared/messages.js';
 import type { ShownScreenshot } from '../../../shared/model-view.js';
 import type { ShownImages } from '../../context/index.js';
+import type { ArgumentPath } from '../password-masking.js';
 import type { NativeToolDeclaration } from '../../llm/model-adapter.js';
 import type { Storage } from '../../storage/storage.js';
 
@@ -25,6 +26,11 @@ export interface ToolCallScope {
   shown: ShownScreenshot | undefined;
   /** How each image was shown to the model (or would be, recalled): the space of the boxes it draws on them. */
   shownImages: ShownImages;
+  /**
+   * The configured secrets' redactor, for what leaves the agent other than by events (which are redacted
+   * where they are emitted): the request a confirmation handler shows a person. None: nothing to redact.
+   */
+  redact?: ((text: string) => string) | undefined;
 }
 
 /**
@@ -54,6 +60,11 @@ export interface ToolStepRecord {
    * masks these in the stored call and thought (the action and result above are masked already).
    */
   typedIntoPasswordField?: string[];
+  /**
+   * With `typedIntoPasswordField`: where in the call's arguments, as the model wrote them, the typing is
+   * (password-masking.ts), so that the stored call is masked in its own protocol's shape.
+   */
+  typedArgumentPaths?: ArgumentPath[];
 }
 
 export interface ToolDefinition<Arguments = unknown> {

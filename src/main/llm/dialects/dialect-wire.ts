@@ -9,6 +9,7 @@
  * `<tool_call>` text becomes calls when the server has no tool parser.
  */
 import type { DialectName } from '../../../shared/dialects.js';
+import type { AssistantMessage } from '../../../shared/messages.js';
 import type { CompletedAssistantMessage, ModelAdapter, ModelRequest } from '../model-adapter.js';
 
 export interface DialectWire {
@@ -20,6 +21,12 @@ export interface DialectWire {
    * saying why (the model is told, the step counts); it never throws for what the model wrote.
    */
   decodeReply(reply: CompletedAssistantMessage): CompletedAssistantMessage;
+  /**
+   * For a dialect whose calls are written in the reply's text (UI-TARS): the stored reply with the text a
+   * call was written in masked by `masked`, for a call that typed into a password field. The call's
+   * arguments are masked by the agent; this is the reply's text, which only the dialect can read.
+   */
+  maskWrittenCall?(message: AssistantMessage, callId: string, masked: string): AssistantMessage;
 }
 
 /** Function tools as the provider declares them, answers as the provider returns them: nothing to change. */

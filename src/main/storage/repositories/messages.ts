@@ -11,10 +11,12 @@ import {
   MessagePartSchema,
   MessageSchema,
   ToolCallSchema,
+  ToolMessageSchema,
   type AssistantMessage,
   type Message,
   type MessagePart,
   type MessageRole,
+  type ToolMessage,
 } from '../../../shared/messages.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
@@ -102,6 +104,7 @@ export class MessagesRepository {
   private readonly listByTurnStatement;
   private readonly compressStatement;
   private readonly rewriteCallsStatement;
+  private readonly rewriteResultStatement;
 
   constructor(
     database: Database,
@@ -129,6 +132,9 @@ export class MessagesRepository {
     );
     this.rewriteCallsStatement = database.prepare(
       "UPDATE messages SET parts = @parts, tool_calls = @toolCalls WHERE id = @id AND role = 'assistant' RETURNING *",
+    );
+    this.rewriteResultStatement = database.prepare(
+      "UPDATE messages SET parts = @parts, provider_data = @providerData WHERE id = @id AND role = 'tool' RETURNING *",
     );
   }
 
@@ -198,6 +204,18 @@ export class MessagesRepository {
     assertNoPixels(checked.parts);
     const row: unknown = this.rewriteCallsStatement.get({ id, parts: toJson(checked.parts), toolCalls: toJson(checked.toolCalls) });
     if (row === undefined) throw new Error(`There is no assistant message ${id}.`);
+    return parseRow(MessageRow, row, 'messages');
+  }
+
+  /**
+   * Replaces a tool message's parts and provider data with a masked form of them (a later call typed into a
+   * password field what an earlier result repeats). Its call id, name and error flag stay.
+   */
+  rewriteResult(id: string, message: ToolMessage): MessageRecord {
+    const checked = redactedValue(ToolMessageSchema.parse(message), this.redact);
+    assertNoPixels(checked.parts);
+    const row: unknown = this.rewriteResultStatement.get({ id, parts: toJson(checked.parts), providerData: toNullableJson(checked.providerData) });
+    if (row === undefined) throw new Error(`There is no tool message ${id}.`);
     return parseRow(MessageRow, row, 'messages');
   }
 }

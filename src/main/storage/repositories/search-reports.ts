@@ -69,6 +69,7 @@ export class SearchReportsRepository {
   private readonly getStatement;
   private readonly listBySessionStatement;
   private readonly listByTurnStatement;
+  private readonly rewriteTextsStatement;
 
   constructor(
     database: Database,
@@ -89,6 +90,22 @@ export class SearchReportsRepository {
     this.listByTurnStatement = database.prepare(
       'SELECT * FROM search_reports WHERE turn_id = ? ORDER BY created_at, rowid',
     );
+    this.rewriteTextsStatement = database.prepare(
+      'UPDATE search_reports SET question = @question, queries = @queries, sources = @sources, answer = @answer WHERE id = @id RETURNING *',
+    );
+  }
+
+  /** Replaces a report's texts with a masked form of them (what was typed into a password field, found in it later). */
+  rewriteTexts(id: string, texts: Pick<SearchReportRecord, 'question' | 'queries' | 'sources' | 'answer'>): SearchReportRecord {
+    const row: unknown = this.rewriteTextsStatement.get({
+      id,
+      question: this.redact(texts.question),
+      queries: toJson(redactedValue(texts.queries, this.redact)),
+      sources: toJson(redactedValue(texts.sources, this.redact)),
+      answer: this.redact(texts.answer),
+    });
+    if (row === undefined) throw new Error(`There is no search report ${id}.`);
+    return parseRow(SearchReportRow, row, 'search_reports');
   }
 
   add(report: NewSearchReport): SearchReportRecord {

@@ -59,6 +59,9 @@ export interface NewStep {
   screenshotView?: unknown;
 }
 
+/** The texts of a step that hold what the model and the tools wrote. */
+export type StepTexts = Pick<StepRecord, 'action' | 'thought' | 'result' | 'error'>;
+
 /** What is known only after the action ran. */
 export interface StepOutcome {
   result?: unknown;
@@ -170,6 +173,7 @@ export class StepsRepository {
   private readonly listByTurnStatement;
   private readonly listBySessionStatement;
   private readonly outcomeStatement;
+  private readonly rewriteTextsStatement;
   private readonly pageStatement;
   private readonly pageCountStatement;
   private readonly tokenTotalsStatement;
@@ -201,6 +205,9 @@ export class StepsRepository {
     );
     this.outcomeStatement = database.prepare(
       `UPDATE steps SET result = @result, error = @error, latency_ms = @latencyMs WHERE id = @id RETURNING *`,
+    );
+    this.rewriteTextsStatement = database.prepare(
+      'UPDATE steps SET action = @action, thought = @thought, result = @result, error = @error WHERE id = @id RETURNING *',
     );
     this.pageStatement = database.prepare(
       `SELECT steps.* FROM steps JOIN turns ON turns.id = steps.turn_id
@@ -268,6 +275,22 @@ export class StepsRepository {
       error: outcome.error === undefined ? current.error : redactedText(outcome.error, this.redact),
       latencyMs: outcome.latencyMs === undefined ? current.latencyMs : outcome.latencyMs,
     });
+    return parseRow(StepRow, row, 'steps');
+  }
+
+  /**
+   * Replaces a step's texts (its action, thought, result and error) with a masked form of them: what was
+   * typed into a password field is known only once the call ran, and an earlier step may repeat it.
+   */
+  rewriteTexts(id: string, texts: StepTexts): StepRecord {
+    const row: unknown = this.rewriteTextsStatement.get({
+      id,
+      action: toJson(redactedValue(StepActionSchema.parse(texts.action), this.redact)),
+      thought: redactedText(texts.thought, this.redact),
+      result: toNullableJson(redactedValue(texts.result, this.redact)),
+      error: redactedText(texts.error, this.redact),
+    });
+    if (row === undefined) throw new Error(`There is no step ${id}.`);
     return parseRow(StepRow, row, 'steps');
   }
 

@@ -18,6 +18,11 @@ export interface UiTarsReply {
   thought: string;
   /** At least one. */
   steps: UiTarsStep[];
+  /**
+   * For each step, which written action (counted from 0) it came from: one action may make two steps
+   * (`type(content='abc\n')` types, then presses Return), and both carry that action's `written` text.
+   */
+  actionOfStep: number[];
 }
 
 /** Actions read from one answer at most; a model that writes more is looping, and each one is a step. */
@@ -36,36 +41,44 @@ export function parseUiTarsReply(text: string): UiTarsReply {
     return {
       thought: said || thinking.trim(),
       steps: [{ kind: 'unreadable', error: said === '' ? 'the answer is empty' : 'the answer has no "Action:" line', written: excerpt(said, 0) }],
+      actionOfStep: [0],
     };
   }
   const thought = thoughtOf(visible.slice(0, marker.index), thinking);
   const actions = visible.slice(marker.index + marker[0].length);
-  return { thought, steps: readSteps(actions) };
+  return { thought, ...readSteps(actions) };
 }
 
 /** The steps of the text after `Action:`: each action in turn, an unreadable one reported and skipped. */
-function readSteps(actions: string): UiTarsStep[] {
+function readSteps(actions: string): Pick<UiTarsReply, 'steps' | 'actionOfStep'> {
   const steps: UiTarsStep[] = [];
+  const actionOfStep: number[] = [];
+  const add = (action: number, made: readonly UiTarsStep[]): void => {
+    steps.push(...made);
+    actionOfStep.push(...made.map(() => action));
+  };
   let position = skipWhitespace(actions, 0);
   let read = 0;
   while (position < actions.length) {
     if (read === MAX_ACTIONS_PER_ANSWER) {
-      steps.push({
-        kind: 'unreadable',
-        error: `only ${MAX_ACTIONS_PER_ANSWER} actions of one answer are read; the rest (${actions.length - position} characters) was not run`,
-        written: excerpt(actions, position),
-      });
+      add(read, [
+        {
+          kind: 'unreadable',
+          error: `only ${MAX_ACTIONS_PER_ANSWER} actions of one answer are read; the rest (${actions.length - position} characters) was not run`,
+          written: excerpt(actions, position),
+        },
+      ]);
       break;
     }
     position = afterRepeatedMarker(actions, position);
     const call = readCall(actions, position);
+    if (call.ok) add(read, stepsOfCall(call.call));
+    else add(read, [{ kind: 'unreadable', error: call.error, written: actions.slice(position, Math.min(call.end, position + 2000)) }]);
     read += 1;
-    if (call.ok) steps.push(...stepsOfCall(call.call));
-    else steps.push({ kind: 'unreadable', error: call.error, written: actions.slice(position, Math.min(call.end, position + 2000)) });
     position = skipWhitespace(actions, call.end);
   }
-  if (steps.length === 0) steps.push({ kind: 'unreadable', error: 'the "Action:" line names no action', written: '' });
-  return steps;
+  if (steps.length === 0) add(0, [{ kind: 'unreadable', error: 'the "Action:" line names no action', written: '' }]);
+  return { steps, actionOfStep };
 }
 
 /** Some answers start each of several actions with its own `Action:`; it is skipped. */

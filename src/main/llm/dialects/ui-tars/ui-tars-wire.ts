@@ -19,6 +19,7 @@ import type { CompletedAssistantMessage, ModelRequest } from '../../model-adapte
 import type { DialectWire } from '../dialect-wire.js';
 import type { UiTarsStep } from './ui-tars-actions.js';
 import { uiTarsConversation } from './ui-tars-conversation.js';
+import { maskUiTarsWrittenCall } from './ui-tars-masking.js';
 import { UI_TARS_GRAMMAR_REMINDER } from './ui-tars-prompts.js';
 import { parseUiTarsReply } from './ui-tars-reply.js';
 
@@ -34,6 +35,7 @@ export const UI_TARS_WIRE: DialectWire = {
   dialect: 'ui-tars',
   encodeRequest: encodeUiTarsRequest,
   decodeReply: decodeUiTarsReply,
+  maskWrittenCall: maskUiTarsWrittenCall,
 };
 
 export function encodeUiTarsRequest(request: ModelRequest): ModelRequest {
