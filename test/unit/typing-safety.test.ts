@@ -40,6 +40,15 @@ describe('a key sequence that spells text', () => {
     expect(assessRisk(key('Tab'), { focusedFieldKind: 'password' })).toEqual({ risky: false });
   });
 
+  it('held, types what it spells: a held printable key into a password field is risky, a held modifier is not', () => {
+    const evidence = { focusedFieldKind: 'password' as const };
+    const holdH: ComputerAction = { action: 'hold_key', keys: 'h', seconds: 1 };
+    expect(typedText(holdH)).toBe('h');
+    expect(assessRisk(holdH, evidence)).toEqual({ risky: true, reason: 'typing into a password field' });
+    expect(assessRisk({ action: 'hold_key', keys: 'shift', seconds: 1 }, evidence)).toEqual({ risky: false });
+    expect(maskedTyping(holdH)).toEqual({ action: 'hold_key', keys: '[password]', seconds: 1 });
+  });
+
   it('counts as typed text', () => {
     expect(typedText(key('o k'))).toBe('ok');
     expect(typedText({ action: 'click', x: 1, y: 1 })).toBe('');

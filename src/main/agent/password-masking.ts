@@ -21,6 +21,7 @@ export const MIN_MASKED_SUBSTRING_LENGTH = 4;
 export function maskedTyping(action: ComputerAction): ComputerAction {
   if (action.action === 'type') return { action: 'type', text: MASKED_PASSWORD };
   if (action.action === 'key') return { action: 'key', keys: MASKED_PASSWORD };
+  if (action.action === 'hold_key') return { ...action, keys: MASKED_PASSWORD };
   return action;
 }
 
@@ -31,7 +32,7 @@ export function maskedDetail(action: ComputerAction): string {
 
 /** The strings that would give away what an action typed: as written, as spelled, and each piece of it. */
 export function typedStrings(action: ComputerAction): string[] {
-  const written = action.action === 'type' ? [action.text] : action.action === 'key' ? [action.keys, spelledText(action.keys)] : [];
+  const written = action.action === 'type' ? [action.text] : action.action === 'key' || action.action === 'hold_key' ? [action.keys, spelledText(action.keys)] : [];
   const pieces = typingPieces(action).flatMap((piece) => (piece.action === 'type' ? [piece.text] : []));
   return [...new Set([...written, ...pieces])].filter((text) => text !== '');
 }
@@ -61,10 +62,11 @@ function escapedForPattern(text: string): string {
  * never what (the confirmation is shown in the terminal, the app and the events).
  */
 export function maskedForApproval(action: ComputerAction): ComputerAction {
-  const typed = action.action === 'type' ? action.text : action.action === 'key' ? spelledText(action.keys) : '';
+  const typed = action.action === 'type' ? action.text : action.action === 'key' || action.action === 'hold_key' ? spelledText(action.keys) : '';
   const masked = `[password: ${typed.length} character${typed.length === 1 ? '' : 's'}]`;
   if (action.action === 'type') return { action: 'type', text: masked };
   if (action.action === 'key') return { action: 'key', keys: masked };
+  if (action.action === 'hold_key') return { ...action, keys: masked };
   return action;
 }
 
@@ -145,7 +147,7 @@ function maskedAtPath(value: unknown, path: ArgumentPath): unknown {
 /** The field of a computer action (and of the native shapes that mirror it) that holds what it types. */
 export function typedField(action: ComputerAction): 'text' | 'keys' | undefined {
   if (action.action === 'type') return 'text';
-  if (action.action === 'key') return 'keys';
+  if (action.action === 'key' || action.action === 'hold_key') return 'keys';
   return undefined;
 }
 

@@ -87,10 +87,14 @@ export function assessRisk(action: ComputerAction, evidence: RiskEvidence): Risk
   return { risky: false };
 }
 
-/** What an action types: a `type` action's text, or the characters a `key` sequence spells; '' for other actions. */
+/**
+ * What an action types: a `type` action's text, or the characters a `key` sequence spells; '' for other
+ * actions. A held printable key types too (once, then again at the keyboard's repeat rate), so a `hold_key`
+ * is judged by what it spells, like a `key`.
+ */
 export function typedText(action: ComputerAction): string {
   if (action.action === 'type') return action.text;
-  if (action.action === 'key') return spelledText(action.keys);
+  if (action.action === 'key' || action.action === 'hold_key') return spelledText(action.keys);
   return '';
 }
 
