@@ -122,6 +122,16 @@ const FIXTURE_ROWS: Record<string, Record<string, unknown>> = {
     session_id: 'ses_000000000001',
     pinned_at: '2025-01-01T00:00:12.000Z',
   },
+  generated_media: {
+    message_id: 'msg_000000000001',
+    part_index: 1,
+    session_id: 'ses_000000000001',
+    media_id: `med_${'b'.repeat(64)}`,
+    kind: 'image',
+    mime: 'image/png',
+    width: 64,
+    height: 48,
+  },
 };
 
 let home: TemporaryHome;
@@ -240,8 +250,8 @@ describe('upgrading', () => {
       try {
         expect(userVersion(upgraded)).toBe(SCHEMA_VERSION);
         for (const [table, row] of Object.entries(seeded)) {
-          // The compaction journal is keyed by its turn; every other table by id.
-          const key = 'id' in row ? 'id' : 'turn_id';
+          // Each fixture row starts with its table's key: id, or the turn of the compaction journal, or a pin's image.
+          const key = Object.keys(FIXTURE_ROWS[table] ?? {})[0] ?? 'id';
           const stored = upgraded.prepare(`SELECT * FROM ${table} WHERE ${key} = ?`).get(row[key]) as Record<string, unknown>;
           expect(stored, `${table} row after upgrading from ${version}`).toMatchObject(row);
         }

@@ -8,6 +8,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/main/storage/database.js';
 import { MIGRATIONS } from '../../src/main/storage/migrations/index.js';
+import { GENERATED_MEDIA_KINDS } from '../../src/shared/generated-media.js';
 import { IMAGE_SOURCES, IMAGE_ZONES } from '../../src/shared/images.js';
 import { MESSAGE_ROLES } from '../../src/shared/messages.js';
 import { COMPACTION_STATES, SESSION_STATUSES, TURN_STATUSES } from '../../src/shared/statuses.js';
@@ -35,6 +36,7 @@ describe('the words the database allows are the words src/shared defines', () =>
     ['images', 'zone', IMAGE_ZONES],
     ['images', 'source', IMAGE_SOURCES],
     ['compactions', 'state', COMPACTION_STATES],
+    ['generated_media', 'kind', GENERATED_MEDIA_KINDS],
   ] as const)('%s.%s', (table, column, words) => {
     expect(checkedWords(table, column)).toEqual([...words]);
   });

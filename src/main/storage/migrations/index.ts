@@ -10,6 +10,7 @@ import { messageProviderData } from './0007-message-provider-data.js';
 import { stepCacheTokens } from './0008-step-cache-tokens.js';
 import { stepCost } from './0009-step-cost.js';
 import { imagePins } from './0010-image-pins.js';
+import { generatedMedia } from './0011-generated-media.js';
 
 export type { Migration } from './migration.js';
 
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   stepCacheTokens,
   stepCost,
   imagePins,
+  generatedMedia,
 ];
