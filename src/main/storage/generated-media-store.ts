@@ -1,8 +1,9 @@
 /**
  * Media a model generated: the bytes in the blob store, content-addressed like screenshots, and the
  * assistant message that produced them holding the id `med_<sha256>` with the mime (see
- * shared/generated-media.ts). The messages are the only record, so what is listed, found or kept is read
- * from their parts.
+ * shared/generated-media.ts). The message is the record; the `generated_media` table (migration 0011) is an
+ * index of its parts that triggers keep with every message write, so a lookup, a session's listing and
+ * startup's list of named files read indexed rows instead of parsing every message ever stored.
  */
 import { z } from 'zod';
 import {
@@ -17,16 +18,27 @@ import { parseRows } from './repositories/columns.js';
 
 const MIME_PATTERN = /^(image|audio)\/[a-z0-9.+-]+$/i;
 
-/** One generated part as its message holds it (only what listing needs). */
-const StoredPartSchema = z.object({
-  type: z.enum(GENERATED_MEDIA_KINDS),
-  mediaId: z.string(),
-  mime: z.string(),
-  width: z.number().int().positive().optional(),
-  height: z.number().int().positive().optional(),
-});
-
-const MediaRow = z.object({ session_id: z.string(), turn_id: z.string().nullable(), part: z.string() });
+const MediaRow = z
+  .object({
+    session_id: z.string(),
+    turn_id: z.string().nullable(),
+    media_id: z.string(),
+    kind: z.enum(GENERATED_MEDIA_KINDS),
+    mime: z.string(),
+    width: z.number().int().positive().nullable(),
+    height: z.number().int().positive().nullable(),
+  })
+  .transform((row): { sessionId: string; record: GeneratedMedia } => ({
+    sessionId: row.session_id,
+    record: {
+      mediaId: row.media_id,
+      turnId: row.turn_id ?? '',
+      kind: row.kind,
+      mime: row.mime,
+      ...(row.width === null ? {} : { width: row.width }),
+      ...(row.height === null ? {} : { height: row.height }),
+    },
+  }));
 
 export interface StoredMedia {
   mediaId: string;
@@ -34,24 +46,33 @@ export interface StoredMedia {
   byteSize: number;
 }
 
-/** The rows of assistant messages' parts that carry a mediaId; callers add their own conditions. */
-const GENERATED_PARTS = `
-  SELECT messages.session_id AS session_id, messages.turn_id AS turn_id, part.value AS part
-  FROM messages, json_each(messages.parts) AS part
-  WHERE messages.role = 'assistant' AND json_extract(part.value, '$.mediaId') IS NOT NULL`;
+/**
+ * The indexed parts with their message's turn. The statements order them by message (a session's by its
+ * sequence, a lookup by the order the rows were written) and then by place in the message: the order in
+ * which reading the messages' parts met them, so the answers are the ones that reading gave.
+ */
+const INDEXED_PARTS = `
+  SELECT generated_media.session_id, messages.turn_id, generated_media.media_id, generated_media.kind,
+         generated_media.mime, generated_media.width, generated_media.height
+  FROM generated_media JOIN messages ON messages.id = generated_media.message_id`;
 
 export class GeneratedMediaStore {
   private readonly bySessionStatement;
   private readonly byIdStatement;
-  private readonly allStatement;
+  private readonly namedFilesStatement;
 
   constructor(
     database: Database,
     private readonly blobs: BlobStore,
   ) {
-    this.bySessionStatement = database.prepare(`${GENERATED_PARTS} AND messages.session_id = ? ORDER BY messages.sequence`);
-    this.byIdStatement = database.prepare(`${GENERATED_PARTS} AND json_extract(part.value, '$.mediaId') = ? LIMIT 1`);
-    this.allStatement = database.prepare(GENERATED_PARTS);
+    this.bySessionStatement = database.prepare(
+      `${INDEXED_PARTS} WHERE generated_media.session_id = ? ORDER BY messages.sequence, generated_media.part_index`,
+    );
+    // Served by generated_media_by_media: only the rows of this id are sorted.
+    this.byIdStatement = database.prepare(
+      `${INDEXED_PARTS} WHERE generated_media.media_id = ? ORDER BY messages.rowid, generated_media.part_index LIMIT 1`,
+    );
+    this.namedFilesStatement = database.prepare('SELECT DISTINCT media_id FROM generated_media').pluck();
   }
 
   /** Writes the bytes (once per content) and returns the id the assistant message keeps. */
@@ -64,12 +85,12 @@ export class GeneratedMediaStore {
 
   /** Every generated part of a session's assistant messages, in message order. */
   listBySession(sessionId: string): GeneratedMedia[] {
-    return this.rows(this.bySessionStatement.all(sessionId)).map(({ record }) => record);
+    return parseRows(MediaRow, this.bySessionStatement.all(sessionId), 'generated_media').map(({ record }) => record);
   }
 
   /** The media with this id and the session it belongs to, if a message holds it. */
   find(mediaId: string): { sessionId: string; media: GeneratedMedia } | undefined {
-    const [found] = this.rows(this.byIdStatement.all(mediaId));
+    const [found] = parseRows(MediaRow, this.byIdStatement.all(mediaId), 'generated_media');
     return found === undefined ? undefined : { sessionId: found.sessionId, media: found.record };
   }
 
@@ -82,29 +103,7 @@ export class GeneratedMediaStore {
 
   /** The sha256 of every file some message names: what the blob store must keep besides the images' files. */
   referencedFiles(): Set<string> {
-    const hashes = this.rows(this.allStatement.all()).map(({ record }) => sha256OfGeneratedMedia(record.mediaId));
+    const hashes = z.array(z.string()).parse(this.namedFilesStatement.all()).map((mediaId) => sha256OfGeneratedMedia(mediaId));
     return new Set(hashes.filter((hash): hash is string => hash !== undefined));
-  }
-
-  private rows(rows: unknown[]): Array<{ sessionId: string; record: GeneratedMedia }> {
-    const result: Array<{ sessionId: string; record: GeneratedMedia }> = [];
-    for (const row of parseRows(MediaRow, rows, 'messages')) {
-      const part = StoredPartSchema.safeParse(JSON.parse(row.part));
-      // A part that only looks generated (a mediaId on something else) is not ours to list.
-      if (!part.success || sha256OfGeneratedMedia(part.data.mediaId) === undefined) continue;
-      const { type, mediaId, mime, width, height } = part.data;
-      result.push({
-        sessionId: row.session_id,
-        record: {
-          mediaId,
-          turnId: row.turn_id ?? '',
-          kind: type,
-          mime,
-          ...(width === undefined ? {} : { width }),
-          ...(height === undefined ? {} : { height }),
-        },
-      });
-    }
-    return result;
   }
 }

@@ -1,8 +1,8 @@
 /**
- * Deleting a session: its rows go in one transaction (turns, messages, steps, images, search reports and
- * injections follow by ON DELETE CASCADE), then, after the commit, the image files no remaining row names
- * (and the files of media the session's model generated, which its messages name) are removed from blobs/
- * and cold-storage/. Files are named by content (sha256 and MIME type), so a file
+ * Deleting a session: its rows go in one transaction (turns, messages, steps, images, search reports,
+ * injections and the generated media index follow by ON DELETE CASCADE), then, after the commit, the image
+ * files no remaining row names (and the files of media the session's model generated, which its messages
+ * name) are removed from blobs/ and cold-storage/. Files are named by content (sha256 and MIME type), so a file
  * another session still uses stays. Rows first: a crash in between leaves files no row names, which the
  * startup reconciliation removes, never a row whose file is gone.
  */
@@ -34,13 +34,11 @@ export class SessionDeletion {
     private readonly database: Database,
     private readonly blobs: BlobStore,
   ) {
-    // The session's image files and the files of media its model generated (named in its assistant messages).
+    // The session's image files and the files of media its model generated (indexed from its assistant messages).
     this.filesStatement = database.prepare(
       `SELECT DISTINCT sha256, mime FROM images WHERE session_id = @sessionId
        UNION
-       SELECT DISTINCT substr(json_extract(part.value, '$.mediaId'), 5), json_extract(part.value, '$.mime')
-       FROM messages, json_each(messages.parts) AS part
-       WHERE messages.session_id = @sessionId AND messages.role = 'assistant' AND json_extract(part.value, '$.mediaId') LIKE 'med_%'`,
+       SELECT DISTINCT substr(media_id, 5), mime FROM generated_media WHERE session_id = @sessionId`,
     );
     this.imageCountStatement = database.prepare('SELECT COUNT(*) FROM images WHERE session_id = ?').pluck();
     this.deleteStatement = database.prepare('DELETE FROM sessions WHERE id = ?');
@@ -48,9 +46,7 @@ export class SessionDeletion {
       .prepare(
         `SELECT 1 FROM images WHERE sha256 = @sha256 AND mime = @mime
          UNION ALL
-         SELECT 1 FROM messages, json_each(messages.parts) AS part
-         WHERE messages.role = 'assistant' AND json_extract(part.value, '$.mediaId') = 'med_' || @sha256
-           AND json_extract(part.value, '$.mime') = @mime
+         SELECT 1 FROM generated_media WHERE media_id = 'med_' || @sha256 AND mime = @mime
          LIMIT 1`,
       )
       .pluck();
