@@ -1,8 +1,9 @@
 /**
  * Media a model generated (an image, or audio) as Sightline keeps it: its bytes in the blob store, named
  * by their sha256, and the assistant message that produced it holding only the id `med_<sha256>`. The id
- * is the content address itself, so it needs no table of its own: the message is the record of where the
- * media came from, and the bytes are found by the id and the mime the part carries.
+ * is the content address itself: the message is the record of where the media came from, and the bytes are
+ * found by the id and the mime the part carries. Storage indexes the parts (its generated_media table) so a
+ * lookup need not read every message.
  */
 import { z } from 'zod';
 
