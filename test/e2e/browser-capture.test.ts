@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserFrameSource } from '../../src/main/operators/browser-frame-source.js';
+import { BROWSER_LAUNCH_ARGUMENTS } from '../../src/main/operators/browser-launch-arguments.js';
 import { decodeImageBytes } from '../../src/main/perception/image-encoding.js';
 import type { Frame } from '../../src/main/perception/frame.js';
 
@@ -27,7 +28,9 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set SIGHTLINE_CHROMIUM)`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  // The operator's own switches: without --disable-partial-raster, the caret hidden before our capture repaints
+  // the field and the gradient's top edge row under it could differ from Playwright's screenshot (1 run in 14).
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...BROWSER_LAUNCH_ARGUMENTS, '--no-sandbox'] });
 });
 afterAll(async () => {
   await browser?.close();

@@ -14,6 +14,7 @@ import type { ComputerAction } from '../../shared/actions.js';
 import type { Frame } from '../perception/frame.js';
 import { performAction } from './action-performer.js';
 import { findBrowserExecutable } from './browser-executable.js';
+import { BROWSER_LAUNCH_ARGUMENTS } from './browser-launch-arguments.js';
 import { BrowserFrameSource } from './browser-frame-source.js';
 import { NavigationGuard } from './browser-navigation-guard.js';
 import { PendingRequests } from './browser-pending-requests.js';
@@ -63,10 +64,6 @@ const BrowserOperatorOptionsSchema = z.object({
   deviceScaleFactor: z.number().min(0.5).max(4).optional(),
 });
 
-// Quiet and reproducible: no background traffic, updates, sync or first-run dialogs; no GPU (headless and
-// Xvfb have none, and software rendering gives the same pixels every time).
-const LAUNCH_ARGUMENTS = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-
 export class BrowserOperator implements Operator {
   private page: Page;
   private closed = false;
@@ -104,7 +101,7 @@ export class BrowserOperator implements Operator {
       browser = await chromium.launch({
         executablePath,
         headless: options.headless ?? true,
-        args: LAUNCH_ARGUMENTS,
+        args: [...BROWSER_LAUNCH_ARGUMENTS],
         // Chromium's sandbox cannot run as root; Playwright adds --no-sandbox exactly when this is false.
         chromiumSandbox: !runsAsRootOnLinux(),
         // Playwright's own Ctrl+C handler closes the browser and exits the process with 130 at once, which
