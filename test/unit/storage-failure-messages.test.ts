@@ -1,9 +1,11 @@
 /**
  * The guided messages for a database failing under a running Sightline (issue 17, finding 10), one per kind of
- * SQLite failure, and nothing for errors that are not one.
+ * SQLite failure, and nothing for errors that are not one; and the reasons given when the database cannot be opened,
+ * from the same table of failures.
  */
 import { describe, expect, it } from 'vitest';
 import { describeStorageFailure } from '../../src/main/storage/index.js';
+import { describeOpenFailure } from '../../src/main/storage/storage-failures.js';
 
 const paths = { databaseFile: '/home/ada/.sightline/sightline.db' };
 const sqliteError = (code: string, message: string) => Object.assign(new Error(message), { code });
@@ -35,5 +37,37 @@ describe('describeStorageFailure', () => {
     expect(describeStorageFailure(new Error('boom'), paths)).toBeUndefined();
     expect(describeStorageFailure(sqliteError('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed'), paths)).toBeUndefined();
     expect(describeStorageFailure('not an error', paths)).toBeUndefined();
+  });
+});
+
+describe('describeOpenFailure', () => {
+  const file = paths.databaseFile;
+
+  it('keeps the words that say what went wrong at open, and that the file was not changed', () => {
+    expect(describeOpenFailure(sqliteError('SQLITE_NOTADB', 'file is not a database'), file)).toMatch(/^the file is not a SQLite database\. Sightline has not changed it\./);
+    const damaged = describeOpenFailure(sqliteError('SQLITE_CORRUPT', 'database disk image is malformed'), file);
+    expect(damaged).toMatch(/^the database file is damaged \(database disk image is malformed\)\. Sightline has not changed it\./);
+    expect(damaged).toContain(`mv "${file}" "${file}.broken"`);
+    expect(describeOpenFailure(sqliteError('SQLITE_CANTOPEN', 'unable to open database file'), file)).toBe(
+      'the file cannot be opened (unable to open database file). Check that the folder exists and is writable.',
+    );
+    expect(describeOpenFailure(sqliteError('SQLITE_READONLY', 'attempt to write a readonly database'), file)).toBe('the file is read-only. Check its permissions.');
+    expect(describeOpenFailure(sqliteError('SQLITE_BUSY', 'database is locked'), file)).toBe(
+      'another process holds a lock on it for too long. Close other Sightline instances and retry.',
+    );
+  });
+
+  it('guides every code the mid-run message guides, extended codes by their primary code', () => {
+    const codes = ['SQLITE_FULL', 'SQLITE_IOERR_SHORT_READ', 'SQLITE_PERM', 'SQLITE_LOCKED', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CANTOPEN_ISDIR'];
+    for (const code of codes) {
+      expect(describeStorageFailure(sqliteError(code, 'raw words'), paths), code).toBeDefined();
+      expect(describeOpenFailure(sqliteError(code, 'raw words'), file), code).not.toBe('raw words');
+    }
+  });
+
+  it('gives the error its own words when it is no storage failure', () => {
+    expect(describeOpenFailure(sqliteError('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed'), file)).toBe('UNIQUE constraint failed');
+    expect(describeOpenFailure(Object.assign(new Error('EACCES: permission denied, mkdir'), { code: 'EACCES' }), file)).toBe('EACCES: permission denied, mkdir');
+    expect(describeOpenFailure('not an error', file)).toBe('not an error');
   });
 });

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { createPrivateFolder, PRIVATE_FILE_MODE, restrictToOwner } from './private-files.js';
+import { describeOpenFailure } from './storage-failures.js';
 
 export type Database = BetterSqlite3.Database;
 
@@ -146,40 +147,4 @@ function checkNumbering(migrations: readonly Migration[]): void {
 function lastVersion(migrations: readonly Migration[]): number {
   checkNumbering(migrations);
   return migrations.length;
-}
-
-/**
- * What to do with a database file Sightline cannot use. Never replaced silently: the user keeps it (to
- * restore, to recover rows from, or to send with a bug report) and moves it aside themselves.
- */
-export function keepAndMoveAsideAdvice(filePath: string): string {
-  return `Sightline has not changed it. ${moveAsideAdvice(filePath)}`;
-}
-
-/** How to keep a damaged database and start with a new one. */
-export function moveAsideAdvice(filePath: string): string {
-  return (
-    `To keep it and start with a new database, move it aside: ` +
-    `mv "${filePath}" "${filePath}.broken" (and its -wal and -shm files, if present); the next run creates a new one. ` +
-    `\`sqlite3 "${filePath}.broken" .recover\` may get rows back. Or restore a backup, or point SIGHTLINE_HOME (or --home) at another folder.`
-  );
-}
-
-function describeOpenFailure(error: unknown, filePath: string): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  switch (code) {
-    case 'SQLITE_NOTADB':
-      return `the file is not a SQLite database. ${keepAndMoveAsideAdvice(filePath)}`;
-    case 'SQLITE_CORRUPT':
-      return `the database file is damaged (${message}). ${keepAndMoveAsideAdvice(filePath)}`;
-    case 'SQLITE_CANTOPEN':
-      return `the file cannot be opened (${message}). Check that the folder exists and is writable.`;
-    case 'SQLITE_READONLY':
-      return 'the file is read-only. Check its permissions.';
-    case 'SQLITE_BUSY':
-      return 'another process holds a lock on it for too long. Close other Sightline instances and retry.';
-    default:
-      return message;
-  }
 }

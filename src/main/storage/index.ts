@@ -11,10 +11,9 @@ export {
   SCHEMA_VERSION,
   DatabaseOpenError,
   DatabaseVersionError,
-  keepAndMoveAsideAdvice,
 } from './database.js';
 export { chooseSqliteBinding, ElectronBindingMissingError, type RuntimeSurroundings } from './sqlite-binding.js';
-export { describeStorageFailure, storageSqliteCode } from './storage-failures.js';
+export { describeStorageFailure, keepAndMoveAsideAdvice, storageSqliteCode } from './storage-failures.js';
 export { refuseLostDatabase, type DatabaseSurroundings } from './lost-database.js';
 export {
   BlobStore,

@@ -5,7 +5,8 @@
  * the user notices and decides (a fresh home folder starts with no file at all, and no images).
  */
 import { readdirSync, statSync } from 'node:fs';
-import { DatabaseOpenError, keepAndMoveAsideAdvice } from './database.js';
+import { DatabaseOpenError } from './database.js';
+import { keepAndMoveAsideAdvice } from './storage-failures.js';
 
 export interface DatabaseSurroundings {
   databaseFile: string;

@@ -12,6 +12,7 @@
  * and a scroll turns the wheel over the middle of the screen.
  */
 import { ComputerActionSchema, type ComputerAction } from '../../../shared/actions.js';
+import { keyNameFromPyautogui } from '../../../shared/pyautogui-keys.js';
 import type { QwenComputerUseArguments } from './qwen-computer-use-arguments.js';
 
 export interface QwenPoint {
@@ -39,26 +40,6 @@ export interface QwenPointerState {
  */
 export const QWEN_PIXELS_PER_NOTCH = 100;
 const MAX_NOTCHES = 100;
-
-/**
- * Key names Qwen learned from pyautogui that Sightline's key vocabulary spells otherwise
- * (src/main/operators/key-combination.ts); left/right modifiers are the same modifier.
- */
-const PYAUTOGUI_KEY_NAMES: Readonly<Record<string, string>> = {
-  pgup: 'PageUp',
-  pgdn: 'PageDown',
-  ctrlleft: 'ctrl',
-  ctrlright: 'ctrl',
-  altleft: 'alt',
-  altright: 'alt',
-  shiftleft: 'shift',
-  shiftright: 'shift',
-  winleft: 'win',
-  winright: 'win',
-  prtsc: 'print',
-  prtscr: 'print',
-  prntscrn: 'print',
-};
 
 export function translateQwenAction(call: QwenComputerUseArguments, state: QwenPointerState): QwenStep {
   switch (call.action) {
@@ -139,9 +120,10 @@ function keyStep(keys: string | string[]): QwenStep {
 
 function sightlineKeyName(key: string): string {
   if (key === ' ') return 'space';
-  // A name written with spaces ("page down") would read as several combinations: one key, one word.
-  const name = key.trim().replace(/\s+/g, '_');
-  return PYAUTOGUI_KEY_NAMES[name.toLowerCase()] ?? name;
+  const name = key.trim();
+  // pyautogui's names are one word each. Any other name is left to Sightline's key vocabulary to judge, but a
+  // name written with spaces ("page down") would read as several combinations: one key, one word.
+  return keyNameFromPyautogui(name) ?? name.replace(/\s+/g, '_');
 }
 
 /** The action, if it is one Sightline's schema accepts (a key list too long for it is refused here). */

@@ -4,64 +4,15 @@
  * template says so), in pyautogui's vocabulary (`enter`, `pagedown`, `arrowleft`, `esc`, `win`); some
  * answers join them with `+`. Sightline's vocabulary takes xdotool keysyms (`Return`, `Page_Down`, `Left`):
  * the result is one combination joined with `+` (`ctrl+c`), so the safety policy reads it exactly as it
- * reads one from the computer tool.
+ * reads one from the computer tool. The names come from the table UI-TARS shares with Qwen
+ * (src/shared/pyautogui-keys.ts); a letter, a digit, a punctuation character or F1–F12 is read here.
  */
+import { keyNameFromPyautogui } from '../../../../shared/pyautogui-keys.js';
 
 export type HotkeyRead = { ok: true; keys: string } | { ok: false; error: string };
 
 /** Sightline's `keys` holds at most this many characters. */
 const LONGEST_KEYS = 200;
-
-const NAMES: Readonly<Record<string, string>> = {
-  ctrl: 'ctrl',
-  control: 'ctrl',
-  shift: 'shift',
-  alt: 'alt',
-  option: 'alt',
-  cmd: 'cmd',
-  command: 'cmd',
-  win: 'cmd',
-  windows: 'cmd',
-  super: 'cmd',
-  meta: 'cmd',
-  enter: 'Return',
-  return: 'Return',
-  tab: 'Tab',
-  esc: 'Escape',
-  escape: 'Escape',
-  backspace: 'BackSpace',
-  delete: 'Delete',
-  del: 'Delete',
-  insert: 'Insert',
-  home: 'Home',
-  end: 'End',
-  pageup: 'Page_Up',
-  page_up: 'Page_Up',
-  pgup: 'Page_Up',
-  pagedown: 'Page_Down',
-  page_down: 'Page_Down',
-  pgdn: 'Page_Down',
-  up: 'Up',
-  arrowup: 'Up',
-  down: 'Down',
-  arrowdown: 'Down',
-  left: 'Left',
-  arrowleft: 'Left',
-  right: 'Right',
-  arrowright: 'Right',
-  space: 'space',
-  capslock: 'Caps_Lock',
-  printscreen: 'Print',
-  prtsc: 'Print',
-  minus: 'minus',
-  plus: 'plus',
-  equal: 'equal',
-  comma: 'comma',
-  period: 'period',
-  slash: 'slash',
-  backslash: 'backslash',
-  semicolon: 'semicolon',
-};
 
 const KNOWN_HINT = 'ctrl, shift, alt, cmd, enter, tab, esc, backspace, delete, home, end, pageup, pagedown, arrowup, arrowdown, arrowleft, arrowright, space, f1–f12, letters, digits';
 
@@ -84,9 +35,9 @@ export function readHotkey(written: string): HotkeyRead {
 }
 
 function sightlineKeyName(name: string): string | undefined {
-  const lower = name.toLowerCase();
-  const named = NAMES[lower];
+  const named = keyNameFromPyautogui(name);
   if (named !== undefined) return named;
+  const lower = name.toLowerCase();
   if (/^[a-z0-9]$/.test(lower)) return lower;
   if (/^[-=,./\\;'`[\]]$/.test(name)) return name;
   const functionKey = /^f([1-9]|1[0-2])$/.exec(lower);
