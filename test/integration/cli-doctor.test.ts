@@ -268,7 +268,9 @@ describe('sightline doctor with a dead X display', () => {
     } finally {
       scratch.remove();
     }
-  });
+    // The child's own 60 s limit decides, not the test's: a loaded machine may need more than the default 30 s
+    // to start a child that compiles its TypeScript.
+  }, 90_000);
 });
 
 describe('sightline doctor on focus detection', () => {
