@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main/cli/program.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { SCHEMA_VERSION } from '../../src/main/storage/index.js';
-import { createTemporaryHome, openHomeStorage, seedStorage, type SeededSession, type TemporaryHome } from '../helpers/seed.js';
+import { createTemporaryHome, makePng, openHomeStorage, seedStorage, type SeededSession, type TemporaryHome } from '../helpers/seed.js';
 
 let home: TemporaryHome;
 beforeEach(() => {
@@ -141,6 +141,33 @@ describe('sightline sessions show', () => {
     expect(result.stdout).toContain('3. type "alex@example.com"  [no screenshot]');
     expect(result.stdout).toContain('4. finish  [no screenshot]');
     expect(result.stdout).not.toContain('{"');
+  });
+
+  it('names the pictures a person attached to a turn as later turns call them, in the text and the JSON', async () => {
+    const storage = openHomeStorage(home);
+    let sessionId: string;
+    let picture: { id: string; sha256: string };
+    try {
+      const session = storage.sessions.create({ title: 'With a picture', operator: 'browser', model: 'gpt-test' });
+      const turn = storage.turns.start({ sessionId: session.id, userRequest: 'Make the page look like this' });
+      const bytes = await makePng({ width: 32, height: 24, seed: 7 });
+      picture = await storage.images.put({ sessionId: session.id, turnId: turn.id, bytes, mime: 'image/png', width: 32, height: 24, source: 'user' });
+      storage.turns.end(turn.id, 'finished');
+      storage.turns.start({ sessionId: session.id, userRequest: 'And now the footer' });
+      sessionId = session.id;
+    } finally {
+      storage.close();
+    }
+    const name = `[Picture:history_${picture.sha256.slice(0, 16)}]`;
+    const result = await sightline('sessions', 'show', sessionId);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const lines = result.stdout.split('\n');
+    expect(lines.filter((line) => line.startsWith('  picture: '))).toEqual([`  picture: ${name} image/png 32×24 (${picture.id})`]);
+    // Under the turn it came with, right after that turn's request.
+    expect(lines[lines.indexOf('  request: Make the page look like this') + 1]).toBe(`  picture: ${name} image/png 32×24 (${picture.id})`);
+
+    const json = JSON.parse((await sightline('sessions', 'show', sessionId, '--json')).stdout) as { turns: { pictures: unknown[] }[] };
+    expect(json.turns.map((turn) => turn.pictures)).toEqual([[{ imageId: picture.id, name, mime: 'image/png', width: 32, height: 24 }], []]);
   });
 
   it('shows what each step, turn and the session cost: input with its cache reads and writes, and output', async () => {

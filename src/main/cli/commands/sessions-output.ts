@@ -3,6 +3,7 @@ import { describeAction } from '../../../shared/action-descriptions.js';
 import { costText, dollarText, NO_COST, type CostTotals } from '../../../shared/cost.js';
 import { terminalLine, terminalText } from '../../../shared/terminal-text.js';
 import { stepUsageTotals, usageText, type UsageTotals } from '../../../shared/usage-text.js';
+import { historyPictureText } from '../../context/index.js';
 import { formatCount } from '../run/progress-lines.js';
 import type {
   PinRecord,
@@ -22,10 +23,19 @@ export interface SessionDetail {
    * dollars as priced when each call was made (the tokens of calls whose price was unknown beside them).
    */
   session: SessionRecord & { tokens: StepTokenTotals; cost: CostTotals };
-  turns: (TurnRecord & { tokens: TurnTokenTotals; cost: CostTotals; steps: StepRecord[] })[];
+  turns: (TurnRecord & { tokens: TurnTokenTotals; cost: CostTotals; steps: StepRecord[]; pictures: TurnPicture[] })[];
   searchReports: SearchReportRecord[];
   /** Frames a person pinned (`sightline sessions pin`): every later request sends them whole. */
   pins: PinRecord[];
+}
+
+/** A picture the person attached to a turn's request, by the name later turns give it (`[Picture:history_…]`). */
+export interface TurnPicture {
+  imageId: string;
+  name: string;
+  mime: string;
+  width: number;
+  height: number;
 }
 
 const NO_TOKENS: TurnTokenTotals = { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 };
@@ -35,11 +45,13 @@ export function sessionDetail(storage: Storage, sessionId: string): SessionDetai
   if (session === undefined) return undefined;
   const turnTokens = storage.steps.tokenTotalsByTurn(sessionId);
   const turnCosts = storage.steps.costTotalsByTurn(sessionId);
+  const turnPictures = picturesByTurn(storage, sessionId);
   const turns = storage.turns.listBySession(sessionId).map((turn) => ({
     ...turn,
     tokens: turnTokens.get(turn.id) ?? NO_TOKENS,
     cost: turnCosts.get(turn.id) ?? NO_COST,
     steps: storage.steps.listByTurn(turn.id),
+    pictures: turnPictures.get(turn.id) ?? [],
   }));
   return {
     session: { ...session, tokens: storage.steps.tokenTotals(sessionId), cost: storage.steps.costTotals(sessionId) },
@@ -47,6 +59,16 @@ export function sessionDetail(storage: Storage, sessionId: string): SessionDetai
     searchReports: storage.searchReports.listBySession(sessionId),
     pins: storage.pins.listBySession(sessionId),
   };
+}
+
+function picturesByTurn(storage: Storage, sessionId: string): Map<string, TurnPicture[]> {
+  const byTurn = new Map<string, TurnPicture[]>();
+  for (const image of storage.images.listBySession(sessionId)) {
+    if (image.source !== 'user' || image.turnId === null) continue;
+    const picture = { imageId: image.id, name: historyPictureText(image.sha256), mime: image.mime, width: image.width, height: image.height };
+    byTurn.set(image.turnId, [...(byTurn.get(image.turnId) ?? []), picture]);
+  }
+  return byTurn;
 }
 
 const TITLE_WIDTH = 40;
@@ -90,6 +112,7 @@ export function renderSessionDetail(detail: SessionDetail): string {
   for (const turn of detail.turns) {
     lines.push('', `Turn ${turn.sequence} (${turn.id}): ${turn.status}`);
     lines.push(`  request: ${turn.userRequest}`);
+    for (const picture of turn.pictures) lines.push(`  picture: ${picturePhrase(picture)}`);
     lines.push(`  started ${shortTime(turn.startedAt)}${turn.endedAt === null ? '' : `, ended ${shortTime(turn.endedAt)}`}`);
     if (turn.summary !== null) lines.push(`  summary: ${turn.summary}`);
     if (hasTokens(turn.tokens)) lines.push(`  tokens: ${usageText(turn.tokens, formatCount)}`);
@@ -127,6 +150,11 @@ function describeSource(source: unknown): string {
     if (typeof url === 'string') return typeof title === 'string' && title !== '' ? `${truncate(title, TITLE_WIDTH * 2)} — ${url}` : url;
   }
   return JSON.stringify(source);
+}
+
+/** How later turns name it, what it is, and the stored image it recalls. */
+function picturePhrase(picture: TurnPicture): string {
+  return `${picture.name} ${picture.mime} ${picture.width}×${picture.height} (${picture.imageId})`;
 }
 
 function renderStep(step: StepRecord, pinned: ReadonlySet<string>): string[] {
