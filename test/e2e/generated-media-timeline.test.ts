@@ -12,7 +12,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchTimelineBrowser } from './support/timeline-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../src/shared/app-api.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
@@ -25,7 +26,6 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-op
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 
-const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER = join(ROOT, 'out/renderer');
 const ARTIFACTS = join(ROOT, 'test-artifacts/generated-media');
@@ -85,7 +85,6 @@ async function call(name: string, ...callArguments: unknown[]): Promise<unknown>
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set SIGHTLINE_CHROMIUM)`);
   buildRenderer();
   mkdirSync(ARTIFACTS, { recursive: true });
   home = createTemporaryHome('sightline-generated-media');
@@ -111,11 +110,7 @@ beforeAll(async () => {
     dispatch: service.dispatch,
   });
   await listenToEvents();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchTimelineBrowser();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
   page.on('console', (message) => {
     if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(message.text())) consoleProblems.push(message.text());

@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchTimelineBrowser } from './support/timeline-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
@@ -18,7 +19,6 @@ import { TEST_API_KEY } from '../helpers/agent-harness.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 
-const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER = join(ROOT, 'out/renderer');
 const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
@@ -48,7 +48,6 @@ function buildRenderer(): void {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set SIGHTLINE_CHROMIUM)`);
   buildRenderer();
   home = createTemporaryHome('sightline-permissions-panel');
   storage = openHomeStorage(home);
@@ -65,11 +64,7 @@ beforeAll(async () => {
     permissions: createDesktopPermissions({ probe: { platform: 'linux', env: sessionEnvironment, grantee: TERMINAL_GRANTEE } }),
   });
   server = await startTimelineServer({ implementation: service.implementation, events: service.events, rendererDirectory: RENDERER, token: TOKEN, dispatch: service.dispatch });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchTimelineBrowser();
   // bypassCSP: only so that axe can be injected; the CSP itself is timeline-ui.test.ts's business.
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark', bypassCSP: true });
   page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -12,7 +12,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchTimelineBrowser } from './support/timeline-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
@@ -25,7 +26,6 @@ import { FakeOperator } from '../helpers/fake-operator.js';
 import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { SeedClock, seedTimeline, type SeededTimeline } from '../helpers/seed-timeline.js';
 
-const CHROMIUM = process.env.SIGHTLINE_CHROMIUM ?? '/usr/bin/chromium';
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER = join(ROOT, 'out/renderer');
 const ARTIFACTS = join(ROOT, 'test-artifacts/timeline-ui');
@@ -118,7 +118,6 @@ async function snapshot(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set SIGHTLINE_CHROMIUM)`);
   buildRenderer();
   mkdirSync(ARTIFACTS, { recursive: true });
 
@@ -158,11 +157,7 @@ beforeAll(async () => {
     dispatch: service.dispatch,
   });
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchTimelineBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
   page.on('console', (message) => {
     if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(message.text())) consoleProblems.push(message.text());
