@@ -18,7 +18,7 @@ import { NO_COST } from '../../shared/cost.js';
 import { ScreenshotViewSchema } from '../../shared/model-view.js';
 import { TokenReportSchema } from '../../shared/events.js';
 import type { NextRequestTreatment } from '../../shared/images.js';
-import { nextRequestImages } from '../context/index.js';
+import { nextRequestImages, picturesByTurn } from '../context/index.js';
 import type { ImageRecord, SessionRecord, SessionSummary as StoredSessionSummary, StepRecord, Storage } from '../storage/index.js';
 import type { ApiKeySettings } from './api-keys.js';
 import type { AppApiImplementation } from './app-api-dispatch.js';
@@ -148,7 +148,7 @@ export function createAppApiImplementation({
         stepCount: stepCounts.get(turn.id) ?? 0,
         tokens: turnTokens.get(turn.id) ?? { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
         cost: turnCosts.get(turn.id) ?? NO_COST,
-        pictures: turnPictures.get(turn.id) ?? [],
+        pictures: (turnPictures.get(turn.id) ?? []).map((image) => imageSummary(image, PICTURE_CONTEXT)),
       }));
       return { session: summarize(session), turns };
     },
@@ -288,15 +288,6 @@ export function createAppApiImplementation({
 }
 
 /** The pictures people attached to each turn's request (image rows from the user), in the order they were stored. */
-function picturesByTurn(storage: Storage, sessionId: string): Map<string, ImageSummary[]> {
-  const byTurn = new Map<string, ImageSummary[]>();
-  for (const image of storage.images.listBySession(sessionId)) {
-    if (image.source !== 'user' || image.turnId === null) continue;
-    byTurn.set(image.turnId, [...(byTurn.get(image.turnId) ?? []), imageSummary(image, PICTURE_CONTEXT)]);
-  }
-  return byTurn;
-}
-
 /** Every picture checked before the run starts: a bad one is the caller's mistake, named, and nothing is stored. */
 async function checkedPictures(pictures: readonly PictureAttachment[]): Promise<CheckedPicture[]> {
   try {

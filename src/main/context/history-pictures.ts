@@ -32,6 +32,16 @@ export function historyPictureHash(reference: string): string | undefined {
   return HISTORY_PICTURE_PATTERN.exec(reference.trim())?.[1]?.toLowerCase();
 }
 
+/** The pictures a person attached to each turn of a session, by turn id, in the order they were stored. */
+export function picturesByTurn(storage: Storage, sessionId: string): Map<string, ImageRecord[]> {
+  const byTurn = new Map<string, ImageRecord[]>();
+  for (const image of storage.images.listBySession(sessionId)) {
+    if (image.source !== 'user' || image.turnId === null) continue;
+    byTurn.set(image.turnId, [...(byTurn.get(image.turnId) ?? []), image]);
+  }
+  return byTurn;
+}
+
 /** What a hash prefix names among a session's pictures: one picture, several (a longer prefix tells them apart), or none. */
 export type HistoryPictureLookup =
   | { status: 'found'; image: ImageRecord }

@@ -24,6 +24,7 @@ export {
   historyPictureHash,
   findHistoryPicture,
   lookUpHistoryPicture,
+  picturesByTurn,
   MIN_HASH_PREFIX_LENGTH,
   type HistoryPictureLookup,
 } from './history-pictures.js';

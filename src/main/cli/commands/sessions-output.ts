@@ -3,9 +3,10 @@ import { describeAction } from '../../../shared/action-descriptions.js';
 import { costText, dollarText, NO_COST, type CostTotals } from '../../../shared/cost.js';
 import { terminalLine, terminalText } from '../../../shared/terminal-text.js';
 import { stepUsageTotals, usageText, type UsageTotals } from '../../../shared/usage-text.js';
-import { historyPictureText } from '../../context/index.js';
+import { historyPictureText, picturesByTurn } from '../../context/index.js';
 import { formatCount } from '../run/progress-lines.js';
 import type {
+  ImageRecord,
   PinRecord,
   SearchReportRecord,
   SessionRecord,
@@ -51,7 +52,7 @@ export function sessionDetail(storage: Storage, sessionId: string): SessionDetai
     tokens: turnTokens.get(turn.id) ?? NO_TOKENS,
     cost: turnCosts.get(turn.id) ?? NO_COST,
     steps: storage.steps.listByTurn(turn.id),
-    pictures: turnPictures.get(turn.id) ?? [],
+    pictures: (turnPictures.get(turn.id) ?? []).map(turnPicture),
   }));
   return {
     session: { ...session, tokens: storage.steps.tokenTotals(sessionId), cost: storage.steps.costTotals(sessionId) },
@@ -61,14 +62,8 @@ export function sessionDetail(storage: Storage, sessionId: string): SessionDetai
   };
 }
 
-function picturesByTurn(storage: Storage, sessionId: string): Map<string, TurnPicture[]> {
-  const byTurn = new Map<string, TurnPicture[]>();
-  for (const image of storage.images.listBySession(sessionId)) {
-    if (image.source !== 'user' || image.turnId === null) continue;
-    const picture = { imageId: image.id, name: historyPictureText(image.sha256), mime: image.mime, width: image.width, height: image.height };
-    byTurn.set(image.turnId, [...(byTurn.get(image.turnId) ?? []), picture]);
-  }
-  return byTurn;
+function turnPicture(image: ImageRecord): TurnPicture {
+  return { imageId: image.id, name: historyPictureText(image.sha256), mime: image.mime, width: image.width, height: image.height };
 }
 
 const TITLE_WIDTH = 40;
