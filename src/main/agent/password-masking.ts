@@ -6,6 +6,7 @@
  */
 import type { ComputerAction } from '../../shared/actions.js';
 import type { AssistantMessage, MessagePart, ToolMessage } from '../../shared/messages.js';
+import { redactStrings } from '../../shared/secret-redaction.js';
 import { spelledText } from './spelled-text.js';
 import { typingPieces } from './typing-pieces.js';
 
@@ -160,15 +161,7 @@ function maskedArgumentsText(argumentsText: string, typed: readonly string[]): s
     return maskTyped(argumentsText, typed);
   }
   // Arguments with nothing to mask keep the model's own text, spacing and all: the history goes back as written.
-  const masked = JSON.stringify(maskedJsonValue(parsed, typed));
+  const masked = JSON.stringify(redactStrings(parsed, (value) => (typed.includes(value) ? MASKED_PASSWORD : maskTyped(value, typed))));
   return masked === JSON.stringify(parsed) ? argumentsText : masked;
 }
 
-function maskedJsonValue(value: unknown, typed: readonly string[]): unknown {
-  if (typeof value === 'string') return typed.includes(value) ? MASKED_PASSWORD : maskTyped(value, typed);
-  if (Array.isArray(value)) return value.map((item) => maskedJsonValue(item, typed));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskedJsonValue(item, typed)]));
-  }
-  return value;
-}

@@ -17,8 +17,8 @@ import type { Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
 import type { ScreenRecorder } from './screen-recorder.js';
-import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, type ArgumentPath } from './password-masking.js';
-import { maskedEcho, maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
+import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, maskTyped, type ArgumentPath } from './password-masking.js';
+import { maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
 import { recordToolStep } from './step-recording.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { EchoMaskingStream } from './echo-masking-stream.js';
@@ -131,7 +131,7 @@ export class ToolTurn {
    */
   async end(ending: TurnEnding, hooks: readonly TurnEndHook[], usage: TokenUsage = emptyUsage(), cost: CostTotals = NO_COST): Promise<TurnOutcome> {
     await this.releaseHeldInput();
-    const summary = ending.summary === undefined ? {} : { summary: maskedEcho(ending.summary, this.findableTyped()) };
+    const summary = ending.summary === undefined ? {} : { summary: maskTyped(ending.summary, this.findableTyped()) };
     return this.lifecycle.end({ ...ending, ...summary }, usage, hooks, cost);
   }
 
@@ -168,10 +168,10 @@ export class ToolTurn {
         turnId: this.turnId,
         signal,
         storage,
-        emit: findable.length === 0 ? emit : (event: AgentEvent) => emit(redactStrings(event, (text) => maskedEcho(text, findable))),
+        emit: findable.length === 0 ? emit : (event: AgentEvent) => emit(redactStrings(event, (text) => maskTyped(text, findable))),
         shown,
         shownImages,
-        redact: (text: string) => maskedEcho(redact(text), findable),
+        redact: (text: string) => maskTyped(redact(text), findable),
       };
       const outcome = await dispatchToolCall(registry, call, scope);
       return { ...outcome, stopped: false, storageFailure: undefined };
@@ -188,17 +188,18 @@ export class ToolTurn {
   private record(call: ToolCall, outcome: DispatchOutcome, origin: CallOrigin): void {
     const record = outcome.result.record;
     const typed = record?.typedIntoPasswordField ?? [];
+    // A search report is written by the search tool while it runs, not by the turn: masked once it is there
+    // (masking the turn's rows for a newly typed password masks its search reports too).
     if (typed.length > 0) this.maskPasswordTyping(call.id, typed, record?.typedArgumentPaths ?? []);
+    else maskStoredSearchReports(this.parts.storage, this.turnId, this.findableTyped());
     const findable = this.findableTyped();
-    // A search report is written by the search tool while it runs, not by the turn: masked once it is there.
-    maskStoredSearchReports(this.parts.storage, this.turnId, findable);
     recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
       sessionId: this.sessionId,
       turnId: this.turnId,
       call,
       result: maskedToolResult(outcome.result, findable),
-      ...(outcome.arguments === undefined ? {} : { arguments: findable.length === 0 ? outcome.arguments : redactStrings(outcome.arguments, (text) => maskedEcho(text, findable)) }),
-      thought: origin.thought === undefined ? undefined : maskedEcho(origin.thought, findable),
+      ...(outcome.arguments === undefined ? {} : { arguments: findable.length === 0 ? outcome.arguments : redactStrings(outcome.arguments, (text) => maskTyped(text, findable)) }),
+      thought: origin.thought === undefined ? undefined : maskTyped(origin.thought, findable),
       shown: origin.shown,
       latencyMs: outcome.latencyMs,
       ...(origin.usage === undefined ? {} : { usage: origin.usage }),

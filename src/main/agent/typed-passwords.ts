@@ -31,11 +31,6 @@ export class TypedPasswords {
   }
 }
 
-/** A text with what was typed masked; the text itself when nothing findable was typed. */
-export function maskedEcho(text: string, typed: readonly string[]): string {
-  return typed.length === 0 ? text : maskTyped(text, typed);
-}
-
 /** A tool's result, before it is recorded, with what was typed masked in its text and its step record. */
 export function maskedToolResult(result: ToolResult, typed: readonly string[]): ToolResult {
   if (typed.length === 0) return result;
