@@ -27,9 +27,9 @@ export function defaultStopAccelerator(platform: Platform): string {
   return platform === 'darwin' ? 'Command+Shift+Escape' : 'Control+Alt+Escape';
 }
 
-/** The configured shortcut, else the platform's default. */
-export function stopShortcutText(configured: string | undefined, platform: Platform): string {
-  return configured ?? defaultStopAccelerator(platform);
+/** The shortcut in effect: the configured one, else the platform's default, parsed. */
+export function stopShortcutInEffect(configured: string | undefined, platform: Platform): StopShortcutParse {
+  return parseStopShortcut(configured ?? defaultStopAccelerator(platform), platform);
 }
 
 /** Electron's modifier names (any case) and what each means on this platform. */

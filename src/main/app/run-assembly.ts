@@ -13,7 +13,7 @@
  */
 import type { Config, OperatorKind } from '../../shared/config.js';
 import type { DialectName } from '../../shared/dialects.js';
-import { parseStopShortcut, stopShortcutText, type StopShortcut } from '../../shared/stop-shortcut.js';
+import { stopShortcutInEffect, type StopShortcut } from '../../shared/stop-shortcut.js';
 import { availableDialectNames, createSearchTools, loadMcpTools, type ToolDefinition, type TurnEndHook } from '../agent/index.js';
 import { CompactionQueue, createCompactionHook } from '../context/index.js';
 import { createModelAdapter } from '../llm/create-model-adapter.js';
@@ -141,7 +141,7 @@ function searchTools(options: RunAssemblyOptions, built: BuiltModel): ToolDefini
 
 /** The emergency stop's combination in effect here (the schema has checked the configured text). */
 function configuredStopShortcut(config: Config): StopShortcut | undefined {
-  const parsed = parseStopShortcut(stopShortcutText(config.agent.stopShortcut, process.platform), process.platform);
+  const parsed = stopShortcutInEffect(config.agent.stopShortcut, process.platform);
   return parsed.ok ? parsed.shortcut : undefined;
 }
 

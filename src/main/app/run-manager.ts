@@ -116,11 +116,6 @@ export class RunManager {
     return runs.length;
   }
 
-  /** Whether any run is under way (the tray's Stop item is enabled only then). */
-  hasRuns(): boolean {
-    return this.runs.size > 0;
-  }
-
   private stopRun(run: ActiveRun, reason: string): void {
     if (run.state !== 'stopping') {
       run.state = 'stopping';

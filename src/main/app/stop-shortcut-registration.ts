@@ -5,7 +5,7 @@
  * parse; both end here as one sentence naming the shortcut and the setting that changes it. The registry
  * is typed by shape, so this runs under Node with a fake.
  */
-import { describeStopShortcut, parseStopShortcut, stopShortcutText, type StopShortcut } from '../../shared/stop-shortcut.js';
+import { describeStopShortcut, stopShortcutInEffect, type StopShortcut } from '../../shared/stop-shortcut.js';
 
 export interface GlobalShortcutRegistry {
   register(accelerator: string, callback: () => void): boolean;
@@ -23,8 +23,7 @@ export function registerStopShortcut(options: {
   platform: NodeJS.Platform;
   onStop: () => void;
 }): StopShortcutRegistration {
-  const text = stopShortcutText(options.configured, options.platform);
-  const parsed = parseStopShortcut(text, options.platform);
+  const parsed = stopShortcutInEffect(options.configured, options.platform);
   if (!parsed.ok) return { ok: false, error: `${parsed.error} (agent.stopShortcut in config.json).` };
   const { shortcut } = parsed;
   const label = describeStopShortcut(shortcut, options.platform);

@@ -59,8 +59,7 @@ export function installEmergencyStop(options: EmergencyStopOptions): EmergencySt
     tray.setToolTip(menu.tooltip);
     tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(menu, menuActions)));
   };
-  const follow = (): void => {
-    const snapshot = activity.snapshot();
+  const follow = (snapshot = activity.snapshot()): void => {
     showMenu(stopMenuModel({ activity: snapshot, shortcut: shortcutLabel, shortcutProblem }));
     indicator.present(model.follow(snapshot));
   };

@@ -9,7 +9,7 @@
  * Keys the agent presses through nut-js reach the hook like the person's; the desktop operator refuses to
  * press this combination (operators/stop-combination-guard.ts), so any press the hook hears is the person's.
  */
-import { describeStopShortcut, parseStopShortcut, stopShortcutText, type Platform, type StopShortcut } from '../../../shared/stop-shortcut.js';
+import { describeStopShortcut, stopShortcutInEffect, type Platform, type StopShortcut } from '../../../shared/stop-shortcut.js';
 import type { GlobalKeyDown, GlobalKeyHookLoader } from '../../operators/global-key-hook.js';
 
 export interface StopShortcutWatchOptions {
@@ -93,7 +93,7 @@ export async function watchDesktopStopShortcut(options: {
   notice: (line: string) => void;
 }): Promise<() => void> {
   if (options.loadHook === undefined) return () => undefined;
-  const parsed = parseStopShortcut(stopShortcutText(options.configured, options.platform), options.platform);
+  const parsed = stopShortcutInEffect(options.configured, options.platform);
   if (!parsed.ok) {
     options.notice(`sightline: ${parsed.error}; only Ctrl+C stops the run`);
     return () => undefined;

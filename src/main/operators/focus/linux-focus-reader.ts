@@ -68,7 +68,7 @@ export function combinedReading(element: AccessibleFocus | undefined, window: X1
 function focusedApplication(element: AccessibleFocus | undefined, window: X11FocusedWindow | undefined): FocusedApplication | undefined {
   const terminalRole = element !== undefined && isTerminalRole(element.role);
   if (window !== undefined) {
-    const name = window.classNames[window.classNames.length - 1] ?? window.classNames[0] ?? '';
+    const name = window.classNames.at(-1) ?? '';
     return { name, isTerminal: terminalRole || window.classNames.some((className) => isListedTerminal(X11_TERMINAL_CLASSES, className)) };
   }
   if (element?.application === undefined) return undefined;
