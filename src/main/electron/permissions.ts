@@ -5,9 +5,8 @@
  * and Linux's X11 check reads the environment only, so neither asks Electron anything.
  */
 import { desktopCapturer, shell, systemPreferences, type BrowserWindow, type WebContents } from 'electron';
-import type { AppEvent } from '../../shared/app-api.js';
-import { APP_EVENT_CHANNEL } from '../../shared/app-api-channels.js';
 import type { SettingsPermission } from '../../shared/permissions.js';
+import { sendToWindow } from './event-forwarding.js';
 import { createDesktopPermissions, desktopRunRefusal, PermissionWatch, SIGHTLINE_GRANTEE, type DesktopPermissions } from '../app/permissions/index.js';
 
 export function electronPermissions(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): DesktopPermissions {
@@ -46,11 +45,7 @@ async function announceToMacOs(permission: SettingsPermission): Promise<void> {
 export function startPermissionWatch(permissions: DesktopPermissions, currentContents: () => WebContents | null): PermissionWatch {
   const watch = new PermissionWatch(
     () => permissions.status(),
-    (status) => {
-      const contents = currentContents();
-      const event: AppEvent = { type: 'permissions', at: Date.now(), status };
-      if (contents !== null && !contents.isDestroyed()) contents.send(APP_EVENT_CHANNEL, event);
-    },
+    (status) => sendToWindow(currentContents, { type: 'permissions', at: Date.now(), status }),
   );
   const refusal = desktopRunRefusal(watch.current());
   if (refusal !== undefined) console.warn(`Sightline: ${refusal}`);
