@@ -43,6 +43,8 @@ let page: Page;
 const consoleProblems: string[] = [];
 /** Released by the test: the live run's second computer action waits on it, so the run is caught mid-way. */
 let releaseAction: () => void = () => {};
+/** Every computer action waits on it as well: a test that replaces it holds the run where it wants. */
+let actionGate: Promise<void> = Promise.resolve();
 
 /**
  * Builds the renderer from the sources under test, every run: testing a stale out/renderer would pass or
@@ -140,6 +142,7 @@ beforeAll(async () => {
     onExecute: async () => {
       executed += 1;
       if (executed === 2) await new Promise<void>((release) => (releaseAction = release));
+      await actionGate;
     },
   });
   service = createAppService({
@@ -458,6 +461,49 @@ describe('the timeline UI over HTTP', () => {
     const sentImages = (model.requests[requestsBefore]?.rawBody.match(/data:image\/png;base64,/g) ?? []).length;
     // The two pictures and the first screenshot.
     expect(sentImages).toBe(3);
+  });
+
+  it('catches up on a run that ended while its event stream was still connecting', async () => {
+    // The page's stream is held before it reaches the server, as a slow connection or a reconnect would be.
+    let connectStreams: () => void = () => {};
+    const streamsHeld = new Promise<void>((release) => (connectStreams = release));
+    let releaseRun: () => void = () => {};
+    actionGate = new Promise<void>((release) => (releaseRun = release));
+    const late = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+    let heldStreams = 0;
+    await late.route('**/api/events?*', async (route) => {
+      heldStreams += 1;
+      await streamsHeld;
+      await route.continue();
+    });
+    try {
+      model.script([computerCall({ action: 'click', x: 10, y: 10 }, 'Clicking once.'), finishCall('Done while nobody listened.')]);
+      await late.goto(server.url);
+      await late.getByRole('button', { name: 'New task', exact: true }).click();
+      const form = late.getByRole('dialog', { name: 'New task' });
+      await form.getByLabel('Task', { exact: true }).fill('Click once, unobserved');
+      await form.getByRole('button', { name: 'Start' }).click();
+      await poll(() => late.locator('.session-name').textContent()).toBe('Click once, unobserved');
+      // Read while the click waits in the operator.
+      await poll(() => late.locator('.turn-card .status-pill').textContent()).toBe('Running');
+      // One stream for the whole page, however many views listen.
+      expect(heldStreams).toBe(1);
+
+      const sessionId = (await late.locator('.session-item.selected').getAttribute('data-session-id')) ?? '';
+      releaseRun();
+      await poll(() => storage.turns.listBySession(sessionId).map((turn) => turn.status)).toEqual(['finished']);
+      // Every event of the run went by while the stream was held: the page still shows what it read.
+      expect(await late.locator('.turn-card .status-pill').textContent()).toBe('Running');
+
+      connectStreams();
+      await poll(() => late.locator('.turn-card .status-pill').textContent()).toBe('Finished');
+      await poll(() => late.locator('.step-row').count()).toBe(2);
+    } finally {
+      releaseRun();
+      connectStreams();
+      actionGate = Promise.resolve();
+      await late.close();
+    }
   });
 
   it('deletes a session after asking', async () => {

@@ -269,6 +269,45 @@ describe('the session reducer', () => {
     expect(state.run).toBeNull();
   });
 
+  it('keeps what came live while the session was read when the older read lands, counting nothing twice', () => {
+    // The page opened the session as its run began: the read started before the first step and question.
+    const at = Date.parse('2025-01-01T11:00:00.000Z');
+    const base = { sessionId: SESSION, turnId: TURN_1, at };
+    const during: AppEvent[] = [
+      { type: 'turn-started', ...base, request: 'Invite Alex', sequence: 1 },
+      { type: 'model-text-delta', ...base, text: 'Clicking' },
+      { type: 'step', ...base, stepId: 'step_a', sequence: 1, tool: 'computer', action: { action: 'click', x: 1, y: 2 }, ok: true, latencyMs: 5, usage: { inputTokens: 100, outputTokens: 10 } },
+      { type: 'ask-user', ...base, requestId: 'r1', question: 'Which role?' },
+      { type: 'model-text-delta', ...base, text: 'Next' },
+      { type: 'warning', sessionId: SESSION, at, message: 'slow' },
+      { type: 'step', ...base, stepId: 'step_other', sequence: 1, tool: 'computer', ok: true, latencyMs: 5, sessionId: 'ses_999999999999' },
+    ];
+    const live = apply(initialTimelineState(SESSION), ...during);
+    const liveStep = live.steps[0];
+
+    // A read from before the run: no turn yet.
+    const older = timelineReducer(live, { type: 'loaded', detail: detail([]), reports: [], injections: [], pending: [], eventsDuringRead: during });
+    expect(older.turns.map((each) => each.id)).toEqual([TURN_1]);
+    expect(older.steps).toEqual([liveStep]);
+    expect(older.pending.map((request) => request.requestId)).toEqual(['r1']);
+    expect(older.turns[0]?.tokens.input).toBe(100);
+    expect(older.liveText).toEqual({ turnId: TURN_1, text: 'Next' });
+    expect(older.warnings).toEqual(['slow']);
+
+    // A read from after the first step: it already counts the step and its tokens.
+    const readTurn = { ...turn(TURN_1, 1, 1, 'running'), tokens: { input: 100, output: 10, cachedInput: 0, cacheWriteInput: 0 } };
+    const newer = timelineReducer(live, { type: 'loaded', detail: detail([readTurn]), reports: [], injections: [], pending: [], eventsDuringRead: during });
+    expect(newer.steps).toHaveLength(1);
+    expect(newer.turns[0]?.tokens.input).toBe(100);
+    expect(newer.pending.map((request) => request.requestId)).toEqual(['r1']);
+
+    // The question answered during the read stays answered, though the read still holds it.
+    const answered: AppEvent[] = [...during, { type: 'ask-user-answered', ...base, requestId: 'r1', answer: 'viewer' }];
+    const pendingRead = [{ kind: 'question' as const, requestId: 'r1', turnId: TURN_1, question: 'Which role?' }];
+    const afterAnswer = timelineReducer(apply(live, answered[answered.length - 1]!), { type: 'loaded', detail: detail([readTurn]), reports: [], injections: [], pending: pendingRead, eventsDuringRead: answered });
+    expect(afterAnswer.pending).toEqual([]);
+  });
+
   it('ignores events of other sessions and keeps the newest warnings', () => {
     const state = loaded([turn(TURN_1, 1, 0)]);
     expect(apply(state, { type: 'turn-started', sessionId: 'ses_999999999999', turnId: TURN_2, at: 0, request: 'x', sequence: 1 })).toBe(state);

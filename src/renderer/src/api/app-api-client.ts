@@ -23,9 +23,15 @@ export type AppApiCalls = {
 export interface AppApiClient extends AppApiCalls {
   /** 'ipc' inside the Electron app, 'http' in a browser served by `sightline timeline`. */
   readonly transport: 'ipc' | 'http';
-  /** Calls `listener` with every live event until the returned function is called. */
-  subscribe(listener: (event: AppEvent) => void): () => void;
+  /**
+   * Calls `listener` with every live event until the returned function is called. `onResync` is called when
+   * events may have been missed (the HTTP stream connected after this subscription, or reconnected): state
+   * read before then should be read again. Over IPC nothing is missed and it is never called.
+   */
+  subscribe(listener: LiveEventListener, onResync?: () => void): () => void;
 }
+
+export type LiveEventListener = (event: AppEvent) => void;
 
 /** The bytes of a getImage result as a URL an <img> can show (a data: URL: the CSP allows data: images). */
 export function imageDataUrl(image: { mime: string; dataBase64: string }): string {

@@ -4,8 +4,9 @@
  * server-sent events. EventSource and <img> cannot send headers, so those two carry the token as a `token`
  * query parameter instead.
  */
-import { AppApiError, AppApiErrorBodySchema, APP_API_CHANNELS, type AppApiName, type AppEvent } from '../../../shared/app-api.js';
+import { AppApiError, AppApiErrorBodySchema, APP_API_CHANNELS, type AppApiName } from '../../../shared/app-api.js';
 import type { AppApiCalls, AppApiClient } from './app-api-client.js';
+import { createSharedEventStream, type EventStreamHandlers } from './shared-event-stream.js';
 
 export interface HttpClientOptions {
   /** The server's origin, e.g. http://127.0.0.1:4123 (the page's own origin in practice). */
@@ -13,6 +14,8 @@ export interface HttpClientOptions {
   token: string;
   /** For tests; the page's fetch by default. */
   fetch?: typeof fetch;
+  /** For tests; the page's EventSource on `url` by default. */
+  openEventStream?: (url: string, handlers: EventStreamHandlers) => { close(): void };
 }
 
 export interface HttpAppApiClient extends AppApiClient {
@@ -43,19 +46,24 @@ export function createHttpClient(options: HttpClientOptions): HttpAppApiClient {
     for (const [key, value] of Object.entries(parameters)) url.searchParams.set(key, value);
     return url.href;
   };
+  const openEventStream = options.openEventStream ?? openEventSource;
+  const events = createSharedEventStream((handlers) => openEventStream(withToken('/api/events'), handlers));
   return {
     ...calls,
     transport: 'http',
-    subscribe(listener) {
-      // EventSource reconnects by itself after a dropped connection.
-      const source = new EventSource(withToken('/api/events'));
-      source.onmessage = (message: MessageEvent<string>) => listener(JSON.parse(message.data) as AppEvent);
-      return () => source.close();
-    },
+    subscribe: events.subscribe,
     imageUrl(imageId, imageOptions = {}) {
       const parameters: Record<string, string> = {};
       if (imageOptions.thumbnailWidth !== undefined) parameters['thumbnailWidth'] = String(imageOptions.thumbnailWidth);
       return withToken(`/api/images/${encodeURIComponent(imageId)}`, parameters);
     },
   };
+}
+
+/** The page's EventSource, which reconnects by itself after a dropped connection (and opens again). */
+function openEventSource(url: string, handlers: EventStreamHandlers): { close(): void } {
+  const source = new EventSource(url);
+  source.onmessage = (message: MessageEvent) => handlers.onMessage(String(message.data));
+  source.onopen = () => handlers.onOpen();
+  return source;
 }

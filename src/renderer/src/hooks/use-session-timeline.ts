@@ -21,7 +21,10 @@ export function useSessionTimeline(client: AppApiClient | null, sessionId: strin
   const [reloads, requestReload] = useReducer((count: number) => count + 1, 0);
 
   const picturesAsked = useRef(new Set<string>());
-  useLiveEvents(client, (event: AppEvent) => {
+  // The events that come while the session is read: the read may predate them (see 'loaded').
+  const eventsDuringRead = useRef<AppEvent[] | null>(null);
+  const reload = useCallback(() => requestReload(), []);
+  const onLiveEvent = (event: AppEvent): void => {
     dispatch({ type: 'event', event });
     // A turn's first screenshot comes after its request, with any pictures, is stored: read them once then.
     if (client === null || event.type !== 'screenshot' || event.sessionId !== sessionId || picturesAsked.current.has(event.turnId)) return;
@@ -31,12 +34,22 @@ export function useSessionTimeline(client: AppApiClient | null, sessionId: strin
       // Not worth a banner: the reload at the turn's end reads them again.
       () => undefined,
     );
-  });
+  };
+  useLiveEvents(
+    client,
+    (event: AppEvent) => {
+      eventsDuringRead.current?.push(event);
+      onLiveEvent(event);
+    },
+    reload,
+  );
 
   // The session, its reports and injections, and what its run waits on; again after each turn ends.
   useEffect(() => {
     if (client === null) return;
     let current = true;
+    const arrived: AppEvent[] = [];
+    eventsDuringRead.current = arrived;
     const load = async () => {
       const [detail, reports, injections, runs, media] = await Promise.all([
         client.getSession(sessionId),
@@ -47,7 +60,8 @@ export function useSessionTimeline(client: AppApiClient | null, sessionId: strin
       ]);
       const pending = runs.runs.find((run) => run.sessionId === sessionId)?.pending ?? [];
       if (!current) return;
-      dispatch({ type: 'loaded', detail, reports: reports.reports, injections: injections.injections, pending, media: media.media });
+      if (eventsDuringRead.current === arrived) eventsDuringRead.current = null;
+      dispatch({ type: 'loaded', detail, reports: reports.reports, injections: injections.injections, pending, media: media.media, eventsDuringRead: arrived });
       await loadSteps(() => current, client, sessionId, totalSteps(detail.turns), dispatch);
     };
     load().catch((error: unknown) => {
@@ -55,10 +69,10 @@ export function useSessionTimeline(client: AppApiClient | null, sessionId: strin
     });
     return () => {
       current = false;
+      if (eventsDuringRead.current === arrived) eventsDuringRead.current = null;
     };
   }, [client, sessionId, state.staleness, reloads]);
 
-  const reload = useCallback(() => requestReload(), []);
   return { state, reload };
 }
 

@@ -53,12 +53,19 @@ export function useSessions(client: AppApiClient | null): Sessions {
     };
   }, [client, debouncedQuery, refreshes]);
 
-  // Live changes batch into one refresh, so a burst of events is one request.
-  useLiveEvents(client, (event) => {
-    if (!REFRESHING_EVENTS.has(event.type)) return;
+  // Live changes batch into one refresh, so a burst of events is one request. Events missed while the
+  // stream was down may have been any of them.
+  const refreshSoon = (): void => {
     clearTimeout(pendingRefresh.current);
     pendingRefresh.current = setTimeout(refresh, 150);
-  });
+  };
+  useLiveEvents(
+    client,
+    (event) => {
+      if (REFRESHING_EVENTS.has(event.type)) refreshSoon();
+    },
+    refreshSoon,
+  );
   useEffect(() => () => clearTimeout(pendingRefresh.current), []);
 
   const remove = useCallback(

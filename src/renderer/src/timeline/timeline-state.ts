@@ -65,6 +65,11 @@ export type TimelineAction =
       pending: PendingRequest[];
       /** Absent from a client that did not read them: the media already held stays. */
       media?: GeneratedMedia[];
+      /**
+       * This session's live events that came while it was being read, oldest first. The read may predate
+       * them, so those the read could lack are applied again over it (see replayMissed).
+       */
+      eventsDuringRead?: AppEvent[];
     }
   | { type: 'steps-loaded'; offset: number; steps: Step[] }
   | { type: 'failed'; message: string }
@@ -140,6 +145,48 @@ export function totalSteps(turns: readonly Turn[]): number {
 }
 
 function applyLoaded(state: TimelineState, action: Extract<TimelineAction, { type: 'loaded' }>): TimelineState {
+  return replayMissed(state, applyRead(state, action), action.eventsDuringRead ?? []);
+}
+
+/**
+ * The events that change what a read holds (turns, steps, what the run waits on, reports) applied again
+ * over a read that may predate them, each only where the read lacks it: a step the read already counts is
+ * not counted twice. The rest (streamed text, warnings, a turn's end and the run's, which read the session
+ * again anyway) already did all they do. A replayed step keeps the object built when it arrived live.
+ */
+function replayMissed(live: TimelineState, read: TimelineState, events: readonly AppEvent[]): TimelineState {
+  const replayed = events.reduce((state, event) => (isMissedByRead(state, event) ? applyEvent(state, event) : state), read);
+  if (replayed === read) return read;
+  const liveSteps = new Map(live.steps.flatMap((step) => (step === undefined ? [] : [[step.id, step] as const])));
+  return {
+    ...replayed,
+    steps: replayed.steps.map((step) => (step === undefined ? step : (liveSteps.get(step.id) ?? step))),
+    liveText: live.liveText,
+    lastCapture: live.lastCapture,
+  };
+}
+
+function isMissedByRead(state: TimelineState, event: AppEvent): event is Exclude<AppEvent, { type: 'permissions' }> {
+  if (event.type === 'permissions' || event.sessionId !== state.sessionId) return false;
+  switch (event.type) {
+    case 'turn-started':
+    case 'confirmation-requested':
+    case 'ask-user':
+    case 'confirmation-answered':
+    case 'ask-user-answered':
+    case 'search-report':
+      // Each is a no-op where the read already holds it.
+      return true;
+    case 'step': {
+      const turn = state.turns.find((candidate) => candidate.id === event.turnId);
+      return turn !== undefined && event.sequence > turn.stepCount;
+    }
+    default:
+      return false;
+  }
+}
+
+function applyRead(state: TimelineState, action: Extract<TimelineAction, { type: 'loaded' }>): TimelineState {
   const { detail } = action;
   const total = totalSteps(detail.turns);
   // Steps already shown stay until their page is reloaded: a reload after compaction must not flash skeletons.
