@@ -55,7 +55,8 @@ export type HelperState = { kind: 'idle' } | { kind: 'running'; helper: RunningH
 
 export class AtspiFocusClient {
   private readonly python: string;
-  private readonly scriptPath: string | undefined;
+  /** Found when the helper first starts: a walk up the folders that an operator which never types skips. */
+  private readonly scriptPath: () => string | undefined;
   private readonly env: NodeJS.ProcessEnv;
   private readonly startTimeoutMs: number;
   private readonly answerTimeoutMs: number;
@@ -68,7 +69,8 @@ export class AtspiFocusClient {
 
   constructor(options: AtspiFocusClientOptions = {}) {
     this.python = options.python ?? SYSTEM_PYTHON;
-    this.scriptPath = 'scriptPath' in options ? options.scriptPath : focusHelperScriptPath();
+    const given = options.scriptPath;
+    this.scriptPath = 'scriptPath' in options ? () => given : () => focusHelperScriptPath();
     this.env = options.env ?? process.env;
     this.startTimeoutMs = options.startTimeoutMs ?? 8000;
     this.answerTimeoutMs = options.answerTimeoutMs ?? 1500;
@@ -110,9 +112,10 @@ export class AtspiFocusClient {
 
   private async start(): Promise<HelperState> {
     if (this.closed) return { kind: 'unavailable', reason: 'closed' };
-    if (this.scriptPath === undefined) return (this.state = { kind: 'unavailable', reason: 'the helper script resources/focus/atspi-focus.py is missing' });
+    const scriptPath = this.scriptPath();
+    if (scriptPath === undefined) return (this.state = { kind: 'unavailable', reason: 'the helper script resources/focus/atspi-focus.py is missing' });
     this.starts += 1;
-    const child = spawn(this.python, [this.scriptPath], { stdio: ['pipe', 'pipe', 'ignore'], env: this.env });
+    const child = spawn(this.python, [scriptPath], { stdio: ['pipe', 'pipe', 'ignore'], env: this.env });
     // A helper that dies while a question is written makes the pipe fail (EPIPE); the question is then
     // unanswered (its timer or the exit settles it), which must not become an uncaught error.
     child.stdin?.on('error', () => undefined);
