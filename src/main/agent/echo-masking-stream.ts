@@ -3,18 +3,21 @@
  * may arrive split across two pieces ("hun", "ter2"): the end of what has arrived that could still be the
  * start of a password is held back until the next piece (or the end of the reply) says whether it is.
  */
-import { maskTyped } from './password-masking.js';
+import { typedMasker } from './password-masking.js';
 
 export class EchoMaskingStream {
   private held = '';
+  private readonly mask: (text: string) => string;
 
   /** `typed`: the passwords findable in free text (typed-passwords.ts); none lets every piece through as it is. */
-  constructor(private readonly typed: readonly string[]) {}
+  constructor(private readonly typed: readonly string[]) {
+    this.mask = typedMasker(typed);
+  }
 
   /** What of the text so far can be shown now; '' when all of it is held back. */
   push(text: string): string {
     if (this.typed.length === 0) return text;
-    const masked = maskTyped(this.held + text, this.typed);
+    const masked = this.mask(this.held + text);
     const kept = this.longestPasswordStartAtEnd(masked);
     this.held = masked.slice(masked.length - kept);
     return masked.slice(0, masked.length - kept);

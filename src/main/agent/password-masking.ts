@@ -20,9 +20,19 @@ export const MIN_MASKED_SUBSTRING_LENGTH = 4;
 
 /** The action as it is stored when it typed into a password field. */
 export function maskedTyping(action: ComputerAction): ComputerAction {
-  if (action.action === 'type') return { action: 'type', text: MASKED_PASSWORD };
-  if (action.action === 'key') return { action: 'key', keys: MASKED_PASSWORD };
-  if (action.action === 'hold_key') return { ...action, keys: MASKED_PASSWORD };
+  return withTypedValue(action, MASKED_PASSWORD);
+}
+
+/** What a typing action types, as a person reads it: `type`'s text, or the text its keys spell. */
+function typedText(action: ComputerAction): string {
+  if (action.action === 'type') return action.text;
+  return action.action === 'key' || action.action === 'hold_key' ? spelledText(action.keys) : '';
+}
+
+/** The action with what it types replaced by `value` (`type`'s text, `key`'s and `hold_key`'s keys). */
+function withTypedValue(action: ComputerAction, value: string): ComputerAction {
+  if (action.action === 'type') return { ...action, text: value };
+  if (action.action === 'key' || action.action === 'hold_key') return { ...action, keys: value };
   return action;
 }
 
@@ -33,7 +43,7 @@ export function maskedDetail(action: ComputerAction): string {
 
 /** The strings that would give away what an action typed: as written, as spelled, and each piece of it. */
 export function typedStrings(action: ComputerAction): string[] {
-  const written = action.action === 'type' ? [action.text] : action.action === 'key' || action.action === 'hold_key' ? [action.keys, spelledText(action.keys)] : [];
+  const written = action.action === 'key' || action.action === 'hold_key' ? [action.keys, typedText(action)] : [typedText(action)];
   const pieces = typingPieces(action).flatMap((piece) => (piece.action === 'type' ? [piece.text] : []));
   return [...new Set([...written, ...pieces])].filter((text) => text !== '');
 }
@@ -44,14 +54,23 @@ export function typedStrings(action: ComputerAction): string[] {
  * a piece of the mask itself ("password") must not mask the mask.
  */
 export function maskTyped(text: string, typed: readonly string[]): string {
+  return typedMasker(typed)(text);
+}
+
+/**
+ * maskTyped for one set of typed strings, its pattern compiled once: for masking many texts (every streamed
+ * piece, every string of an event or a stored row) with the same passwords.
+ */
+export function typedMasker(typed: readonly string[]): (text: string) => string {
   const findable = typed.filter((secret) => secret.length >= MIN_MASKED_SUBSTRING_LENGTH).sort((first, second) => second.length - first.length);
-  if (findable.length === 0) return text;
+  if (findable.length === 0) return (text) => text;
   // One pass over the text, longest first at each place, so a mask just written is never searched again.
   const occurrences = new RegExp(findable.map(escapedForPattern).join('|'), 'g');
-  return text
-    .split(MASKED_PASSWORD)
-    .map((piece) => piece.replace(occurrences, MASKED_PASSWORD))
-    .join(MASKED_PASSWORD);
+  return (text) =>
+    text
+      .split(MASKED_PASSWORD)
+      .map((piece) => piece.replace(occurrences, MASKED_PASSWORD))
+      .join(MASKED_PASSWORD);
 }
 
 function escapedForPattern(text: string): string {
@@ -63,12 +82,8 @@ function escapedForPattern(text: string): string {
  * never what (the confirmation is shown in the terminal, the app and the events).
  */
 export function maskedForApproval(action: ComputerAction): ComputerAction {
-  const typed = action.action === 'type' ? action.text : action.action === 'key' || action.action === 'hold_key' ? spelledText(action.keys) : '';
-  const masked = `[password: ${typed.length} character${typed.length === 1 ? '' : 's'}]`;
-  if (action.action === 'type') return { action: 'type', text: masked };
-  if (action.action === 'key') return { action: 'key', keys: masked };
-  if (action.action === 'hold_key') return { ...action, keys: masked };
-  return action;
+  const length = typedText(action).length;
+  return withTypedValue(action, `[password: ${length} character${length === 1 ? '' : 's'}]`);
 }
 
 /**
@@ -77,17 +92,18 @@ export function maskedForApproval(action: ComputerAction): ComputerAction {
  * anything readable).
  */
 export function maskedAssistantMessage(message: AssistantMessage, typed: readonly string[]): AssistantMessage {
+  const mask = typedMasker(typed);
   return {
     ...message,
-    parts: maskedParts(message.parts, typed),
+    parts: maskedParts(message.parts, mask),
     toolCalls: message.toolCalls.map((call) => {
       const reasoning = call.providerData?.reasoning;
       return {
         ...call,
-        argumentsText: maskedArgumentsText(call.argumentsText, typed),
+        argumentsText: maskedArgumentsText(call.argumentsText, typed, mask),
         ...(reasoning === undefined
           ? {}
-          : { providerData: { ...call.providerData, reasoning: reasoning.map((item) => ({ ...item, summary: item.summary.map((text) => maskTyped(text, typed)) })) } }),
+          : { providerData: { ...call.providerData, reasoning: reasoning.map((item) => ({ ...item, summary: item.summary.map(mask) })) } }),
       };
     }),
   };
@@ -95,16 +111,17 @@ export function maskedAssistantMessage(message: AssistantMessage, typed: readonl
 
 /** A tool message with the typed strings masked in its text and in the URL it carries. */
 export function maskedToolMessage(message: ToolMessage, typed: readonly string[]): ToolMessage {
+  const mask = typedMasker(typed);
   const url = message.providerData?.currentUrl;
   return {
     ...message,
-    parts: maskedParts(message.parts, typed),
-    ...(url === undefined ? {} : { providerData: { ...message.providerData, currentUrl: maskTyped(url, typed) } }),
+    parts: maskedParts(message.parts, mask),
+    ...(url === undefined ? {} : { providerData: { ...message.providerData, currentUrl: mask(url) } }),
   };
 }
 
-function maskedParts(parts: readonly MessagePart[], typed: readonly string[]): MessagePart[] {
-  return parts.map((part): MessagePart => (part.type === 'text' ? { ...part, text: maskTyped(part.text, typed) } : part));
+function maskedParts(parts: readonly MessagePart[], mask: (text: string) => string): MessagePart[] {
+  return parts.map((part): MessagePart => (part.type === 'text' ? { ...part, text: mask(part.text) } : part));
 }
 
 /**
@@ -153,15 +170,15 @@ export function typedField(action: ComputerAction): 'text' | 'keys' | undefined 
 }
 
 /** JSON arguments are masked value by value, so that the text stays valid JSON; other text as text. */
-function maskedArgumentsText(argumentsText: string, typed: readonly string[]): string {
+function maskedArgumentsText(argumentsText: string, typed: readonly string[], mask: (text: string) => string): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(argumentsText);
   } catch {
-    return maskTyped(argumentsText, typed);
+    return mask(argumentsText);
   }
   // Arguments with nothing to mask keep the model's own text, spacing and all: the history goes back as written.
-  const masked = JSON.stringify(redactStrings(parsed, (value) => (typed.includes(value) ? MASKED_PASSWORD : maskTyped(value, typed))));
+  const masked = JSON.stringify(redactStrings(parsed, (value) => (typed.includes(value) ? MASKED_PASSWORD : mask(value))));
   return masked === JSON.stringify(parsed) ? argumentsText : masked;
 }
 

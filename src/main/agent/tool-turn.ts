@@ -17,7 +17,7 @@ import type { Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
 import type { ScreenRecorder } from './screen-recorder.js';
-import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, maskTyped, type ArgumentPath } from './password-masking.js';
+import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, maskTyped, typedMasker, type ArgumentPath } from './password-masking.js';
 import { maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
 import { recordToolStep } from './step-recording.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
@@ -163,15 +163,16 @@ export class ToolTurn {
     try {
       // What a tool emits or shows a person while it runs is masked like what is stored after it.
       const findable = this.findableTyped();
+      const mask = typedMasker(findable);
       const scope = {
         sessionId: this.sessionId,
         turnId: this.turnId,
         signal,
         storage,
-        emit: findable.length === 0 ? emit : (event: AgentEvent) => emit(redactStrings(event, (text) => maskTyped(text, findable))),
+        emit: findable.length === 0 ? emit : (event: AgentEvent) => emit(redactStrings(event, mask)),
         shown,
         shownImages,
-        redact: (text: string) => maskTyped(redact(text), findable),
+        redact: (text: string) => mask(redact(text)),
       };
       const outcome = await dispatchToolCall(registry, call, scope);
       return { ...outcome, stopped: false, storageFailure: undefined };
@@ -193,13 +194,14 @@ export class ToolTurn {
     if (typed.length > 0) this.maskPasswordTyping(call.id, typed, record?.typedArgumentPaths ?? []);
     else maskStoredSearchReports(this.parts.storage, this.turnId, this.findableTyped());
     const findable = this.findableTyped();
+    const mask = typedMasker(findable);
     recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
       sessionId: this.sessionId,
       turnId: this.turnId,
       call,
       result: maskedToolResult(outcome.result, findable),
-      ...(outcome.arguments === undefined ? {} : { arguments: findable.length === 0 ? outcome.arguments : redactStrings(outcome.arguments, (text) => maskTyped(text, findable)) }),
-      thought: origin.thought === undefined ? undefined : maskTyped(origin.thought, findable),
+      ...(outcome.arguments === undefined ? {} : { arguments: findable.length === 0 ? outcome.arguments : redactStrings(outcome.arguments, mask) }),
+      thought: origin.thought === undefined ? undefined : mask(origin.thought),
       shown: origin.shown,
       latencyMs: outcome.latencyMs,
       ...(origin.usage === undefined ? {} : { usage: origin.usage }),

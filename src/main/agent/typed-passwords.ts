@@ -10,7 +10,7 @@
  */
 import { redactStrings } from '../../shared/secret-redaction.js';
 import type { Storage } from '../storage/index.js';
-import { maskedAssistantMessage, maskedToolMessage, maskTyped, MIN_MASKED_SUBSTRING_LENGTH } from './password-masking.js';
+import { maskedAssistantMessage, maskedToolMessage, MIN_MASKED_SUBSTRING_LENGTH, typedMasker } from './password-masking.js';
 import type { ToolResult } from './tools/tool-definition.js';
 
 export class TypedPasswords {
@@ -34,7 +34,7 @@ export class TypedPasswords {
 /** A tool's result, before it is recorded, with what was typed masked in its text and its step record. */
 export function maskedToolResult(result: ToolResult, typed: readonly string[]): ToolResult {
   if (typed.length === 0) return result;
-  const mask = (text: string): string => maskTyped(text, typed);
+  const mask = typedMasker(typed);
   return {
     ...result,
     parts: result.parts.map((part) => (part.type === 'text' ? { ...part, text: mask(part.text) } : part)),
@@ -58,7 +58,7 @@ function maskedStepRecord(record: NonNullable<ToolResult['record']>, mask: (text
  */
 export function maskStoredSearchReports(storage: Storage, turnId: string, typed: readonly string[]): void {
   if (typed.length === 0) return;
-  const mask = (text: string): string => maskTyped(text, typed);
+  const mask = typedMasker(typed);
   for (const report of storage.searchReports.listByTurn(turnId)) {
     const texts = { question: report.question, queries: report.queries, sources: report.sources, answer: report.answer };
     const masked = redactStrings(texts, mask);
@@ -73,7 +73,7 @@ export function maskStoredSearchReports(storage: Storage, turnId: string, typed:
  */
 export function maskStoredTurn(storage: Storage, turnId: string, typed: readonly string[]): void {
   if (typed.length === 0) return;
-  const mask = (text: string): string => maskTyped(text, typed);
+  const mask = typedMasker(typed);
   storage.transaction(() => {
     for (const step of storage.steps.listByTurn(turnId)) {
       const texts = { action: step.action, thought: step.thought, result: step.result, error: step.error };
