@@ -78,13 +78,12 @@ export async function ensureElectronSqliteBinding(options: ElectronSqliteBuildOp
     const attempts: string[] = [];
     for (const attempt of buildAttempts(options, workFolder)) {
       const result = await options.run(attempt.command);
-      const built = join(workFolder, 'build', 'Release', SQLITE_BINDING_FILE);
-      const problem = result.exitCode === 0 ? problemWithBuild(built, options.moduleVersion) : undefined;
-      if (result.exitCode === 0 && problem === undefined) {
-        const bindingPath = install(options, built, { betterSqliteVersion, builtWith: attempt.name });
+      const built = result.exitCode === 0 ? checkedBuild(join(workFolder, 'build', 'Release', SQLITE_BINDING_FILE), options.moduleVersion) : undefined;
+      if (built !== undefined && 'bytes' in built) {
+        const bindingPath = install(options, built.bytes, { betterSqliteVersion, builtWith: attempt.name });
         return { action: 'built', bindingPath, builtWith: attempt.name, reason: found.reason };
       }
-      attempts.push(describeFailedAttempt(attempt.name, result, problem));
+      attempts.push(describeFailedAttempt(attempt.name, result, built?.problem));
       // A failed download may leave a partial file behind; node-gyp must not mistake it for its own.
       rmSync(join(workFolder, 'build'), { recursive: true, force: true });
     }
@@ -121,14 +120,15 @@ interface BuildAttempt {
   command: BuildCommand;
 }
 
-function problemWithBuild(built: string, moduleVersion: string): string | undefined {
-  if (!existsSync(built)) return `it left no ${SQLITE_BINDING_FILE}`;
+/** A successful build's binding, read once: its bytes when they are a library for Electron's ABI, else what is wrong. */
+function checkedBuild(built: string, moduleVersion: string): { bytes: Buffer } | { problem: string } {
+  if (!existsSync(built)) return { problem: `it left no ${SQLITE_BINDING_FILE}` };
   const bytes = readFileSync(built);
-  if (!isNativeLibrary(bytes)) return `its ${SQLITE_BINDING_FILE} is not a native library`;
+  if (!isNativeLibrary(bytes)) return { problem: `its ${SQLITE_BINDING_FILE} is not a native library` };
   if (!registersForModuleVersion(bytes, moduleVersion)) {
-    return `its ${SQLITE_BINDING_FILE} is not built for Electron's ABI ${moduleVersion} (is npm's nodedir set to Node's headers?)`;
+    return { problem: `its ${SQLITE_BINDING_FILE} is not built for Electron's ABI ${moduleVersion} (is npm's nodedir set to Node's headers?)` };
   }
-  return undefined;
+  return { bytes };
 }
 
 /**
@@ -181,14 +181,13 @@ function prepareWorkFolder(target: ElectronBindingTarget): string {
  */
 function install(
   options: ElectronSqliteBuildOptions,
-  built: string,
+  bytes: Buffer,
   origin: Pick<SqliteBindingManifest, 'betterSqliteVersion' | 'builtWith'>,
 ): string {
   const folder = electronBindingFolder(options);
   const staging = `${folder}.staging`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  const bytes = readFileSync(built);
   writeFileSync(join(staging, SQLITE_BINDING_FILE), bytes);
   const manifest: SqliteBindingManifest = {
     electronVersion: options.electronVersion,
