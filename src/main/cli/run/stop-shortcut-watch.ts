@@ -44,12 +44,15 @@ const UIOHOOK_KEY_NAMES: Readonly<Record<string, string>> = {
   "'": 'Quote',
 };
 
-/** Starts watching; resolves with the function that stops it (a no-op when the hook could not start). */
-export async function watchStopShortcut(options: StopShortcutWatchOptions): Promise<() => void> {
+/**
+ * Starts watching; resolves with the function that stops it, or with undefined when the hook could not start
+ * (said through `notice`).
+ */
+export async function watchStopShortcut(options: StopShortcutWatchOptions): Promise<(() => void) | undefined> {
   const { shortcut, label, notice } = options;
-  const unavailable = (reason: string): (() => void) => {
+  const unavailable = (reason: string): undefined => {
     notice(`sightline: the stop shortcut ${label} is not available (${reason}); Ctrl+C still stops the run`);
-    return () => undefined;
+    return undefined;
   };
   let hook;
   try {
@@ -99,17 +102,8 @@ export async function watchDesktopStopShortcut(options: {
     return () => undefined;
   }
   const label = describeStopShortcut(parsed.shortcut, options.platform);
-  let started = true;
-  const stop = await watchStopShortcut({
-    shortcut: parsed.shortcut,
-    label,
-    loadHook: options.loadHook,
-    onStop: options.onStop,
-    notice: (line) => {
-      started = false;
-      options.notice(line);
-    },
-  });
-  if (started) options.notice(`stop at any time with ${label} (or Ctrl+C here)`);
+  const stop = await watchStopShortcut({ shortcut: parsed.shortcut, label, loadHook: options.loadHook, onStop: options.onStop, notice: options.notice });
+  if (stop === undefined) return () => undefined;
+  options.notice(`stop at any time with ${label} (or Ctrl+C here)`);
   return stop;
 }
