@@ -150,6 +150,11 @@ class FakeApp extends EventEmitter {
   readonly enableSandbox = vi.fn(() => {
     electronCalls.push('app.enableSandbox');
   });
+  readonly commandLine = {
+    appendSwitch: vi.fn((name: string, value?: string) => {
+      electronCalls.push(`app.commandLine.appendSwitch(${name}${value === undefined ? '' : `=${value}`})`);
+    }),
+  };
   readonly requestSingleInstanceLock = vi.fn(() => {
     electronCalls.push('app.requestSingleInstanceLock');
     return this.singleInstanceLockAvailable;

@@ -494,6 +494,9 @@ describe('app lifecycle', () => {
   beforeEach(() => {
     resetFakeElectron();
     vi.stubEnv('ELECTRON_RENDERER_URL', undefined);
+    // An X11 session unless a test says otherwise (the portal switch depends on it).
+    vi.stubEnv('XDG_SESSION_TYPE', 'x11');
+    vi.stubEnv('WAYLAND_DISPLAY', undefined);
     // The app opens its home's database when ready: a fresh one, never ~/.sightline.
     homeRoot = mkdtempSync(join(tmpdir(), 'sightline-app-home-'));
     vi.stubEnv('SIGHTLINE_HOME', homeRoot);
@@ -523,6 +526,12 @@ describe('app lifecycle', () => {
       version: '0.1.0',
       platform: process.platform,
     });
+  });
+
+  it.runIf(process.platform === 'linux')('binds the stop shortcut through the desktop portal in a Wayland session, and not under X11', () => {
+    vi.stubEnv('XDG_SESSION_TYPE', 'wayland');
+    startApp();
+    expect(electronCalls).toEqual(['app.enableSandbox', 'app.commandLine.appendSwitch(enable-features=GlobalShortcutsPortal)', 'app.requestSingleInstanceLock']);
   });
 
   it('quits at once when another instance holds the lock', async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/shared/config.js';
 import { defaultStopAccelerator, describeStopShortcut, parseStopShortcut, type StopShortcut } from '../../src/shared/stop-shortcut.js';
 import { registerStopShortcut, type GlobalShortcutRegistry } from '../../src/main/app/stop-shortcut-registration.js';
+import { chromiumFeaturesFor } from '../../src/main/app/chromium-features.js';
 import { phaseOf, RunActivity } from '../../src/main/app/run-activity.js';
 import { EventBus } from '../../src/main/app/event-bus.js';
 import { stopMenuModel } from '../../src/main/app/stop-menu.js';
@@ -118,6 +119,18 @@ describe('registering the stop shortcut', () => {
       onStop: () => undefined,
     });
     expect(thrown).toMatchObject({ ok: false, error: expect.stringContaining('Ctrl+Alt+Esc was refused by Electron (bad accelerator)') });
+  });
+});
+
+describe('the stop shortcut under Wayland', () => {
+  it('asks Chromium for the desktop portal in a Wayland session on Linux, and nowhere else', () => {
+    const portal = ['GlobalShortcutsPortal'];
+    expect(chromiumFeaturesFor('linux', { XDG_SESSION_TYPE: 'wayland', DISPLAY: ':0' })).toEqual(portal);
+    expect(chromiumFeaturesFor('linux', { WAYLAND_DISPLAY: 'wayland-0' })).toEqual(portal);
+    expect(chromiumFeaturesFor('linux', { XDG_SESSION_TYPE: 'x11', DISPLAY: ':0' })).toEqual([]);
+    expect(chromiumFeaturesFor('linux', {})).toEqual([]);
+    expect(chromiumFeaturesFor('darwin', { WAYLAND_DISPLAY: 'wayland-0' })).toEqual([]);
+    expect(chromiumFeaturesFor('win32', { XDG_SESSION_TYPE: 'wayland' })).toEqual([]);
   });
 });
 

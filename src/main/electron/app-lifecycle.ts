@@ -4,6 +4,7 @@
  * where apps stay in the dock and reopen a window on activate).
  */
 import { app, BrowserWindow, session } from 'electron';
+import { chromiumFeaturesFor } from '../app/chromium-features.js';
 import type { OwnWindowHook } from '../operators/operator.js';
 import { startAppBackend } from './app-backend.js';
 import { startUpdates } from './app-updates.js';
@@ -19,6 +20,9 @@ import { createMainWindow, lockWebContents } from './window.js';
 export function startApp(): void {
   // Must run before `ready`: it sandboxes every renderer, including any created without our options.
   app.enableSandbox();
+  // Read by Chromium at `ready` too (chromium-features.ts: the stop shortcut under Wayland).
+  const features = chromiumFeaturesFor(process.platform, process.env);
+  if (features.length > 0) app.commandLine.appendSwitch('enable-features', features.join(','));
   if (!app.requestSingleInstanceLock()) {
     // Another Sightline is running; it receives `second-instance` and comes to the front.
     app.quit();

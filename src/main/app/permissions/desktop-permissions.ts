@@ -68,10 +68,14 @@ export function desktopRunRefusal(status: PermissionStatus): string | undefined 
   return `The desktop operator cannot run yet. ${reasons.join('. ')}.`;
 }
 
+/** A Wayland session, with or without XWayland beside it. */
+export function isWaylandSession(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (env['XDG_SESSION_TYPE'] ?? '').toLowerCase() === 'wayland' || (env['WAYLAND_DISPLAY'] ?? '').trim() !== '';
+}
+
 /** A Wayland session whose X11 compatibility (XWayland) is absent: nothing X11-based can capture or click there. */
 export function isWaylandWithoutXWayland(env: Readonly<Record<string, string | undefined>>): boolean {
-  const wayland = (env['XDG_SESSION_TYPE'] ?? '').toLowerCase() === 'wayland' || (env['WAYLAND_DISPLAY'] ?? '').trim() !== '';
-  return wayland && (env['DISPLAY'] ?? '').trim() === '';
+  return isWaylandSession(env) && (env['DISPLAY'] ?? '').trim() === '';
 }
 
 function checkMacPermissions(probe: PermissionProbe): PermissionStatus {
