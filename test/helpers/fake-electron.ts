@@ -10,7 +10,10 @@
  * references they imported.
  */
 import { EventEmitter } from 'node:events';
-import { vi } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 
 /** Every notable call, in order, so tests can assert sequencing (the sandbox is enabled before ready). */
 export const electronCalls: string[] = [];
@@ -203,6 +206,7 @@ class FakeApp extends EventEmitter {
     this.requestSingleInstanceLock.mockClear();
     this.quit.mockClear();
     this.exit.mockClear();
+    this.commandLine.appendSwitch.mockClear();
   }
 
   private newReadyPromise(): Promise<void> {
@@ -536,4 +540,30 @@ export function resetFakeElectron(): void {
   fakeSystemPreferences.isTrustedAccessibilityClient.mockClear();
   fakeDesktopCapturer.getSources.mockClear();
   fakeDialog.reset();
+}
+
+/**
+ * For tests that call startApp(): before each, a reset fake Electron, a fresh home (never ~/.sightline; the
+ * app opens its database when ready) and an X11 session unless the test says otherwise (the app's switches
+ * depend on it); after each, the app quit the way Electron quits it (runs stopped, the database closed
+ * before the folder goes), unless the test quit it already.
+ */
+export function useAppLifecycleHome(prefix: string): void {
+  let homeRoot = '';
+  beforeEach(() => {
+    resetFakeElectron();
+    vi.stubEnv('ELECTRON_RENDERER_URL', undefined);
+    vi.stubEnv('XDG_SESSION_TYPE', 'x11');
+    vi.stubEnv('WAYLAND_DISPLAY', undefined);
+    homeRoot = mkdtempSync(join(tmpdir(), prefix));
+    vi.stubEnv('SIGHTLINE_HOME', homeRoot);
+  });
+  afterEach(async () => {
+    if (fakeApp.listenerCount('before-quit') > 0 && fakeApp.quit.mock.calls.length === 0) {
+      fakeApp.emit('before-quit', { preventDefault: () => undefined });
+      await vi.waitFor(() => expect(fakeApp.quit).toHaveBeenCalled());
+    }
+    vi.unstubAllEnvs();
+    rmSync(homeRoot, { recursive: true, force: true });
+  });
 }

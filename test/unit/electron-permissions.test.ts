@@ -3,11 +3,8 @@
  * prompt, the right System Settings pane opened, the IPC contract of the two calls, the first start's check,
  * the re-check when the window regains the focus, and a desktop run refused over IPC while X11 is missing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeElectron, resetFakeElectron } from '../helpers/fake-electron.js';
+import { fakeElectron, resetFakeElectron, useAppLifecycleHome } from '../helpers/fake-electron.js';
 import { electronPermissions, recheckPermissionsOnFocus, startPermissionWatch } from '../../src/main/electron/permissions.js';
 import { registerAppApiHandlers, type AppApiImplementation } from '../../src/main/electron/ipc.js';
 import { startApp } from '../../src/main/electron/app-lifecycle.js';
@@ -141,21 +138,12 @@ describe('the permission calls over IPC', () => {
 });
 
 describe('the app with a requirement missing', () => {
-  let homeRoot: string;
+  useAppLifecycleHome('sightline-app-permissions-');
   beforeEach(() => {
-    resetFakeElectron();
-    vi.stubEnv('ELECTRON_RENDERER_URL', undefined);
-    homeRoot = mkdtempSync(join(tmpdir(), 'sightline-app-permissions-'));
-    vi.stubEnv('SIGHTLINE_HOME', homeRoot);
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   });
-  afterEach(async () => {
-    fakeElectron.app.quit.mockClear();
-    fakeElectron.app.emit('before-quit', { preventDefault: () => undefined });
-    await vi.waitFor(() => expect(fakeElectron.app.quit).toHaveBeenCalled());
-    vi.unstubAllEnvs();
+  afterEach(() => {
     vi.restoreAllMocks();
-    rmSync(homeRoot, { recursive: true, force: true });
   });
 
   // The app checks the platform it runs on; under Linux, the requirement a test can take away is X11.

@@ -3,7 +3,7 @@
  * window, session, IPC, preload and app lifecycle against a fake of the electron module.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { electronCalls, fakeElectron, resetFakeElectron, type FakeBrowserWindow } from '../helpers/fake-electron.js';
+import { electronCalls, fakeElectron, resetFakeElectron, type FakeBrowserWindow, useAppLifecycleHome } from '../helpers/fake-electron.js';
 import {
   contentSecurityPolicy,
   decideWindowOpen,
@@ -490,26 +490,7 @@ describe('preload', () => {
 });
 
 describe('app lifecycle', () => {
-  let homeRoot: string;
-  beforeEach(() => {
-    resetFakeElectron();
-    vi.stubEnv('ELECTRON_RENDERER_URL', undefined);
-    // An X11 session unless a test says otherwise (the portal switch depends on it).
-    vi.stubEnv('XDG_SESSION_TYPE', 'x11');
-    vi.stubEnv('WAYLAND_DISPLAY', undefined);
-    // The app opens its home's database when ready: a fresh one, never ~/.sightline.
-    homeRoot = mkdtempSync(join(tmpdir(), 'sightline-app-home-'));
-    vi.stubEnv('SIGHTLINE_HOME', homeRoot);
-  });
-  afterEach(async () => {
-    // Quitting stops runs and closes the database before the folder goes.
-    const closing = fakeElectron.app.listenerCount('before-quit') > 0;
-    fakeElectron.app.quit.mockClear();
-    fakeElectron.app.emit('before-quit', { preventDefault: () => undefined });
-    if (closing) await vi.waitFor(() => expect(fakeElectron.app.quit).toHaveBeenCalled());
-    vi.unstubAllEnvs();
-    rmSync(homeRoot, { recursive: true, force: true });
-  });
+  useAppLifecycleHome('sightline-app-home-');
 
   it('enables the sandbox before ready, then hardens the session, serves the API and opens the window', async () => {
     startApp();

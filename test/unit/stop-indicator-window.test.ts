@@ -4,11 +4,8 @@
  * Stop and the state only; the app installs the shortcut and the tray once its data is open and takes
  * them down when it quits.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeElectron, resetFakeElectron } from '../helpers/fake-electron.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeElectron, resetFakeElectron, useAppLifecycleHome } from '../helpers/fake-electron.js';
 import { hardenedWebPreferences } from '../../src/main/electron/security-policy.js';
 import { STOP_INDICATOR_SIZE, stopIndicatorBounds, stopIndicatorPreloadPath, stopIndicatorUrl, stopIndicatorWindowOptions } from '../../src/main/electron/stop-indicator-options.js';
 import { STOP_INDICATOR_STATE_CHANNEL, STOP_INDICATOR_STOP_CHANNEL } from '../../src/shared/stop-indicator.js';
@@ -59,19 +56,7 @@ describe('the indicator preload', () => {
 });
 
 describe('the emergency stop in the app lifecycle', () => {
-  let homeRoot: string;
-
-  beforeEach(() => {
-    resetFakeElectron();
-    vi.stubEnv('ELECTRON_RENDERER_URL', undefined);
-    homeRoot = mkdtempSync(join(tmpdir(), 'sightline-stop-home-'));
-    vi.stubEnv('SIGHTLINE_HOME', homeRoot);
-  });
-
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    rmSync(homeRoot, { recursive: true, force: true });
-  });
+  useAppLifecycleHome('sightline-stop-home-');
 
   it('registers the shortcut and the tray once the data is open, with no indicator window until a run starts, and takes them down on quit', async () => {
     startApp();
