@@ -105,6 +105,10 @@ describe('the browser scope refuses the spellings', () => {
     // Documented in the README: a pattern names a host, not a machine.
     expect(scope.refusal('http://127.0.0.1:8701/')).toBeUndefined();
     expect(scope.refusal('http://[::1]:8701/')).toBeUndefined();
+    expect(scope.refusal('http://[::ffff:127.0.0.1]:8702/admin')).toBeUndefined();
+    // What the URL parser rewrites is covered: these are 127.0.0.1 by the time they are matched.
+    expect(scope.refusal('http://2130706433:8702/admin')).toContain('is blocked by');
+    expect(scope.refusal('http://0x7f.1:8702/admin')).toContain('is blocked by');
   });
 });
 
