@@ -187,7 +187,8 @@ export class FlowNodes {
   }
 }
 
-export function listed(names: readonly string[]): string {
+/** `a, b or c` (the choices), or `a, b and c` (what was found). */
+export function listed(names: readonly string[], conjunction: 'or' | 'and' = 'or'): string {
   if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}`;
+  return `${names.slice(0, -1).join(', ')} ${conjunction} ${names.at(-1) ?? ''}`;
 }

@@ -118,7 +118,7 @@ export function readMidsceneFlow(context: FlowReadContext, root: YAMLMap): Loade
   const targets = entries.filter((candidate) => [...BROWSER_TARGETS, 'computer', ...Object.keys(PHONE_TARGETS)].includes(candidate.key));
   let target: FlowTarget | undefined;
   if (targets.length === 0) nodes.problem(root, `a Midscene script needs a target: ${listed([...BROWSER_TARGETS.slice(0, 1), 'computer'])}`);
-  if (targets.length > 1) nodes.problem(targets[1]?.keyNode, `a Midscene script has one target; this one has ${listed(targets.map((found) => found.key))}`);
+  if (targets.length > 1) nodes.problem(targets[1]?.keyNode, `a Midscene script has one target; this one has ${listed(targets.map((found) => found.key), 'and')}`);
   const targetEntry = targets[0];
   if (targetEntry !== undefined && targets.length === 1) target = readTarget(context, targetEntry);
 
@@ -230,7 +230,7 @@ function readFlowItem(context: FlowReadContext, node: Node): FlowStep | undefine
     return undefined;
   }
   if (actions.length > 1) {
-    nodes.problem(actions[1]?.keyNode, `a flow item has one action; this one has ${listed(actions.map((found) => found.key))}`);
+    nodes.problem(actions[1]?.keyNode, `a flow item has one action; this one has ${listed(actions.map((found) => found.key), 'and')}`);
     return undefined;
   }
   const refused = REFUSED_ACTIONS[action.key];

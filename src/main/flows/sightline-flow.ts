@@ -195,7 +195,7 @@ function readStep(context: FlowReadContext, item: unknown, scope: Scope, depth: 
   }
   const second = kinds[1];
   if (second !== undefined) {
-    nodes.problem(second.keyNode, `a step has one kind; this one has ${listed(kinds.map((kind) => kind.key))}`);
+    nodes.problem(second.keyNode, `a step has one kind; this one has ${listed(kinds.map((kind) => kind.key), 'and')}`);
     return none;
   }
   const kind = first.key as StepKindName;
