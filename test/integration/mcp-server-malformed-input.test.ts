@@ -5,13 +5,15 @@
  * object off the JSON-RPC shape: -32600, with the request's id when it could be read. Params that are not
  * an object or do not fit the method (`"arguments": [1, 2]`): -32602 naming the field and what it expected,
  * not -32603 with zod's issues as JSON. An unknown method: -32601. A malformed notification gets no answer,
- * as JSON-RPC wants, and is reported on stderr. A line past the size limit is discarded and answered -32600,
+ * as JSON-RPC wants, and is reported on stderr. A message nested past the limit is -32600 (it overflowed
+ * the call stack as an internal error), and a line past the size limit is discarded and answered -32600,
  * where the SDK's transport closed and left the server deaf.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
+import { MAX_NESTING_DEPTH } from '../../src/main/mcp-server/incoming-line.js';
 import { MAX_LINE_BYTES } from '../../src/main/mcp-server/stdio-transport.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -174,6 +176,21 @@ describe('sightline mcp given malformed lines', () => {
     expect(await exchange({ jsonrpc: '2.0', id: 31, method: 'no/such/method' })).toEqual({ jsonrpc: '2.0', id: 31, error: { code: -32601, message: 'Method not found' } });
     await expectNoAnswer({ jsonrpc: '2.0', method: 'notifications/cancelled', params: [31] });
     await expectNoAnswer('');
+  });
+
+  it('refuses a message nested past the limit before anything walks it, where the call stack overflowed', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const deepCall = await exchange(`{"jsonrpc":"2.0","id":35,"method":"tools/call","params":{"name":"get_history_image","arguments":{"image_id":${deep}}}}`);
+    expect(deepCall).toEqual({
+      jsonrpc: '2.0',
+      id: 35,
+      error: { code: -32600, message: `Invalid Request: the message nests objects and arrays more than ${MAX_NESTING_DEPTH} levels deep.` },
+    });
+    await expectNoAnswer(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":${deep}}}`);
+    // The request, params and _meta are the first three levels; the arrays in _meta.a the rest.
+    const pingNested = (id: number, depth: number) => `{"jsonrpc":"2.0","id":${id},"method":"ping","params":{"_meta":{"a":${'['.repeat(depth - 3)}${']'.repeat(depth - 3)}}}}`;
+    expect(await exchange(pingNested(36, MAX_NESTING_DEPTH))).toEqual({ jsonrpc: '2.0', id: 36, result: {} });
+    expect(await exchange(pingNested(37, MAX_NESTING_DEPTH + 1))).toMatchObject({ id: 37, error: { code: -32600 } });
   });
 
   it('discards a line past the size limit as it comes, answers it, and reads the next line as usual', async () => {

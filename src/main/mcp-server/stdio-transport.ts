@@ -11,7 +11,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { readIncomingLine, tooLongReply, type JsonRpcErrorReply, type RequestCheck } from './incoming-line.js';
+import { internalErrorReply, readIncomingLine, tooLongReply, type JsonRpcErrorReply, type RequestCheck } from './incoming-line.js';
 
 /** The SDK's own limit for what its stdio transport buffers; no client request comes near it. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -109,7 +109,15 @@ export class StdioLineTransport implements Transport {
     const line = Buffer.concat(this.pieces, this.pendingBytes).toString('utf8').replace(/\r$/, '');
     this.pieces = [];
     this.pendingBytes = 0;
-    const incoming = readIncomingLine(line, this.checkRequest);
+    let incoming;
+    try {
+      incoming = readIncomingLine(line, this.checkRequest);
+    } catch (error) {
+      // Nothing in reading a line is meant to throw; if it does, the line is lost, not the server.
+      const detail = error instanceof Error ? error.message : String(error);
+      this.reply(internalErrorReply(`Internal error: the line could not be read (${detail}).`));
+      return;
+    }
     if (incoming.kind === 'message') this.deliver(incoming.message);
     else if (incoming.kind === 'answer') this.reply(incoming.reply);
     else if (incoming.problem !== undefined) this.onerror?.(new Error(incoming.problem));
