@@ -2,15 +2,15 @@
  * The framing of `sightline mcp`'s stdio transport, on streams the test controls chunk by chunk: a message
  * split across chunks or several in one chunk are each read whole, CRLF line ends are taken, a line up to
  * the limit is read, and a longer one is answered at once and discarded up to its newline without ending
- * the lines after it. A handler that throws costs its own message only.
+ * the lines after it. A handler that throws, or a check that does, costs its own message only.
  */
 import { PassThrough, Writable } from 'node:stream';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { StdioLineTransport } from '../../src/main/mcp-server/stdio-transport.js';
 
 /** stdin fed chunk by chunk through its 'data' event and stdout collected as it is written, both at once. */
-function openTransport(maxLineBytes?: number) {
+function openTransport(maxLineBytes?: number, checkRequest: (request: JSONRPCRequest) => string | undefined = () => undefined) {
   const stdin = new PassThrough();
   const written: unknown[] = [];
   const stdout = new Writable({
@@ -21,7 +21,7 @@ function openTransport(maxLineBytes?: number) {
   });
   const received: JSONRPCMessage[] = [];
   const errors: string[] = [];
-  const transport = new StdioLineTransport({ stdin, stdout, checkRequest: () => undefined, ...(maxLineBytes === undefined ? {} : { maxLineBytes }) });
+  const transport = new StdioLineTransport({ stdin, stdout, checkRequest, ...(maxLineBytes === undefined ? {} : { maxLineBytes }) });
   transport.onmessage = (message) => received.push(message);
   transport.onerror = (error) => errors.push(error.message);
   const feed = (text: string) => stdin.emit('data', Buffer.from(text, 'utf8'));
@@ -67,5 +67,18 @@ describe('the stdio transport of sightline mcp', () => {
     feed(`${ping(1)}\n${ping(2)}\n`);
     expect(received).toHaveLength(1);
     expect(errors).toEqual(['handler failed']);
+  });
+
+  it('answers a line whose reading fails for a reason of its own with an internal error, and reads the next line', async () => {
+    const { feed, transport, received, written } = openTransport(undefined, (request) => {
+      if (request.id === 1) throw new RangeError('Maximum call stack size exceeded');
+      return undefined;
+    });
+    await transport.start();
+    feed(`${ping(1)}\n${ping(2)}\n`);
+    expect(written).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error: the line could not be read (Maximum call stack size exceeded).' } },
+    ]);
+    expect(received).toEqual([{ jsonrpc: '2.0', id: 2, method: 'ping' }]);
   });
 });
