@@ -2,6 +2,7 @@
  * The HTTP transport of `sightline timeline`, over real sockets: the page and the API on 127.0.0.1 only,
  * the token required (401 without it or with a wrong one), foreign Host and Origin headers refused (403),
  * calls validated by the same schemas, live events as server-sent events, images for <img> with the token.
+ * A call must declare its body application/json by media type, parameters aside (issue 24, finding 8a).
  * Its edges hold (issue 17, finding 9): a malformed percent-encoding is a 400, an over-large body a 413
  * the client receives, slow headers and bodies time out, and event streams are capped.
  * Then the command itself as a process: it prints the URL with the token and stops on Ctrl+C.
@@ -125,6 +126,29 @@ describe('timeline server', () => {
     expect(notJson.status).toBe(415);
     const unknown = await send(server.port, '/api/constructor', { method: 'POST', headers: json(server.token), body: '[]' });
     expect(unknown.status).toBe(404);
+  });
+
+  it('takes a call only when its Content-Type is application/json, parameters aside (415 otherwise, saying what was sent)', async () => {
+    const callWith = (contentType: string | undefined) =>
+      send(server.port, '/api/listSessions', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${server.token}`, ...(contentType === undefined ? {} : { 'Content-Type': contentType }) },
+        body: JSON.stringify([{ limit: 5 }]),
+      });
+    const accepted = ['application/json', 'Application/JSON; charset=utf-8', ' application/json ;charset=UTF-8'];
+    const refused = ['text/plain; application/json', 'application/json-patch+json', 'application/jsonp', 'application/json,text/plain', 'text/plain', ''];
+    const statuses: Record<string, number> = {};
+    for (const contentType of [...accepted, ...refused]) statuses[contentType] = (await callWith(contentType)).status;
+    expect(statuses).toEqual({ ...Object.fromEntries(accepted.map((type) => [type, 200])), ...Object.fromEntries(refused.map((type) => [type, 415])) });
+    for (const contentType of refused) {
+      const reply = await callWith(contentType);
+      expect(JSON.parse(reply.body.toString())).toEqual({
+        error: { code: 'invalid-arguments', message: `Send the arguments as JSON with Content-Type: application/json (the request had Content-Type ${JSON.stringify(contentType.trim())}).` },
+      });
+    }
+    const missing = await callWith(undefined);
+    expect(missing.status).toBe(415);
+    expect(JSON.parse(missing.body.toString())).toMatchObject({ error: { message: expect.stringContaining('the request had no Content-Type') } });
   });
 
   it('listens on 127.0.0.1 only', async () => {

@@ -7,7 +7,9 @@
  * Arguments are checked by each tool's own zod schema, as for the agent's model. A call that does not fit
  * is answered as a tool result with isError, naming the field and the reason, so that the calling model
  * sees it and can correct itself (MCP 2025-11-25); only a call naming no tool is the protocol's
- * invalid-params error (-32602). Each tool is listed with its exact schema (computer: one `oneOf` branch
+ * invalid-params error (-32602), as is a request off the protocol's own shape (`arguments` that are not an
+ * object, a `name` that is not a string), which the stdio transport answers before it gets here
+ * (request-params.ts). Each tool is listed with its exact schema (computer: one `oneOf` branch
  * per action), so a client that validates before calling is never refused for shape.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

@@ -19,7 +19,7 @@ import { APP_API_CHANNELS, AppApiError, type AppApiErrorCode, type AppApiName } 
 import { dispatchAppApiCall, isAppApiName, type AppApiImplementation, type DispatchOptions } from '../app-api-dispatch.js';
 import type { EventBus } from '../../app/event-bus.js';
 import { DEFAULT_HTTP_LIMITS, timeoutCheckIntervalMs, type HttpLimits } from './http-limits.js';
-import { checkHostAndOrigin, checkToken, presentedToken } from './http-request-guard.js';
+import { checkHostAndOrigin, checkJsonContentType, checkToken, presentedToken } from './http-request-guard.js';
 import { readRequestBody } from './request-body.js';
 import { readStaticFile } from './static-files.js';
 
@@ -115,9 +115,8 @@ export async function startTimelineServer(options: TimelineServerOptions): Promi
     if (!isAppApiName(name)) return sendError(response, new AppApiError('not-found', `There is no call ${name}.`));
     if (request.method !== 'POST') return sendPlain(response, 405, `Use POST for /api/${name}.`);
     // A JSON content type cannot be sent by a plain HTML form, one more wall against cross-site posts.
-    if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-      return sendError(response, new AppApiError('invalid-arguments', 'Send the arguments as application/json.'), 415);
-    }
+    const contentType = checkJsonContentType(request.headers['content-type']);
+    if (!contentType.ok) return sendError(response, new AppApiError('invalid-arguments', contentType.message), 415);
     return serveCall(request, response, name);
   }
 

@@ -5,14 +5,16 @@
  * client goes away (stdin ends) or the process is told to stop. Then the open turn is ended, the operator
  * and the MCP servers released and the database closed. Every problem before serving is a UserError on
  * stderr with exit 2, as for `sightline run`; nothing but protocol is ever written to stdout. The served
- * tools need no model: without one, only web_search is left out, with a warning.
+ * tools need no model: without one, only web_search is left out, with a warning. A line from the client that
+ * is not a message the server can take is answered with its JSON-RPC error (mcp-server/stdio-transport.ts).
  */
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { assembleRun, type RunParts } from '../../app/run-assembly.js';
 import type { ModelAdapter } from '../../llm/model-adapter.js';
 import { McpToolHost } from '../../mcp-server/mcp-tool-host.js';
 import { createSightlineMcpServer } from '../../mcp-server/mcp-server.js';
+import { servedRequestParamsProblem } from '../../mcp-server/request-params.js';
+import { StdioLineTransport } from '../../mcp-server/stdio-transport.js';
 import { loadCliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
 import type { CliInvocation } from '../io.js';
@@ -51,7 +53,9 @@ export async function serveMcp(invocation: CliInvocation, command: Command, opti
       },
     });
     const server = createSightlineMcpServer(host);
-    await server.connect(new StdioServerTransport());
+    // What the protocol could not take and had no one to answer (a malformed notification, a stray response).
+    server.onerror = (error) => stderr(`sightline mcp: ${error.message}\n`);
+    await server.connect(new StdioLineTransport({ checkRequest: servedRequestParamsProblem }));
     const described = operator.describe();
     stderr(`sightline mcp: serving ${described.kind} operator on ${described.target} over stdio (home ${loaded.home.root})\n`);
     await leaving.left;
