@@ -13,7 +13,7 @@ import { COST_CEILING_FORMS, parseCostCeiling } from './cost-ceiling.js';
 import { ModelPricingSchema } from './pricing.js';
 import { ANTHROPIC_COMPUTER_TOOL_TYPES, MODEL_PROVIDERS, type ModelProvider } from './providers.js';
 import { stopShortcutError } from './stop-shortcut.js';
-import { parseUrlPattern, URL_PATTERN_FORMS } from './url-patterns.js';
+import { urlPatternError } from './url-patterns.js';
 
 export const DEDUP_ALGORITHMS = ['phash', 'dhash', 'ahash'] as const;
 export type DedupAlgorithm = (typeof DEDUP_ALGORITHMS)[number];
@@ -122,7 +122,10 @@ const ContextConfigSchema = z
   })
   .strict();
 
-const UrlPatternTextSchema = z.string().refine((text) => parseUrlPattern(text) !== undefined, { error: URL_PATTERN_FORMS });
+const UrlPatternTextSchema = z.string().check((context) => {
+  const error = urlPatternError(context.value);
+  if (error !== undefined) context.issues.push({ code: 'custom', message: error, input: context.value });
+});
 
 const AgentConfigSchema = z
   .object({

@@ -24,5 +24,5 @@ function positive(ceiling: CostCeiling): CostCeiling | undefined {
   return ceiling.amount > 0 ? ceiling : undefined;
 }
 
-/** The form the schema's message and the README give. */
+/** The form the schema's message and docs/models.md ("Cost") give. */
 export const COST_CEILING_FORMS = 'dollars (0.5 or "$0.50") or tokens ("200000 tokens"), above zero';

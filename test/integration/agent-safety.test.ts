@@ -101,6 +101,27 @@ describe('the confirmation policy', () => {
     expect(toolResults(1)[0]).toContain('the user refused this action: typing into a password field');
   });
 
+  it('treats a paste into the focused password field as risky on an operator that reads only the focus (the desktop)', async () => {
+    const desktop = { kind: 'desktop' as const, focusedFieldKind: 'password' as const, focusedApplication: { name: 'Firefox', isTerminal: false } };
+    harness = await startAgentHarness({ operator: desktop, confirm: async () => false });
+    harness.server.script([computerCall({ action: 'key', keys: 'ctrl+v' }), finishCall('Stopped at the password.', false)]);
+    await harness.agent.runTurn({ request: userText('Log in') });
+    expect(harness.confirmations.map(({ action, reason }) => ({ action, reason }))).toEqual([
+      { action: { action: 'key', keys: 'ctrl+v' }, reason: 'pasting into a password field' },
+    ]);
+    expect(harness.operator.executed).toEqual([]);
+  });
+
+  it('approved, a paste into a password field it cannot read says so, and how much only where it can tell', async () => {
+    const desktop = { kind: 'desktop' as const, focusedFieldKind: 'password' as const, focusedApplication: { name: 'Firefox', isTerminal: false } };
+    harness = await startAgentHarness({ operator: desktop, confirm: async () => true });
+    harness.server.script([computerCall({ action: 'key', keys: 'shift+Insert' }), finishCall()]);
+    const outcome = await harness.agent.runTurn({ request: userText('Log in') });
+    const [step] = harness.storage.steps.listByTurn(outcome.turnId);
+    expect(step!.action).toEqual({ action: 'key', keys: 'shift+Insert' });
+    expect(step!.result).toMatchObject({ ok: true, detail: expect.stringContaining('text pasted into a password field') });
+  });
+
   it('does not ask when the focused field is an ordinary text field', async () => {
     harness = await startAgentHarness({ operator: { focusedFieldKind: 'text' } });
     harness.server.script([computerCall({ action: 'type', text: 'hello' }), finishCall()]);

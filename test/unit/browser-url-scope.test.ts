@@ -7,10 +7,13 @@ import { ConfigSchema } from '../../src/shared/config.js';
 import { parseUrlPattern, urlMatchesPattern } from '../../src/shared/url-patterns.js';
 import { BrowserUrlScope } from '../../src/main/operators/browser-url-scope.js';
 
+/** Whether the pattern matches: a plainly written URL gets the same answer whether the pattern allows or blocks. */
 function matches(pattern: string, url: string): boolean {
   const parsed = parseUrlPattern(pattern);
   if (parsed === undefined) throw new Error(`not a pattern: ${pattern}`);
-  return urlMatchesPattern(new URL(url), parsed);
+  const allows = urlMatchesPattern(new URL(url), parsed, 'allow');
+  expect(urlMatchesPattern(new URL(url), parsed, 'block'), `${pattern} blocking ${url}`).toBe(allows);
+  return allows;
 }
 
 describe('URL patterns', () => {

@@ -41,6 +41,24 @@ export function maskedDetail(action: ComputerAction): string {
   return action.action === 'type' ? `typed ${action.text.length} characters into a password field` : 'pressed keys into a password field';
 }
 
+/**
+ * What a paste or a drop put into a field, from its text before and after: what lies between the part they
+ * share at the start and the part they share at the end (a paste over a selection replaces it).
+ */
+export function landedText(before: string, after: string): string {
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start += 1;
+  let end = 0;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end += 1;
+  return after.slice(start, after.length - end);
+}
+
+/** What the model and the stored result are told a paste or a drop into a password field did: how much, never what. */
+export function filledDetail(how: 'pasted' | 'dropped', done: string, landed: string | undefined): string {
+  const amount = landed === undefined ? 'text' : `${landed.length} character${landed.length === 1 ? '' : 's'}`;
+  return `${done}: ${amount} ${how} into a password field`;
+}
+
 /** The strings that would give away what an action typed: as written, as spelled, and each piece of it. */
 export function typedStrings(action: ComputerAction): string[] {
   const written = action.action === 'key' || action.action === 'hold_key' ? [action.keys, typedText(action)] : [typedText(action)];

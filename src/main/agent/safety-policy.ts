@@ -12,6 +12,12 @@
  * is judged like `type` with that text (spelled-text.ts). Where the operator cannot tell what has the
  * focus, text that is or looks like a secret (secret-likeness.ts) is risky in itself.
  *
+ * Pasting is typing what the clipboard holds, and dropping dragged text is typing it where it lands: a paste
+ * chord (ctrl+v, cmd+v, shift+Insert, ctrl+shift+v) while a password field has the focus, and a drag or a
+ * mouse_up that ends on a password field (the operator reads what field lies under the point), are judged
+ * like typing there. What is pasted or dropped is not known before it lands, so where the field cannot be
+ * told there is no text to judge: only the field decides.
+ *
  * Enter in a terminal runs a command. For an operator that can tell that the focused application is a
  * terminal (the desktop, from the OS: focus/terminal-applications.ts), Enter there is risky: a `key` or
  * `hold_key` that presses Return or KP_Enter, and typed text with a newline (which the computer tool
@@ -32,7 +38,12 @@ export interface RiskEvidence {
   focusedApplication?: FocusedApplication | undefined;
   /** The configuration's secret redactor, to recognize a configured secret in typed text; none known without it. */
   redactSecrets?: Redact | undefined;
+  /** For an action that may drop dragged text (dropPlace): the kind of field under its end point; unknown when absent. */
+  dropFieldKind?: FocusedFieldKind | undefined;
 }
+
+/** Where an action that lets go of the left button does so: a point of the model's view, or where the pointer is. */
+export type DropPlace = { x: number; y: number } | 'pointer';
 
 export type RiskAssessment = { risky: true; reason: string } | { risky: false; reason?: undefined };
 
@@ -73,6 +84,12 @@ export function assessRisk(action: ComputerAction, evidence: RiskEvidence): Risk
   if (typesText(action) && evidence.focusedFieldKind === 'password') {
     return { risky: true, reason: 'typing into a password field' };
   }
+  if (pastes(action) && evidence.focusedFieldKind === 'password') {
+    return { risky: true, reason: 'pasting into a password field' };
+  }
+  if (dropPlace(action) !== undefined && evidence.dropFieldKind === 'password') {
+    return { risky: true, reason: 'dropping dragged text into a password field' };
+  }
   if (typed !== '' && evidence.focusedFieldKind === 'unknown') {
     const likeness = secretLikeness(typed, evidence.redactSecrets ?? ((text) => text));
     if (likeness !== undefined) return { risky: true, reason: `typing text that ${likeness} where the focused field cannot be told` };
@@ -101,6 +118,31 @@ export function typedText(action: ComputerAction): string {
 /** Whether the action types something (text, or keys that spell it). */
 export function typesText(action: ComputerAction): boolean {
   return action.action === 'type' || typedText(action) !== '';
+}
+
+/**
+ * Whether a key or hold_key presses a paste chord in any of its combinations: V with Ctrl or Cmd (Shift
+ * too: a terminal's ctrl+shift+v; Alt too, which some applications read as a paste of their own), or
+ * Shift+Insert without Ctrl (ctrl+Insert copies).
+ */
+export function pastes(action: ComputerAction): boolean {
+  if (action.action !== 'key' && action.action !== 'hold_key') return false;
+  return pressedCombinations(action).some(({ chord }) => {
+    const shape = chordShape(chord);
+    if (shape.keys.has('V') && (has(shape, 'ctrl') || has(shape, 'cmd'))) return true;
+    return shape.keys.has('Insert') && has(shape, 'shift') && !has(shape, 'ctrl');
+  });
+}
+
+/**
+ * Where an action may drop what it drags: a drag at its end point, a mouse_up where it lets go (its point, or
+ * the pointer's place). A drag that only moves something lands there too; judging every drag that ends on a
+ * password field costs at most a question.
+ */
+export function dropPlace(action: ComputerAction): DropPlace | undefined {
+  if (action.action === 'drag') return { x: action.to_x, y: action.to_y };
+  if (action.action !== 'mouse_up') return undefined;
+  return action.x === undefined || action.y === undefined ? 'pointer' : { x: action.x, y: action.y };
 }
 
 const ENTER_KEYS = new Set<NutKeyName>(['Return', 'Enter']);

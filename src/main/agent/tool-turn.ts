@@ -189,9 +189,10 @@ export class ToolTurn {
   private record(call: ToolCall, outcome: DispatchOutcome, origin: CallOrigin): void {
     const record = outcome.result.record;
     const typed = record?.typedIntoPasswordField ?? [];
+    const pasted = record?.pastedIntoPasswordField ?? [];
     // A search report is written by the search tool while it runs, not by the turn: masked once it is there
     // (masking the turn's rows for a newly typed password masks its search reports too).
-    if (typed.length > 0) this.maskPasswordTyping(call.id, typed, record?.typedArgumentPaths ?? []);
+    if (typed.length > 0 || pasted.length > 0) this.maskPasswordTyping(call.id, [...typed, ...pasted], typed.length > 0 ? record?.typedArgumentPaths ?? [] : undefined);
     else maskStoredSearchReports(this.parts.storage, this.turnId, this.findableTyped());
     const findable = this.findableTyped();
     const mask = typedMasker(findable);
@@ -213,17 +214,18 @@ export class ToolTurn {
   /**
    * What a call typed into a password field, masked where it was stored before the focus was known: in the
    * call itself (by place, in its protocol's shape, and in the reply's text for a call written there), by
-   * value in the rest of the reply, and, wherever it can be found, in what the turn stored before.
+   * value in the rest of the reply, and, wherever it can be found, in what the turn stored before. What a
+   * paste or a drop put there is not in its call (`paths` undefined): masked by value only.
    */
-  private maskPasswordTyping(callId: string, typed: readonly string[], paths: readonly ArgumentPath[]): void {
+  private maskPasswordTyping(callId: string, typed: readonly string[], paths: readonly ArgumentPath[] | undefined): void {
     this.parts.typedPasswords.learn(this.sessionId, typed);
     if (this.callsMessage !== undefined) {
       const written = this.callsMessage.message;
-      const placed: AssistantMessage = {
-        ...written,
-        toolCalls: written.toolCalls.map((call) => (call.id === callId ? { ...call, argumentsText: maskedAtPaths(call.argumentsText, paths) } : call)),
-      };
-      const inText = this.parts.maskWrittenCall?.(placed, callId, MASKED_PASSWORD) ?? placed;
+      const placed: AssistantMessage =
+        paths === undefined
+          ? written
+          : { ...written, toolCalls: written.toolCalls.map((call) => (call.id === callId ? { ...call, argumentsText: maskedAtPaths(call.argumentsText, paths) } : call)) };
+      const inText = paths === undefined ? placed : (this.parts.maskWrittenCall?.(placed, callId, MASKED_PASSWORD) ?? placed);
       const message = maskedAssistantMessage(inText, typed);
       this.parts.storage.messages.rewriteCalls(this.callsMessage.id, message);
       this.callsMessage = { ...this.callsMessage, message };

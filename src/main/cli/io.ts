@@ -35,7 +35,7 @@ export interface CliInvocation {
   exitCode: number;
 }
 
-/** Exit codes are part of the CLI's contract (README): scripts branch on them. */
+/** Exit codes are part of the CLI's contract (docs/cli.md): scripts branch on them. */
 export const EXIT = {
   ok: 0,
   failed: 1,

@@ -15,7 +15,7 @@ import {
   keysUnder,
 } from './fields.js';
 import type { ConfigSource } from './sources.js';
-import { closestName } from './suggestions.js';
+import { closestName } from '../../shared/suggestions.js';
 import { valueFromText } from './text-values.js';
 
 export interface ConfigEntry {

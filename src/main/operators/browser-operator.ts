@@ -19,7 +19,8 @@ import { BrowserFrameSource } from './browser-frame-source.js';
 import { NavigationGuard } from './browser-navigation-guard.js';
 import { PendingRequests } from './browser-pending-requests.js';
 import { BrowserUrlScope, type BrowserUrlScopeSettings } from './browser-url-scope.js';
-import type { FrameGeometry } from './coordinates.js';
+import { focusedFieldKind, focusedPasswordText, fieldKindAtPoint, passwordTextAtPoint } from './browser-field-reading.js';
+import { mapModelPoint, type FrameGeometry, type Point } from './coordinates.js';
 import type { ModelView } from '../../shared/model-view.js';
 import type { ActionResult, FocusedFieldKind, Operator, OperatorDescription } from './operator.js';
 import { sleepUnlessAborted, type Sleep } from './pause.js';
@@ -227,27 +228,33 @@ export class BrowserOperator implements Operator {
   }
 
   /** What has the keyboard focus in the page, looking into frames (a login form is often in an iframe). */
-  async focusedFieldKind(): Promise<FocusedFieldKind> {
-    let kinds: FocusKindAnswer[];
-    try {
-      kinds = await Promise.all(
-        this.page.frames().map(async (frame) => FocusKindAnswerSchema.parse(await frame.evaluate(CLASSIFY_ACTIVE_ELEMENT))),
-      );
-    } catch {
-      return 'unknown';
-    }
-    // A password field focused in any frame decides it; otherwise the innermost focused element does:
-    // the main document's active element is the iframe that holds the focus.
-    if (kinds.includes('password')) return 'password';
-    const main = kinds[0];
-    if (main !== 'frame') return main ?? 'unknown';
-    return kinds.includes('text') ? 'text' : 'other';
+  focusedFieldKind(): Promise<FocusedFieldKind> {
+    return focusedFieldKind(this.page);
+  }
+
+  /** The field under a point of the model's view, or under the pointer, looking into frames. */
+  async fieldKindAt(place: Point | 'pointer', view: ModelView): Promise<FocusedFieldKind> {
+    const point = await this.pagePoint(place, view);
+    return point === undefined ? 'unknown' : fieldKindAtPoint(this.page, point);
+  }
+
+  async passwordFieldText(place: 'focused' | Point | 'pointer', view: ModelView): Promise<string | undefined> {
+    if (place === 'focused') return focusedPasswordText(this.page);
+    const point = await this.pagePoint(place, view);
+    return point === undefined ? undefined : passwordTextAtPoint(this.page, point);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.ownsBrowser) await this.browser.close();
+  }
+
+  /** A point of the model's view in the page's CSS pixels (as an action there would land), or where the pointer is. */
+  private async pagePoint(place: Point | 'pointer', view: ModelView): Promise<Point | undefined> {
+    if (place === 'pointer') return this.input.pointer;
+    const mapped = mapModelPoint(place, view, this.lastFrame ?? (await this.capture()));
+    return mapped.ok ? mapped.screen : undefined;
   }
 
   private frameSource(): BrowserFrameSource {
@@ -274,27 +281,6 @@ export class BrowserOperator implements Operator {
     });
   }
 }
-
-const FocusKindAnswerSchema = z.enum(['password', 'text', 'other', 'frame']);
-type FocusKindAnswer = z.infer<typeof FocusKindAnswerSchema>;
-
-// Runs in the page, as a string because this code is compiled without the DOM library.
-const CLASSIFY_ACTIVE_ELEMENT = `(() => {
-  let element = document.activeElement;
-  while (element && element.shadowRoot && element.shadowRoot.activeElement) element = element.shadowRoot.activeElement;
-  if (!element) return 'other';
-  const tag = element.tagName;
-  if (tag === 'IFRAME' || tag === 'FRAME') return 'frame';
-  if (tag === 'INPUT') {
-    const type = element.type; // normalized by the browser: an unknown type reads as 'text'
-    const autocomplete = (element.getAttribute('autocomplete') || '').toLowerCase();
-    if (type === 'password' || autocomplete.includes('password')) return 'password';
-    const textTypes = ['text', 'email', 'search', 'url', 'tel', 'number'];
-    return textTypes.includes(type) ? 'text' : 'other';
-  }
-  if (tag === 'TEXTAREA' || element.isContentEditable) return 'text';
-  return 'other';
-})()`;
 
 function runsAsRootOnLinux(): boolean {
   return process.platform === 'linux' && process.getuid?.() === 0;

@@ -53,9 +53,9 @@ export class BrowserUrlScope {
     if (url.protocol === 'file:' && !this.allowFileUrls) {
       return `${url.href} is a file: URL, and file: URLs are not allowed (agent.allowFileUrls, --allow-file-urls)`;
     }
-    const blockedBy = this.blocked.find((pattern) => urlMatchesPattern(url, pattern));
+    const blockedBy = this.blocked.find((pattern) => urlMatchesPattern(url, pattern, 'block'));
     if (blockedBy !== undefined) return `${url.href} is blocked by agent.blockedUrls (${blockedBy.text})`;
-    if (this.allowed !== undefined && !this.allowed.some((pattern) => urlMatchesPattern(url, pattern))) {
+    if (this.allowed !== undefined && !this.allowed.some((pattern) => urlMatchesPattern(url, pattern, 'allow'))) {
       return `${url.href} is outside agent.allowedUrls (${this.allowed.map((pattern) => pattern.text).join(', ') || 'empty'})`;
     }
     return undefined;

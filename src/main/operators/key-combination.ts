@@ -9,6 +9,7 @@
  * in reverse, so `ctrl+shift+t` is Ctrl down, Shift down, T down, T up, Shift up, Ctrl up.
  */
 import type { Key } from '@nut-tree-fork/nut-js';
+import { PUNCTUATION_KEY_NAMES } from '../../shared/key-names.js';
 
 export type NutKeyName = keyof typeof Key;
 
@@ -79,7 +80,7 @@ const NAMED_KEYS: Record<string, KeyTarget> = {
   scroll_lock: { nut: 'ScrollLock', playwright: 'ScrollLock' },
   print: { nut: 'Print', playwright: 'PrintScreen' },
   printscreen: { nut: 'Print', playwright: 'PrintScreen' },
-  // Punctuation by keysym name (xdotool) as well as by character (below).
+  // Punctuation by keysym name (xdotool) as well as by character (below, shared/key-names.ts).
   minus: { nut: 'Minus', playwright: '-' },
   equal: { nut: 'Equal', playwright: '=' },
   plus: { nut: 'Add', playwright: '+' },
@@ -94,22 +95,11 @@ const NAMED_KEYS: Record<string, KeyTarget> = {
   bracketright: { nut: 'RightBracket', playwright: ']' },
 };
 
-const CHARACTER_KEYS: Record<string, KeyTarget> = {
-  '-': NAMED_KEYS.minus!,
-  '=': NAMED_KEYS.equal!,
-  // `+` is Shift+= on a US layout; nut-js has no such key, so it presses the keypad's plus, which
-  // applications treat the same (ctrl++ zooms in).
-  '+': NAMED_KEYS.plus!,
-  ',': NAMED_KEYS.comma!,
-  '.': NAMED_KEYS.period!,
-  '/': NAMED_KEYS.slash!,
-  '\\': NAMED_KEYS.backslash!,
-  ';': NAMED_KEYS.semicolon!,
-  "'": NAMED_KEYS.apostrophe!,
-  '`': NAMED_KEYS.grave!,
-  '[': NAMED_KEYS.bracketleft!,
-  ']': NAMED_KEYS.bracketright!,
-};
+// `+` is Shift+= on a US layout; nut-js has no such key, so it presses the keypad's plus, which
+// applications treat the same (ctrl++ zooms in).
+const CHARACTER_KEYS: Record<string, KeyTarget> = Object.fromEntries(
+  [...PUNCTUATION_KEY_NAMES].map(([character, name]) => [character, NAMED_KEYS[name]!]),
+);
 
 const KNOWN_NAMES_HINT =
   'known keys: ctrl, shift, alt, cmd (super/meta/win), Return, Tab, Escape, BackSpace, Delete, Home, End, ' +

@@ -71,6 +71,19 @@ export interface Operator extends FrameSource {
    */
   focus?(): Promise<FocusReading>;
   /**
+   * What kind of field lies under a point of the model's view (mapped through `view` like an action's), or
+   * under the pointer: where a drag would drop dragged text. Only operators that can tell implement it
+   * (the browser, looking into frames); absent means "unknown".
+   */
+  fieldKindAt?(place: { x: number; y: number } | 'pointer', view: ModelView): Promise<FocusedFieldKind>;
+  /**
+   * The text of a password field: the focused one, or the one under a point or the pointer. Read before and
+   * after a paste or a drop into it, so that what landed there is known and masked like typed text (it is
+   * held in memory only). Undefined where no password field is, or it cannot be read; absent on operators
+   * that cannot read one (the desktop: accessibility APIs never give a password field's text).
+   */
+  passwordFieldText?(place: 'focused' | { x: number; y: number } | 'pointer', view: ModelView): Promise<string | undefined>;
+  /**
    * After an action, before the screen is watched settle: waits, for at most `remainingMs`, for what the
    * operator itself knows is still coming (a browser's pending navigation and the requests the action
    * started). Only operators that can tell implement it; the desktop's screen is all there is to watch.

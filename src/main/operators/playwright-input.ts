@@ -17,10 +17,18 @@ export class PlaywrightInput implements InputDriver {
   /** Buttons a mouse_down left down, to refuse a second press and to release them when the turn ends. */
   private readonly pressed = new Set<MouseButton>();
 
+  /** Where the last move left the pointer (Playwright does not say): where a mouse_up without a point lets go. */
+  private lastPointer: Point | undefined;
+
   /** The page is read on every call: the operator follows popups and new tabs. */
   constructor(private readonly currentPage: () => Page) {}
 
+  get pointer(): Point | undefined {
+    return this.lastPointer;
+  }
+
   async move(to: Point): Promise<void> {
+    this.lastPointer = to;
     await this.currentPage().mouse.move(to.x, to.y, { steps: MOVE_STEPS });
   }
 
@@ -33,10 +41,13 @@ export class PlaywrightInput implements InputDriver {
     const mouse = this.currentPage().mouse;
     const [start, ...rest] = path;
     if (start === undefined) return;
-    await mouse.move(start.x, start.y, { steps: MOVE_STEPS });
+    await this.move(start);
     await mouse.down();
     try {
-      for (const point of rest) await mouse.move(point.x, point.y, { steps: DRAG_STEPS });
+      for (const point of rest) {
+        this.lastPointer = point;
+        await mouse.move(point.x, point.y, { steps: DRAG_STEPS });
+      }
     } finally {
       await mouse.up();
     }

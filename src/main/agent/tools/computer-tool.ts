@@ -11,14 +11,15 @@ import { z } from 'zod';
 import { COMPUTER_ACTION_TYPES, ComputerActionSchema, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
 import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { MessagePart } from '../../../shared/messages.js';
+import type { ModelView } from '../../../shared/model-view.js';
 import type { Redact } from '../../../shared/secret-redaction.js';
 import type { FocusReading, Operator } from '../../operators/operator.js';
 import { unchangedNotice } from '../../perception/capture-with-dedup.js';
 import { unsettledNotice } from '../../perception/settle-watch.js';
 import type { ConfirmationHandler } from '../agent-contract.js';
 import { askConfirmation, refusalText } from '../confirmation-gate.js';
-import { maskedDetail, maskedForApproval, maskedTyping, typedField, typedStrings, type ArgumentPath } from '../password-masking.js';
-import { assessRisk, confirmationReason, needsConfirmation, pressesEnter, typesText } from '../safety-policy.js';
+import { filledDetail, landedText, maskedDetail, maskedForApproval, maskedTyping, typedField, typedStrings, type ArgumentPath } from '../password-masking.js';
+import { assessRisk, confirmationReason, dropPlace, needsConfirmation, pastes, pressesEnter, typesText, type DropPlace } from '../safety-policy.js';
 import { typingPieces } from '../typing-pieces.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
 import { computerInputSchema } from './computer-input-schema.js';
@@ -114,8 +115,13 @@ export function withTypedArgumentPaths(result: ToolResult, paths: readonly Argum
 export async function performComputerAction(action: ComputerAction, scope: ToolCallScope, options: ComputerToolOptions): Promise<ToolResult> {
   const details: string[] = [];
   let intoPasswordField = false;
+  // What pastes and drops put into password fields, as the operator read it there.
+  const landed: string[] = [];
   const recorded = (): ComputerAction => (intoPasswordField ? maskedTyping(action) : action);
-  const masking = (): Pick<ToolStepRecord, 'typedIntoPasswordField'> => (intoPasswordField ? { typedIntoPasswordField: typedStrings(action) } : {});
+  const masking = (): Pick<ToolStepRecord, 'typedIntoPasswordField' | 'pastedIntoPasswordField'> => ({
+    ...(intoPasswordField ? { typedIntoPasswordField: typedStrings(action) } : {}),
+    ...(landed.length > 0 ? { pastedIntoPasswordField: [...landed] } : {}),
+  });
   for (const piece of typingPieces(action)) {
     const gate = await confirmIfNeeded(piece, scope, options);
     intoPasswordField ||= gate.focusedFieldKind === 'password' && typesText(piece);
@@ -127,9 +133,20 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
         record: { action: recorded(), result: { ok: false }, ...masking() },
       };
     }
-    const outcome = await options.operator.execute(piece, scope.shown.view, scope.signal);
+    const view = scope.shown.view;
+    const fills = gate.fillsPassword;
+    const before = fills === undefined ? undefined : await passwordText(options.operator, fills.at, view);
+    const outcome = await options.operator.execute(piece, view, scope.signal);
     if (!outcome.ok) return stoppedPartWay(details, outcome.error, { action: recorded(), result: { ok: false }, ...masking() });
-    details.push(intoPasswordField ? maskedDetail(piece) : (outcome.detail ?? `${piece.action} done`));
+    const done = outcome.detail ?? `${piece.action} done`;
+    if (fills !== undefined) {
+      const after = await passwordText(options.operator, fills.at, view);
+      const put = after === undefined ? undefined : landedText(before ?? '', after);
+      landed.push(...[put, after].filter((text): text is string => text !== undefined && text !== ''));
+      details.push(filledDetail(fills.how, done, put));
+    } else {
+      details.push(intoPasswordField ? maskedDetail(piece) : done);
+    }
   }
   const capture = await options.screen.capture(action.action !== 'screenshot');
   // Read once the screen has settled: a navigation the action started and the operator refused is known by then.
@@ -161,20 +178,48 @@ interface GateOutcome {
   refusal?: string | undefined;
   /** What had the focus when the action was judged ('unknown' when it neither types nor presses Enter, so was not asked). */
   focusedFieldKind: FocusReading['fieldKind'];
+  /** The action pastes into the focused password field, or drops dragged text on one: where its text lands. */
+  fillsPassword?: { how: 'pasted' | 'dropped'; at: 'focused' | DropPlace } | undefined;
 }
 
 async function confirmIfNeeded(action: ComputerAction, call: ToolCallScope, options: ComputerToolOptions): Promise<GateOutcome> {
+  const pasting = pastes(action);
   // Enter is judged by the focused application, which only an operator with focus() can tell.
-  const asksFocus = typesText(action) || (pressesEnter(action) && options.operator.focus !== undefined);
+  const asksFocus = typesText(action) || pasting || (pressesEnter(action) && options.operator.focus !== undefined);
   const focus = asksFocus ? await readFocus(options.operator) : { fieldKind: 'unknown' as const };
   const focusedFieldKind = focus.fieldKind;
-  const risk = assessRisk(action, { focusedFieldKind, focusedApplication: focus.application, redactSecrets: options.redactSecrets });
-  if (!needsConfirmation(options.policy, risk, action)) return { focusedFieldKind };
+  const drop = dropPlace(action);
+  const dropFieldKind = drop === undefined ? undefined : await readFieldAt(options.operator, drop, call);
+  const fillsPassword =
+    pasting && focusedFieldKind === 'password'
+      ? { how: 'pasted' as const, at: 'focused' as const }
+      : drop !== undefined && dropFieldKind === 'password'
+        ? { how: 'dropped' as const, at: drop }
+        : undefined;
+  const evidence = { focusedFieldKind, focusedApplication: focus.application, redactSecrets: options.redactSecrets, dropFieldKind };
+  const risk = assessRisk(action, evidence);
+  if (!needsConfirmation(options.policy, risk, action)) return { focusedFieldKind, fillsPassword };
   const reason = confirmationReason(options.policy, risk, action);
-  // The person decides on that the action types into a password field, and how much; never on what.
+  // The person decides on that the action types into a password field, and how much; never on what. A
+  // paste or a drop is shown as it is: its keys and points hold none of what it puts there.
   const shown = focusedFieldKind === 'password' && typesText(action) ? maskedForApproval(action) : action;
   const answer = await askConfirmation(shown, reason, call, options.confirm);
-  return { focusedFieldKind, refusal: answer.approved ? undefined : refusalText(answer, reason) };
+  return { focusedFieldKind, fillsPassword, refusal: answer.approved ? undefined : refusalText(answer, reason) };
+}
+
+/** The field under where a drag or a mouse_up lets go, as the operator can tell it (in the call's view). */
+async function readFieldAt(operator: Operator, place: DropPlace, call: ToolCallScope): Promise<FocusReading['fieldKind']> {
+  if (operator.fieldKindAt === undefined || call.shown === undefined) return 'unknown';
+  return operator.fieldKindAt(place, call.shown.view);
+}
+
+/** A password field's text where the operator can read it; undefined otherwise (the desktop, a failed read). */
+async function passwordText(operator: Operator, place: 'focused' | DropPlace, view: ModelView): Promise<string | undefined> {
+  try {
+    return await operator.passwordFieldText?.(place, view);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The focus as the operator can tell it: field and application, or only the field, or nothing ('unknown'). */

@@ -16,8 +16,11 @@ import type { ToolResult, ToolStepRecord } from './tool-definition.js';
 export class PasswordTyping {
   private readonly typed = new Set<string>();
   private readonly paths: ArgumentPath[] = [];
+  /** What its pastes and drops put into password fields: masked by value, since the call holds none of it. */
+  private readonly pasted = new Set<string>();
 
   add(result: ToolResult, actionPath: ArgumentPath): void {
+    for (const text of result.record?.pastedIntoPasswordField ?? []) this.pasted.add(text);
     const typed = result.record?.typedIntoPasswordField;
     if (typed === undefined) return;
     for (const text of typed) this.typed.add(text);
@@ -27,8 +30,11 @@ export class PasswordTyping {
     if (field !== undefined) this.paths.push([...actionPath, field]);
   }
 
-  record(): Pick<ToolStepRecord, 'typedIntoPasswordField' | 'typedArgumentPaths'> {
-    return this.typed.size === 0 ? {} : { typedIntoPasswordField: [...this.typed], typedArgumentPaths: this.paths };
+  record(): Pick<ToolStepRecord, 'typedIntoPasswordField' | 'typedArgumentPaths' | 'pastedIntoPasswordField'> {
+    return {
+      ...(this.typed.size === 0 ? {} : { typedIntoPasswordField: [...this.typed], typedArgumentPaths: this.paths }),
+      ...(this.pasted.size === 0 ? {} : { pastedIntoPasswordField: [...this.pasted] }),
+    };
   }
 }
 

@@ -66,6 +66,12 @@ export interface ToolStepRecord {
    * (password-masking.ts), so that the stored call is masked in its own protocol's shape.
    */
   typedArgumentPaths?: ArgumentPath[];
+  /**
+   * What a paste or a drop put into a password field, as the operator read it from the field (the
+   * browser): masked like typed text wherever it is found. The call itself (a key chord, a drag's points)
+   * holds none of it, so it has no argument paths.
+   */
+  pastedIntoPasswordField?: string[];
 }
 
 export interface ToolDefinition<Arguments = unknown> {

@@ -1,4 +1,4 @@
-/** How a turn's ending becomes the exit code scripts branch on (README): 0 finished, 1 failed, 3 stopped. */
+/** How a turn's ending becomes the exit code scripts branch on (docs/cli.md): 0 finished, 1 failed, 3 stopped. */
 import type { TurnOutcome } from '../../agent/index.js';
 import { EXIT } from '../io.js';
 

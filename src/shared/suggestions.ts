@@ -1,4 +1,4 @@
-/** "Did you mean …?" for unknown config keys and variables: the closest known name, if close enough. */
+/** "Did you mean …?" for unknown names (config keys and variables, flow step kinds and keys): the closest known name, if close enough. */
 
 export function closestName(name: string, candidates: readonly string[]): string | undefined {
   const wanted = normalize(name);

@@ -1,0 +1,195 @@
+/**
+ * Flow files in, Flow models out, or every problem of every file at once, each with its file, line and column
+ * and what was expected (docs/flows.md, "File format"). A file with `steps:` is a Sightline flow, one with
+ * `tasks:` a Midscene script. Sub-flows named by `use:` are read too, once each, with a cycle of `use` named by
+ * its chain. Nothing runs and no model is called: the only I/O is reading the flow files themselves.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { isMap, type Node } from 'yaml';
+import { z } from 'zod';
+import { closestName } from '../../shared/suggestions.js';
+import type { Flow } from './flow-model.js';
+import { FlowNodes, listed } from './flow-nodes.js';
+import type { FlowReadContext, LoadedFlow } from './flow-read-context.js';
+import { readFlowSource, type FlowFileProblem } from './flow-source.js';
+import { readMidsceneFlow } from './midscene-flow.js';
+import { readSightlineFlow } from './sightline-flow.js';
+import { escapeTemplateText, excerpt, isTemplateName } from './templates.js';
+
+export type { FlowFileProblem } from './flow-source.js';
+
+export class FlowFileError extends Error {
+  override name = 'FlowFileError';
+
+  constructor(readonly problems: FlowFileProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+  }
+}
+
+export function formatProblem(problem: FlowFileProblem): string {
+  return `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`;
+}
+
+const LoadOptionsSchema = z.object({
+  /** --var NAME=VALUE: literal text for the top flows' declared vars and params. */
+  vars: z.record(z.string(), z.string()),
+  env: z.record(z.string(), z.string().optional()),
+});
+export type LoadFlowOptions = z.input<typeof LoadOptionsSchema>;
+
+export function loadFlowFile(path: string, options: LoadFlowOptions): Flow {
+  const [flow] = loadFlowFiles([path], options);
+  if (flow === undefined) throw new FlowFileError([{ file: resolve(path), line: 1, column: 1, message: 'was not read' }]);
+  return flow;
+}
+
+/** Each file as a flow to run on its own; throws one FlowFileError with the problems of all of them. */
+export function loadFlowFiles(paths: readonly string[], options: LoadFlowOptions): Flow[] {
+  const { vars, env } = LoadOptionsSchema.parse(options);
+  const loader = new FlowLoader(env);
+  const flows: Flow[] = [];
+  const usedVars = new Set<string>();
+  for (const path of paths) {
+    const file = resolve(path);
+    const loaded = loader.load(file);
+    if (loaded === undefined) continue;
+    const flow = topFlow(loader, loaded, vars, usedVars);
+    if (flow !== undefined) flows.push(flow);
+  }
+  const firstFile = paths[0] === undefined ? undefined : resolve(paths[0]);
+  for (const name of Object.keys(vars)) {
+    if (usedVars.has(name) || firstFile === undefined) continue;
+    const declared = [...new Set(loader.topInputs)];
+    const suggestion = closestName(name, declared);
+    const message = isTemplateName(name)
+      ? `--var ${excerpt(name)}: no flow declares ${excerpt(name)} under vars: or params:${suggestion === undefined ? '' : `; did you mean ${suggestion}?`}${declared.length === 0 ? '' : ` (declared: ${listed(declared)})`}`
+      : `--var ${excerpt(name)}: expected a name of letters, digits and _`;
+    loader.problems.push({ file: firstFile, line: 1, column: 1, message });
+  }
+  const problems = loader.allProblems();
+  if (problems.length > 0) throw new FlowFileError(problems);
+  return flows;
+}
+
+/** A flow run on its own: it needs a target, and --var gives its params and overrides its vars. */
+function topFlow(loader: FlowLoader, loaded: LoadedFlow, vars: Record<string, string>, usedVars: Set<string>): Flow | undefined {
+  const { flow } = loaded;
+  loader.topInputs.push(...loaded.inputs);
+  const problem = (line: number, column: number, message: string) => loader.problems.push({ file: flow.file, line, column, message });
+  let ok = true;
+  if (flow.target === undefined) {
+    problem(1, 1, 'a flow run on its own needs target: { operator: browser, url: … } or { operator: desktop } (a flow without one can only run under use:)');
+    ok = false;
+  }
+  for (const param of loaded.params) {
+    if (Object.hasOwn(vars, param.name)) continue;
+    problem(param.at.line, param.at.column, `parameter ${param.name} has no value; pass --var ${param.name}=VALUE`);
+    ok = false;
+  }
+  const overrides: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(vars)) {
+    if (!loaded.inputs.includes(name)) continue;
+    usedVars.add(name);
+    const current = flow.vars[name];
+    if (current !== undefined && typeof current !== 'string') {
+      problem(1, 1, `--var ${name}: ${name} holds ${Array.isArray(current) ? 'a list' : `a ${current === null ? 'null' : typeof current}`} in the flow; --var sets text only`);
+      ok = false;
+    }
+    // A --var value is literal text: a `${` in it is not a reference.
+    overrides[name] = escapeTemplateText(value);
+  }
+  return ok ? { ...flow, vars: { ...flow.vars, ...overrides } } : undefined;
+}
+
+class FlowLoader {
+  readonly problems: FlowFileProblem[] = [];
+  readonly topInputs: string[] = [];
+  private readonly sources: { file: string; problems: FlowFileProblem[] }[] = [];
+  private readonly loaded = new Map<string, LoadedFlow | undefined>();
+  /** The files being read, outermost first: a `use` of one of them is a cycle. */
+  private readonly reading: string[] = [];
+
+  constructor(private readonly env: Record<string, string | undefined>) {}
+
+  load(file: string): LoadedFlow | undefined {
+    if (this.loaded.has(file)) return this.loaded.get(file);
+    this.reading.push(file);
+    const source = readFlowSource(file);
+    this.sources.push(source);
+    let loaded: LoadedFlow | undefined;
+    const document = source.document;
+    if (document !== undefined) {
+      const nodes = new FlowNodes(source);
+      const context: FlowReadContext = { nodes, env: this.env, useFlow: (path, at) => this.use(file, path, at, nodes) };
+      loaded = readFlow(context, document.contents ?? undefined);
+    }
+    this.reading.pop();
+    const result = source.problems.length === 0 ? loaded : undefined;
+    this.loaded.set(file, result);
+    return result;
+  }
+
+  private use(from: string, path: string, at: Node, nodes: FlowNodes): LoadedFlow | undefined {
+    const file = resolve(dirname(from), path);
+    const start = this.reading.indexOf(file);
+    if (start !== -1) {
+      const base = dirname(this.reading[0] ?? from);
+      const chain = [...this.reading.slice(start), file].map((member) => relative(base, member) || member);
+      nodes.problem(at, `use makes a cycle: ${chain.join(' → ')}`);
+      return undefined;
+    }
+    if (!existsSync(file)) {
+      nodes.problem(at, `use: no such flow file ${excerpt(path)} (looked for ${file})`);
+      return undefined;
+    }
+    // A sub-flow with problems reports them in its own file; the step that uses it is dropped quietly.
+    return this.load(file);
+  }
+
+  allProblems(): FlowFileProblem[] {
+    const seen = new Set<string>();
+    const ordered = [...this.sources.flatMap((source) => byPosition(source.problems)), ...this.problems];
+    return ordered.filter((problem) => {
+      const key = formatProblem(problem);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+}
+
+function byPosition(problems: FlowFileProblem[]): FlowFileProblem[] {
+  return [...problems].sort((first, second) => first.line - second.line || first.column - second.column);
+}
+
+const MIDSCENE_HINT_KEYS = ['web', 'target', 'page', 'browser', 'computer', 'android', 'ios', 'harmony', 'interface'];
+
+function readFlow(context: FlowReadContext, root: Node | undefined): LoadedFlow | undefined {
+  const { nodes } = context;
+  if (root === undefined || root === null) {
+    nodes.problem(undefined, 'is empty; expected a flow (with steps:) or a Midscene script (with tasks:)');
+    return undefined;
+  }
+  const resolved = nodes.resolve(root);
+  if (!isMap(resolved)) {
+    nodes.problem(root, `expected a map at the top: a flow (with steps:) or a Midscene script (with tasks:), got ${nodes.describe(resolved)}`);
+    return undefined;
+  }
+  const keys = nodes.entries(resolved).map((entry) => entry.key);
+  if (keys.includes('steps') && keys.includes('tasks')) {
+    nodes.problem(resolved, 'has both steps: (a Sightline flow) and tasks: (a Midscene script); a file is one or the other');
+    return undefined;
+  }
+  if (keys.includes('tasks')) return readMidsceneFlow(context, resolved);
+  if (keys.includes('steps')) return readSightlineFlow(context, resolved);
+  if (keys.includes('flow') && keys.some((key) => MIDSCENE_HINT_KEYS.includes(key))) {
+    nodes.problem(resolved, "looks like Midscene's oldest script form (a top-level flow:); put it under tasks: [{ name: …, flow: … }]");
+    return undefined;
+  }
+  if (keys.some((key) => MIDSCENE_HINT_KEYS.includes(key) && key !== 'target')) {
+    nodes.problem(resolved, 'a Midscene script needs tasks: a list of { name, flow }');
+    return undefined;
+  }
+  return readSightlineFlow(context, resolved);
+}

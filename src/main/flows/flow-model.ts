@@ -1,0 +1,58 @@
+/**
+ * A flow as the runner sees it: what src/main/flows/flow-file.ts makes of a Sightline flow file or a Midscene
+ * YAML script, every check already passed (docs/flows.md, "File format"). Plain data: no file is read and no
+ * model is called to use it.
+ */
+
+/** Where a thing stands in its file, 1-based, for messages. */
+export interface SourceAt {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface Flow {
+  name: string;
+  /** Absolute path of the file it came from. */
+  file: string;
+  /** Which format the file was written in. */
+  format: 'sightline' | 'midscene';
+  /** Absent in a sub-flow that only runs under `use`. */
+  target: FlowTarget | undefined;
+  /** Declared variables with their default values (JSON values; strings may hold ${…} templates). */
+  vars: Record<string, unknown>;
+  /** Names of secrets, read from the environment only. */
+  secrets: string[];
+  steps: FlowStep[];
+}
+
+export interface FlowTarget {
+  operator: 'browser' | 'desktop';
+  /** A template. */
+  url?: string;
+  at: SourceAt;
+}
+
+interface StepBase {
+  at: SourceAt;
+  /** What the file called this step (`do`, `aiTap`, `aiQuery`…), shown in reports and the timeline. */
+  label: string;
+  /** Midscene's continueOnError, or Sightline's `continue_on_error: true`: a failure here does not fail the flow. */
+  continueOnError: boolean;
+}
+
+export type FlowStep = StepBase &
+  (
+    | { kind: 'do'; text: string } // text: template
+    | { kind: 'assert'; text: string }
+    | { kind: 'extract'; text: string; as: string | undefined; schema: JsonSchema }
+    | { kind: 'if'; text: string; then: FlowStep[]; else: FlowStep[] }
+    | { kind: 'for_each'; items: string /* exactly one ${ref} */; as: string; steps: FlowStep[] }
+    | { kind: 'use'; flow: Flow; with: Record<string, unknown> }
+    | { kind: 'wait_for'; text: string; timeoutMs: number }
+    | { kind: 'goto'; url: string }
+    | { kind: 'sleep'; ms: number }
+    | { kind: 'group'; name: string; steps: FlowStep[] } // a Midscene task
+  );
+
+export type JsonSchema = Record<string, unknown>;

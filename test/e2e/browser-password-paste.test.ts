@@ -1,0 +1,144 @@
+/**
+ * Issue 24, finding 3 on a real page: text copied from an ordinary field and pasted (ctrl+v, shift+Insert),
+ * or selected and dragged onto a password field, fills the password field like typing it would. Under
+ * `risky` with nobody to approve, each is refused and the password field stays empty; approved, the field
+ * gets the text, the step says how much was pasted and never what, and every stored row of the session
+ * holds `[password]` where the text was (the thought that named it included).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
+import { BrowserOperator } from '../../src/main/operators/browser-operator.js';
+import { userText } from '../../src/shared/messages.js';
+import { computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
+
+const hasBrowser = (() => {
+  try {
+    findBrowserExecutable({ env: process.env, platform: process.platform });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const SECRET = 'hunter2-correct-horse';
+const NAME_FIELD = { x: 60, y: 35 };
+const PASSWORD_FIELD = { x: 60, y: 215 };
+
+// An ordinary field holding the secret (a note the page shows, or a prompt injection's bait), and a password
+// field whose every change of value is reported to the server.
+const PAGE = `<!doctype html><html><head><title>log in</title></head><body style="margin:0">
+  <input id="name" value="${SECRET}" style="position:absolute;left:20px;top:20px;width:300px;height:30px;font-size:16px">
+  <input id="secret" type="password" style="position:absolute;left:20px;top:200px;width:300px;height:30px;font-size:16px">
+<script>
+  const field = document.getElementById('secret');
+  field.addEventListener('input', () => fetch('/value', { method: 'POST', body: field.value }));
+</script></body></html>`;
+
+let server: Server;
+let origin: string;
+let reportedValues: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    if (request.method === 'POST' && request.url === '/value') {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        reportedValues.push(body);
+        response.end();
+      });
+      return;
+    }
+    response.setHeader('content-type', 'text/html');
+    response.end(PAGE);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** Waits (up to 5 s) until the page has reported the value. */
+async function fieldValueBecomes(value: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!reportedValues.includes(value)) {
+    if (Date.now() > deadline) throw new Error(`the field never held "${value}"; it reported ${JSON.stringify(reportedValues)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const copyThenPaste = (keys: string) => [
+  computerCall({ action: 'triple_click', ...NAME_FIELD }, `Selecting ${SECRET} in the name field.`),
+  computerCall({ action: 'key', keys: 'ctrl+c' }, 'Copying it.'),
+  computerCall({ action: 'click', ...PASSWORD_FIELD }, 'Into the password field.'),
+  computerCall({ action: 'key', keys }, `Pasting ${SECRET}.`),
+  finishCall(),
+];
+
+const dragOnto = [
+  computerCall({ action: 'triple_click', ...NAME_FIELD }, `Selecting ${SECRET} in the name field.`),
+  computerCall({ action: 'drag', ...NAME_FIELD, to_x: PASSWORD_FIELD.x, to_y: PASSWORD_FIELD.y }, `Dragging ${SECRET} onto the password field.`),
+  finishCall(),
+];
+
+describe.skipIf(!hasBrowser)('text pasted or dropped into a browser password field', () => {
+  let harness: AgentHarness | undefined;
+  let operator: BrowserOperator | undefined;
+
+  afterEach(async () => {
+    await harness?.close();
+    await operator?.close();
+    harness = undefined;
+    operator = undefined;
+    reportedValues = [];
+  });
+
+  async function run(approve: boolean, script: ReturnType<typeof computerCall>[]) {
+    operator = await BrowserOperator.launch({ url: `${origin}/`, viewport: { width: 800, height: 600 } });
+    harness = await startAgentHarness({ confirm: async () => approve, extra: { operator } });
+    harness.server.script(script);
+    const outcome = await harness.agent.runTurn({ request: userText('Log in') });
+    return { own: harness, outcome };
+  }
+
+  /** The password field's value as the page has it now (read directly, not through the operator's reading). */
+  async function passwordValue(): Promise<string> {
+    const view = { frameWidth: 800, frameHeight: 600, imageWidth: 800, imageHeight: 600, coordinateSpace: 'pixels' as const };
+    return (await operator!.passwordFieldText(PASSWORD_FIELD, view)) ?? '(no password field)';
+  }
+
+  it.each([['ctrl+v'], ['shift+Insert']])('refuses %s into the password field without a person: the field stays empty', async (keys) => {
+    const { own, outcome } = await run(false, copyThenPaste(keys));
+    expect(own.confirmations.map((request) => request.reason)).toEqual(['pasting into a password field']);
+    const steps = own.storage.steps.listByTurn(outcome.turnId);
+    expect(steps[3]!.result).toMatchObject({ ok: false, refused: true });
+    expect(await passwordValue()).toBe('');
+    expect(reportedValues).toEqual([]);
+  });
+
+  it('refuses a drag that drops selected text on the password field: the field stays empty', async () => {
+    const { own, outcome } = await run(false, dragOnto);
+    expect(own.confirmations.map((request) => request.reason)).toEqual(['dropping dragged text into a password field']);
+    expect(own.storage.steps.listByTurn(outcome.turnId)[1]!.result).toMatchObject({ ok: false, refused: true });
+    expect(await passwordValue()).toBe('');
+    expect(reportedValues).toEqual([]);
+  });
+
+  it.each([
+    ['a paste', copyThenPaste('ctrl+v'), 3, 'pasted'],
+    ['a drop', dragOnto, 1, 'dropped'],
+  ])('once approved, %s fills the field, and the session stores the text masked', async (_what, script, index, how) => {
+    const { own, outcome } = await run(true, script);
+    await fieldValueBecomes(SECRET);
+    const steps = own.storage.steps.listByTurn(outcome.turnId);
+    expect(steps[index]!.result).toMatchObject({ ok: true, detail: expect.stringContaining(`${SECRET.length} characters ${how} into a password field`) });
+    const stored = JSON.stringify(steps) + JSON.stringify(own.storage.messages.listByTurn(outcome.turnId));
+    expect(stored).toContain('[password]');
+    expect(stored).not.toContain(SECRET);
+    expect(JSON.stringify(own.events.filter((event) => event.type === 'step' && event.sequence > index))).not.toContain(SECRET);
+  });
+});

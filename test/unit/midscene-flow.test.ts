@@ -1,0 +1,318 @@
+/**
+ * Midscene's YAML scripts (issue 25, part 3): real scripts from Midscene's repositories (test/fixtures/midscene,
+ * each citing its source) convert to flows, and what Sightline cannot run is refused by name and line.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FlowFileError, loadFlowFile } from '../../src/main/flows/flow-file.js';
+import { readQueryShape } from '../../src/main/flows/midscene-query-shape.js';
+
+const fixtures = resolve(import.meta.dirname, '../fixtures/midscene');
+let folder: string;
+
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), 'sightline-midscene-'));
+});
+
+afterEach(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function problemsOf(path: string, env: Record<string, string> = {}): string[] {
+  try {
+    loadFlowFile(path, { vars: {}, env });
+  } catch (error) {
+    if (error instanceof FlowFileError) return error.problems.map((problem) => `${problem.line}:${problem.column}: ${problem.message}`);
+    throw error;
+  }
+  throw new Error('expected a FlowFileError');
+}
+
+function script(flow: string, env: Record<string, string> = {}, head = 'web:\n  url: https://shop.example/\n') {
+  const path = join(folder, 'script.yaml');
+  writeFileSync(path, `${head}tasks:\n  - name: only\n    flow:\n${flow}`);
+  return { path, load: () => loadFlowFile(path, { vars: {}, env }), problems: () => problemsOf(path, env) };
+}
+
+/** The steps of a one-task script, without their places. */
+function stepsOf(flow: string, env: Record<string, string> = {}): unknown[] {
+  const [task] = script(flow, env).load().steps;
+  if (task?.kind !== 'group') throw new Error('expected a group');
+  return task.steps.map(({ at: _at, ...rest }) => rest);
+}
+
+const at = (file: string, line: number, column: number) => ({ file, line, column });
+
+describe("Midscene's own scripts", () => {
+  it('todomvc.yaml (target:, aiScroll with options beside it, aiInput with locate) converts, each task a group', () => {
+    const file = join(fixtures, 'todomvc.yaml');
+    const flow = loadFlowFile(file, { vars: {}, env: {} });
+    const step = (line: number, column: number, label: string, rest: Record<string, unknown>) => ({ at: at(file, line, column), label, continueOnError: false, ...rest });
+    expect(flow).toEqual({
+      name: 'todomvc',
+      file,
+      format: 'midscene',
+      target: { operator: 'browser', url: 'https://todomvc.com/', at: at(file, 5, 3) },
+      vars: {},
+      secrets: [],
+      steps: [
+        step(7, 5, 'scroll to bottom', {
+          kind: 'group',
+          name: 'scroll to bottom',
+          steps: [step(9, 9, 'aiScroll', { kind: 'do', text: 'Scroll to the bottom of the page' }), step(12, 9, 'sleep', { kind: 'sleep', ms: 2000 })],
+        }),
+        step(14, 5, 'tap', {
+          kind: 'group',
+          name: 'tap',
+          steps: [
+            step(16, 9, 'aiAssert', { kind: 'assert', text: 'there are some new feature introductions on the page' }),
+            step(17, 9, 'aiTap', { kind: 'do', text: 'Click the "submit pull request" button' }),
+            step(19, 9, 'sleep', { kind: 'sleep', ms: 2000 }),
+          ],
+        }),
+        step(21, 5, 'github page', {
+          kind: 'group',
+          name: 'github page',
+          steps: [
+            step(23, 9, 'aiTap', { kind: 'do', text: "Click the triangle button on the left of 'Other implementations'" }),
+            step(25, 9, 'aiInput', { kind: 'do', text: 'Type "Breakouts" into Find a page, replacing any text already there' }),
+            step(27, 9, 'aiScroll', { kind: 'do', text: 'Scroll to the bottom of the page' }),
+            step(30, 9, 'aiScroll', { kind: 'do', text: 'Scroll to the top of the page' }),
+            step(33, 9, 'aiTap', { kind: 'do', text: 'Click the number on the right of "Page"' }),
+            step(35, 9, 'aiAssert', { kind: 'assert', text: 'the little triangle button beside "page" section is pointed right' }),
+          ],
+        }),
+      ],
+    });
+  });
+
+  it('web.yaml (web:, aiAct) converts', () => {
+    const flow = loadFlowFile(join(fixtures, 'web.yaml'), { vars: {}, env: {} });
+    expect(flow.target).toMatchObject({ operator: 'browser', url: 'https://github.com' });
+    expect(flow.steps.map((task) => (task.kind === 'group' ? [task.name, task.steps.map((step) => [step.label, step.kind, 'text' in step ? step.text : ''])] : []))).toEqual([
+      ['sign up for Github', [['aiAct', 'do', "Sign up for Github, you need to pass the form validation, but don't actually click."]]],
+      ['assert Github sign up page', [['aiAssert', 'assert', 'There is a Github sign up page on the page with all required fields.']]],
+    ]);
+  });
+
+  it('search-headphone-on-ebay.yaml is refused for the fields that size the browser as a phone and for aiLocate, each at its line', () => {
+    expect(problemsOf(join(fixtures, 'search-headphone-on-ebay.yaml'))).toEqual([
+      "9:3: web viewportWidth cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
+      "10:3: web viewportHeight cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
+      "11:3: web deviceScaleFactor cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
+      "12:3: web userAgent cannot be applied: Sightline's browser keeps its own user agent; remove it",
+      "30:9: aiLocate cannot run in Sightline: it returns an element's coordinates, and Sightline's steps say what to do rather than where",
+    ]);
+  });
+
+  it('sauce-demo-login.yaml is refused for its javascript item alone; its aiQuery shape reads as a schema', () => {
+    const path = join(fixtures, 'sauce-demo-login.yaml');
+    expect(problemsOf(path)).toEqual(['24:9: javascript cannot run in Sightline: it runs JavaScript in the page, and Sightline acts only through the screen, as a person would']);
+    const text = readFileSync(path, 'utf8').replace(/ {2}- name: run javascript code[\s\S]*$/, '');
+    const trimmed = join(folder, 'sauce.yaml');
+    writeFileSync(trimmed, text);
+    const [, extract] = loadFlowFile(trimmed, { vars: {}, env: {} }).steps;
+    expect(extract?.kind === 'group' ? extract.steps[0] : undefined).toMatchObject({
+      label: 'aiQuery',
+      kind: 'extract',
+      as: 'items',
+      text: "return item name, price and the action button name on the lower right corner of each item, and the image url of each item (like 'Remove')",
+      schema: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { name: { type: 'string' }, price: { type: 'number' }, actionBtnName: { type: 'string' }, imageUrl: { type: 'string' } },
+          required: ['name', 'price', 'actionBtnName', 'imageUrl'],
+        },
+      },
+    });
+  });
+});
+
+describe('flow items', () => {
+  it('instant actions become do steps worded in English, their Midscene name kept as the label', () => {
+    expect(
+      stepsOf(
+        [
+          '      - ai: log in',
+          '      - aiAction: add a pear',
+          '      - aiTap: the login button',
+          '      - aiHover:',
+          '          prompt: the menu',
+          '      - aiRightClick: the file',
+          '      - aiDoubleClick: the word',
+          '      - aiInput: the search box',
+          '        value: pears',
+          '      - aiInput: ""',
+          '        locate: the search box',
+          '      - aiInput: the note',
+          '        value: " more"',
+          '        mode: append',
+          '      - aiKeyboardPress: Enter',
+          '      - aiKeyboardPress: Tab',
+          '        locate: the name field',
+          '      - aiKeyboardPress: the search box',
+          '        keyName: Escape',
+          '      - aiScroll:',
+          '        direction: up',
+          '        distance: 300',
+          '        locate: the list',
+          '      - aiScroll: the table',
+          '        scrollType: scrollToRight',
+          '',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      { label: 'ai', continueOnError: false, kind: 'do', text: 'log in' },
+      { label: 'aiAction', continueOnError: false, kind: 'do', text: 'add a pear' },
+      { label: 'aiTap', continueOnError: false, kind: 'do', text: 'Click the login button' },
+      { label: 'aiHover', continueOnError: false, kind: 'do', text: 'Move the mouse over the menu' },
+      { label: 'aiRightClick', continueOnError: false, kind: 'do', text: 'Right-click the file' },
+      { label: 'aiDoubleClick', continueOnError: false, kind: 'do', text: 'Double-click the word' },
+      { label: 'aiInput', continueOnError: false, kind: 'do', text: 'Type "pears" into the search box, replacing any text already there' },
+      { label: 'aiInput', continueOnError: false, kind: 'do', text: 'Clear the search box' },
+      { label: 'aiInput', continueOnError: false, kind: 'do', text: 'Type " more" into the note, after the text already there' },
+      { label: 'aiKeyboardPress', continueOnError: false, kind: 'do', text: 'Press the Enter key' },
+      { label: 'aiKeyboardPress', continueOnError: false, kind: 'do', text: 'Press the Tab key in the name field' },
+      { label: 'aiKeyboardPress', continueOnError: false, kind: 'do', text: 'Press the Escape key in the search box' },
+      { label: 'aiScroll', continueOnError: false, kind: 'do', text: 'Scroll up by 300 pixels in the list' },
+      { label: 'aiScroll', continueOnError: false, kind: 'do', text: 'Scroll to the right end of the table' },
+    ]);
+  });
+
+  it('assertions, waits, sleeps and queries', () => {
+    expect(
+      stepsOf(
+        [
+          '      - aiAssert: the cart is empty',
+          '        errorMessage: not empty',
+          '      - aiWaitFor: the page has loaded',
+          '        timeout: 10000',
+          '      - aiWaitFor: the spinner is gone',
+          '      - sleep: 1500',
+          '      - aiQuery: "string[], the product names"',
+          '        name: names',
+          '      - aiQuery: "{name: string, price?: number}, the first product"',
+          "      - aiQuery: \"'in stock' | 'sold out', the status\"",
+          '      - aiQuery: the number of products on the page',
+          '        name: count',
+          '      - aiNumber: the total price',
+          '        name: total',
+          '      - aiBoolean: is the cart empty?',
+          '      - aiString: the title',
+          '      - aiAsk: what is this page about?',
+          '',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      { label: 'aiAssert', continueOnError: false, kind: 'assert', text: 'the cart is empty' },
+      { label: 'aiWaitFor', continueOnError: false, kind: 'wait_for', text: 'the page has loaded', timeoutMs: 10_000 },
+      { label: 'aiWaitFor', continueOnError: false, kind: 'wait_for', text: 'the spinner is gone', timeoutMs: 30_000 },
+      { label: 'sleep', continueOnError: false, kind: 'sleep', ms: 1500 },
+      { label: 'aiQuery', continueOnError: false, kind: 'extract', text: 'the product names', as: 'names', schema: { type: 'array', items: { type: 'string' } } },
+      {
+        label: 'aiQuery',
+        continueOnError: false,
+        kind: 'extract',
+        text: 'the first product',
+        as: undefined,
+        schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } }, required: ['name'] },
+      },
+      { label: 'aiQuery', continueOnError: false, kind: 'extract', text: 'the status', as: undefined, schema: { enum: ['in stock', 'sold out'] } },
+      { label: 'aiQuery', continueOnError: false, kind: 'extract', text: 'the number of products on the page', as: 'count', schema: {} },
+      { label: 'aiNumber', continueOnError: false, kind: 'extract', text: 'the total price', as: 'total', schema: { type: 'number' } },
+      { label: 'aiBoolean', continueOnError: false, kind: 'extract', text: 'is the cart empty?', as: undefined, schema: { type: 'boolean' } },
+      { label: 'aiString', continueOnError: false, kind: 'extract', text: 'the title', as: undefined, schema: { type: 'string' } },
+      { label: 'aiAsk', continueOnError: false, kind: 'extract', text: 'what is this page about?', as: undefined, schema: { type: 'string' } },
+    ]);
+  });
+
+  it("a task's continueOnError carries to its group", () => {
+    const path = join(folder, 'tasks.yaml');
+    writeFileSync(path, 'web: { url: "https://a.example/" }\ntasks:\n  - name: optional\n    continueOnError: true\n    flow: [ { ai: close the popup } ]\n');
+    expect(loadFlowFile(path, { vars: {}, env: {} }).steps[0]).toMatchObject({ kind: 'group', name: 'optional', label: 'optional', continueOnError: true });
+  });
+
+  it('reads ${NAME} as the environment variable, as Midscene does, and reports one that is not set', () => {
+    const { problems } = script('      - aiInput: the user field\n        value: ${SHOP_USER}\n', { SHOP_USER: 'alice ${x}' }, 'web:\n  url: https://${SHOP_HOST}/\n');
+    expect(problems()).toEqual(['2:16: environment variable SHOP_HOST is not set (${SHOP_HOST})']);
+    const withHost = script('      - aiInput: the user field\n        value: ${SHOP_USER}\n', { SHOP_USER: 'alice ${x}', SHOP_HOST: 'shop.example' }, 'web:\n  url: https://${SHOP_HOST}/\n');
+    const flow = withHost.load();
+    expect(flow.target?.url).toBe('https://shop.example/');
+    expect(flow.steps[0]).toMatchObject({ steps: [{ text: 'Type "alice $${x}" into the user field, replacing any text already there' }] });
+  });
+});
+
+describe('what Sightline cannot run is refused before the run, by name and line', () => {
+  it('phone targets and commands', () => {
+    const path = join(folder, 'phone.yaml');
+    writeFileSync(path, 'android:\n  deviceId: s4ey59\ntasks:\n  - name: shell\n    flow:\n      - runAdbShell: pm clear com.example\n      - launch: com.android.settings\n      - runWdaRequest: { method: GET, endpoint: /wda/screen }\n');
+    expect(problemsOf(path)).toEqual([
+      '1:1: android: Sightline drives a browser (web:) or this computer\'s desktop (computer:), not an Android device',
+      '6:9: runAdbShell cannot run in Sightline: it runs commands on an Android device',
+      '7:9: launch cannot run in Sightline: it starts an app on a phone',
+      "8:9: runWdaRequest cannot run in Sightline: it calls an iOS device's WebDriverAgent",
+    ]);
+  });
+
+  it('unknown items and options with a did-you-mean, images, two actions in one item, and bad option values', () => {
+    expect(
+      script(
+        [
+          '      - aiTapp: the button',
+          '      - aiTap: the button',
+          '        deepthink: true',
+          '      - aiAssert:',
+          '          prompt: the logo shows',
+          '          images: [ { name: logo, url: logo.png } ]',
+          '      - aiTap: a',
+          '        aiHover: b',
+          '      - aiScroll:',
+          '        direction: sideways',
+          '      - sleep: soon',
+          '      - logScreenshot: after login',
+          '',
+        ].join('\n'),
+      ).problems(),
+    ).toEqual([
+      '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
+      '8:9: unknown key deepthink for aiTap; did you mean deepThink? expected prompt, locate, deepThink, deepLocate, cacheable, xpath, domIncluded, screenshotIncluded, useDom, autoDismissKeyboard, checkIntervalMs, errorMessage or aiActionProgressTip',
+      '11:11: aiAssert images: prompting with images is not supported; describe the element in words',
+      '13:9: a flow item has one action; this one has aiTap and aiHover',
+      '15:20: direction: expected down, up, left or right, got the text "sideways"',
+      '16:16: sleep: expected a number of milliseconds above 0, got the text "soon"',
+      "17:9: logScreenshot cannot run in Sightline: it writes into Midscene's report; Sightline records every screen in the session's timeline, so remove it",
+    ]);
+  });
+
+  it('computer: is the desktop operator; a script needs exactly one target', () => {
+    const path = join(folder, 'desktop.yaml');
+    writeFileSync(path, 'computer: {}\ntasks:\n  - name: t\n    flow: [ { ai: open the calculator } ]\n');
+    expect(loadFlowFile(path, { vars: {}, env: {} }).target).toEqual({ operator: 'desktop', at: { file: path, line: 1, column: 11 } });
+    writeFileSync(path, 'web: { url: "https://a.example/" }\ncomputer: {}\ntasks:\n  - name: t\n    flow: [ { ai: x } ]\n');
+    expect(problemsOf(path)).toEqual(['2:1: a Midscene script has one target; this one has web and computer']);
+    writeFileSync(path, 'agent:\n  testId: x\n  aiActContext: close popups\ntasks:\n  - name: t\n    flow: [ { ai: x } ]\n');
+    expect(problemsOf(path)).toEqual([
+      '1:1: a Midscene script needs a target: web or computer',
+      '3:3: agent aiActContext cannot be applied: Sightline has no per-script context for the model; put what it must know into the steps',
+    ]);
+  });
+});
+
+describe('readQueryShape', () => {
+  it('reads the shapes Midscene scripts write, and leaves prose alone', () => {
+    expect(readQueryShape('string[], the names')).toEqual({ schema: { type: 'array', items: { type: 'string' } }, request: 'the names' });
+    expect(readQueryShape('number')).toEqual({ schema: { type: 'number' }, request: '' });
+    expect(readQueryShape('{a: string}, first row')).toEqual({ schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, request: 'first row' });
+    expect(readQueryShape('Array<{ "full name": string; age: integer | null }>: people')).toEqual({
+      schema: { type: 'array', items: { type: 'object', properties: { 'full name': { type: 'string' }, age: { anyOf: [{ type: 'integer' }, { type: 'null' }] } }, required: ['full name', 'age'] } },
+      request: 'people',
+    });
+    expect(readQueryShape('number of items in the cart')).toBeUndefined();
+    expect(readQueryShape('the price')).toBeUndefined();
+    expect(readQueryShape('{name: string, price: number')).toBeUndefined();
+    expect(readQueryShape(`${'{a: '.repeat(100)}string${'}'.repeat(100)}`)).toBeUndefined();
+  });
+});
