@@ -91,6 +91,13 @@ module.exports = {
       to: { path: '^@anthropic-ai/sdk($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
+      name: 'only-llm-imports-google-genai',
+      comment: "Google's client is a model adapter's business: everything else speaks provider-neutral messages.",
+      severity: 'error',
+      from: { pathNot: '^src/main/llm/' },
+      to: { path: '^@google/genai($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+    },
+    {
       name: 'only-search-imports-tavily',
       severity: 'error',
       from: { pathNot: '^src/main/search/' },

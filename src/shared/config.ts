@@ -31,8 +31,9 @@ const ModelConfigSchema = z
     /** Model name as the endpoint knows it. */
     name: z.string().min(1).default('gpt-4.1'),
     /**
-     * Whose API the model is reached through: `openai` (any OpenAI-compatible endpoint) or `anthropic` (Anthropic's
-     * Messages API). When absent, `anthropic` for a model name starting with `claude`, else `openai`.
+     * Whose API the model is reached through: `openai` (any OpenAI-compatible endpoint), `anthropic` (Anthropic's
+     * Messages API) or `google` (the Gemini API, through @google/genai). When absent, `anthropic` for a model name
+     * starting with `claude`, `google` for one starting with `gemini`, else `openai`.
      */
     provider: z.enum(MODEL_PROVIDERS).optional(),
     /** Any OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, vLLM, LM Studio), or an Anthropic gateway. */
@@ -44,6 +45,11 @@ const ModelConfigSchema = z
      * sent to Anthropic, nor the other way round.
      */
     anthropicApiKey: z.string().min(1).optional(),
+    /**
+     * The key for Google's Gemini API (GEMINI_API_KEY or GOOGLE_API_KEY; GOOGLE_API_KEY wins when both are set, as
+     * in Google's own SDK). A field of its own: it is sent to the google provider only.
+     */
+    googleApiKey: z.string().min(1).optional(),
     api: z.enum(['chat-completions', 'responses']).default('chat-completions'),
     /** How the model is asked to act (src/shared/dialects.ts); the model profile's, by its name, when absent. */
     dialect: z.enum(DIALECT_NAMES).optional(),
@@ -249,7 +255,7 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 export const DEFAULT_CONFIG: Config = ConfigSchema.parse({});
 
 /** Fields whose values are never printed, logged, put in an error message or sent to the renderer. */
-export const SECRET_FIELD_PATHS = ['model.apiKey', 'model.anthropicApiKey', 'search.tavilyApiKey'] as const;
+export const SECRET_FIELD_PATHS = ['model.apiKey', 'model.anthropicApiKey', 'model.googleApiKey', 'search.tavilyApiKey'] as const;
 export type SecretFieldPath = (typeof SECRET_FIELD_PATHS)[number];
 
 /** What a redacted secret shows instead of its value. */

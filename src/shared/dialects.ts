@@ -6,7 +6,7 @@
  */
 import type { ModelProvider } from './providers.js';
 
-export const DIALECT_NAMES = ['function-tools', 'openai-computer', 'ui-tars', 'qwen-computer-use', 'anthropic-computer'] as const;
+export const DIALECT_NAMES = ['function-tools', 'openai-computer', 'ui-tars', 'qwen-computer-use', 'anthropic-computer', 'gemini-computer-use'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 /**
@@ -47,6 +47,11 @@ export const DIALECT_FACTS: Readonly<Record<DialectName, DialectFacts>> = {
   'anthropic-computer': {
     protocol: "Claude's native computer tool (Anthropic Messages API), Sightline's other tools as custom tools",
     requiredProvider: 'anthropic',
+    offersExtraTools: true,
+  },
+  'gemini-computer-use': {
+    protocol: "Gemini's computer_use tool (Gemini API), Sightline's other tools as function declarations",
+    requiredProvider: 'google',
     offersExtraTools: true,
   },
 };

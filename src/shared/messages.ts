@@ -14,6 +14,11 @@ import { z } from 'zod';
 export const TextPartSchema = z.object({
   type: z.literal('text'),
   text: z.string(),
+  /**
+   * Gemini's opaque thought signature on this part of a model reply, kept so the part goes back as the model
+   * wrote it (https://ai.google.dev/gemini-api/docs/thought-signatures). Set only in assistant messages.
+   */
+  thoughtSignature: z.string().min(1).optional(),
 });
 
 export const ImagePartSchema = z
@@ -108,6 +113,8 @@ export const MAX_REASONING_ITEMS_PER_CALL = 8;
 export const ToolCallProviderDataSchema = z.object({
   itemId: z.string().min(1).optional(),
   reasoning: z.array(ResponsesReasoningItemSchema).max(MAX_REASONING_ITEMS_PER_CALL).optional(),
+  /** Gemini's thought signature on the function call part, which the Gemini API requires back with the call. */
+  thoughtSignature: z.string().min(1).optional(),
 });
 export type ToolCallProviderData = z.infer<typeof ToolCallProviderDataSchema>;
 
@@ -127,6 +134,8 @@ export type SafetyCheck = z.infer<typeof SafetyCheckSchema>;
 export const ToolResultProviderDataSchema = z.object({
   acknowledgedSafetyChecks: z.array(SafetyCheckSchema).optional(),
   currentUrl: z.string().optional(),
+  /** Gemini's `safety_decision` asked for a confirmation and a person gave it: the response acknowledges it. */
+  safetyAcknowledged: z.boolean().optional(),
 });
 export type ToolResultProviderData = z.infer<typeof ToolResultProviderDataSchema>;
 

@@ -169,6 +169,17 @@ describe('sightline doctor', () => {
     expect(gateway.stdout).not.toContain('sk-ant-doctor-123');
   });
 
+  it("asks a Gemini model for Google's key, names the dialect in effect, and never prints the key", async () => {
+    const missing = await runSightline(['--home', home.root, 'doctor'], { SIGHTLINE_MODEL: 'gemini-2.5-computer-use-preview-10-2025', OPENAI_API_KEY: 'sk-openai-doctor' });
+    expect(lineOf(missing.stdout, 'model key')).toMatch(/^problem\s+model key\s+not set: gemini-2\.5-computer-use-preview-10-2025 at the Gemini API/);
+    expect(fixAfter(missing.stdout, 'model key')).toContain('set GEMINI_API_KEY');
+    const env = { SIGHTLINE_MODEL: 'gemini-2.5-computer-use-preview-10-2025', GOOGLE_API_KEY: 'AIza-doctor-google-123', GEMINI_API_KEY: 'AIza-doctor-gemini-456' };
+    const present = await runSightline(['--home', home.root, 'doctor'], env);
+    expect(lineOf(present.stdout, 'model key')).toMatch(/^ok\s+model key\s+set \(from env GOOGLE_API_KEY\) for gemini-2\.5-computer-use-preview-10-2025 at the Gemini API/);
+    expect(present.stdout).toContain('dialect: gemini-computer-use');
+    expect(present.stdout).not.toMatch(/AIza-doctor/);
+  });
+
   it('only warns about a missing key for a custom endpoint', async () => {
     const run = await runSightline(['--home', home.root, 'doctor'], { OPENAI_BASE_URL: 'http://localhost:11434/v1' });
     expect(lineOf(run.stdout, 'model key')).toMatch(/^warning\s+model key\s+not set; fine if http:\/\/localhost:11434\/v1 needs none/);

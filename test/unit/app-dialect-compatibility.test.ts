@@ -86,6 +86,16 @@ describe('dialectProblems', () => {
     expect(problems('function-tools', withProvider('openai'))).toEqual([]);
   });
 
+  it("keeps Gemini's computer_use to the google provider, and lets it offer extra tools", () => {
+    const chooseAnother = 'or choose another dialect (--dialect, SIGHTLINE_MODEL_DIALECT or model.dialect in config.json).';
+    const gemini = 'gemini-2.5-computer-use-preview-10-2025';
+    expect(problems('gemini-computer-use', configWith({ model: { name: gemini, provider: 'openai' } }))).toEqual([
+      `The gemini-computer-use dialect (chosen by the model profile for ${gemini}) needs model.provider google, but model.provider is openai: ` +
+        `set model.provider to google ("provider": "google" under "model" in config.json), ${chooseAnother}`,
+    ]);
+    expect(problems('gemini-computer-use', configWith({ model: { name: gemini }, tavilyApiKey: 'tvly-x', servers: { files: { command: 'x', args: [] } } }))).toEqual([]);
+  });
+
   it('refuses a dialect this build lacks, listing the ones it has', () => {
     expect(problems('qwen-computer-use', configWith(), ['function-tools', 'ui-tars'])).toEqual([
       'The qwen-computer-use dialect (chosen by the model profile for gpt-4.1) is not available in this build of Sightline ' +

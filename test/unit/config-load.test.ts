@@ -55,7 +55,7 @@ describe('model.dialect', () => {
   it('names the dialects there are when it is none of them', () => {
     writeConfig({ model: { dialect: 'claude-computer' } });
     expect(loadError().message).toContain(
-      'model.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, anthropic-computer, got "claude-computer" (from config.json)',
+      'model.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, anthropic-computer, gemini-computer-use, got "claude-computer" (from config.json)',
     );
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Midscene's YAML scripts (issue 25, part 3): real scripts from Midscene's repositories (test/fixtures/midscene,
- * each citing its source) convert to flows, and what Sightline cannot run is refused by name and line.
+ * Midscene's YAML scripts (issue 25, part 3): scripts written for these tests in Midscene's format
+ * (test/fixtures/midscene, each citing the Midscene documentation and examples whose format it follows) convert
+ * to flows, and what Sightline cannot run is refused by name and line.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,86 +46,90 @@ function stepsOf(flow: string, env: Record<string, string> = {}): unknown[] {
 
 const at = (file: string, line: number, column: number) => ({ file, line, column });
 
-describe("Midscene's own scripts", () => {
-  it('todomvc.yaml (target:, aiScroll with options beside it, aiInput with locate) converts, each task a group', () => {
-    const file = join(fixtures, 'todomvc.yaml');
+describe('Midscene scripts written in its format (test/fixtures/midscene)', () => {
+  it('midscene-older-names.yaml (target:, aiAction, aiScroll with options beside it, aiInput with locate) converts, each task a group', () => {
+    const file = join(fixtures, 'midscene-older-names.yaml');
     const flow = loadFlowFile(file, { vars: {}, env: {} });
     const step = (line: number, column: number, label: string, rest: Record<string, unknown>) => ({ at: at(file, line, column), label, continueOnError: false, ...rest });
     expect(flow).toEqual({
-      name: 'todomvc',
+      name: 'midscene-older-names',
       file,
       format: 'midscene',
-      target: { operator: 'browser', url: 'https://todomvc.com/', at: at(file, 5, 3) },
+      target: { operator: 'browser', url: 'http://notes.test/', at: at(file, 8, 3) },
       vars: {},
       secrets: [],
       steps: [
-        step(7, 5, 'scroll to bottom', {
+        step(10, 5, 'open the archive', {
           kind: 'group',
-          name: 'scroll to bottom',
-          steps: [step(9, 9, 'aiScroll', { kind: 'do', text: 'Scroll to the bottom of the page' }), step(12, 9, 'sleep', { kind: 'sleep', ms: 2000 })],
-        }),
-        step(14, 5, 'tap', {
-          kind: 'group',
-          name: 'tap',
+          name: 'open the archive',
           steps: [
-            step(16, 9, 'aiAssert', { kind: 'assert', text: 'there are some new feature introductions on the page' }),
-            step(17, 9, 'aiTap', { kind: 'do', text: 'Click the "submit pull request" button' }),
-            step(19, 9, 'sleep', { kind: 'sleep', ms: 2000 }),
+            step(12, 9, 'aiScroll', { kind: 'do', text: 'Scroll to the bottom of the page' }),
+            step(15, 9, 'aiTap', { kind: 'do', text: 'Click the "Archive" link in the footer' }),
+            step(17, 9, 'sleep', { kind: 'sleep', ms: 1000 }),
           ],
         }),
-        step(21, 5, 'github page', {
+        step(19, 5, 'find a note', {
           kind: 'group',
-          name: 'github page',
+          name: 'find a note',
           steps: [
-            step(23, 9, 'aiTap', { kind: 'do', text: "Click the triangle button on the left of 'Other implementations'" }),
-            step(25, 9, 'aiInput', { kind: 'do', text: 'Type "Breakouts" into Find a page, replacing any text already there' }),
-            step(27, 9, 'aiScroll', { kind: 'do', text: 'Scroll to the bottom of the page' }),
-            step(30, 9, 'aiScroll', { kind: 'do', text: 'Scroll to the top of the page' }),
-            step(33, 9, 'aiTap', { kind: 'do', text: 'Click the number on the right of "Page"' }),
-            step(35, 9, 'aiAssert', { kind: 'assert', text: 'the little triangle button beside "page" section is pointed right' }),
+            step(21, 9, 'aiInput', { kind: 'do', text: 'Type "grocery list" into the search field above the notes, replacing any text already there' }),
+            step(23, 9, 'aiKeyboardPress', { kind: 'do', text: 'Press the Enter key' }),
+            step(24, 9, 'aiWaitFor', { kind: 'wait_for', text: 'at least one note is listed', timeoutMs: 5000 }),
+            step(26, 9, 'aiScroll', { kind: 'do', text: 'Scroll to the top of the page' }),
+            step(29, 9, 'aiHover', { kind: 'do', text: 'Move the mouse over the title of the first note' }),
+            step(30, 9, 'aiAction', { kind: 'do', text: 'open the first note and pin it' }),
+            step(31, 9, 'aiAssert', { kind: 'assert', text: 'the open note shows a pin beside its title' }),
           ],
         }),
       ],
     });
   });
 
-  it('web.yaml (web:, aiAct) converts', () => {
-    const flow = loadFlowFile(join(fixtures, 'web.yaml'), { vars: {}, env: {} });
-    expect(flow.target).toMatchObject({ operator: 'browser', url: 'https://github.com' });
-    expect(flow.steps.map((task) => (task.kind === 'group' ? [task.name, task.steps.map((step) => [step.label, step.kind, 'text' in step ? step.text : ''])] : []))).toEqual([
-      ['sign up for Github', [['aiAct', 'do', "Sign up for Github, you need to pass the form validation, but don't actually click."]]],
-      ['assert Github sign up page', [['aiAssert', 'assert', 'There is a Github sign up page on the page with all required fields.']]],
+  it("midscene-basic.yaml (web:, aiAct, ai, aiInput with value, a task's continueOnError) converts", () => {
+    const flow = loadFlowFile(join(fixtures, 'midscene-basic.yaml'), { vars: {}, env: {} });
+    expect(flow.target).toMatchObject({ operator: 'browser', url: 'http://shop.test/' });
+    expect(flow.steps.map((task) => (task.kind === 'group' ? [task.name, task.continueOnError, task.steps.map((step) => [step.label, step.kind, 'text' in step ? step.text : ''])] : []))).toEqual([
+      [
+        'fill in the sign-up form',
+        false,
+        [
+          ['aiAct', 'do', 'open the sign-up form and fill it in with a made-up name, but leave it unsent'],
+          ['aiInput', 'do', 'Type "someone@shop.test" into the e-mail field, replacing any text already there'],
+        ],
+      ],
+      ['close the newsletter popup', true, [['ai', 'do', 'close the newsletter popup if one is showing']]],
+      ['check the sign-up form', false, [['aiAssert', 'assert', 'the sign-up form has a name field, an e-mail field and a password field']]],
     ]);
   });
 
-  it('search-headphone-on-ebay.yaml is refused for the fields that size the browser as a phone and for aiLocate, each at its line', () => {
-    expect(problemsOf(join(fixtures, 'search-headphone-on-ebay.yaml'))).toEqual([
-      "9:3: web viewportWidth cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
-      "10:3: web viewportHeight cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
-      "11:3: web deviceScaleFactor cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
-      "12:3: web userAgent cannot be applied: Sightline's browser keeps its own user agent; remove it",
-      "30:9: aiLocate cannot run in Sightline: it returns an element's coordinates, and Sightline's steps say what to do rather than where",
+  it('midscene-phone-viewport-refused.yaml is refused for the fields that size the browser as a phone and for aiLocate, each at its line', () => {
+    expect(problemsOf(join(fixtures, 'midscene-phone-viewport-refused.yaml'))).toEqual([
+      "10:3: web viewportWidth cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
+      "11:3: web viewportHeight cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
+      "12:3: web deviceScaleFactor cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
+      "13:3: web userAgent cannot be applied: Sightline's browser keeps its own user agent; remove it",
+      "31:9: aiLocate cannot run in Sightline: it returns an element's coordinates, and Sightline's steps say what to do rather than where",
     ]);
   });
 
-  it('sauce-demo-login.yaml is refused for its javascript item alone; its aiQuery shape reads as a schema', () => {
-    const path = join(fixtures, 'sauce-demo-login.yaml');
+  it('midscene-shop-login.yaml is refused for its javascript item alone; its aiQuery shape reads as a schema', () => {
+    const path = join(fixtures, 'midscene-shop-login.yaml');
     expect(problemsOf(path)).toEqual(['24:9: javascript cannot run in Sightline: it runs JavaScript in the page, and Sightline acts only through the screen, as a person would']);
-    const text = readFileSync(path, 'utf8').replace(/ {2}- name: run javascript code[\s\S]*$/, '');
-    const trimmed = join(folder, 'sauce.yaml');
+    const text = readFileSync(path, 'utf8').replace(/ {2}- name: count the cards in the page[\s\S]*$/, '');
+    const trimmed = join(folder, 'shop.yaml');
     writeFileSync(trimmed, text);
     const [, extract] = loadFlowFile(trimmed, { vars: {}, env: {} }).steps;
     expect(extract?.kind === 'group' ? extract.steps[0] : undefined).toMatchObject({
       label: 'aiQuery',
       kind: 'extract',
-      as: 'items',
-      text: "return item name, price and the action button name on the lower right corner of each item, and the image url of each item (like 'Remove')",
+      as: 'products',
+      text: "every product card with its title, its price, the label of its button (such as 'Add to cart') and the address of its picture",
       schema: {
         type: 'array',
         items: {
           type: 'object',
-          properties: { name: { type: 'string' }, price: { type: 'number' }, actionBtnName: { type: 'string' }, imageUrl: { type: 'string' } },
-          required: ['name', 'price', 'actionBtnName', 'imageUrl'],
+          properties: { title: { type: 'string' }, price: { type: 'number' }, buttonLabel: { type: 'string' }, pictureUrl: { type: 'string' } },
+          required: ['title', 'price', 'buttonLabel', 'pictureUrl'],
         },
       },
     });

@@ -37,6 +37,8 @@ export interface AgentToolRegistryOptions {
   modelFamily?: string | undefined;
   /** The version of Anthropic's computer tool the model was trained on (the model profile's). */
   anthropicComputerTool?: AnthropicComputerToolType | undefined;
+  /** Whether the model's Gemini computer_use takes the desktop environment (the model profile's). */
+  computerUseDesktop?: boolean | undefined;
 }
 
 /** The dialect's tools, then the extra tools it can offer, those with side effects behind the gate; a name used twice throws. */
@@ -55,6 +57,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
       coordinateSpace: options.coordinateSpace ?? 'pixels',
       modelFamily: options.modelFamily,
       anthropicComputerTool: options.anthropicComputerTool,
+      computerUseDesktop: options.computerUseDesktop,
     }),
   );
 }

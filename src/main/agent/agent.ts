@@ -69,6 +69,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     coordinateSpace: model.profile.coordinateSpace,
     modelFamily: model.profile.family,
     anthropicComputerTool: model.profile.anthropicComputerTool,
+    computerUseDesktop: model.profile.computerUseDesktop,
   });
   const hooks = dependencies.turnEndHooks ?? [];
   const injectionDebugLog =

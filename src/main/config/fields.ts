@@ -24,6 +24,9 @@ export interface ConfigField {
 export const ENVIRONMENT_ALIASES: Readonly<Record<string, string>> = {
   OPENAI_API_KEY: 'model.apiKey',
   ANTHROPIC_API_KEY: 'model.anthropicApiKey',
+  // Both of Google's names; later entries win, so GOOGLE_API_KEY does when both are set (as in @google/genai).
+  GEMINI_API_KEY: 'model.googleApiKey',
+  GOOGLE_API_KEY: 'model.googleApiKey',
   SIGHTLINE_MODEL: 'model.name',
   TAVILY_API_KEY: 'search.tavilyApiKey',
 };
@@ -43,6 +46,8 @@ export interface ProviderEnvironmentAlias {
 export const PROVIDER_ENVIRONMENT_ALIASES: Readonly<Record<string, ProviderEnvironmentAlias>> = {
   OPENAI_BASE_URL: { path: 'model.baseUrl', provider: 'openai' },
   ANTHROPIC_BASE_URL: { path: 'model.baseUrl', provider: 'anthropic' },
+  // The variable @google/genai reads for the Gemini API's address.
+  GOOGLE_GEMINI_BASE_URL: { path: 'model.baseUrl', provider: 'google' },
 };
 
 interface SchemaDefinition {

@@ -1,5 +1,5 @@
 /**
- * Translating what the `openai` and `@anthropic-ai/sdk` clients throw into Sightline's model errors. The
+ * Translating what the `openai`, `@anthropic-ai/sdk` and `@google/genai` clients throw into Sightline's model errors. The
  * client has already retried what is worth retrying (429, 529 and other 5xx, timeouts, dropped connections)
  * by the time an error reaches here, so this only names what happened, for a person, without the API key.
  * The two clients come from the same generator: their error classes differ only in where they are exported.
@@ -10,7 +10,9 @@ import {
   APIError as AnthropicError,
   APIUserAbortError as AnthropicUserAbortError,
 } from '@anthropic-ai/sdk';
+import { ApiError as GeminiApiError } from '@google/genai';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { GeminiConnectionError, GeminiFirstByteTimeoutError } from './gemini-fetch.js';
 import { ModelCallCancelledError, ModelCallError, ModelError } from './model-errors.js';
 
 export interface FailedCallFacts {
@@ -33,7 +35,7 @@ export function translateCallError(error: unknown, call: FailedCallFacts): Model
   }
   if (error instanceof ModelError) return redactError(error, call.secrets);
   const endpoint = `${call.baseUrl} (model "${call.model}")`;
-  if (error instanceof APIConnectionTimeoutError || error instanceof AnthropicConnectionTimeoutError) {
+  if (error instanceof APIConnectionTimeoutError || error instanceof AnthropicConnectionTimeoutError || error instanceof GeminiFirstByteTimeoutError) {
     return new ModelCallError(
       `The model endpoint ${endpoint} did not answer in time (${describeAttempts(call.attempts)}).`,
       { retryable: true },
@@ -45,15 +47,15 @@ export function translateCallError(error: unknown, call: FailedCallFacts): Model
       { retryable: true },
     );
   }
-  if ((error instanceof APIError || error instanceof AnthropicError) && error.status !== undefined) {
-    const status = error.status;
-    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-    const providerMessage = redact(providerErrorMessage(error), call.secrets);
-    const attempts = retryable ? ` after ${describeAttempts(call.attempts)}` : '';
+  if (error instanceof GeminiConnectionError) {
     return new ModelCallError(
-      `The model endpoint ${endpoint} answered HTTP ${status}${attempts}: ${providerMessage}${hintFor(status, call.keySetting ?? OPENAI_KEY_SETTING)}`,
-      { status, retryable },
+      `Could not reach the model endpoint ${endpoint} (${describeAttempts(call.attempts)}): ${redact(error.message, call.secrets)}`,
+      { retryable: true },
     );
+  }
+  if (error instanceof GeminiApiError) return statusError(error.status, geminiErrorMessage(error), call, endpoint);
+  if ((error instanceof APIError || error instanceof AnthropicError) && error.status !== undefined) {
+    return statusError(error.status, providerErrorMessage(error), call, endpoint);
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ModelCallError(`The call to ${endpoint} failed: ${redact(message, call.secrets)}`, {
@@ -61,13 +63,36 @@ export function translateCallError(error: unknown, call: FailedCallFacts): Model
   });
 }
 
-/** Removes the given secrets, and anything shaped like an OpenAI-style key, from a text. */
+function statusError(status: number, message: string, call: FailedCallFacts, endpoint: string): ModelCallError {
+  const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+  const providerMessage = redact(message, call.secrets);
+  const attempts = retryable ? ` after ${describeAttempts(call.attempts)}` : '';
+  return new ModelCallError(
+    `The model endpoint ${endpoint} answered HTTP ${status}${attempts}: ${providerMessage}${hintFor(status, call.keySetting ?? OPENAI_KEY_SETTING)}`,
+    { status, retryable },
+  );
+}
+
+/** @google/genai puts the error body, as JSON text, in its message: Google's `{"error": {"message": …}}`. */
+function geminiErrorMessage(error: GeminiApiError): string {
+  const text = error.message.replace(/^got status: [A-Z_]*\. /, '');
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === 'string' && body.error.message.trim() !== '') return body.error.message;
+  } catch {
+    // Not JSON: the message as it is.
+  }
+  return text.trim() === '' ? 'no details given' : text;
+}
+
+/** Removes the given secrets, and anything shaped like an OpenAI or Google API key, from a text. */
 export function redact(text: string, secrets: readonly string[]): string {
   let result = text;
   for (const secret of secrets) {
     if (secret.length > 0) result = result.split(secret).join('[redacted]');
   }
-  return result.replace(/\bsk-[A-Za-z0-9_*-]{6,}/g, '[redacted]');
+  // OpenAI-style keys, and Google API keys (AIza…).
+  return result.replace(/\bsk-[A-Za-z0-9_*-]{6,}/g, '[redacted]').replace(/\bAIza[0-9A-Za-z_-]{20,}/g, '[redacted]');
 }
 
 function redactError(error: ModelError, secrets: readonly string[]): ModelError {

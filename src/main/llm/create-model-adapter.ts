@@ -8,12 +8,15 @@
  * (src/main/config). In particular the clients are never left to read OPENAI_* or ANTHROPIC_* variables by themselves.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import type { Config, ModelProvider } from '../../shared/config.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
 import { modelProvider } from '../../shared/providers.js';
 import { AnthropicMessagesAdapter } from './anthropic-messages-adapter.js';
 import { ChatCompletionsAdapter } from './chat-completions-adapter.js';
+import { GeminiAdapter } from './gemini-adapter.js';
+import { patientFetch } from './gemini-fetch.js';
 import type { ModelAdapter } from './model-adapter.js';
 import type { AdapterSettings } from './model-call.js';
 import { ModelConfigurationError } from './model-errors.js';
@@ -26,12 +29,17 @@ export type ModelConfig = Config['model'];
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /** Without `/v1`: Anthropic's client adds it to every path. */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+/** Without the version: Google's client adds `/v1beta` (GEMINI_API_VERSION) to every path. */
+export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
+/** The Gemini API version whose shapes the adapter speaks (computer_use is a v1beta tool). */
+export const GEMINI_API_VERSION = 'v1beta';
 
 /** Sent to local servers that ignore the key (Ollama, LM Studio) when none is configured. */
 const LOCAL_PLACEHOLDER_KEY = 'sightline-local';
 
 export function createModelAdapter(config: ModelConfig, profileOverrides?: ModelProfileOverrides): ModelAdapter {
   if (modelProvider(config) === 'anthropic') return createAnthropicAdapter(config, profileOverrides);
+  if (modelProvider(config) === 'google') return createGeminiAdapter(config, profileOverrides);
   const baseUrl = modelBaseUrl(config);
   const apiKey = config.apiKey ?? (isLocalEndpoint(baseUrl) ? LOCAL_PLACEHOLDER_KEY : undefined);
   if (apiKey === undefined) {
@@ -65,7 +73,8 @@ export function createModelAdapter(config: ModelConfig, profileOverrides?: Model
  * ANTHROPIC_BASE_URL only for their own provider), else the provider's own API.
  */
 export function modelBaseUrl(config: Pick<ModelConfig, 'provider' | 'name' | 'baseUrl'>): string {
-  const defaultUrl = modelProvider(config) === 'anthropic' ? ANTHROPIC_BASE_URL : OPENAI_BASE_URL;
+  const provider = modelProvider(config);
+  const defaultUrl = provider === 'anthropic' ? ANTHROPIC_BASE_URL : provider === 'google' ? GEMINI_BASE_URL : OPENAI_BASE_URL;
   return (config.baseUrl ?? defaultUrl).replace(/\/+$/, '');
 }
 
@@ -104,6 +113,44 @@ function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProf
     timeoutMs: config.timeoutMs,
     secrets: [apiKey],
     keySetting: 'ANTHROPIC_API_KEY or model.anthropicApiKey in config.json',
+  });
+}
+
+/**
+ * Google's Gemini API through @google/genai. The key is model.googleApiKey only (GEMINI_API_KEY or GOOGLE_API_KEY),
+ * sent as Google's `x-goog-api-key` header; every other setting the client could read from the environment
+ * (GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GEMINI_BASE_URL, GOOGLE_GENAI_API_VERSION) is given explicitly, so the
+ * configuration stays the only source.
+ */
+function createGeminiAdapter(config: ModelConfig, profileOverrides: ModelProfileOverrides | undefined): ModelAdapter {
+  const baseUrl = modelBaseUrl(config);
+  const apiKey = config.googleApiKey;
+  if (apiKey === undefined) {
+    throw new ModelConfigurationError(
+      `No Gemini API key for the model "${config.name}". Set the GEMINI_API_KEY (or GOOGLE_API_KEY) environment variable, ` +
+        `or model.googleApiKey in config.json.`,
+    );
+  }
+  const client = new GoogleGenAI({
+    apiKey,
+    vertexai: false,
+    apiVersion: GEMINI_API_VERSION,
+    httpOptions: {
+      baseUrl,
+      apiVersion: GEMINI_API_VERSION,
+      // Anthropic's and OpenAI's clients back off from half a second up to 8 seconds; Google's from 1 s up to 60 s.
+      retryOptions: { attempts: config.maxRetries + 1, initialDelay: 0.5, maxDelay: 8, httpStatusCodes: [408, 429, 500, 502, 503, 504] },
+      fetch: patientFetch(config.timeoutMs),
+    },
+  });
+  return new GeminiAdapter({
+    client,
+    profile: configuredModelProfile(config, profileOverrides),
+    baseUrl,
+    maxRetries: config.maxRetries,
+    timeoutMs: config.timeoutMs,
+    secrets: [apiKey],
+    keySetting: 'GEMINI_API_KEY (or GOOGLE_API_KEY) or model.googleApiKey in config.json',
   });
 }
 

@@ -47,7 +47,18 @@ export interface AnthropicComputerToolDeclaration {
   enableZoom?: boolean;
 }
 
-export type NativeToolDeclaration = OpenAiComputerToolDeclaration | AnthropicComputerToolDeclaration;
+/**
+ * Gemini's computer_use tool (https://ai.google.dev/gemini-api/docs/computer-use): the environment the model is
+ * told it drives and the predefined functions it must not call. Every predefined function Sightline answers is a
+ * tool of the registry carrying this same declaration; the adapter sends it once, as one `computerUse` tool.
+ */
+export interface GeminiComputerToolDeclaration {
+  kind: 'gemini-computer';
+  environment: 'ENVIRONMENT_BROWSER' | 'ENVIRONMENT_DESKTOP';
+  excludedPredefinedFunctions: readonly string[];
+}
+
+export type NativeToolDeclaration = OpenAiComputerToolDeclaration | AnthropicComputerToolDeclaration | GeminiComputerToolDeclaration;
 
 export interface ModelRequest {
   messages: readonly Message[];

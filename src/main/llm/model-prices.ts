@@ -94,6 +94,11 @@ const GEMINI_PRICES: ReadonlyArray<{ pattern: RegExp; pricing: ModelPricing }> =
   { pattern: /^gemini-2\.5-pro$/, pricing: { ...openAiPricing(1.25, 0.125, 10), minimumCacheableTokens: 2048 } },
   { pattern: /^gemini-2\.5-flash$/, pricing: openAiPricing(0.3, 0.03, 2.5) },
   { pattern: /^gemini-2\.5-flash-lite$/, pricing: openAiPricing(0.1, 0.01, 0.4) },
+  // The computer-use preview is billed as Gemini 2.5 Pro (its model card); its implicit cache is taken to be 2.5 Pro's.
+  { pattern: /^gemini-2\.5-computer-use-preview(-\d{2}-\d{4})?$/, pricing: { ...openAiPricing(1.25, 0.125, 10), minimumCacheableTokens: 2048 } },
+  // Gemini 3: cached input at a tenth of the input price; 3 Pro's prompts up to 200k tokens.
+  { pattern: /^gemini-3-flash-preview$/, pricing: openAiPricing(0.5, 0.05, 3) },
+  { pattern: /^gemini-3(\.1)?-pro-preview$/, pricing: { ...openAiPricing(2, 0.2, 12), minimumCacheableTokens: 2048 } },
 ];
 
 /** The price table of a model, by its normalized name (lower case, no provider prefix); undefined when unknown. */

@@ -51,6 +51,11 @@ export interface ModelProfile {
    */
   anthropicComputerTool?: AnthropicComputerToolType;
   /**
+   * Whether the model's Gemini computer_use tool takes ENVIRONMENT_DESKTOP (Gemini 3.5 and later); the others
+   * know ENVIRONMENT_BROWSER only (https://ai.google.dev/gemini-api/docs/computer-use, "Supported environments").
+   */
+  computerUseDesktop?: boolean;
+  /**
    * What the model's tokens cost and how its provider caches them (src/shared/pricing.ts), from the price list
    * by model name (model-prices.ts); `model.pricing` replaces it. Absent for a model whose price Sightline does
    * not know: costs are then shown in tokens, and no cache is assumed.
@@ -112,6 +117,9 @@ const QWEN_28_PATCHES: ImageTokenFormula = {
   minPatches: 4,
   maxPatches: 16384,
 };
+
+/** Gemini: 258 tokens per 768 px tile. */
+const GEMINI_IMAGE_TOKENS: ImageTokenFormula = { kind: 'patches', patchSize: 768, tokensPerPatch: 258, rounding: 'up', minPatches: 1, maxPatches: 64 };
 
 // First match wins, so specific names come before the families that contain them.
 const KNOWN_MODELS: readonly ProfileEntry[] = [
@@ -259,17 +267,44 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     modalities: { input: ['text', 'image', 'file'], output: ['text'] },
   },
   {
+    // Gemini's computer-use preview model: 128k input tokens, Gemini's computer_use tool, the browser only.
+    family: 'gemini-computer-use',
+    pattern: /gemini-2\.5-computer-use/,
+    contextWindow: 128_000,
+    imageTokens: GEMINI_IMAGE_TOKENS,
+    maxImageEdge: 3072,
+    coordinateSpace: 'normalized-1000',
+    dialect: 'gemini-computer-use',
+    modalities: { input: ['text', 'image'], output: ['text'] },
+  },
+  {
+    // Gemini 3.5 and later: computer_use in every environment, the desktop included.
+    family: 'gemini-3.5',
+    pattern: /gemini-(3\.[5-9]|[4-9](\.\d+)?)-(pro|flash)(?!.*-image)/,
+    contextWindow: 1_048_576,
+    imageTokens: GEMINI_IMAGE_TOKENS,
+    maxImageEdge: 3072,
+    coordinateSpace: 'normalized-1000',
+    dialect: 'gemini-computer-use',
+    computerUseDesktop: true,
+    modalities: { input: ['text', 'image', 'audio', 'file'], output: ['text'] },
+  },
+  {
+    // Gemini 3 Flash and 3/3.1 Pro carry computer_use for the browser.
+    family: 'gemini-3',
+    pattern: /gemini-3(\.[0-4])?-(pro|flash)(?!.*-image)/,
+    contextWindow: 1_048_576,
+    imageTokens: GEMINI_IMAGE_TOKENS,
+    maxImageEdge: 3072,
+    coordinateSpace: 'normalized-1000',
+    dialect: 'gemini-computer-use',
+    modalities: { input: ['text', 'image', 'audio', 'file'], output: ['text'] },
+  },
+  {
     family: 'gemini',
     pattern: /gemini/,
     contextWindow: 1_048_576,
-    imageTokens: {
-      kind: 'patches',
-      patchSize: 768,
-      tokensPerPatch: 258,
-      rounding: 'up',
-      minPatches: 1,
-      maxPatches: 64,
-    },
+    imageTokens: GEMINI_IMAGE_TOKENS,
     maxImageEdge: 3072,
     coordinateSpace: 'normalized-1000',
     dialect: 'function-tools',

@@ -27,7 +27,7 @@ export interface SightlineProcess {
  * key or endpoint must never reach a test), plus `env`.
  */
 export function startSightline(args: readonly string[], env: Record<string, string | undefined> = {}): SightlineProcess {
-  const modelSetting = (name: string) => name.startsWith('OPENAI_') || name.startsWith('ANTHROPIC_') || name.startsWith('SIGHTLINE_');
+  const modelSetting = (name: string) => /^(OPENAI_|ANTHROPIC_|SIGHTLINE_|GEMINI_|GOOGLE_)/.test(name);
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !modelSetting(name)));
   const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
     cwd: REPO_ROOT,

@@ -41,6 +41,8 @@ export interface DialectToolParts {
   modelFamily?: string | undefined;
   /** The version of Anthropic's computer tool the model was trained on (the model profile's), for Claude's dialect. */
   anthropicComputerTool?: AnthropicComputerToolType | undefined;
+  /** Whether the model's Gemini computer_use tool takes ENVIRONMENT_DESKTOP (the model profile's), for Gemini's dialect. */
+  computerUseDesktop?: boolean | undefined;
 }
 
 export interface AgentDialect {

@@ -3,6 +3,7 @@ import { DIALECT_NAMES, type DialectName } from '../../../shared/dialects.js';
 import type { AgentDialect } from './agent-dialect.js';
 import { ANTHROPIC_COMPUTER_DIALECT } from './anthropic-computer-dialect.js';
 import { FUNCTION_TOOLS_DIALECT } from './function-tools-dialect.js';
+import { GEMINI_COMPUTER_USE_DIALECT } from './gemini-computer-use-dialect.js';
 import { OPENAI_COMPUTER_DIALECT } from './openai-computer-dialect.js';
 import { QWEN_COMPUTER_USE_DIALECT } from './qwen-computer-use-dialect.js';
 import { UI_TARS_DIALECT } from './ui-tars-dialect.js';
@@ -13,6 +14,7 @@ const DIALECTS: Partial<Record<DialectName, AgentDialect>> = {
   'qwen-computer-use': QWEN_COMPUTER_USE_DIALECT,
   'ui-tars': UI_TARS_DIALECT,
   'anthropic-computer': ANTHROPIC_COMPUTER_DIALECT,
+  'gemini-computer-use': GEMINI_COMPUTER_USE_DIALECT,
 };
 
 export class UnknownDialectError extends Error {

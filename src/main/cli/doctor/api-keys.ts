@@ -12,6 +12,7 @@ export function checkModelKey(environment: DoctorEnvironment): DoctorCheckResult
   const { model } = environment.config;
   const name = 'model key';
   if (modelProvider(model) === 'anthropic') return checkAnthropicKey(environment);
+  if (modelProvider(model) === 'google') return checkGoogleKey(environment);
   const endpoint = endpointOf(environment, 'the OpenAI API');
   const source = environment.sources['model.apiKey'];
   if (model.apiKey !== undefined && source !== undefined) {
@@ -38,6 +39,22 @@ function checkAnthropicKey(environment: DoctorEnvironment): DoctorCheckResult {
     status: 'problem',
     detail: `not set: ${model.name} at ${endpoint} needs Anthropic's key${unusedVariablesNote(environment)}`,
     fix: 'set ANTHROPIC_API_KEY, or model.anthropicApiKey in config.json',
+  };
+}
+
+/** Google's Gemini API needs its own key (GEMINI_API_KEY or GOOGLE_API_KEY), gateways included. */
+function checkGoogleKey(environment: DoctorEnvironment): DoctorCheckResult {
+  const { model } = environment.config;
+  const endpoint = endpointOf(environment, 'the Gemini API');
+  const source = environment.sources['model.googleApiKey'];
+  if (model.googleApiKey !== undefined && source !== undefined) {
+    return { name: 'model key', status: 'ok', detail: `set (from ${describeSource(source)}) for ${model.name} at ${endpoint}${unusedVariablesNote(environment)}` };
+  }
+  return {
+    name: 'model key',
+    status: 'problem',
+    detail: `not set: ${model.name} at ${endpoint} needs a Gemini API key${unusedVariablesNote(environment)}`,
+    fix: 'set GEMINI_API_KEY (or GOOGLE_API_KEY), or model.googleApiKey in config.json',
   };
 }
 

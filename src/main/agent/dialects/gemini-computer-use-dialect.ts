@@ -1,0 +1,44 @@
+/**
+ * `gemini-computer-use`: Gemini's computer_use tool over the Gemini API. The model calls Google's predefined
+ * functions (click_at, type_text_at, … for Gemini 2.5 and the Gemini 3 models before 3.5; click, type, hotkey, …
+ * with their intent for 3.5 and later), declared as one computerUse tool with the environment the operator is
+ * (the desktop where the model takes it) and the functions an operator cannot perform excluded; each call runs
+ * through the same pipeline as every dialect's. Sightline's other tools (ask_user, get_history_image, crop_image,
+ * web_search, MCP tools, anything a run adds) ride along as function declarations. There is no `finish`: a reply
+ * without a function call ends the turn, its text the summary, as in Google's reference agent.
+ */
+import { GEMINI_COMPUTER_USE_WIRE } from '../../llm/dialects/gemini-computer-use-wire.js';
+import { createAskUserTool } from '../tools/ask-user-tool.js';
+import { createCropImageTool } from '../tools/crop-image-tool.js';
+import { GEMINI_ANSWERED_FUNCTIONS } from '../tools/gemini-computer-translation.js';
+import { createGeminiComputerTools } from '../tools/gemini-computer-tools.js';
+import { createGetHistoryImageTool } from '../tools/get-history-image-tool.js';
+import type { AgentDialect } from './agent-dialect.js';
+import { buildGeminiComputerUseSystemPrompt } from './gemini-computer-use-prompt.js';
+
+/** The model family that speaks Gemini 3.5's streamlined functions; every other Gemini model, the 2.5 set. */
+const GEMINI_35_FAMILY = 'gemini-3.5';
+
+const COMPUTER_FUNCTIONS: ReadonlySet<string> = new Set(GEMINI_ANSWERED_FUNCTIONS);
+
+export const GEMINI_COMPUTER_USE_DIALECT: AgentDialect = {
+  name: 'gemini-computer-use',
+  tools: (parts) => [
+    ...createGeminiComputerTools({
+      operator: parts.operator,
+      screen: parts.screen,
+      policy: parts.policy,
+      confirm: parts.confirm,
+      redactSecrets: parts.redactSecrets,
+      functionSet: parts.modelFamily === GEMINI_35_FAMILY ? 'gemini-3.5' : 'gemini-2.5',
+      desktopEnvironment: parts.computerUseDesktop === true,
+    }),
+    createAskUserTool(parts.askUser),
+    createGetHistoryImageTool(),
+    createCropImageTool({ coordinateSpace: parts.coordinateSpace }),
+    ...parts.extraTools,
+  ],
+  systemPrompt: (input) => buildGeminiComputerUseSystemPrompt(input, COMPUTER_FUNCTIONS),
+  replyWithoutCalls: 'finish',
+  wire: GEMINI_COMPUTER_USE_WIRE,
+};

@@ -1,0 +1,84 @@
+/**
+ * Gemini's computer_use functions as Sightline's computer actions, and where their points land through the one
+ * coordinate mapping. The mapping is pinned with Google's own published example: the computer-use guide
+ * (https://ai.google.dev/gemini-api/docs/computer-use, "Execute the received actions") sizes the screen at
+ * SCREEN_WIDTH = 1440, SCREEN_HEIGHT = 900 and denormalizes with `int(x / 1000 * screen_width)`, and its table
+ * of Gemini 2.5 actions gives `{"name": "click_at", "arguments": {"y": 300, "x": 500}}`: pixel (720, 270).
+ */
+import { describe, expect, it } from 'vitest';
+import { excludedGeminiFunctions, translateGeminiCall } from '../../src/main/agent/tools/gemini-computer-translation.js';
+import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
+import { mapModelPoint, type FrameGeometry } from '../../src/main/operators/coordinates.js';
+import type { ModelView } from '../../src/shared/model-view.js';
+
+const CONTEXT = { screenWidth: 1440, screenHeight: 900, selectAll: 'ctrl+a' };
+
+function geometry(width: number, height: number, scaleFactor = 1): FrameGeometry {
+  return { width, height, scaleFactor, bounds: { x: 0, y: 0, width: width / scaleFactor, height: height / scaleFactor } };
+}
+
+function normalizedView(frame: FrameGeometry, imageWidth: number, imageHeight: number): ModelView {
+  return { frameWidth: frame.width, frameHeight: frame.height, imageWidth, imageHeight, coordinateSpace: 'normalized-1000' };
+}
+
+function pointOf(name: string, args: Record<string, unknown>): { x: number; y: number } {
+  const step = translateGeminiCall(name, args, CONTEXT);
+  if (step.kind !== 'act') throw new Error(step.message);
+  const action = step.actions[0]!;
+  if (!('x' in action) || action.x === undefined || action.y === undefined) throw new Error(`${action.action} has no point`);
+  return { x: action.x, y: action.y };
+}
+
+describe("Gemini's 0–999 grid through the one coordinate mapping", () => {
+  it("lands Google's published click_at example where Google's own denormalization puts it", () => {
+    expect(resolveModelProfile('gemini-2.5-computer-use-preview-10-2025').coordinateSpace).toBe('normalized-1000');
+    const frame = geometry(1440, 900);
+    const point = pointOf('click_at', { y: 300, x: 500 });
+    expect(mapModelPoint(point, normalizedView(frame, 1440, 900), frame)).toEqual({ ok: true, framePixel: { x: 720, y: 270 }, screen: { x: 720, y: 270 } });
+  });
+
+  it('lands the same point on a HiDPI screen and when the screenshot was sent downscaled', () => {
+    // A 2x display: the frame has twice the pixels, the screen point is the same.
+    const retina = geometry(2880, 1800, 2);
+    expect(mapModelPoint(pointOf('click', { x: 500, y: 300, intent: 'Click.' }), normalizedView(retina, 1280, 800), retina)).toMatchObject({
+      framePixel: { x: 1440, y: 540 },
+      screen: { x: 720, y: 270 },
+    });
+  });
+
+  it('reads both sets: drag_and_drop in its 2.5 and 3.5 shapes, scroll magnitudes on the grid, keys as one combination', () => {
+    expect(translateGeminiCall('drag_and_drop', { x: 100, y: 100, destination_x: 500, destination_y: 500 }, CONTEXT)).toEqual({
+      kind: 'act',
+      actions: [{ action: 'drag', x: 100, y: 100, to_x: 500, to_y: 500 }],
+    });
+    expect(translateGeminiCall('drag_and_drop', { start_x: 1, start_y: 2, end_x: 3, end_y: 4, intent: 'Move it.' }, CONTEXT)).toEqual({
+      kind: 'act',
+      actions: [{ action: 'drag', x: 1, y: 2, to_x: 3, to_y: 4 }],
+    });
+    // scroll_at's default magnitude 800 of a 900-pixel-high screen: 720 pixels, about 7 notches of 100.
+    expect(translateGeminiCall('scroll_at', { x: 500, y: 500, direction: 'down' }, CONTEXT)).toEqual({
+      kind: 'act',
+      actions: [{ action: 'scroll', x: 500, y: 500, scroll_x: 0, scroll_y: 7 }],
+    });
+    expect(translateGeminiCall('key_combination', { keys: 'Control+A' }, CONTEXT)).toEqual({ kind: 'act', actions: [{ action: 'key', keys: 'Control+A' }] });
+    expect(translateGeminiCall('hotkey', { keys: ['ctrl', 'shift', 't'] }, CONTEXT)).toEqual({ kind: 'act', actions: [{ action: 'key', keys: 'ctrl+shift+t' }] });
+  });
+
+  it('types at a point: a click, the field cleared, the text, and Enter only when asked', () => {
+    expect(translateGeminiCall('type_text_at', { x: 10, y: 20, text: 'hi', press_enter: true }, CONTEXT)).toEqual({
+      kind: 'act',
+      actions: [{ action: 'click', x: 10, y: 20 }, { action: 'key', keys: 'ctrl+a BackSpace' }, { action: 'type', text: 'hi\n' }],
+    });
+    expect(translateGeminiCall('type_text_at', { x: 10, y: 20, text: 'hi', clear_before_typing: false }, CONTEXT)).toEqual({
+      kind: 'act',
+      actions: [{ action: 'click', x: 10, y: 20 }, { action: 'type', text: 'hi' }],
+    });
+    expect(translateGeminiCall('click_at', { x: 10 }, CONTEXT)).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/needs x and y/) });
+  });
+
+  it('excludes what no computer action can do: navigation always, opening a browser on the desktop', () => {
+    expect(excludedGeminiFunctions('gemini-2.5', 'browser')).toEqual(['go_back', 'go_forward', 'search', 'navigate']);
+    expect(excludedGeminiFunctions('gemini-2.5', 'desktop')).toEqual(['open_web_browser', 'go_back', 'go_forward', 'search', 'navigate']);
+    expect(excludedGeminiFunctions('gemini-3.5', 'desktop')).toEqual(['key_down', 'key_up', 'go_back', 'navigate', 'go_forward']);
+  });
+});
