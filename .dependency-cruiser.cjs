@@ -1,12 +1,13 @@
 /**
  * The layering rules of docs/ARCHITECTURE.md, checked by `npm run layers` (and in CI).
  * Inside src/main the layers form one list; a folder may import only folders below it:
- *   cli, electron -> api, mcp-server -> app -> agent -> context, search -> llm, operators -> perception -> storage -> shared
+ *   cli, electron -> flows -> api, mcp-server, automation -> app -> agent -> context, search -> llm, operators -> perception -> storage -> shared
  * A config.ts of a layer (src/main/config) sits with storage: it only reads files and the environment.
  */
 const MAIN_LAYERS = [
   ['cli', 'electron'],
-  ['api', 'mcp-server'],
+  ['flows'],
+  ['api', 'mcp-server', 'automation'],
   ['app'],
   ['agent'],
   ['context', 'search'],
@@ -118,6 +119,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/main/', pathNot: '^src/main/agent/' },
       to: { path: '^src/main/agent/', pathNot: '^src/main/agent/index\\.ts$' },
+    },
+    {
+      name: 'automation-is-entered-through-its-index',
+      comment:
+        'flows and the CLI use the automation API (the SDK) through src/main/automation/index.ts only: the flow runner is a client of the SDK like any script.',
+      severity: 'error',
+      from: { path: '^src/main/', pathNot: '^src/main/automation/' },
+      to: { path: '^src/main/automation/', pathNot: '^src/main/automation/index\\.ts$' },
     },
     {
       name: 'src-never-imports-tests',

@@ -20,6 +20,8 @@ const turn: TurnRecord = {
   endedAt: '2026-11-22T10:01:00.000Z',
   compactedAt: null,
   summary: null,
+  stepKind: null,
+  answer: null,
 };
 const view = (errorFrames: string[] = []): TurnView => ({
   turn,

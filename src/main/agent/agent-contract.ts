@@ -3,6 +3,7 @@
  * itself lives beside this file; everything a caller needs to know is here.
  */
 import type { StepAction } from '../../shared/actions.js';
+import type { AnswerKind, StepKind, TurnAnswer } from '../../shared/answers.js';
 import type { Config } from '../../shared/config.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent, ConfirmationAnswerer } from '../../shared/events.js';
@@ -27,6 +28,28 @@ export interface TurnRequest {
   ephemeral?: EphemeralContext[];
   /** Stops the turn cleanly: the current action finishes or is abandoned, the turn ends as stopped. */
   signal?: AbortSignal;
+  /**
+   * Asks a question about the screen instead of a task: the model looks and answers (answer-tool.ts), with
+   * only the tools that look (no computer actions), and the turn ends with the validated answer.
+   */
+  answer?: AnswerRequest;
+  /** The kind of flow step the turn runs for, stored with the turn (the timeline shows it). */
+  stepKind?: StepKind;
+  /** When the turn starts a new session: the flow it belongs to, which names the session. */
+  flowName?: string;
+}
+
+/** A question the turn answers instead of acting (see TurnRequest.answer). */
+export interface AnswerRequest {
+  kind: AnswerKind;
+  /** `value`: the JSON Schema of the value, shown to the model as the answer's parameter. */
+  schema?: Record<string, unknown>;
+  /** `value`: checks the value (a zod schema's safeParse from the SDK); a check made from `schema` when absent. */
+  check?: (value: unknown) => { ok: true; value: unknown } | { ok: false; error: string };
+  /** `until`: how long the condition is watched, from the turn's start (30 s when absent). */
+  timeoutMs?: number;
+  /** `until`: how often the screen is looked at between answers (answer-tool.ts's default when absent). */
+  pollMs?: number;
 }
 
 export interface TurnOutcome {
@@ -36,6 +59,8 @@ export interface TurnOutcome {
   reason: TurnEndReason;
   /** The model's `finish` summary, or what went wrong. */
   summary?: string;
+  /** The model's validated answer, when the turn asked a question (TurnRequest.answer). */
+  answer?: TurnAnswer;
   steps: number;
   usage: TokenUsage;
   /** What the turn's model calls cost: dollars where the model's price is known, else their tokens. */
@@ -100,6 +125,11 @@ export interface AgentDependencies {
    * whose fake screens never change on their own pass it.
    */
   watchSettling?: boolean;
+  /**
+   * Secret values beyond the configuration's (a flow's `secrets`, the SDK's): masked wherever the configured
+   * keys are (events, errors; storage has its own redactor, which must know them too).
+   */
+  secrets?: readonly string[];
   /**
    * Where ephemeral injection, and the cleaning of injected blocks out of the stored request, log their
    * lengths (never the content); by default stderr when SIGHTLINE_DEBUG_INJECTION=1 or

@@ -11,7 +11,12 @@ import { textOfParts } from '../../shared/messages.js';
 import { withDialectWire } from '../llm/dialects/dialect-wire.js';
 import type { ImageSizing } from '../llm/model-profiles.js';
 import type { Operator } from '../operators/operator.js';
-import type { Agent, AgentDependencies, TurnOutcome, TurnRequest } from './agent-contract.js';
+import type { Agent, AgentDependencies, AnswerRequest, TurnOutcome, TurnRequest } from './agent-contract.js';
+import { buildAnswerSystemPrompt } from './answer-prompt.js';
+import { createAnswerTool } from './tools/answer-tool.js';
+import { createCropImageTool } from './tools/crop-image-tool.js';
+import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
+import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import {
   EncodedImageCache,
   TurnRequestCache,
@@ -32,6 +37,8 @@ import { runTurnLoop } from './turn-loop.js';
 import { watchOperator } from './watched-operator.js';
 
 const STOPPED_CALL_NOTICE = 'Interrupted: the user stopped the turn.';
+
+const ANSWER_NUDGE = 'You replied without calling answer. Call answer with the fields asked for.';
 
 /** runTurn was called while a turn was still running on this agent. */
 export class AgentBusyError extends Error {
@@ -82,6 +89,17 @@ export function createAgent(dependencies: AgentDependencies): Agent {
   };
   let running = false;
 
+  /** The tools of a turn that answers a question: the dialect's, or the answer tool and the tools that only look. */
+  function answeringTools(answer: AnswerRequest): ToolRegistry {
+    const parts = { answer: { request: answer, screen, startedAt: Date.now() }, coordinateSpace: model.profile.coordinateSpace };
+    const tools = dialect.answerTools?.(parts) ?? [
+      createAnswerTool(parts.answer),
+      createGetHistoryImageTool(),
+      createCropImageTool({ coordinateSpace: parts.coordinateSpace }),
+    ];
+    return createToolRegistry(tools);
+  }
+
   async function runTurn(request: TurnRequest): Promise<TurnOutcome> {
     if (running) throw new AgentBusyError();
     const ephemeral = checkedEphemeralContexts(request.ephemeral);
@@ -92,16 +110,19 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     request.signal?.addEventListener('abort', forwardAbort, { once: true });
     if (request.signal?.aborted === true) controller.abort();
     try {
-      const turn = ToolTurn.begin(turnParts, {
+      const answering = request.answer === undefined ? undefined : answeringTools(request.answer);
+      const turn = ToolTurn.begin(answering === undefined ? turnParts : { ...turnParts, registry: answering }, {
         request: request.request,
         sessionId: request.sessionId,
         operatorKind: operator.describe().kind,
         modelName: model.profile.model,
+        stepKind: request.stepKind,
+        flowName: request.flowName,
       });
       const usage = noSpending();
       let ending: TurnEnding;
       try {
-        ending = await playTurn(turn, request, ephemeral, controller.signal, usage);
+        ending = await playTurn(turn, request, ephemeral, controller.signal, usage, answering ?? registry);
       } catch (error) {
         ending = controller.signal.aborted
           ? { status: 'stopped', reason: 'stopped', summary: 'Stopped by the user.' }
@@ -122,6 +143,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     ephemeral: readonly EphemeralContext[],
     signal: AbortSignal,
     usage: TurnSpending,
+    tools: ToolRegistry,
   ): Promise<TurnEnding> {
     await turn.storeRequest(request.request);
     recordTurnInjections(storage, turn, ephemeral);
@@ -136,18 +158,23 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       },
     });
     const shown = modelImageSize(first.width, first.height, maxImageEdge, model.profile.imageSizing);
-    const systemPrompt = dialect.systemPrompt({
+    const promptInput = {
       task: textOfParts(cleanUserRequest(request.request).parts),
       operatorKind: operator.describe().kind,
       screenshotWidth: shown.width,
       screenshotHeight: shown.height,
       coordinateSpace: model.profile.coordinateSpace,
-      tools: registry.list(),
-    });
+      tools: tools.list(),
+    };
+    const answer = request.answer;
+    const systemPrompt =
+      answer === undefined
+        ? dialect.systemPrompt(promptInput)
+        : (dialect.answerPrompt?.(promptInput, answer) ?? buildAnswerSystemPrompt(promptInput, answer.kind));
     return runTurnLoop({
       storage,
       model,
-      registry,
+      registry: tools,
       turn,
       emit,
       redact,
@@ -156,8 +183,9 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       maxImageEdge,
       maxSteps: config.agent.maxSteps,
       maxCost: config.agent.maxCost === undefined ? undefined : parseCostCeiling(config.agent.maxCost),
-      replyWithoutCalls: dialect.replyWithoutCalls,
-      ...(dialect.nudge === undefined ? {} : { nudge: dialect.nudge }),
+      // A question is answered by a call in every dialect: a reply without one is nudged, never taken as the end.
+      replyWithoutCalls: answer === undefined ? dialect.replyWithoutCalls : 'nudge',
+      ...(answer !== undefined ? { nudge: ANSWER_NUDGE } : dialect.nudge === undefined ? {} : { nudge: dialect.nudge }),
       imageCache: new EncodedImageCache(),
       turnCache: new TurnRequestCache(),
       contextSettings: config.context,

@@ -4,6 +4,7 @@ export { createAgentToolRegistry, type AgentToolRegistryOptions } from './agent-
 export type {
   Agent,
   AgentDependencies,
+  AnswerRequest,
   AskUserHandler,
   ConfirmationAnswer,
   ConfirmationHandler,
@@ -24,3 +25,4 @@ export { MAX_CONSECUTIVE_MALFORMED_REPLIES } from './malformed-output.js';
 export { loadMcpTools, type LoadedMcpTools, type LoadMcpToolsOptions, type McpServerFailure } from './mcp/load-mcp-tools.js';
 export { createSearchTools } from './search/create-search-tools.js';
 export { availableDialectNames } from './dialects/dialects.js';
+export { checkerOf } from './tools/answer-tool.js';

@@ -13,6 +13,7 @@ import { dedupFrame, type DedupSettings, type PreviousImage } from '../perceptio
 import { computeHash } from '../perception/hashes.js';
 import { encodeLossless } from '../perception/image-encoding.js';
 import { watchUntilSettled, type SettleClock, type SettleSettings } from '../perception/settle-watch.js';
+import { sleepUnlessAborted } from '../operators/pause.js';
 import type { Emit } from './event-emitter.js';
 
 /** How the screen settled after an action (absent when the screenshot was taken at once). */
@@ -103,6 +104,30 @@ export class ScreenRecorder {
       height: frame.height,
     });
     return { kind: 'new', imageId: record.id, width: frame.width, height: frame.height, ...settleField };
+  }
+
+  /**
+   * Waits, looking at the screen every `pollMs`, until it differs from the last stored frame by the dedup rule
+   * (the same rule that decides what is stored), then records it as after an action: settled, deduplicated,
+   * stored. Undefined when the deadline passes first. A frame looked at and found the same is dropped, so a
+   * screen that does not change costs one capture per poll and nothing else (a wait_for asks the model again
+   * only when this returns). The dedup rule applies here even where dedup is off for storing.
+   */
+  async waitForChange(options: { deadline: number; pollMs: number; signal: AbortSignal; now?: () => number }): Promise<{ imageId: string; width: number; height: number } | undefined> {
+    const now = options.now ?? Date.now;
+    const { operator, dedup } = this.options;
+    for (;;) {
+      const left = options.deadline - now();
+      if (left <= 0) return undefined;
+      await sleepUnlessAborted(Math.min(options.pollMs, left), options.signal);
+      if (options.signal.aborted) throw new Error('The wait was stopped.');
+      const frame = await operator.capture();
+      const looked = dedupFrame({ frame, hash: computeHash(frame, dedup.algorithm) }, this.lastStored, { ...dedup, enabled: true });
+      if (looked.kind === 'unchanged') continue;
+      const recorded = await this.capture(true);
+      // A change that went back before it settled is no change.
+      if (recorded.kind === 'new') return { imageId: recorded.imageId, width: recorded.width, height: recorded.height };
+    }
   }
 
   /** One frame, hashed; after an action, the settled one, from frames that are compared and dropped. */

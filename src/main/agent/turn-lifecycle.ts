@@ -4,6 +4,7 @@
  * its status, the session is idle again, the turn-end hooks run once, and `turn-ended` is emitted.
  */
 import { textOfParts, type MessagePart, type UserMessage } from '../../shared/messages.js';
+import type { StepKind, TurnAnswer } from '../../shared/answers.js';
 import type { TurnEndReason, TurnEndStatus } from '../../shared/statuses.js';
 import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
@@ -16,6 +17,8 @@ export interface TurnEnding {
   status: TurnEndStatus;
   reason: TurnEndReason;
   summary?: string;
+  /** The model's validated answer, for a turn that asked a question. */
+  answer?: TurnAnswer;
 }
 
 /** The request names a session that cannot take a turn: the caller's mistake, before any turn exists. */
@@ -30,6 +33,10 @@ export interface TurnBeginning {
   sessionId: string | undefined;
   operatorKind: string;
   modelName: string;
+  /** The kind of flow step the turn runs for, stored with it. */
+  stepKind?: StepKind | undefined;
+  /** A new session is named for the flow that runs it. */
+  flowName?: string | undefined;
 }
 
 export class TurnLifecycle {
@@ -47,7 +54,7 @@ export class TurnLifecycle {
     const requestText = textOfParts(beginning.request.parts);
     const started = storage.transaction(() => {
       const session = resolveSession(storage, beginning, requestText);
-      const turn = storage.turns.start({ sessionId: session.id, userRequest: requestText });
+      const turn = storage.turns.start({ sessionId: session.id, userRequest: requestText, stepKind: beginning.stepKind });
       storage.sessions.setStatus(session.id, 'running');
       return turn;
     });
@@ -103,13 +110,14 @@ export class TurnLifecycle {
       status: ending.status,
       reason: ending.reason,
       ...(ending.summary === undefined ? {} : { summary: ending.summary }),
+      ...(ending.answer === undefined ? {} : { answer: ending.answer }),
       steps,
       usage,
       cost,
     };
     this.ended = outcome;
     this.storage.transaction(() => {
-      this.storage.turns.end(this.turnId, ending.status);
+      this.storage.turns.end(this.turnId, ending.status, ending.answer);
       this.storage.sessions.setStatus(this.sessionId, 'idle');
     });
     for (const hook of hooks) {
@@ -144,9 +152,10 @@ export class TurnLifecycle {
 function resolveSession(storage: Storage, beginning: TurnBeginning, requestText: string): SessionRecord {
   if (beginning.sessionId === undefined) {
     return storage.sessions.create({
-      title: sessionTitle(requestText),
+      title: sessionTitle(beginning.flowName ?? requestText),
       operator: beginning.operatorKind,
       model: beginning.modelName,
+      flowName: beginning.flowName ?? null,
     });
   }
   const session = storage.sessions.get(beginning.sessionId);

@@ -250,8 +250,8 @@ async function runToolCalls(
     if (!taken.malformed) outcome.allMalformed = false;
     if (taken.result.isError === true) outcome.lastError = textOfParts(taken.result.parts);
     if (taken.result.endTurn !== undefined && taken.storageFailure === undefined) {
-      const { status, summary } = taken.result.endTurn;
-      outcome.ending = { status, reason: status === 'finished' ? 'finished' : 'failed', summary };
+      const { status, summary, answer } = taken.result.endTurn;
+      outcome.ending = { status, reason: status === 'finished' ? 'finished' : 'failed', summary, ...(answer === undefined ? {} : { answer }) };
     }
   }
   return outcome;

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../../shared/config.js';
 import type { AgentEvent } from '../../shared/events.js';
-import { secretRedactor } from '../../shared/secret-redaction.js';
+import { configuredSecrets, redactorOf } from '../../shared/secret-redaction.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import { SETTLE_TIMING } from '../perception/settle-watch.js';
@@ -19,6 +19,8 @@ export interface WatchedOperatorOptions {
   onEvent?: ((event: AgentEvent) => void) | undefined;
   /** Test seam: false takes the screenshot after an action at once instead of watching the screen settle. */
   watchSettling?: boolean | undefined;
+  /** Secret values beyond the configuration's (a flow's secrets), masked like them. */
+  secrets?: readonly string[] | undefined;
 }
 
 export interface WatchedOperator {
@@ -30,7 +32,7 @@ export interface WatchedOperator {
 export function watchOperator(options: WatchedOperatorOptions): WatchedOperator {
   const { config } = options;
   // The MCP servers' secrets too: a server's error or a model may echo them as well as a key.
-  const redact = secretRedactor(config);
+  const redact = redactorOf([...configuredSecrets(config), ...(options.secrets ?? [])]);
   const emit = createEventEmitter(options.onEvent, redact);
   const screen = new ScreenRecorder({
     operator: options.operator,

@@ -83,6 +83,8 @@ export class BrowserOperator implements Operator {
     private readonly scope: BrowserUrlScope,
     private readonly guard: NavigationGuard,
     options: BrowserOperatorOptions,
+    /** Whether close() ends the browser: not when the page was the caller's (attach). */
+    private readonly ownsBrowser = true,
   ) {
     this.page = page;
     this.input = new PlaywrightInput(() => this.page);
@@ -122,6 +124,30 @@ export class BrowserOperator implements Operator {
     } catch (error) {
       await browser.close();
       throw error;
+    }
+  }
+
+  /**
+   * Drives a page the caller already has (a Playwright test's `page`): the same capture, input and URL scope
+   * as a launched browser, on the caller's browser, which close() leaves running.
+   */
+  static async attach(page: Page, options: Pick<BrowserOperatorOptions, 'scope' | 'sleep'> = {}): Promise<BrowserOperator> {
+    const context = page.context();
+    const browser = context.browser();
+    if (browser === null) throw new BrowserOperatorError('the page belongs to a persistent context without a browser object; attach a page of browser.newContext()');
+    const scope = BrowserUrlScope.from(options.scope);
+    const guard = await NavigationGuard.install(context, scope);
+    const deviceScaleFactor = (await page.evaluate('window.devicePixelRatio').catch(() => 1)) as number;
+    return new BrowserOperator(browser, context, page, typeof deviceScaleFactor === 'number' ? deviceScaleFactor : 1, scope, guard, options, false);
+  }
+
+  /** Goes to `url` in the page acted on, inside the scope (a flow's goto); a refusal or failure is the result. */
+  async navigate(url: string): Promise<ActionResult> {
+    try {
+      await this.start(url);
+      return { ok: true, detail: `opened ${url}` };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
   }
 
@@ -221,7 +247,7 @@ export class BrowserOperator implements Operator {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.browser.close();
+    if (this.ownsBrowser) await this.browser.close();
   }
 
   /** A point of the model's view in the page's CSS pixels (as an action there would land), or where the pointer is. */

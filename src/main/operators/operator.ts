@@ -103,6 +103,11 @@ export interface Operator extends FrameSource {
    * action's screen has settled. Only operators that refuse anything implement it.
    */
   takeNotices?(): string[];
+  /**
+   * Opens a URL in the page acted on, inside the operator's scope: a flow's `goto`, which the flow's author asks
+   * for, not the model. Only operators that show pages implement it.
+   */
+  navigate?(url: string): Promise<ActionResult>;
   /** Releases what the operator holds (the browser process; pressed buttons). Safe to call twice. */
   close(): Promise<void>;
 }

@@ -12,7 +12,8 @@ import type { CoordinateSpace } from '../../../shared/model-view.js';
 import type { DialectWire } from '../../llm/dialects/dialect-wire.js';
 import type { AnthropicComputerToolType } from '../../llm/model-profiles.js';
 import type { Operator } from '../../operators/operator.js';
-import type { AskUserHandler, ConfirmationHandler } from '../agent-contract.js';
+import type { AnswerRequest, AskUserHandler, ConfirmationHandler } from '../agent-contract.js';
+import type { AnswerToolOptions } from '../tools/answer-tool.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
 import type { SystemPromptInput } from '../system-prompt.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
@@ -59,4 +60,18 @@ export interface AgentDialect {
   /** What the nudge says, in the dialect's own tool names; the loop's general text when absent. */
   readonly nudge?: string;
   readonly wire: DialectWire;
+  /**
+   * The tools of a turn that answers a question (TurnRequest.answer): the answer tool and the tools that only
+   * look (get_history_image, crop_image) when absent. A dialect whose grammar has no functions answers its own
+   * way (UI-TARS: `finished(content=…)` holding JSON).
+   */
+  answerTools?(parts: AnswerToolParts): ToolDefinition[];
+  /** The system prompt of such a turn; buildAnswerSystemPrompt when absent. */
+  answerPrompt?(input: SystemPromptInput, request: AnswerRequest): string;
+}
+
+/** What a dialect builds an answering turn's tools from. */
+export interface AnswerToolParts {
+  answer: AnswerToolOptions;
+  coordinateSpace: CoordinateSpace;
 }

@@ -11,10 +11,14 @@
  * model call. Its memory still works the Sightline way: the history it is sent is deduplicated, compacted
  * and held to the token budget, placeholders as text.
  *
+ * A turn that answers a question keeps the template, with the answer's JSON asked for in `finished(content=…)`.
+ *
  * A reply without calls cannot happen: the wire turns an answer without an action into an `invalid` call
  * that tells the model the grammar, so `nudge` is only the agent loop's fallback.
  */
-import { UI_TARS_WIRE } from '../../llm/dialects/ui-tars/ui-tars-wire.js';
+import { UI_TARS_FINISH_TOOL, UI_TARS_WIRE } from '../../llm/dialects/ui-tars/ui-tars-wire.js';
+import { uiTarsAnswerFormat } from '../answer-prompt.js';
+import { createFinishContentAnswerTool } from '../tools/answer-tool.js';
 import { uiTarsPrompt } from '../../llm/dialects/ui-tars/ui-tars-prompts.js';
 import { createAskUserTool } from '../tools/ask-user-tool.js';
 import { createComputerTool } from '../tools/computer-tool.js';
@@ -31,4 +35,7 @@ export const UI_TARS_DIALECT: AgentDialect = {
   systemPrompt: (input) => uiTarsPrompt(input.operatorKind, input.task),
   replyWithoutCalls: 'nudge',
   wire: UI_TARS_WIRE,
+  // An answer is written in finished(content=…) as JSON: the template's own way to end with content.
+  answerTools: (parts) => [createFinishContentAnswerTool(parts.answer, UI_TARS_FINISH_TOOL)],
+  answerPrompt: (input, request) => uiTarsPrompt(input.operatorKind, `${input.task}\n\n${uiTarsAnswerFormat(request)}`),
 };

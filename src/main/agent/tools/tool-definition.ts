@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { StepAction } from '../../../shared/actions.js';
+import type { TurnAnswer } from '../../../shared/answers.js';
 import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { AgentEvent } from '../../../shared/events.js';
 import type { MessagePart, ToolResultProviderData } from '../../../shared/messages.js';
@@ -40,7 +41,7 @@ export interface ToolCallScope {
 export interface ToolResult {
   parts: MessagePart[];
   isError?: boolean;
-  endTurn?: { status: 'finished' | 'failed'; summary: string };
+  endTurn?: { status: 'finished' | 'failed'; summary: string; /** The model's validated answer (the answer tool's). */ answer?: TurnAnswer };
   /** What the step row records beyond the parts; the agent derives it from the parts when absent. */
   record?: ToolStepRecord;
   /** What the provider needs back with the result (OpenAI's computer tool: acknowledged safety checks, the URL). */

@@ -11,6 +11,7 @@ import { stepCacheTokens } from './0008-step-cache-tokens.js';
 import { stepCost } from './0009-step-cost.js';
 import { imagePins } from './0010-image-pins.js';
 import { generatedMedia } from './0011-generated-media.js';
+import { flowStepsAndAnswers } from './0012-flow-steps-and-answers.js';
 
 export type { Migration } from './migration.js';
 
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   stepCost,
   imagePins,
   generatedMedia,
+  flowStepsAndAnswers,
 ];

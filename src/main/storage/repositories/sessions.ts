@@ -13,6 +13,8 @@ export interface SessionRecord {
   status: SessionStatus;
   operator: string | null;
   model: string | null;
+  /** The flow that ran this session (`sightline flow`, the SDK's `flow` option); null for other sessions. */
+  flowName: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -39,6 +41,7 @@ export interface NewSession {
   title: string;
   operator?: string | null;
   model?: string | null;
+  flowName?: string | null;
   status?: SessionStatus;
 }
 
@@ -55,6 +58,7 @@ const sessionRowFields = {
   status: z.enum(SESSION_STATUSES),
   operator: z.string().nullable(),
   model: z.string().nullable(),
+  flow_name: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 };
@@ -66,6 +70,7 @@ function toSessionRecord(row: z.output<z.ZodObject<typeof sessionRowFields>>): S
     status: row.status,
     operator: row.operator,
     model: row.model,
+    flowName: row.flow_name,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -108,8 +113,8 @@ export class SessionsRepository {
     private readonly redact: RedactStoredText = keepText,
   ) {
     this.insertStatement = database.prepare(
-      `INSERT INTO sessions (id, title, status, operator, model, created_at, updated_at)
-       VALUES (@id, @title, @status, @operator, @model, @createdAt, @createdAt) RETURNING *`,
+      `INSERT INTO sessions (id, title, status, operator, model, flow_name, created_at, updated_at)
+       VALUES (@id, @title, @status, @operator, @model, @flowName, @createdAt, @createdAt) RETURNING *`,
     );
     this.getStatement = database.prepare('SELECT * FROM sessions WHERE id = ?');
     this.listStatement = database.prepare(
@@ -136,6 +141,7 @@ export class SessionsRepository {
       status: session.status ?? 'idle',
       operator: session.operator ?? null,
       model: session.model ?? null,
+      flowName: session.flowName === undefined || session.flowName === null ? null : this.redact(session.flowName),
       createdAt: isoTime(this.clock),
     });
     return parseRow(SessionRow, row, 'sessions');

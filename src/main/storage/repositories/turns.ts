@@ -2,11 +2,12 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { newId } from '../../../shared/ids.js';
+import { STEP_KINDS, TurnAnswerSchema, type StepKind, type TurnAnswer } from '../../../shared/answers.js';
 import { TURN_STATUSES, type TurnEndStatus, type TurnStatus } from '../../../shared/statuses.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
 import { parseRow, parseRows } from './columns.js';
-import { keepText, redactedText, type RedactStoredText } from '../stored-text.js';
+import { keepText, redactedText, redactedValue, type RedactStoredText } from '../stored-text.js';
 
 export interface TurnRecord {
   id: string;
@@ -19,6 +20,10 @@ export interface TurnRecord {
   endedAt: string | null;
   compactedAt: string | null;
   summary: string | null;
+  /** The kind of flow step the turn ran for; null for a plain request. */
+  stepKind: StepKind | null;
+  /** The model's validated answer, for a turn that asked a question (assert, extract, if, wait_for). */
+  answer: TurnAnswer | null;
 }
 
 /** A running turn and the process that runs it (null for rows older than the owner columns). */
@@ -44,6 +49,8 @@ const TurnRow = z
     ended_at: z.string().nullable(),
     compacted_at: z.string().nullable(),
     summary: z.string().nullable(),
+    step_kind: z.enum(STEP_KINDS).nullable(),
+    answer: z.string().nullable(),
   })
   .transform(
     (row): TurnRecord => ({
@@ -56,8 +63,20 @@ const TurnRow = z
       endedAt: row.ended_at,
       compactedAt: row.compacted_at,
       summary: row.summary,
+      stepKind: row.step_kind,
+      answer: row.answer === null ? null : parseAnswer(row.answer),
     }),
   );
+
+/** A stored answer that does not read (written by hand, or by a newer Sightline) is shown as none. */
+function parseAnswer(text: string): TurnAnswer | null {
+  try {
+    const parsed = TurnAnswerSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 export class TurnsRepository {
   private readonly insertStatement;
@@ -75,10 +94,10 @@ export class TurnsRepository {
   ) {
     // The sequence is computed inside the INSERT, so concurrent writers can never take the same number.
     this.insertStatement = database.prepare(
-      `INSERT INTO turns (id, session_id, sequence, user_request, status, started_at, owner_pid, owner_host)
+      `INSERT INTO turns (id, session_id, sequence, user_request, status, started_at, owner_pid, owner_host, step_kind)
        VALUES (@id, @sessionId,
                (SELECT COALESCE(MAX(sequence), 0) + 1 FROM turns WHERE session_id = @sessionId),
-               @userRequest, 'running', @startedAt, @ownerPid, @ownerHost)
+               @userRequest, 'running', @startedAt, @ownerPid, @ownerHost, @stepKind)
        RETURNING *`,
     );
     this.runningStatement = database.prepare(
@@ -90,14 +109,14 @@ export class TurnsRepository {
       'SELECT * FROM turns WHERE session_id = ? ORDER BY sequence DESC LIMIT 1',
     );
     this.endStatement = database.prepare(
-      `UPDATE turns SET status = @status, ended_at = @endedAt WHERE id = @id AND status = 'running' RETURNING *`,
+      `UPDATE turns SET status = @status, ended_at = @endedAt, answer = @answer WHERE id = @id AND status = 'running' RETURNING *`,
     );
     this.compactedStatement = database.prepare(
       'UPDATE turns SET compacted_at = @compactedAt, summary = @summary WHERE id = @id RETURNING *',
     );
   }
 
-  start(turn: { sessionId: string; userRequest: string }): TurnRecord {
+  start(turn: { sessionId: string; userRequest: string; stepKind?: StepKind | undefined }): TurnRecord {
     const row: unknown = this.insertStatement.get({
       id: newId('turn'),
       sessionId: turn.sessionId,
@@ -106,6 +125,7 @@ export class TurnsRepository {
       // The process that runs the turn, so a later start can tell a turn in progress from an abandoned one.
       ownerPid: process.pid,
       ownerHost: hostname(),
+      stepKind: turn.stepKind ?? null,
     });
     return parseRow(TurnRow, row, 'turns');
   }
@@ -124,9 +144,13 @@ export class TurnsRepository {
     return row === undefined ? undefined : parseRow(TurnRow, row, 'turns');
   }
 
-  /** Ends a running turn. Ending a turn twice is an error: its first ending is the one that counts. */
-  end(id: string, status: TurnEndStatus): TurnRecord {
-    const row: unknown = this.endStatement.get({ id, status, endedAt: isoTime(this.clock) });
+  /**
+   * Ends a running turn, with the model's answer when it gave one (its texts redacted like every stored text).
+   * Ending a turn twice is an error: its first ending is the one that counts.
+   */
+  end(id: string, status: TurnEndStatus, answer?: TurnAnswer): TurnRecord {
+    const stored = answer === undefined ? null : JSON.stringify(redactedValue(answer, this.redact));
+    const row: unknown = this.endStatement.get({ id, status, endedAt: isoTime(this.clock), answer: stored });
     if (row === undefined) {
       const turn = this.get(id);
       throw new Error(turn === undefined ? `No turn ${id}.` : `Turn ${id} has already ended (${turn.status}).`);

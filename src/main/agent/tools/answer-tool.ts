@@ -1,0 +1,222 @@
+/**
+ * `answer`: how the model answers a question about the screen (a flow's assert, extract, if and wait_for; the
+ * SDK's assert, extract and waitFor). Its parameters are the answer's schema, so every dialect that carries
+ * function calls answers through an ordinary call; UI-TARS writes the same JSON in `finished(content=…)`
+ * (answerFromFinishContent).
+ *
+ * Every answer is checked: the value against the schema, the evidence against the session's frames. An answer
+ * that does not fit is sent back once with what was wrong; a second one ends the turn as failed, saying why.
+ * A `until` answer of false is not the end: the tool watches the screen until it changes by the dedup rule
+ * (or the time is up), and answers with the new screenshot, so the model is asked again only when there is
+ * something new to judge.
+ */
+import { z } from 'zod';
+import type { AnswerKind, TurnAnswer } from '../../../shared/answers.js';
+import type { MessagePart } from '../../../shared/messages.js';
+import type { Storage } from '../../storage/index.js';
+import type { AnswerRequest } from '../agent-contract.js';
+import type { ScreenRecorder } from '../screen-recorder.js';
+import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
+
+export const ANSWER_TOOL_NAME = 'answer';
+
+/** How often the screen is looked at while an `until` condition is not met, unless the request says. */
+export const DEFAULT_UNTIL_POLL_MS = 500;
+
+export type ValueCheck = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** The field the model writes its answer in: a value of the schema, or true/false. */
+const ANSWER_FIELD: Record<AnswerKind, 'value' | 'verdict'> = { value: 'value', verdict: 'verdict', until: 'verdict' };
+
+/** What the model is told each kind of answer means. */
+const FIELD_DESCRIPTION: Record<AnswerKind, string> = {
+  verdict: 'true when the statement is true of the screen (and the earlier screens it may be about), false when it is not.',
+  until: 'true when the condition is met on the screen now; false when it is not yet (you will be shown the screen again when it changes).',
+  value: 'The information asked for, in exactly this shape.',
+};
+
+const EnvelopeSchema = z.record(z.string(), z.unknown());
+
+export interface AnswerToolOptions {
+  request: AnswerRequest;
+  screen: ScreenRecorder;
+  /** When the turn began: an `until` condition is watched until this plus its timeout. */
+  startedAt: number;
+  /** Test seam: the present time. */
+  now?: () => number;
+}
+
+/** The tool's parameters: the answer, the reason, and the frames relied on. */
+export function answerParameters(request: AnswerRequest): Record<string, unknown> {
+  const field = ANSWER_FIELD[request.kind];
+  const valueSchema = request.kind === 'value' ? { ...(request.schema ?? {}), description: FIELD_DESCRIPTION.value } : { type: 'boolean', description: FIELD_DESCRIPTION[request.kind] };
+  return {
+    type: 'object',
+    properties: {
+      [field]: valueSchema,
+      reason: { type: 'string', description: 'Why, in a sentence: what on the screen shows it.' },
+      evidence: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'The ids (img_…) of the screenshots the answer relies on; the latest screenshot when empty.',
+      },
+    },
+    required: [field, 'reason', 'evidence'],
+    additionalProperties: false,
+  };
+}
+
+/** A tool the answer arrives through, with its own count of answers that did not fit. */
+export function createAnswerTool(options: AnswerToolOptions): ToolDefinition<Record<string, unknown>> {
+  const judge = answerJudge(options);
+  return {
+    name: ANSWER_TOOL_NAME,
+    description: answerToolDescription(options.request.kind),
+    // Any object reaches execute, which says what does not fit and counts it (the loop's malformed count
+    // would allow three tries; an answer gets one more).
+    arguments: EnvelopeSchema,
+    parametersJsonSchema: answerParameters(options.request),
+    execute: (argumentsValue, scope) => judge(argumentsValue, scope),
+  };
+}
+
+export function answerToolDescription(kind: AnswerKind): string {
+  switch (kind) {
+    case 'verdict':
+      return 'Answer whether the statement is true, with the reason and the screenshots that show it. This ends the step.';
+    case 'until':
+      return 'Say whether the condition is met on the screen now. true ends the step; false waits for the screen to change.';
+    case 'value':
+      return 'Give the information asked for, in the schema of `value`, with the reason and the screenshots it comes from. This ends the step.';
+  }
+}
+
+/**
+ * Judges one answer (from `answer`, or UI-TARS's `finished` content): ends the turn with it, sends it back
+ * once when it does not fit, or, for an unmet `until`, waits for the screen to change.
+ */
+export function answerJudge(options: AnswerToolOptions): (answer: unknown, scope: ToolCallScope) => Promise<ToolResult> {
+  const { request } = options;
+  const now = options.now ?? Date.now;
+  let misfits = 0;
+  return async (answer, scope) => {
+    const checked = checkAnswer(answer, request, scope);
+    if (!checked.ok) {
+      misfits += 1;
+      if (misfits >= 2) {
+        return {
+          parts: [{ type: 'text', text: `The answer does not fit: ${checked.error}` }],
+          isError: true,
+          endTurn: { status: 'failed', summary: `The model's answer did not fit twice: ${checked.error}` },
+        };
+      }
+      return {
+        parts: [{ type: 'text', text: `The answer does not fit, so it was not taken: ${checked.error}\nAnswer again, with exactly the fields asked for.` }],
+        isError: true,
+      };
+    }
+    const taken = checked.answer;
+    if (request.kind !== 'until' || taken.value === true) {
+      return { parts: [{ type: 'text', text: 'Answer taken.' }], endTurn: { status: 'finished', summary: taken.reason, answer: taken } };
+    }
+    return awaitChange(options, taken, scope, now);
+  };
+}
+
+/** An unmet `until`: the screen is watched until it changes; the time running out ends the turn as failed. */
+async function awaitChange(options: AnswerToolOptions, taken: TurnAnswer, scope: ToolCallScope, now: () => number): Promise<ToolResult> {
+  const timeoutMs = options.request.timeoutMs ?? 30_000;
+  const deadline = options.startedAt + timeoutMs;
+  const changed = await options.screen.waitForChange({
+    deadline,
+    pollMs: options.request.pollMs ?? DEFAULT_UNTIL_POLL_MS,
+    signal: scope.signal,
+    now,
+  });
+  if (changed === undefined) {
+    const seconds = Math.round(timeoutMs / 100) / 10;
+    return {
+      parts: [{ type: 'text', text: `The time is up (${seconds} s): the condition was not met.` }],
+      endTurn: { status: 'failed', summary: `Not met within ${seconds} s: ${taken.reason}`, answer: taken },
+    };
+  }
+  const parts: MessagePart[] = [{ type: 'text', text: `Not met yet. The screen has changed since (${changed.imageId}); is the condition met now?` }];
+  parts.push({ type: 'image', imageId: changed.imageId });
+  return { parts, record: { result: { ok: true, waitedForChange: true, screenshotImageId: changed.imageId } } };
+}
+
+type CheckedAnswer = { ok: true; answer: TurnAnswer } | { ok: false; error: string };
+
+/** The answer's fields, the value against its schema, and the evidence against the session's frames. */
+export function checkAnswer(answer: unknown, request: AnswerRequest, scope: Pick<ToolCallScope, 'storage' | 'sessionId' | 'shown'>): CheckedAnswer {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return { ok: false, error: 'the answer must be a JSON object.' };
+  const fields = answer as Record<string, unknown>;
+  const field = ANSWER_FIELD[request.kind];
+  if (!(field in fields)) return { ok: false, error: `"${field}" is missing.` };
+  const reason = fields['reason'];
+  if (typeof reason !== 'string' || reason.trim() === '') return { ok: false, error: '"reason" must be a sentence saying why.' };
+  const value = checkValue(fields[field], request);
+  if (!value.ok) return { ok: false, error: `"${field}" ${value.error}` };
+  const evidence = checkEvidence(fields['evidence'], scope.storage, scope.sessionId);
+  if (!evidence.ok) return evidence;
+  const ids = evidence.ids.length > 0 ? evidence.ids : scope.shown === undefined ? [] : [scope.shown.imageId];
+  return { ok: true, answer: { kind: request.kind, value: value.value, reason: reason.trim(), evidence: ids } };
+}
+
+function checkValue(value: unknown, request: AnswerRequest): ValueCheck {
+  if (request.kind !== 'value') return typeof value === 'boolean' ? { ok: true, value } : { ok: false, error: 'must be true or false.' };
+  const checked = (request.check ?? checkerOf(request.schema ?? {}))(value);
+  return checked.ok ? checked : { ok: false, error: `does not match its schema: ${checked.error}` };
+}
+
+/** A check from a JSON Schema, through zod's reading of it. */
+export function checkerOf(schema: Record<string, unknown>): (value: unknown) => ValueCheck {
+  const zodSchema = z.fromJSONSchema(schema);
+  return (value) => {
+    const parsed = zodSchema.safeParse(value);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: z.prettifyError(parsed.error).replace(/\n/g, ' ') };
+  };
+}
+
+type CheckedEvidence = { ok: true; ids: string[] } | { ok: false; error: string };
+
+function checkEvidence(evidence: unknown, storage: Storage, sessionId: string): CheckedEvidence {
+  if (evidence === undefined) return { ok: true, ids: [] };
+  if (!Array.isArray(evidence) || !evidence.every((id) => typeof id === 'string')) {
+    return { ok: false, error: '"evidence" must be a list of screenshot ids (img_…).' };
+  }
+  const ids = [...new Set(evidence.map((id: string) => id.trim()))];
+  const unknown = ids.filter((id) => storage.images.get(id)?.sessionId !== sessionId);
+  if (unknown.length > 0) {
+    return { ok: false, error: `"evidence" names ${unknown.map((id) => JSON.stringify(id.slice(0, 40))).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not a screenshot of this session.` };
+  }
+  return { ok: true, ids };
+}
+
+/**
+ * UI-TARS's answer: its grammar has no functions, so it writes the answer's JSON in `finished(content=…)`,
+ * which its wire makes a `finish` call with the content as the summary. This `finish` reads that JSON and
+ * judges it like any answer; content that is not JSON is an answer that does not fit.
+ */
+export function createFinishContentAnswerTool(options: AnswerToolOptions, name: string): ToolDefinition<Record<string, unknown>> {
+  const judge = answerJudge(options);
+  return {
+    name,
+    description: 'Answer with finished(content=…): one JSON object with the fields asked for.',
+    arguments: EnvelopeSchema,
+    execute: (argumentsValue, scope) => judge(answerFromFinishContent(argumentsValue['summary']), scope),
+  };
+}
+
+/** The JSON object a `finished` content holds; the text itself when it holds none (judged as not fitting). */
+function answerFromFinishContent(content: unknown): unknown {
+  if (typeof content !== 'string') return content;
+  const start = content.indexOf('{');
+  const end = content.lastIndexOf('}');
+  if (start === -1 || end < start) return content;
+  try {
+    return JSON.parse(content.slice(start, end + 1)) as unknown;
+  } catch {
+    return content;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Sightline's TypeScript SDK (the package's main export): scripted automation with the agent's visual memory.
+ *
+ *   const agent = await Sightline.launch({ url: 'https://shop.example/cart', model: 'gpt-4.1' });
+ *   await agent.do('Add one apple to the cart');
+ *   await agent.assert('The cart shows exactly one apple');
+ *   const total = await agent.extract('the cart total', z.object({ amount: z.number() }));
+ *   await agent.close();
+ *
+ * Folders outside automation/ use it through this file only.
+ */
+export { Sightline, type ConfirmationQuestion, type SightlineOptions } from './sightline.js';
+export { SightlineAgent, parseTimeout, type EventListener, type StepOptions, type WaitForOptions } from './sightline-agent.js';
+export type { StepRecord, StepStatus } from './step-record.js';
+export type { ExtractSchema, JsonSchema } from './answer-schemas.js';
+export {
+  AssertionFailedError,
+  SightlineError,
+  SightlineSetupError,
+  StepFailedError,
+  StepStoppedError,
+  WaitTimeoutError,
+} from './automation-errors.js';
+export { secretPlaceholder } from './secret-typing.js';
+export type { AgentEvent } from '../../shared/events.js';
+export type { TurnAnswer, StepKind } from '../../shared/answers.js';
+export type { CostTotals } from '../../shared/cost.js';

@@ -1,0 +1,256 @@
+/**
+ * One automation: one session on one operator, driven step by step. Each verb is one turn of the agent, so the
+ * visual memory carries across the steps (an assertion may recall a frame from three steps back by id):
+ *
+ * - `do(task)`: the model acts until the task is done;
+ * - `assert(statement)`: the model looks and judges; false throws AssertionFailedError with its reason and evidence;
+ * - `check(statement)`: the same judgement, returned as a boolean (a flow's `if`);
+ * - `extract(prompt, schema)`: the model reads a value off the screen, checked against the schema;
+ * - `waitFor(condition, { timeout })`: the model is asked again only when the screen changes, until it is met;
+ * - `goto(url)`: the page opens a URL, inside the scope, without the model;
+ * - `close()`: stops what runs and releases the operator and the database.
+ *
+ * Every step is kept in `steps` (what the JSON and JUnit reports are made of), with its cost.
+ */
+import type { StepKind } from '../../shared/answers.js';
+import type { CostTotals } from '../../shared/cost.js';
+import type { EphemeralContext } from '../../shared/ephemeral.js';
+import type { AgentEvent } from '../../shared/events.js';
+import { userText } from '../../shared/messages.js';
+import type { Agent, AnswerRequest, ConfirmationHandler, TurnOutcome } from '../agent/index.js';
+import type { Operator } from '../operators/operator.js';
+import type { Storage } from '../storage/index.js';
+import { prepareSchema, type ExtractSchema } from './answer-schemas.js';
+import { AssertionFailedError, SightlineError, StepFailedError, StepStoppedError, WaitTimeoutError, whereToLook } from './automation-errors.js';
+import { hasSecretPlaceholder, SECRET_PLACEHOLDER_NOTE } from './secret-typing.js';
+import type { StepRecord } from './step-record.js';
+
+export interface StepOptions {
+  /** Stops the step: the turn ends as stopped and the verb throws StepStoppedError. */
+  signal?: AbortSignal;
+}
+
+export interface WaitForOptions extends StepOptions {
+  /** How long to wait: milliseconds, or text such as "30s" or "2m" (30 s by default). */
+  timeout?: number | string;
+  /** How often the screen is looked at between the model's answers (500 ms by default). */
+  pollMs?: number;
+}
+
+export type EventListener = (event: AgentEvent) => void;
+
+/** What the agent needs from the run it was opened in; built by Sightline.launch and Sightline.attach. */
+export interface AutomationParts {
+  agent: Agent;
+  storage: Storage;
+  operator: Operator;
+  sessionId: string;
+  /** Secret names, for the note that tells the model how to type a placeholder. */
+  secrets: Readonly<Record<string, string>>;
+  /** The run's confirmation gate, which a goto passes under `always`. */
+  confirm: ConfirmationHandler;
+  confirmPolicy: 'never' | 'risky' | 'always';
+  /** Releases the operator, the MCP servers and the database. */
+  release: () => Promise<void>;
+  /** Where the run's events are published (listeners subscribe with `on`). */
+  listeners: Set<EventListener>;
+}
+
+const DEFAULT_WAIT_MS = 30_000;
+
+export class SightlineAgent {
+  /** Every step run so far, in order. */
+  readonly steps: StepRecord[] = [];
+  private spent: CostTotals = { dollars: null, unpricedTokens: 0 };
+  private closed = false;
+  private readonly stopAll = new AbortController();
+
+  /** @internal Built by Sightline.launch or Sightline.attach. */
+  constructor(private readonly parts: AutomationParts) {}
+
+  /** The session this automation records into (`sightline sessions show <id>`, the timeline). */
+  get sessionId(): string {
+    return this.parts.sessionId;
+  }
+
+  /** What the model calls have cost so far: dollars where the model's price is known, else tokens. */
+  get cost(): CostTotals {
+    return { ...this.spent };
+  }
+
+  /** Listens to the run's events (screenshots, steps, confirmations, turn ends); returns how to stop listening. */
+  on(listener: EventListener): () => void {
+    this.parts.listeners.add(listener);
+    return () => this.parts.listeners.delete(listener);
+  }
+
+  /** The model acts until the task is done. Throws StepFailedError when it fails or gives up. */
+  async do(task: string, options: StepOptions = {}): Promise<StepRecord> {
+    const step = await this.runStep('do', task, undefined, options);
+    if (step.status !== 'passed') throw failure(step, `The step did not succeed: ${step.reason ?? 'no reason given'}.`);
+    return step;
+  }
+
+  /** The model judges the statement; false throws AssertionFailedError with the reason and the frames that show it. */
+  async assert(statement: string, options: StepOptions = {}): Promise<StepRecord> {
+    const step = await this.runStep('assert', statement, { kind: 'verdict' }, options);
+    if (step.status === 'passed' && step.answer?.value === false) {
+      const failed: StepRecord = { ...step, status: 'failed' };
+      this.replaceLast(failed);
+      throw new AssertionFailedError(`Assertion failed: ${quoted(statement)}: ${failed.reason ?? ''}.${whereToLook(failed)}`, failed);
+    }
+    if (step.status !== 'passed') throw failure(step, `The assertion could not be judged: ${step.reason ?? 'no reason given'}.`);
+    return step;
+  }
+
+  /** The model judges the statement, and the verdict is returned (a flow's `if`): only a failure to judge throws. */
+  async check(statement: string, options: StepOptions = {}): Promise<boolean> {
+    const step = await this.runStep('if', statement, { kind: 'verdict' }, options);
+    if (step.status !== 'passed') throw failure(step, `The condition could not be judged: ${step.reason ?? 'no reason given'}.`);
+    return step.answer?.value === true;
+  }
+
+  /** The model reads a value off the screen; it is checked against the schema (zod: typed) before it is returned. */
+  async extract<T>(prompt: string, schema: ExtractSchema<T>, options: StepOptions = {}): Promise<T> {
+    const prepared = prepareSchema(schema);
+    const step = await this.runStep('extract', prompt, { kind: 'value', schema: prepared.jsonSchema, check: prepared.check }, options);
+    if (step.status !== 'passed' || step.answer === undefined) {
+      throw failure(step, `Nothing was extracted: ${step.reason ?? 'no reason given'}.`);
+    }
+    return step.answer.value as T;
+  }
+
+  /** Waits until the model sees the condition met; it is asked again only when the screen changes. */
+  async waitFor(condition: string, options: WaitForOptions = {}): Promise<StepRecord> {
+    const timeoutMs = parseTimeout(options.timeout);
+    const request: AnswerRequest = { kind: 'until', timeoutMs, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }) };
+    const step = await this.runStep('wait_for', condition, request, options);
+    if (step.status === 'passed') return step;
+    if (step.status === 'failed' && step.answer?.value === false) {
+      throw new WaitTimeoutError(`Waited ${Math.round(timeoutMs / 1000)} s for ${quoted(condition)}: ${step.reason ?? ''}.${whereToLook(step)}`, step);
+    }
+    throw failure(step, `The wait ended without an answer: ${step.reason ?? 'no reason given'}.`);
+  }
+
+  /**
+   * Opens a URL in the browser, without the model, inside the URL scope (a refused URL throws). It is the
+   * script's own navigation, so it asks the confirmation gate only under `always`, where every action asks.
+   */
+  async goto(url: string): Promise<void> {
+    this.ensureOpen();
+    const navigate = this.parts.operator.navigate;
+    if (navigate === undefined) throw new SightlineError('goto opens a page in the browser operator; this automation drives the desktop.');
+    const started = Date.now();
+    const record = (status: StepRecord['status'], reason: string | undefined): StepRecord => ({
+      kind: 'goto', text: url, status, sessionId: this.sessionId, turnId: undefined, reason, answer: undefined, evidence: [], actions: 0,
+      startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, cost: { dollars: null, unpricedTokens: 0 },
+    });
+    if (this.parts.confirmPolicy === 'always') {
+      const answer = await this.parts.confirm(
+        { sessionId: this.sessionId, turnId: '', requestId: `goto-${started}`, action: { tool: 'goto', arguments: { url } }, reason: `open ${url}` },
+        this.stopAll.signal,
+      );
+      if (!(typeof answer === 'boolean' ? answer : answer.approved)) {
+        const step = record('failed', `opening ${url} was refused`);
+        this.steps.push(step);
+        throw new StepFailedError(`goto ${url} was refused by the confirmation gate (agent.confirm is always).`, step);
+      }
+    }
+    const outcome = await navigate.call(this.parts.operator, url);
+    const step = record(outcome.ok ? 'passed' : 'failed', outcome.ok ? undefined : outcome.error);
+    this.steps.push(step);
+    if (!outcome.ok) throw new StepFailedError(`goto: ${outcome.error}`, step);
+  }
+
+  /** Stops a step under way, then releases the browser (or the desktop's held input), the MCP servers and the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopAll.abort();
+    // A turn under way ends as stopped before the database closes under it.
+    await this.running;
+    await this.parts.release();
+  }
+
+  private running: Promise<unknown> = Promise.resolve();
+
+  private async runStep(kind: StepKind, text: string, answer: AnswerRequest | undefined, options: StepOptions): Promise<StepRecord> {
+    this.ensureOpen();
+    const trimmed = text.trim();
+    if (trimmed === '') throw new SightlineError(`${kind}: the text is empty; say what to ${kind === 'do' ? 'do' : 'look for'}.`);
+    const signal = options.signal === undefined ? this.stopAll.signal : AbortSignal.any([options.signal, this.stopAll.signal]);
+    const ephemeral: EphemeralContext[] = hasSecretPlaceholder(trimmed, this.parts.secrets) ? [{ type: 'note', content: SECRET_PLACEHOLDER_NOTE }] : [];
+    const started = Date.now();
+    const turn = this.parts.agent.runTurn({
+      sessionId: this.sessionId,
+      request: userText(trimmed),
+      stepKind: kind,
+      signal,
+      ...(answer === undefined ? {} : { answer }),
+      ...(ephemeral.length === 0 ? {} : { ephemeral }),
+    });
+    this.running = turn.catch(() => undefined);
+    const outcome = await turn;
+    const step = recordOf(kind, trimmed, outcome, started);
+    this.spent = addCost(this.spent, outcome.cost);
+    this.steps.push(step);
+    return step;
+  }
+
+  private replaceLast(step: StepRecord): void {
+    this.steps[this.steps.length - 1] = step;
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new SightlineError('This automation is closed; launch a new one.');
+  }
+}
+
+function recordOf(kind: StepKind, text: string, outcome: TurnOutcome, started: number): StepRecord {
+  const status = outcome.status === 'finished' ? 'passed' : outcome.status === 'stopped' ? 'stopped' : 'failed';
+  return {
+    kind,
+    text,
+    status,
+    sessionId: outcome.sessionId,
+    turnId: outcome.turnId,
+    reason: outcome.answer?.reason ?? outcome.summary,
+    answer: outcome.answer,
+    evidence: outcome.answer?.evidence ?? [],
+    actions: outcome.steps,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    cost: outcome.cost,
+  };
+}
+
+function failure(step: StepRecord, message: string): StepFailedError {
+  if (step.status === 'stopped') return new StepStoppedError(`The step was stopped: ${quoted(step.text)}.`, step);
+  return new StepFailedError(`${message}${whereToLook(step)}`, step);
+}
+
+function addCost(total: CostTotals, more: CostTotals): CostTotals {
+  const dollars = total.dollars === null && more.dollars === null ? null : (total.dollars ?? 0) + (more.dollars ?? 0);
+  return { dollars, unpricedTokens: total.unpricedTokens + more.unpricedTokens };
+}
+
+function quoted(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ');
+  return JSON.stringify(oneLine.length > 120 ? `${oneLine.slice(0, 119)}…` : oneLine);
+}
+
+/** Milliseconds, or "500ms", "30s", "2m"; 30 s when absent. */
+export function parseTimeout(timeout: number | string | undefined): number {
+  if (timeout === undefined) return DEFAULT_WAIT_MS;
+  if (typeof timeout === 'number') {
+    if (Number.isFinite(timeout) && timeout > 0) return timeout;
+  } else {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)\s*$/.exec(timeout);
+    if (match !== null) {
+      const amount = Number(match[1]);
+      const milliseconds = match[2] === 'ms' ? amount : match[2] === 's' ? amount * 1000 : amount * 60_000;
+      if (milliseconds > 0) return milliseconds;
+    }
+  }
+  throw new SightlineError(`waitFor: timeout ${JSON.stringify(timeout)} is not a duration; give milliseconds or text like "30s" or "2m".`);
+}

@@ -1,0 +1,26 @@
+/** What one step of an automation came to: the SDK keeps one per call, and a flow's report is made of them. */
+import type { StepKind, TurnAnswer } from '../../shared/answers.js';
+import type { CostTotals } from '../../shared/cost.js';
+
+export type StepStatus = 'passed' | 'failed' | 'stopped';
+
+export interface StepRecord {
+  kind: StepKind | 'goto';
+  /** What was asked, as the model saw it (secrets as {{NAME}}). */
+  text: string;
+  status: StepStatus;
+  sessionId: string;
+  /** The turn the step ran as; undefined for a goto, which runs no turn. */
+  turnId: string | undefined;
+  /** The model's summary or answer's reason, or what went wrong. */
+  reason: string | undefined;
+  /** The model's validated answer, for assert, check, extract and waitFor. */
+  answer: TurnAnswer | undefined;
+  /** The frames (img_…) the answer relied on; empty for a step without an answer. */
+  evidence: string[];
+  /** Tool calls the turn ran (actions, recalls, answers). */
+  actions: number;
+  startedAt: string;
+  durationMs: number;
+  cost: CostTotals;
+}

@@ -1,0 +1,62 @@
+/** What a flow run came to: what `--out` (JSON) and `--junit` are written from, and what the CLI prints. */
+import type { FlowStep, SourceAt } from './flow-model.js';
+
+export type FlowStatus = 'passed' | 'failed' | 'stopped' | 'skipped';
+export type StepResultStatus = 'passed' | 'failed' | 'stopped' | 'skipped';
+
+export interface StepResult {
+  /** Where in the flow: "3", "5.then.1", "6[2].1", "7.use.2". */
+  path: string;
+  /** What the file called the step (`do`, `aiTap`…). */
+  label: string;
+  kind: FlowStep['kind'];
+  /** The step's text as the model saw it (secrets as {{NAME}}); the URL of a goto. */
+  text: string | undefined;
+  at: SourceAt;
+  status: StepResultStatus;
+  /** The model's reason (answers), its summary (do), or what went wrong. */
+  reason: string | undefined;
+  /** The frames (img_…) the answer relied on. */
+  evidence: string[];
+  /** extract: the value; assert and if: the verdict. */
+  value?: unknown;
+  /** extract: the name the value was kept under. */
+  as?: string;
+  durationMs: number;
+  /** Dollars, where the model's price is known. */
+  costDollars: number | undefined;
+  turnId: string | undefined;
+  /** The step failed but the flow went on (continue_on_error). */
+  continued?: boolean;
+}
+
+export interface FlowResult {
+  name: string;
+  file: string;
+  status: FlowStatus;
+  sessionId: string | undefined;
+  /** Runs of the flow: 1, or more with --retry. The result is the last attempt's; earlier sessions are listed. */
+  attempts: number;
+  /** The sessions of the earlier attempts, oldest first. */
+  earlierSessions: string[];
+  startedAt: string;
+  durationMs: number;
+  costDollars: number | undefined;
+  /** Why the flow failed or could not start. */
+  error: string | undefined;
+  steps: StepResult[];
+}
+
+export interface FlowRunResult {
+  startedAt: string;
+  durationMs: number;
+  /** This run's shard, as given: "2/4". */
+  shard: string | undefined;
+  flows: FlowResult[];
+}
+
+/** passed when every flow passed; stopped when any was stopped; failed otherwise. */
+export function runStatus(result: FlowRunResult): FlowStatus {
+  if (result.flows.some((flow) => flow.status === 'stopped')) return 'stopped';
+  return result.flows.every((flow) => flow.status === 'passed' || flow.status === 'skipped') ? 'passed' : 'failed';
+}

@@ -1,0 +1,268 @@
+/**
+ * Runs one flow on one automation (the SDK: a flow is one session, each step a turn, so the visual memory
+ * carries across steps). The runner is a client of the SDK like any script: it renders each step's templates
+ * in the flow's scope, calls the SDK's verb, and records what came of it. A failed step stops the flow unless
+ * the step (or the run) continues on error; the steps not reached are recorded as skipped.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { StepFailedError, StepStoppedError, type SightlineAgent, type StepRecord } from '../automation/index.js';
+import type { Flow, FlowStep } from './flow-model.js';
+import type { FlowResult, StepResult, StepResultStatus } from './flow-result.js';
+import { renderTemplate, templateValue, TemplateError } from './templates.js';
+
+export interface FlowRunOptions {
+  /** Opens the automation the flow runs on (its target, its secrets), named for the flow. */
+  open: (flow: Flow, secrets: Record<string, string>) => Promise<SightlineAgent>;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Go on after a failed step, as if every step said continue_on_error. */
+  continueOnError: boolean;
+  signal: AbortSignal;
+  /** Told of each step as it ends. */
+  onStep?: (flow: Flow, step: StepResult) => void;
+}
+
+type Scope = Record<string, unknown>;
+
+/** The flow's secrets and those of every flow it uses, read from the environment (the loader checked them). */
+export function flowSecrets(flow: Flow, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  const visit = (current: Flow, seen: Set<string>): void => {
+    if (seen.has(current.file)) return;
+    seen.add(current.file);
+    for (const name of current.secrets) {
+      const value = env[name];
+      if (value !== undefined && value !== '') secrets[name] = value;
+    }
+    const walk = (steps: readonly FlowStep[]): void => {
+      for (const step of steps) {
+        if (step.kind === 'use') visit(step.flow, seen);
+        if (step.kind === 'if') walk([...step.then, ...step.else]);
+        if (step.kind === 'for_each' || step.kind === 'group') walk(step.steps);
+      }
+    };
+    walk(current.steps);
+  };
+  visit(flow, new Set());
+  return secrets;
+}
+
+export async function runFlow(flow: Flow, options: FlowRunOptions): Promise<FlowResult> {
+  const started = Date.now();
+  const secrets = flowSecrets(flow, options.env);
+  const result: FlowResult = {
+    name: flow.name,
+    file: flow.file,
+    status: 'passed',
+    sessionId: undefined,
+    attempts: 1,
+    earlierSessions: [],
+    startedAt: new Date(started).toISOString(),
+    durationMs: 0,
+    costDollars: undefined,
+    error: undefined,
+    steps: [],
+  };
+  let agent: SightlineAgent | undefined;
+  try {
+    agent = await options.open(flow, secrets);
+    result.sessionId = agent.sessionId;
+    const run = new FlowRun(agent, flow, options, result, Object.keys(secrets));
+    const scope = run.flowScope(flow, {}, {});
+    await run.steps(flow.steps, '', scope);
+    result.status = run.stopped ? 'stopped' : run.failed ? 'failed' : 'passed';
+    if (run.failed && result.error === undefined) result.error = run.firstFailure;
+  } catch (error) {
+    result.status = options.signal.aborted ? 'stopped' : 'failed';
+    result.error = error instanceof Error ? error.message : String(error);
+  } finally {
+    if (agent !== undefined) {
+      result.costDollars = agent.cost.dollars ?? undefined;
+      await agent.close();
+    }
+    result.durationMs = Date.now() - started;
+  }
+  return result;
+}
+
+class FlowRun {
+  failed = false;
+  stopped = false;
+  firstFailure: string | undefined;
+
+  constructor(
+    private readonly agent: SightlineAgent,
+    private readonly top: Flow,
+    private readonly options: FlowRunOptions,
+    private readonly result: FlowResult,
+    private readonly secretNames: readonly string[],
+  ) {}
+
+  /** A flow's scope: its vars (rendered in order, each seeing those before it), `with` values over them. */
+  flowScope(flow: Flow, given: Scope, outer: Scope): Scope {
+    const scope: Scope = { ...given };
+    for (const [name, value] of Object.entries(flow.vars)) {
+      if (Object.hasOwn(given, name)) continue;
+      scope[name] = typeof value === 'string' ? this.render(value, { ...outer, ...scope }) : value;
+    }
+    return scope;
+  }
+
+  /** Runs the steps in order; after a stop, or a failure not continued past, the rest are recorded as skipped. */
+  async steps(steps: readonly FlowStep[], prefix: string, scope: Scope): Promise<void> {
+    for (const [index, step] of steps.entries()) {
+      const path = `${prefix}${index + 1}`;
+      if (this.stopped || this.halted) {
+        this.skip(step, path);
+        continue;
+      }
+      await this.step(step, path, scope);
+    }
+  }
+
+  /** A failure that was not continued past: the flow's remaining steps are skipped. */
+  private halted = false;
+
+  /** The steps inside a step that continues on error (a Midscene task): a failure among them ends them, not the flow. */
+  private async inside(step: FlowStep, run: () => Promise<void>): Promise<void> {
+    await run();
+    if (step.continueOnError && this.halted && !this.stopped) this.halted = false;
+  }
+
+  private async step(step: FlowStep, path: string, scope: Scope): Promise<void> {
+    const started = Date.now();
+    const spentBefore = this.agent.cost.dollars ?? 0;
+    const stepsBefore = this.agent.steps.length;
+    const base = { path, label: step.label, kind: step.kind, at: step.at };
+    let text: string | undefined;
+    try {
+      switch (step.kind) {
+        case 'do':
+          text = this.render(step.text, scope);
+          await this.agent.do(text, this.signal());
+          break;
+        case 'assert':
+          text = this.render(step.text, scope);
+          await this.agent.assert(text, this.signal());
+          break;
+        case 'extract': {
+          text = this.render(step.text, scope);
+          const value = await this.agent.extract(text, step.schema, this.signal());
+          if (step.as !== undefined) scope[step.as] = value;
+          break;
+        }
+        case 'wait_for':
+          text = this.render(step.text, scope);
+          await this.agent.waitFor(text, { timeout: step.timeoutMs, ...this.signal() });
+          break;
+        case 'goto':
+          text = this.render(step.url, scope);
+          await this.agent.goto(text);
+          break;
+        case 'sleep':
+          text = `${step.ms} ms`;
+          await sleep(step.ms, undefined, { signal: this.options.signal }).catch(() => undefined);
+          if (this.options.signal.aborted) this.stopped = true;
+          break;
+        case 'if': {
+          text = this.render(step.text, scope);
+          const holds = await this.agent.check(text, this.signal());
+          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', holds);
+          await this.inside(step, () => this.steps(holds ? step.then : step.else, `${path}.${holds ? 'then' : 'else'}.`, scope));
+          return;
+        }
+        case 'for_each': {
+          text = step.items;
+          const items = templateValue(step.items, scope);
+          if (!Array.isArray(items)) throw new TemplateError(`${step.items} is not a list (for_each needs one)`);
+          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', items.length);
+          await this.inside(step, async () => {
+            for (const [index, item] of items.entries()) {
+              if (this.stopped || this.halted) break;
+              await this.steps(step.steps, `${path}[${index + 1}].`, { ...scope, [step.as]: item });
+            }
+          });
+          return;
+        }
+        case 'use': {
+          text = step.flow.name;
+          const given: Scope = {};
+          for (const [name, value] of Object.entries(step.with)) given[name] = typeof value === 'string' ? this.render(value, scope) : value;
+          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
+          await this.inside(step, () => this.steps(step.flow.steps, `${path}.use.`, this.flowScope(step.flow, given, {})));
+          return;
+        }
+        case 'group':
+          text = step.name;
+          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
+          await this.inside(step, () => this.steps(step.steps, `${path}.`, scope));
+          return;
+      }
+      this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
+    } catch (error) {
+      const status: StepResultStatus = error instanceof StepStoppedError || this.options.signal.aborted ? 'stopped' : 'failed';
+      const reason = error instanceof StepFailedError ? error.reason || error.message : error instanceof Error ? error.message : String(error);
+      this.record(step, { ...base, text }, started, spentBefore, stepsBefore, status, undefined, reason);
+      if (status === 'stopped') {
+        this.stopped = true;
+        return;
+      }
+      this.failed = true;
+      this.firstFailure ??= `step ${path} (${step.label}, line ${step.at.line}) failed: ${reason}`;
+      if (!step.continueOnError && !this.options.continueOnError) this.halted = true;
+    }
+  }
+
+  private record(
+    step: FlowStep,
+    base: Pick<StepResult, 'path' | 'label' | 'kind' | 'at' | 'text'>,
+    started: number,
+    spentBefore: number,
+    stepsBefore: number,
+    status: StepResultStatus,
+    value?: unknown,
+    reason?: string,
+  ): void {
+    const sdkStep: StepRecord | undefined = this.agent.steps.length > stepsBefore ? this.agent.steps[this.agent.steps.length - 1] : undefined;
+    const spent = this.agent.cost.dollars;
+    const answer = sdkStep?.answer;
+    const result: StepResult = {
+      ...base,
+      status,
+      reason: reason ?? sdkStep?.reason,
+      evidence: sdkStep?.evidence ?? [],
+      ...(value !== undefined ? { value } : answer !== undefined && step.kind !== 'wait_for' ? { value: answer.value } : {}),
+      ...(step.kind === 'extract' && step.as !== undefined ? { as: step.as } : {}),
+      durationMs: Date.now() - started,
+      costDollars: spent === null ? undefined : spent - spentBefore,
+      turnId: sdkStep?.turnId,
+      ...(status === 'failed' && (step.continueOnError || this.options.continueOnError) ? { continued: true } : {}),
+    };
+    this.result.steps.push(result);
+    this.options.onStep?.(this.top, result);
+  }
+
+  private skip(step: FlowStep, path: string): void {
+    const result: StepResult = {
+      path,
+      label: step.label,
+      kind: step.kind,
+      text: undefined,
+      at: step.at,
+      status: 'skipped',
+      reason: this.stopped ? 'the flow was stopped' : 'an earlier step failed',
+      evidence: [],
+      durationMs: 0,
+      costDollars: undefined,
+      turnId: undefined,
+    };
+    this.result.steps.push(result);
+  }
+
+  private render(text: string, scope: Scope): string {
+    return renderTemplate(text, scope, { secrets: this.secretNames });
+  }
+
+  private signal(): { signal: AbortSignal } {
+    return { signal: this.options.signal };
+  }
+}
