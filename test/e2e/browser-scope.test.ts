@@ -292,6 +292,31 @@ describe('a blocked start URL', () => {
   });
 });
 
+describe('a start page that loads a blocked URL itself', () => {
+  for (const [path, refused] of [
+    ['/framed', '/blocked/frame'],
+    ['/posts-itself', '/go'],
+  ] as const) {
+    it(`opens, and the model is told what it loaded (${path.slice(1)})`, { timeout: 60_000 }, async () => {
+      const run = await runOn(path, [CLICK, { finish: 'Done.' }]);
+
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(site.hits.filter((hit) => hit.includes('/blocked/'))).toEqual([]);
+      expect(run.requests[1]!.text).toContain(`The browser did not open ${site.origin}${refused}: `);
+    });
+  }
+
+  it('that never shows is refused naming the URL refused, not the start URL (exit 2)', { timeout: 60_000 }, async () => {
+    const io = captureIo();
+    const exitCode = await runCli(['--home', home.root, 'run', 'Open it', '--operator', 'browser', '--url', `${site.origin}/hop`, '--base-url', model.baseUrl], io);
+
+    expect(exitCode).toBe(2);
+    expect(io.output.stderr).toContain(
+      `cannot open ${site.origin}/hop: it redirects to ${site.origin}/next, and the browser did not open that: it redirects to ${site.origin}/blocked/chained, and `,
+    );
+  });
+});
+
 describe('a file: start URL', () => {
   let folder: string;
   beforeAll(() => {

@@ -39,6 +39,8 @@ export class NavigationGuard {
   private readonly redirectsFollowed = new Map<Frame, Promise<void>>();
   /** Popups whose first page was refused, from the moment that is known until they are closed. */
   private readonly closing = new WeakSet<Page>();
+  /** Per frame, who waits for its next refused navigation (see nextRefusalOf). */
+  private readonly refusalWaiters = new WeakMap<Frame, Array<() => void>>();
 
   private constructor(private readonly scope: BrowserUrlScope) {}
 
@@ -53,6 +55,18 @@ export class NavigationGuard {
   /** What was refused since the last call, one sentence each, for the model. */
   takeNotices(): string[] {
     return this.takeRefusals().map(noticeOf);
+  }
+
+  /**
+   * Resolves when a navigation of `frame` is next refused. A page whose own navigation is refused while it
+   * loads (a form it posts itself) never fires its load event: this ends a wait for it.
+   */
+  nextRefusalOf(frame: Frame): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.refusalWaiters.get(frame) ?? [];
+      waiters.push(resolve);
+      this.refusalWaiters.set(frame, waiters);
+    });
   }
 
   /** Whether anything was refused that no one has taken yet. */
@@ -144,6 +158,10 @@ export class NavigationGuard {
     const popup = frame === undefined ? undefined : await emptyPopupOf(frame);
     if (popup !== undefined) this.closing.add(popup);
     this.refusals.push({ url: request.url(), reason, mainFrame: frame?.parentFrame() === null });
+    if (frame !== undefined) {
+      for (const wake of this.refusalWaiters.get(frame) ?? []) wake();
+      this.refusalWaiters.delete(frame);
+    }
     // 204 No Content, not an abort: a browser stays on the page it shows, where an aborted navigation would
     // replace it with an error page (and pull the document out from under a capture in progress).
     await route.fulfill({ status: 204, body: '' });

@@ -166,19 +166,23 @@ export class BrowserOperator implements Operator {
     if (refusal !== undefined) throw new BrowserOperatorError(`cannot open ${url}: ${refusal}`);
     const page = this.page;
     const frame = page.mainFrame();
-    try {
-      await page.goto(url, { waitUntil: 'load' });
-    } catch (error) {
-      // A redirect is followed as a navigation of its own (browser-navigation-guard.ts): the first one ends aborted.
-      const followed = this.guard.followsRedirect(frame);
-      if (followed) await this.guard.untilRedirectsFollowed(frame);
-      // A navigation the start page started and the guard refused cuts the wait for its load short.
-      if (this.showsPageInScope(page) && (followed || this.guard.hasRefusals())) {
-        await page.waitForLoadState('load').catch(() => undefined);
-        return;
-      }
-      throw new BrowserOperatorError(`cannot open ${url}: ${whyNotOpened(url, this.guard.takeRefusals(), followed, error)}`);
-    }
+    let failure: unknown;
+    const loaded = page.goto(url, { waitUntil: 'load' }).then(
+      () => true,
+      (error: unknown) => {
+        failure = error;
+        return false;
+      },
+    );
+    // A navigation the start page started and the guard refused means its load event may never come.
+    if (await Promise.race([loaded, this.guard.nextRefusalOf(frame).then(() => false)])) return;
+    // A redirect is followed as a navigation of its own (browser-navigation-guard.ts): the first one ends aborted.
+    const followed = this.guard.followsRedirect(frame);
+    if (followed) await this.guard.untilRedirectsFollowed(frame);
+    if (this.showsPageInScope(page) && (followed || this.guard.hasRefusals())) return;
+    // Refused before anything showed: the navigation ends at once (aborted), with the browser's own error.
+    if ((await loaded) && this.showsPageInScope(page)) return;
+    throw new BrowserOperatorError(`cannot open ${url}: ${whyNotOpened(url, this.guard.takeRefusals(), followed, failure)}`);
   }
 
   private showsPageInScope(page: Page): boolean {
@@ -346,7 +350,7 @@ function runsAsRootOnLinux(): boolean {
  */
 function whyNotOpened(url: string, refusals: readonly Refusal[], followedRedirect: boolean, error: unknown): string {
   const refused = refusals.find((refusal) => refusal.mainFrame);
-  if (refused === undefined) return firstLine(error);
+  if (refused === undefined) return error === undefined ? 'the page did not show' : firstLine(error);
   if (refused.url === url) return noticeOf(refused);
   const how = followedRedirect ? `it redirects to ${refused.url}` : `the start page loaded ${refused.url}`;
   return `${how}, and the browser did not open that: ${refused.reason}.`;
