@@ -4,12 +4,13 @@
  * host). Each call runs with the screenshot its maker was looking at (`shown`, a value the caller passes
  * in), which the computer tool maps the call's coordinates through and the step row records.
  */
+import type { ComputerAction } from '../../shared/actions.js';
 import type { AgentEvent, TokenReport } from '../../shared/events.js';
 import type { AssistantMessage, MessagePart, ToolCall, UserMessage } from '../../shared/messages.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
 import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
-import { redactStrings } from '../../shared/secret-redaction.js';
+import { REDACTED, redactStrings } from '../../shared/secret-redaction.js';
 import { cleanUserRequest, type InjectionDebugLog, type ShownImages } from '../context/index.js';
 import type { DialectWire } from '../llm/dialects/dialect-wire.js';
 import type { Operator } from '../operators/operator.js';
@@ -17,7 +18,10 @@ import type { Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
 import type { ScreenRecorder } from './screen-recorder.js';
-import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, maskTyped, typedMasker, type ArgumentPath } from './password-masking.js';
+import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, maskTyped, typedMasker, typedText, withTypedValue, type ArgumentPath } from './password-masking.js';
+import type { SpelledPiece, SpelledSecrets } from './spelled-secrets.js';
+import { maskedSpelledCall, maskedSpelledResult, maskStoredPiece, type SpelledPieceRows } from './spelled-secret-masking.js';
+import type { WrittenTyping } from './tools/tool-definition.js';
 import { maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
 import { recordToolStep } from './step-recording.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
@@ -43,6 +47,8 @@ export interface ToolTurnParts {
   injectionDebugLog?: InjectionDebugLog | undefined;
   /** What each session typed into password fields: masked in everything stored after it (typed-passwords.ts). */
   typedPasswords: TypedPasswords;
+  /** What each session typed, joined: a configured secret spelled over several calls is masked in each (spelled-secrets.ts). */
+  spelledSecrets: SpelledSecrets<SpelledPieceRows>;
   /** The dialect's masking of a call written in the reply's text (UI-TARS's); none for calls made as calls. */
   maskWrittenCall?: DialectWire['maskWrittenCall'];
 }
@@ -173,6 +179,8 @@ export class ToolTurn {
         shown,
         shownImages,
         redact: (text: string) => mask(redact(text)),
+        maskSpelledSecret: (action: ComputerAction) =>
+          this.parts.spelledSecrets.completes(this.sessionId, typedText(action)) ? withTypedValue(action, REDACTED) : action,
       };
       const outcome = await dispatchToolCall(registry, call, scope);
       return { ...outcome, stopped: false, storageFailure: undefined };
@@ -194,13 +202,16 @@ export class ToolTurn {
     // (masking the turn's rows for a newly typed password masks its search reports too).
     if (typed.length > 0 || pasted.length > 0) this.maskPasswordTyping(call.id, [...typed, ...pasted], typed.length > 0 ? record?.typedArgumentPaths ?? [] : undefined);
     else maskStoredSearchReports(this.parts.storage, this.turnId, this.findableTyped());
+    const typing = record?.writtenTyping ?? [];
+    const spelled = this.joinSpelledRun(call.id, typing);
     const findable = this.findableTyped();
     const mask = typedMasker(findable);
-    recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
+    const result = spelled?.piece.masked === true ? maskedSpelledResult(outcome.result, typing) : outcome.result;
+    const recorded = recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
       sessionId: this.sessionId,
       turnId: this.turnId,
       call,
-      result: maskedToolResult(outcome.result, findable),
+      result: maskedToolResult(result, findable),
       ...(outcome.arguments === undefined ? {} : { arguments: findable.length === 0 ? outcome.arguments : redactStrings(outcome.arguments, mask) }),
       thought: origin.thought === undefined ? undefined : mask(origin.thought),
       shown: origin.shown,
@@ -209,6 +220,52 @@ export class ToolTurn {
       ...(origin.costDollars === undefined ? {} : { costDollars: origin.costDollars }),
       ...(origin.tokenReport === undefined ? {} : { tokenReport: origin.tokenReport }),
     });
+    if (spelled === undefined) return;
+    spelled.piece.rows = { callId: call.id, callsMessageId: this.callsMessage?.id, stepId: recorded.step.id, toolMessageId: recorded.toolMessageId, typing };
+    for (const piece of spelled.earlier) this.maskSpelledPiece(piece);
+  }
+
+  /**
+   * Joins what a call typed to what the session typed before it (spelled-secrets.ts). When the run now spells
+   * a configured secret, the call is masked in its stored reply (and marked, for its result to be masked
+   * before it is recorded, and with it the step event), and the earlier pieces it spans are returned for
+   * their rows to be masked once this call's are written. Their events went out when they ran.
+   */
+  private joinSpelledRun(callId: string, typing: readonly WrittenTyping[]): { piece: SpelledPiece<SpelledPieceRows>; earlier: Array<SpelledPieceRows> } | undefined {
+    if (typing.length === 0) return undefined;
+    const { piece, toMask } = this.parts.spelledSecrets.add(
+      this.sessionId,
+      typing.map((each) => typedText(each.action)).join(''),
+      typing.length === 1,
+    );
+    if (toMask.includes(piece)) {
+      piece.masked = true;
+      if (this.callsMessage !== undefined) this.rewriteCalls(this.callsMessage.id, (message) => maskedSpelledCall(message, callId, typing, this.parts.maskWrittenCall));
+    }
+    const earlier = toMask.flatMap((each) => {
+      if (each === piece || each.rows === undefined) return [];
+      each.masked = true;
+      return [each.rows];
+    });
+    return { piece, earlier };
+  }
+
+  /** An earlier piece of a spelled secret, masked where it was stored: its call in its reply, its step, its tool message. */
+  private maskSpelledPiece(rows: SpelledPieceRows): void {
+    this.parts.storage.transaction(() => {
+      maskStoredPiece(this.parts.storage, rows);
+      if (rows.callsMessageId !== undefined) this.rewriteCalls(rows.callsMessageId, (message) => maskedSpelledCall(message, rows.callId, rows.typing, this.parts.maskWrittenCall));
+    });
+  }
+
+  /** Rewrites a stored reply where the masking changes it, keeping the turn's copy of its latest reply in step. */
+  private rewriteCalls(id: string, mask: (message: AssistantMessage) => AssistantMessage): void {
+    const current = this.callsMessage?.id === id ? this.callsMessage.message : this.parts.storage.messages.get(id)?.message;
+    if (current?.role !== 'assistant') return;
+    const message = mask(current);
+    if (JSON.stringify(message) === JSON.stringify(current)) return;
+    this.parts.storage.messages.rewriteCalls(id, message);
+    if (this.callsMessage?.id === id) this.callsMessage = { id, message };
   }
 
   /**
