@@ -112,3 +112,24 @@ function credentialOf(value: string): string {
   const words = value.trim().split(/\s+/);
   return words[words.length - 1] ?? value;
 }
+
+/**
+ * Where a redactor finds secrets in a text: from the start of the first to the end of the last, in the
+ * text's own positions; undefined when it finds none. The agent asks this of what several calls typed
+ * together (agent/spelled-secrets.ts), to know which of them spelled a secret none of them holds whole.
+ */
+export function secretSpan(text: string, redact: Redact): { start: number; end: number } | undefined {
+  const redacted = redact(text);
+  if (redacted === text) return undefined;
+  let same = 0;
+  while (same < text.length && same < redacted.length && text[same] === redacted[same]) same += 1;
+  // The first mask starts where the texts part, or a little before when the secret begins like the mask ("[").
+  const found = redacted.lastIndexOf(REDACTED, same);
+  const start = found === -1 ? same : found;
+  let sameEnd = 0;
+  while (sameEnd < text.length - start && sameEnd < redacted.length - start && text[text.length - 1 - sameEnd] === redacted[redacted.length - 1 - sameEnd]) sameEnd += 1;
+  // Likewise the last mask ends where the texts part from the end, or a little after.
+  const last = redacted.indexOf(REDACTED, Math.max(start, redacted.length - sameEnd - REDACTED.length));
+  const after = last === -1 ? sameEnd : redacted.length - last - REDACTED.length;
+  return { start, end: Math.max(start, text.length - after) };
+}

@@ -88,7 +88,9 @@ function keyOf(name: string): string | undefined {
   if (/^[a-z0-9]$/i.test(name)) return name.toUpperCase();
   if (/^f([1-9]|1[0-9]|2[0-4])$/i.test(name)) return name.toUpperCase();
   if (PUNCTUATION_KEYS.has(name)) return name;
-  return NAMED_KEYS[name.toLowerCase()];
+  // Own entries only: `constructor` must not find Object.prototype's.
+  const lower = name.toLowerCase();
+  return Object.hasOwn(NAMED_KEYS, lower) ? NAMED_KEYS[lower] : undefined;
 }
 
 /**

@@ -27,7 +27,7 @@ describe('recording a step’s cache usage', () => {
     const turnId = seeded!.turns[0]!.turn.id;
     const events: AgentEvent[] = [];
     const usage = { inputTokens: 12_340, outputTokens: 210, cachedInputTokens: 11_900, cacheWriteInputTokens: 300 };
-    const record = recordToolStep(storage, (event) => events.push(event), (text) => text, {
+    const { step: record } = recordToolStep(storage, (event) => events.push(event), (text) => text, {
       sessionId,
       turnId,
       call: { id: 'call_1', name: 'computer', argumentsText: '{"action":"wait","seconds":1}' },

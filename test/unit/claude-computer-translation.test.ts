@@ -107,6 +107,8 @@ describe('translateClaudeAction: what computer_20250124 adds', () => {
       message: 'The keys to hold during left_click (`text`) cannot be held: modifiers may hold only ctrl, shift, alt or cmd, not "a". Nothing was done.',
     });
     expect(step({ action: 'left_click', coordinate: [500, 300], text: 'Hyper_Q' }, 'computer_20250124')).toMatchObject({ kind: 'refuse', message: expect.stringContaining('unknown key "Hyper_Q"') });
+    // Names of Object.prototype's members are no xdotool names: passed on as written, for the key parser to refuse.
+    expect(step({ action: 'key', text: 'ctrl+constructor' })).toEqual({ kind: 'act', action: { action: 'key', keys: 'ctrl+constructor' } });
     expect(step({ action: 'scroll', coordinate: [500, 400], scroll_direction: 'down', scroll_amount: 3, text: 'ctrl+w' }, 'computer_20250124')).toEqual({
       kind: 'refuse',
       message: 'The keys to hold during scroll (`text`) cannot be held: modifiers may hold only ctrl, shift, alt or cmd, not "w". Nothing was done.',

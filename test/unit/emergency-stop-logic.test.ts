@@ -58,6 +58,9 @@ describe('the stop shortcut', () => {
     expect(error('Control++')).toContain('write Plus for the + key');
     expect(error('Escape')).toContain('needs Control, Alt or Command');
     expect(error('Shift+Escape')).toContain('needs Control, Alt or Command');
+    // Names of Object.prototype's members are no keys.
+    expect(error('Control+constructor')).toContain('"constructor" is not a key or modifier Electron knows');
+    expect(error('Control+toString')).toContain('"toString" is not a key or modifier Electron knows');
   });
 
   it('is refused in config.json by its path, with the reason', () => {

@@ -57,6 +57,15 @@ describe('parseKeyCombinations', () => {
     expect(parseKeyCombinations('F13')).toMatchObject({ ok: false, error: expect.stringContaining('unknown key "F13"') });
   });
 
+  it("refuses the names of Object.prototype's members as unknown keys", () => {
+    // The key tables are looked up by the model's words: `constructor` must not find the object's own.
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(parseKeyCombinations(name)).toEqual({ ok: false, error: expect.stringMatching(new RegExp(`^unknown key "${name}" in "${name}" \\(known keys: `)) });
+      expect(parseKeyCombinations(`ctrl+${name}`)).toMatchObject({ ok: false, error: expect.stringContaining(`unknown key "${name}"`) });
+    }
+    expect(parseHeldModifiers('constructor')).toMatchObject({ ok: false, error: expect.stringContaining('unknown key "constructor"') });
+  });
+
   it('refuses empty key names and empty input', () => {
     expect(parseKeyCombinations('ctrl+')).toMatchObject({ ok: false, error: expect.stringContaining('empty key name') });
     expect(parseKeyCombinations('  ')).toMatchObject({ ok: false, error: expect.stringContaining('keys is empty') });

@@ -30,6 +30,7 @@ import { dialectNamed } from './dialects/dialects.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { noSpending, type TurnSpending } from './turn-spending.js';
 import { ToolTurn, type ToolTurnParts } from './tool-turn.js';
+import { SpelledSecrets } from './spelled-secrets.js';
 import { TypedPasswords } from './typed-passwords.js';
 import { checkedEphemeralContexts, recordTurnInjections } from './turn-injections.js';
 import type { TurnEnding } from './turn-lifecycle.js';
@@ -85,6 +86,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     stoppedNotice: STOPPED_CALL_NOTICE,
     injectionDebugLog,
     typedPasswords: new TypedPasswords(),
+    spelledSecrets: new SpelledSecrets(redact),
     maskWrittenCall: dialect.wire.maskWrittenCall,
   };
   let running = false;

@@ -4,18 +4,20 @@
  * the calls of other tools with side effects (tool-confirmation.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { StepAction } from '../../shared/actions.js';
+import { isComputerAction, type StepAction } from '../../shared/actions.js';
 import { redactStrings } from '../../shared/secret-redaction.js';
 import { untilAborted } from './abortable.js';
 import type { ConfirmationAnswer, ConfirmationHandler } from './agent-contract.js';
 import type { ToolCallScope } from './tools/tool-definition.js';
 
 export async function askConfirmation(
-  action: StepAction,
+  asked: StepAction,
   reason: string,
   call: ToolCallScope,
   confirm: ConfirmationHandler,
 ): Promise<ConfirmationAnswer> {
+  // An action that completes a secret spelled over several calls is shown, like the step it becomes, masked.
+  const action = call.maskSpelledSecret !== undefined && isComputerAction(asked) ? call.maskSpelledSecret(asked) : asked;
   const requestId = randomUUID();
   const scope = { sessionId: call.sessionId, turnId: call.turnId };
   call.emit({ type: 'confirmation-requested', ...scope, at: Date.now(), requestId, action, reason });

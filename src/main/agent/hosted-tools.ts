@@ -19,9 +19,10 @@ import { createToolRegistry } from './tools/registry.js';
 import { createScreenshotTool } from './tools/screenshot-tool.js';
 import type { ToolDefinition } from './tools/tool-definition.js';
 import { withConfirmationGate } from './tool-confirmation.js';
-import { ToolTurn } from './tool-turn.js';
+import { ToolTurn, type ToolTurnParts } from './tool-turn.js';
 import { watchOperator } from './watched-operator.js';
 import { TypedPasswords } from './typed-passwords.js';
+import { SpelledSecrets } from './spelled-secrets.js';
 
 
 export interface HostedToolsOptions {
@@ -66,7 +67,18 @@ export function createHostedTools(options: HostedToolsOptions): HostedTools {
   );
   // stderr, never stdout: over stdio, stdout is the MCP protocol's.
   const injectionDebugLog = injectionDebugLogFromEnvironment(process.env, (line) => void process.stderr.write(`${line}\n`));
-  const parts = { storage, emit, redact, registry, screen, operator, stoppedNotice: options.cancelledNotice, injectionDebugLog, typedPasswords: new TypedPasswords() };
+  const parts: ToolTurnParts = {
+    storage,
+    emit,
+    redact,
+    registry,
+    screen,
+    operator,
+    stoppedNotice: options.cancelledNotice,
+    injectionDebugLog,
+    typedPasswords: new TypedPasswords(),
+    spelledSecrets: new SpelledSecrets(redact),
+  };
   return {
     listed: registry.list().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: publishedParametersSchema(tool) })),
     redact,

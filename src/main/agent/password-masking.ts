@@ -24,13 +24,13 @@ export function maskedTyping(action: ComputerAction): ComputerAction {
 }
 
 /** What a typing action types, as a person reads it: `type`'s text, or the text its keys spell. */
-function typedText(action: ComputerAction): string {
+export function typedText(action: ComputerAction): string {
   if (action.action === 'type') return action.text;
   return action.action === 'key' || action.action === 'hold_key' ? spelledText(action.keys) : '';
 }
 
 /** The action with what it types replaced by `value` (`type`'s text, `key`'s and `hold_key`'s keys). */
-function withTypedValue(action: ComputerAction, value: string): ComputerAction {
+export function withTypedValue(action: ComputerAction, value: string): ComputerAction {
   if (action.action === 'type') return { ...action, text: value };
   if (action.action === 'key' || action.action === 'hold_key') return { ...action, keys: value };
   return action;
@@ -150,11 +150,11 @@ function maskedParts(parts: readonly MessagePart[], mask: (text: string) => stri
 export type ArgumentPath = ReadonlyArray<string | number>;
 
 /**
- * The call's arguments with the value at each path masked, the shape kept (a list stays a list) so that the
- * stored call can go back to its provider; arguments that are not JSON, or a path that is not there, are
- * left to masking by value.
+ * The call's arguments with the value at each path masked (by `mask`: a typed password's, or a spelled
+ * secret's `[redacted]`), the shape kept (a list stays a list) so that the stored call can go back to its
+ * provider; arguments that are not JSON, or a path that is not there, are left to masking by value.
  */
-export function maskedAtPaths(argumentsText: string, paths: readonly ArgumentPath[]): string {
+export function maskedAtPaths(argumentsText: string, paths: readonly ArgumentPath[], mask = MASKED_PASSWORD): string {
   if (paths.length === 0) return argumentsText;
   let parsed: unknown;
   try {
@@ -162,22 +162,24 @@ export function maskedAtPaths(argumentsText: string, paths: readonly ArgumentPat
   } catch {
     return argumentsText;
   }
-  return JSON.stringify(paths.reduce<unknown>((value, path) => maskedAtPath(value, path), parsed));
+  const masked = JSON.stringify(paths.reduce<unknown>((value, path) => maskedAtPath(value, path, mask), parsed));
+  // Nothing at the paths to mask (or masked already): the model's own text stays as written.
+  return masked === JSON.stringify(parsed) ? argumentsText : masked;
 }
 
-function maskedAtPath(value: unknown, path: ArgumentPath): unknown {
+function maskedAtPath(value: unknown, path: ArgumentPath, mask: string): unknown {
   const [step, ...rest] = path;
   if (step === undefined) {
-    if (typeof value === 'string') return MASKED_PASSWORD;
-    if (Array.isArray(value)) return [MASKED_PASSWORD];
+    if (typeof value === 'string') return mask;
+    if (Array.isArray(value)) return [mask];
     return value;
   }
   if (typeof step === 'number') {
     if (!Array.isArray(value) || step < 0 || step >= value.length) return value;
-    return value.map((item, index) => (index === step ? maskedAtPath(item, rest) : item));
+    return value.map((item, index) => (index === step ? maskedAtPath(item, rest, mask) : item));
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, step)) return value;
-  return { ...value, [step]: maskedAtPath((value as Record<string, unknown>)[step], rest) };
+  return { ...value, [step]: maskedAtPath((value as Record<string, unknown>)[step], rest, mask) };
 }
 
 /** The field of a computer action (and of the native shapes that mirror it) that holds what it types. */

@@ -31,12 +31,18 @@ export interface ToolStep {
   tokenReport?: TokenReport;
 }
 
-export function recordToolStep(storage: Storage, emit: Emit, redact: (text: string) => string, step: ToolStep): StepRecord {
+/** The rows a call was recorded in. */
+export interface RecordedStep {
+  step: StepRecord;
+  toolMessageId: string;
+}
+
+export function recordToolStep(storage: Storage, emit: Emit, redact: (text: string) => string, step: ToolStep): RecordedStep {
   const { result } = step;
   const resultText = redact(textOfParts(result.parts));
   const action = stepAction(step);
-  const record = storage.transaction(() => {
-    storage.messages.append({
+  const { record, toolMessageId } = storage.transaction(() => {
+    const toolMessage = storage.messages.append({
       sessionId: step.sessionId,
       turnId: step.turnId,
       message: {
@@ -48,7 +54,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
         ...(result.providerData === undefined ? {} : { providerData: redactedProviderData(result.providerData, redact) }),
       },
     });
-    return storage.steps.append({
+    const appended = storage.steps.append({
       sessionId: step.sessionId,
       turnId: step.turnId,
       action,
@@ -66,6 +72,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
       costDollars: step.costDollars ?? null,
       tokenReport: step.tokenReport ?? null,
     });
+    return { record: appended, toolMessageId: toolMessage.id };
   });
   const computerAction = ComputerActionSchema.safeParse(action);
   emit({
@@ -86,7 +93,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
     ...(step.costDollars === undefined ? {} : { costDollars: step.costDollars }),
     ...(step.tokenReport === undefined ? {} : { tokenReport: step.tokenReport }),
   });
-  return record;
+  return { step: record, toolMessageId };
 }
 
 /**

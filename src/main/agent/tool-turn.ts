@@ -4,20 +4,24 @@
  * host). Each call runs with the screenshot its maker was looking at (`shown`, a value the caller passes
  * in), which the computer tool maps the call's coordinates through and the step row records.
  */
+import type { ComputerAction } from '../../shared/actions.js';
 import type { AgentEvent, TokenReport } from '../../shared/events.js';
-import type { AssistantMessage, MessagePart, ToolCall, UserMessage } from '../../shared/messages.js';
+import { textOfParts, type AssistantMessage, type MessagePart, type ToolCall, type UserMessage } from '../../shared/messages.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
 import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
-import { redactStrings } from '../../shared/secret-redaction.js';
+import { REDACTED, redactStrings } from '../../shared/secret-redaction.js';
 import { cleanUserRequest, type InjectionDebugLog, type ShownImages } from '../context/index.js';
 import type { DialectWire } from '../llm/dialects/dialect-wire.js';
 import type { Operator } from '../operators/operator.js';
-import type { Storage } from '../storage/index.js';
+import type { StepRecord, Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
 import type { ScreenRecorder } from './screen-recorder.js';
-import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, maskTyped, typedMasker, type ArgumentPath } from './password-masking.js';
+import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, maskTyped, typedMasker, typedText, withTypedValue, type ArgumentPath } from './password-masking.js';
+import type { SpelledPiece, SpelledSecrets } from './spelled-secrets.js';
+import { maskedSpelledCall, maskedSpelledResult, maskStoredPiece, type SpelledPieceRows } from './spelled-secret-masking.js';
+import type { WrittenTyping } from './tools/tool-definition.js';
 import { maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
 import { recordToolStep } from './step-recording.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
@@ -27,6 +31,16 @@ import { dispatchToolCall, type DispatchOutcome } from './tool-dispatch.js';
 import type { ToolRegistry } from './tools/registry.js';
 import { TurnLifecycle, type TurnBeginning, type TurnEnding } from './turn-lifecycle.js';
 import { TurnStoppedError } from './turn-stopped-error.js';
+
+/** A text as it was and as masked. */
+interface TextChange {
+  before: string;
+  after: string;
+}
+
+function rewriteThought(storage: Storage, step: StepRecord, thought: string): void {
+  storage.steps.rewriteTexts(step.id, { action: step.action, thought, result: step.result, error: step.error });
+}
 
 /** What all the turns of one agent (or one MCP tool host) share. */
 export interface ToolTurnParts {
@@ -43,6 +57,8 @@ export interface ToolTurnParts {
   injectionDebugLog?: InjectionDebugLog | undefined;
   /** What each session typed into password fields: masked in everything stored after it (typed-passwords.ts). */
   typedPasswords: TypedPasswords;
+  /** What each session typed, joined: a configured secret spelled over several calls is masked in each (spelled-secrets.ts). */
+  spelledSecrets: SpelledSecrets<SpelledPieceRows>;
   /** The dialect's masking of a call written in the reply's text (UI-TARS's); none for calls made as calls. */
   maskWrittenCall?: DialectWire['maskWrittenCall'];
 }
@@ -72,6 +88,8 @@ export interface TakenStep extends DispatchOutcome {
 export class ToolTurn {
   /** The last assistant message that made calls: masked afterwards when a call typed into a password field. */
   private callsMessage: { id: string; message: AssistantMessage } | undefined;
+  /** Rows stored before were rewritten (masked) since the turn's requests last read them. */
+  private historyRewritten = false;
 
   private constructor(
     private readonly parts: ToolTurnParts,
@@ -173,6 +191,8 @@ export class ToolTurn {
         shown,
         shownImages,
         redact: (text: string) => mask(redact(text)),
+        maskSpelledSecret: (action: ComputerAction) =>
+          this.parts.spelledSecrets.completes(this.sessionId, typedText(action)) ? withTypedValue(action, REDACTED) : action,
       };
       const outcome = await dispatchToolCall(registry, call, scope);
       return { ...outcome, stopped: false, storageFailure: undefined };
@@ -194,21 +214,88 @@ export class ToolTurn {
     // (masking the turn's rows for a newly typed password masks its search reports too).
     if (typed.length > 0 || pasted.length > 0) this.maskPasswordTyping(call.id, [...typed, ...pasted], typed.length > 0 ? record?.typedArgumentPaths ?? [] : undefined);
     else maskStoredSearchReports(this.parts.storage, this.turnId, this.findableTyped());
+    const typing = record?.writtenTyping ?? [];
+    const spelled = this.joinSpelledRun(call.id, typing);
     const findable = this.findableTyped();
     const mask = typedMasker(findable);
-    recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
+    const result = spelled?.piece.masked === true ? maskedSpelledResult(outcome.result, typing) : outcome.result;
+    // A call written in the reply's text (UI-TARS's) is in the step's thought too, which is that text.
+    const thought = origin.thought !== undefined && origin.thought === spelled?.replyText?.before ? spelled.replyText.after : origin.thought;
+    const recorded = recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
       sessionId: this.sessionId,
       turnId: this.turnId,
       call,
-      result: maskedToolResult(outcome.result, findable),
+      result: maskedToolResult(result, findable),
       ...(outcome.arguments === undefined ? {} : { arguments: findable.length === 0 ? outcome.arguments : redactStrings(outcome.arguments, mask) }),
-      thought: origin.thought === undefined ? undefined : mask(origin.thought),
+      thought: thought === undefined ? undefined : mask(thought),
       shown: origin.shown,
       latencyMs: outcome.latencyMs,
       ...(origin.usage === undefined ? {} : { usage: origin.usage }),
       ...(origin.costDollars === undefined ? {} : { costDollars: origin.costDollars }),
       ...(origin.tokenReport === undefined ? {} : { tokenReport: origin.tokenReport }),
     });
+    if (spelled === undefined) return;
+    spelled.piece.rows = { callId: call.id, callsMessageId: this.callsMessage?.id, stepId: recorded.step.id, toolMessageId: recorded.toolMessageId, typing };
+    for (const piece of spelled.earlier) this.maskSpelledPiece(piece);
+  }
+
+  /**
+   * Joins what a call typed to what the session typed before it (spelled-secrets.ts). When the run now spells
+   * a configured secret, the call is masked in its stored reply (and marked, for its result to be masked
+   * before it is recorded, and with it the step event), and the earlier pieces it spans are returned for
+   * their rows to be masked once this call's are written. Their events went out when they ran.
+   */
+  private joinSpelledRun(
+    callId: string,
+    typing: readonly WrittenTyping[],
+  ): { piece: SpelledPiece<SpelledPieceRows>; earlier: SpelledPieceRows[]; replyText: TextChange | undefined } | undefined {
+    if (typing.length === 0) return undefined;
+    const { piece, toMask } = this.parts.spelledSecrets.add(
+      this.sessionId,
+      typing.map((each) => typedText(each.action)).join(''),
+      typing.length === 1,
+    );
+    let replyText: TextChange | undefined;
+    if (toMask.includes(piece)) {
+      piece.masked = true;
+      if (this.callsMessage !== undefined) replyText = this.rewriteCalls(this.callsMessage.id, (message) => maskedSpelledCall(message, callId, typing, this.parts.maskWrittenCall));
+    }
+    const earlier = toMask.flatMap((each) => {
+      if (each === piece || each.rows === undefined) return [];
+      each.masked = true;
+      return [each.rows];
+    });
+    return { piece, earlier, replyText };
+  }
+
+  /** An earlier piece of a spelled secret, masked where it was stored: its call in its reply, its step, its tool message. */
+  private maskSpelledPiece(rows: SpelledPieceRows): void {
+    this.historyRewritten = true;
+    this.parts.storage.transaction(() => {
+      maskStoredPiece(this.parts.storage, rows);
+      if (rows.callsMessageId !== undefined) this.rewriteCalls(rows.callsMessageId, (message) => maskedSpelledCall(message, rows.callId, rows.typing, this.parts.maskWrittenCall));
+    });
+  }
+
+  /**
+   * Rewrites a stored reply where the masking changes it, keeping the turn's copy of its latest reply in step.
+   * Where its text changed (a call written there), so does the thought of each step it made, which is that
+   * text; the change is returned for a step not recorded yet.
+   */
+  private rewriteCalls(id: string, mask: (message: AssistantMessage) => AssistantMessage): TextChange | undefined {
+    const stored = this.parts.storage.messages.get(id);
+    const current = this.callsMessage?.id === id ? this.callsMessage.message : stored?.message;
+    if (stored === undefined || current?.role !== 'assistant') return undefined;
+    const message = mask(current);
+    if (JSON.stringify(message) === JSON.stringify(current)) return undefined;
+    this.parts.storage.messages.rewriteCalls(id, message);
+    if (this.callsMessage?.id === id) this.callsMessage = { id, message };
+    const change = { before: textOfParts(current.parts), after: textOfParts(message.parts) };
+    if (change.before === change.after) return undefined;
+    const thoughts = new Set([change.before, this.parts.redact(change.before)]);
+    const steps = stored.turnId === null ? [] : this.parts.storage.steps.listByTurn(stored.turnId);
+    for (const step of steps) if (step.thought !== null && thoughts.has(step.thought)) rewriteThought(this.parts.storage, step, change.after);
+    return change;
   }
 
   /**
@@ -231,6 +318,14 @@ export class ToolTurn {
       this.callsMessage = { ...this.callsMessage, message };
     }
     maskStoredTurn(this.parts.storage, this.turnId, this.findableTyped());
+    this.historyRewritten = true;
+  }
+
+  /** Whether rows were masked in place since last asked: a request built from what was read before must read them again. */
+  takeHistoryRewritten(): boolean {
+    const rewritten = this.historyRewritten;
+    this.historyRewritten = false;
+    return rewritten;
   }
 
   /** Masks what the session typed into password fields in the model's streamed words of one reply. */

@@ -93,6 +93,8 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
         summary: `Stopped after ${loop.maxSteps} steps without finishing (agent.maxSteps).`,
       };
     }
+    // Rows masked in place since the last request are read again, so the model is sent them masked too.
+    if (loop.turn.takeHistoryRewritten()) loop.turnCache.forget();
     const built = await buildRequest({
       storage: loop.storage,
       sessionId: loop.turn.sessionId,

@@ -87,6 +87,16 @@ export class TurnRequestCache {
     return { rows, descriptions };
   }
 
+  /**
+   * Drops what was read: rows already read were rewritten in place (a password or a spelled secret masked
+   * where it was stored), which reading only the rows written since would never see.
+   */
+  forget(): void {
+    this.earlier = undefined;
+    this.renderedBySize.clear();
+    this.costsByKind.clear();
+  }
+
   /** Rendered messages kept by message, for the requests of this turn at one image size (edges and sizing). */
   renderedMessages(maxImageEdge: number, sizing: ImageSizing = FIT_EDGE, reducedImageEdge: number = maxImageEdge): RenderedMessageMemo {
     const key = `${maxImageEdge}/${imageSizingKey(sizing)}/${reducedImageEdge}`;

@@ -30,7 +30,9 @@ type KeyTarget = Pick<KeySpec, 'nut' | 'playwright'>;
 // cmd, super, meta and win are one key: Command on macOS, the Windows key, Super on Linux. nut-js's
 // LeftSuper is libnut's "meta", which every platform knows (Super_L under X11, checked with xev); its
 // LeftCmd is unknown to libnut on Linux.
-const MODIFIERS: Record<string, KeyTarget> = {
+// The tables are Maps, not objects: a name the model wrote (`constructor`, `__proto__`) must never find
+// Object.prototype's members.
+const MODIFIERS: ReadonlyMap<string, KeyTarget> = tableOf({
   ctrl: { nut: 'LeftControl', playwright: 'Control' },
   control: { nut: 'LeftControl', playwright: 'Control' },
   shift: { nut: 'LeftShift', playwright: 'Shift' },
@@ -41,9 +43,9 @@ const MODIFIERS: Record<string, KeyTarget> = {
   super: { nut: 'LeftSuper', playwright: 'Meta' },
   meta: { nut: 'LeftSuper', playwright: 'Meta' },
   win: { nut: 'LeftSuper', playwright: 'Meta' },
-};
+});
 
-const NAMED_KEYS: Record<string, KeyTarget> = {
+const NAMED_KEYS: ReadonlyMap<string, KeyTarget> = tableOf({
   return: { nut: 'Return', playwright: 'Enter' },
   enter: { nut: 'Return', playwright: 'Enter' },
   kp_enter: { nut: 'Enter', playwright: 'NumpadEnter' },
@@ -93,13 +95,17 @@ const NAMED_KEYS: Record<string, KeyTarget> = {
   grave: { nut: 'Grave', playwright: '`' },
   bracketleft: { nut: 'LeftBracket', playwright: '[' },
   bracketright: { nut: 'RightBracket', playwright: ']' },
-};
+});
 
 // `+` is Shift+= on a US layout; nut-js has no such key, so it presses the keypad's plus, which
 // applications treat the same (ctrl++ zooms in).
-const CHARACTER_KEYS: Record<string, KeyTarget> = Object.fromEntries(
-  [...PUNCTUATION_KEY_NAMES].map(([character, name]) => [character, NAMED_KEYS[name]!]),
+const CHARACTER_KEYS: ReadonlyMap<string, KeyTarget> = new Map(
+  [...PUNCTUATION_KEY_NAMES].map(([character, name]) => [character, NAMED_KEYS.get(name)!]),
 );
+
+function tableOf(entries: Record<string, KeyTarget>): ReadonlyMap<string, KeyTarget> {
+  return new Map(Object.entries(entries));
+}
 
 const KNOWN_NAMES_HINT =
   'known keys: ctrl, shift, alt, cmd (super/meta/win), Return, Tab, Escape, BackSpace, Delete, Home, End, ' +
@@ -133,7 +139,7 @@ function splitCombination(combination: string): string[] {
 
 function lookUpKey(name: string): KeyTarget | undefined {
   const lower = name.toLowerCase();
-  const known = MODIFIERS[lower] ?? NAMED_KEYS[lower] ?? CHARACTER_KEYS[name];
+  const known = MODIFIERS.get(lower) ?? NAMED_KEYS.get(lower) ?? CHARACTER_KEYS.get(name);
   if (known) return known;
   if (/^[a-z]$/.test(lower)) return { nut: lower.toUpperCase() as NutKeyName, playwright: lower };
   if (/^[0-9]$/.test(name)) return { nut: `Num${name}` as NutKeyName, playwright: name };
@@ -145,7 +151,7 @@ function lookUpKey(name: string): KeyTarget | undefined {
 }
 
 /** The nut-js names of the modifier keys (every spelling in MODIFIERS comes to one of these). */
-const MODIFIER_KEYS: ReadonlySet<NutKeyName> = new Set(Object.values(MODIFIERS).map((target) => target.nut));
+const MODIFIER_KEYS: ReadonlySet<NutKeyName> = new Set([...MODIFIERS.values()].map((target) => target.nut));
 
 export type HeldModifiersParse = { ok: true; chord: KeyChord } | { ok: false; error: string };
 

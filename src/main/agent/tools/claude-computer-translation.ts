@@ -267,7 +267,8 @@ function sightlineKeys(text: string): string {
 
 export function sightlineKeyName(name: string): string {
   const lower = name.toLowerCase();
-  const alias = XDOTOOL_KEY_NAMES[lower];
+  // Own entries only: `constructor` must not find Object.prototype's.
+  const alias = Object.hasOwn(XDOTOOL_KEY_NAMES, lower) ? XDOTOOL_KEY_NAMES[lower] : undefined;
   if (alias !== undefined) return alias;
   // KP_0 … KP_9: the keypad's digits type the digits.
   const keypadDigit = /^kp_([0-9])$/.exec(lower);

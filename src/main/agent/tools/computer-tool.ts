@@ -8,7 +8,7 @@
  * outside it (nothing is done).
  */
 import { z } from 'zod';
-import { COMPUTER_ACTION_TYPES, ComputerActionSchema, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
+import { COMPUTER_ACTION_TYPES, ComputerActionSchema, isComputerAction, MAX_WAIT_SECONDS, type ComputerAction } from '../../../shared/actions.js';
 import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { MessagePart } from '../../../shared/messages.js';
 import type { ModelView } from '../../../shared/model-view.js';
@@ -18,7 +18,7 @@ import { unchangedNotice } from '../../perception/capture-with-dedup.js';
 import { unsettledNotice } from '../../perception/settle-watch.js';
 import type { ConfirmationHandler } from '../agent-contract.js';
 import { askConfirmation, refusalText } from '../confirmation-gate.js';
-import { filledDetail, landedText, maskedDetail, maskedForApproval, maskedTyping, typedField, typedStrings, type ArgumentPath } from '../password-masking.js';
+import { filledDetail, landedText, maskedDetail, maskedForApproval, maskedTyping, typedField, typedStrings, typedText, type ArgumentPath } from '../password-masking.js';
 import { assessRisk, confirmationReason, dropPlace, needsConfirmation, pastes, pressesEnter, typesText, type DropPlace } from '../safety-policy.js';
 import { typingPieces } from '../typing-pieces.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
@@ -95,13 +95,17 @@ export function createComputerTool(options: ComputerToolOptions): ToolDefinition
 }
 
 /**
- * A native tool's result with where, in its call as the model wrote it, the typing is: set only when the
- * action typed into a password field, since that is all the stored call is masked for.
+ * A one-action tool's result with where, in its call as the model wrote it, the typing is: for the password
+ * masking when the action typed into a password field, otherwise as the call's written typing, which the turn
+ * joins with the session's other calls to find a secret spelled over several (spelled-secrets.ts).
  */
 export function withTypedArgumentPaths(result: ToolResult, paths: readonly ArgumentPath[]): ToolResult {
   const record = result.record;
-  if (record?.typedIntoPasswordField === undefined || paths.length === 0) return result;
-  return { ...result, record: { ...record, typedArgumentPaths: [...(record.typedArgumentPaths ?? []), ...paths] } };
+  if (record === undefined || paths.length === 0) return result;
+  if (record.typedIntoPasswordField !== undefined) return { ...result, record: { ...record, typedArgumentPaths: [...(record.typedArgumentPaths ?? []), ...paths] } };
+  const action = record.action;
+  if (action === undefined || !isComputerAction(action) || typedText(action) === '') return result;
+  return { ...result, record: { ...record, writtenTyping: paths.map((path) => ({ action, path })) } };
 }
 
 /**

@@ -173,7 +173,8 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
 function keypressAction(keys: readonly string[]): ActionMapping {
   const names: string[] = [];
   for (const key of keys) {
-    const name = KEY_NAMES[key] ?? key;
+    // Own entries only: `constructor` must not find Object.prototype's.
+    const name = (Object.hasOwn(KEY_NAMES, key) ? KEY_NAMES[key] : undefined) ?? key;
     if (/[\s+]/.test(name)) return { ok: false, error: `keypress: unknown key ${JSON.stringify(key)}` };
     names.push(name);
   }

@@ -30,7 +30,7 @@ import {
   type ActionMappingContext,
   type OpenAiComputerArguments,
 } from './openai-computer-actions.js';
-import { computerActionOf, firstActionPath, PasswordTyping, typesIntoPasswordField } from './openai-password-typing.js';
+import { computerActionOf, firstActionPath, PasswordTyping, typesIntoPasswordField, writtenTypingOf } from './openai-password-typing.js';
 import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
 
 export interface OpenAiComputerToolOptions extends ComputerToolOptions {
@@ -107,16 +107,23 @@ async function runComputerCall(argumentsValue: OpenAiComputerArguments, scope: T
     return {
       parts: [{ type: 'text', text: safety.refusal }],
       isError: true,
-      record: { action: intoPassword ? maskedTyping(first) : first, result: { ok: false, refused: true, safetyChecks: safety.answer }, ...typing },
+      record: {
+        action: intoPassword ? maskedTyping(first) : first,
+        result: { ok: false, refused: true, safetyChecks: safety.answer },
+        ...typing,
+        writtenTyping: writtenTypingOf(actions, argumentsValue, (index) => index === 0 && intoPassword),
+      },
     };
   }
 
   const outcomes: ActionOutcome[] = [];
   const masking = new PasswordTyping();
+  const intoPasswordField = new Set<number>();
   let last: ToolResult | undefined;
   for (const [index, action] of actions.entries()) {
     last = await performComputerAction(action, scope, options);
     masking.add(last, index === 0 ? firstActionPath(argumentsValue) : ['actions', index]);
+    if (last.record?.typedIntoPasswordField !== undefined) intoPasswordField.add(index);
     // The action as performComputerAction recorded it: masked when it typed into a password field.
     outcomes.push({ action: computerActionOf(last) ?? action, ok: last.isError !== true, text: textOf(last.parts) });
     if (last.isError === true) break;
@@ -139,6 +146,7 @@ async function runComputerCall(argumentsValue: OpenAiComputerArguments, scope: T
       },
       ...(screenshot.sameAs === undefined ? {} : { dedupOfImageId: screenshot.sameAs }),
       ...masking.record(),
+      writtenTyping: writtenTypingOf(actions, argumentsValue, (index) => intoPasswordField.has(index)),
     },
     providerData: providerDataOf(safety?.answer, options.operator),
   };

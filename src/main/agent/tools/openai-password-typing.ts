@@ -4,10 +4,10 @@
  */
 import { isComputerAction, type ComputerAction } from '../../../shared/actions.js';
 import type { Operator } from '../../operators/operator.js';
-import { typedField, type ArgumentPath } from '../password-masking.js';
+import { typedField, typedText, type ArgumentPath } from '../password-masking.js';
 import { typesText } from '../safety-policy.js';
 import type { OpenAiComputerArguments } from './openai-computer-actions.js';
-import type { ToolResult, ToolStepRecord } from './tool-definition.js';
+import type { ToolResult, ToolStepRecord, WrittenTyping } from './tool-definition.js';
 
 /**
  * What the actions of one call typed into a password field, and where each is in the call's arguments
@@ -52,4 +52,22 @@ export async function typesIntoPasswordField(action: ComputerAction, operator: O
 export function computerActionOf(result: ToolResult): ComputerAction | undefined {
   const action = result.record?.action;
   return action !== undefined && isComputerAction(action) ? action : undefined;
+}
+
+/**
+ * The call's actions that type outside a password field, run or not, each with where the call's arguments
+ * hold what it types (`action.keys`, `actions[2].text`): what the turn joins with the session's other typing
+ * to find a secret spelled one keypress at a time. `intoPasswordField` says which were masked as passwords.
+ */
+export function writtenTypingOf(
+  actions: readonly ComputerAction[],
+  argumentsValue: OpenAiComputerArguments,
+  intoPasswordField: (index: number) => boolean,
+): WrittenTyping[] {
+  return actions.flatMap((action, index) => {
+    const field = typedField(action);
+    if (field === undefined || typedText(action) === '' || intoPasswordField(index)) return [];
+    const actionPath = index === 0 ? firstActionPath(argumentsValue) : ['actions', index];
+    return [{ action, path: [...actionPath, field] }];
+  });
 }

@@ -3,7 +3,7 @@
  * (web_search, MCP servers' tools) share this shape, so the registry treats them alike.
  */
 import type { z } from 'zod';
-import type { StepAction } from '../../../shared/actions.js';
+import type { ComputerAction, StepAction } from '../../../shared/actions.js';
 import type { TurnAnswer } from '../../../shared/answers.js';
 import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { AgentEvent } from '../../../shared/events.js';
@@ -32,6 +32,12 @@ export interface ToolCallScope {
    * where they are emitted): the request a confirmation handler shows a person. None: nothing to redact.
    */
   redact?: ((text: string) => string) | undefined;
+  /**
+   * The action as a confirmation shows it: with what it types masked when, typed after what the session's
+   * calls typed before, it completes a configured secret spelled over several calls (spelled-secrets.ts).
+   * None: shown as it is.
+   */
+  maskSpelledSecret?: ((action: ComputerAction) => ComputerAction) | undefined;
 }
 
 /**
@@ -72,6 +78,19 @@ export interface ToolStepRecord {
    * holds none of it, so it has no argument paths.
    */
   pastedIntoPasswordField?: string[];
+  /**
+   * Every action of the call that types outside a password field (`type`, a `key` or `hold_key` that spells
+   * text), whether or not it ran, in order, with where the call's arguments hold what it types: the turn
+   * joins what the session's calls type, to find a configured secret spelled over several of them and mask
+   * each piece where it was written (spelled-secrets.ts).
+   */
+  writtenTyping?: WrittenTyping[];
+}
+
+/** An action of a call that types, and where the call's arguments, as the model wrote them, hold what it types. */
+export interface WrittenTyping {
+  action: ComputerAction;
+  path: ArgumentPath;
 }
 
 export interface ToolDefinition<Arguments = unknown> {
