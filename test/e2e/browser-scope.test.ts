@@ -2,7 +2,10 @@
  * The browser operator's scope (agent.blockedUrls, agent.allowFileUrls) through `sightline run`: a scripted
  * model clicks its way toward a blocked URL by a link, a redirect, a form post and a popup. The browser
  * never asks the server for the blocked page, the model is told in the click's tool result, and the run
- * goes on. A file: start URL is refused without --allow-file-urls (exit 2) and opened with it.
+ * goes on. Pages that ask Chromium to prefetch or prerender a blocked page (speculation rules, link hints)
+ * get no request to it either, and a page a service worker answers itself is left after the action.
+ * A file: start URL is refused without --allow-file-urls (exit 2) and opened with it; a start page that
+ * loads a blocked frame or posts itself to a blocked redirect opens, the model told.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -22,8 +25,20 @@ import { waitFor } from '../helpers/wait-for.js';
 // A link, a submit button or a popup link over the whole page: a click anywhere follows it.
 const COVER = 'position:fixed;inset:0;display:block;font-size:40px';
 const KEY_LOG = `<script>document.addEventListener('keydown', (event) => void fetch('/keys', { method: 'POST', body: event.key, keepalive: true }));</script>`;
+// {{outside}} is the origin of the second server, which is out of scope as a whole.
+const speculation = (kind: 'prefetch' | 'prerender', url: string): string =>
+  `<script type="speculationrules">{"${kind}":[{"source":"list","urls":["${url}"],"eagerness":"immediate"}]}</script><a href="${url}" style="${COVER}">Continue</a>`;
 const PAGES: Record<string, string> = {
   '/link': `<a href="/blocked/page" style="${COVER}">Continue</a>`,
+  '/speculate-prerender': speculation('prerender', '{{outside}}/prerendered'),
+  '/speculate-prefetch': speculation('prefetch', '{{outside}}/prefetched'),
+  '/speculate-same-origin': speculation('prerender', '/blocked/prerendered'),
+  '/speculate-redirect': speculation('prerender', '/go-outside'),
+  '/link-hints': `<link rel="prefetch" href="{{outside}}/link-prefetched"><link rel="prerender" href="{{outside}}/link-prerendered"><a href="{{outside}}/link-prefetched" style="${COVER}">Continue</a>`,
+  // The link shows once the worker controls the page; the hidden frame holds the load event until then.
+  '/worker': `<script>navigator.serviceWorker.register('/worker.js').then(() => navigator.serviceWorker.ready).then(() => fetch('/worker-ready'));</script><iframe src="/until-worker" style="width:1px;height:1px;border:0"></iframe><a href="/blocked/from-worker" style="${COVER}">Continue</a>`,
+  '/framed': `<p>A page with a frame.</p><iframe src="/blocked/frame"></iframe>`,
+  '/posts-itself': `<form method="post" action="/go"></form><p>Sending…</p><script>document.forms[0].submit();</script>`,
   '/redirect': `<a href="/go" style="${COVER}">Continue</a>`,
   '/chain': `<a href="/hop" style="${COVER}">Continue</a>`,
   '/landed': '<p>The end of an allowed redirect.</p>',
@@ -34,17 +49,52 @@ const PAGES: Record<string, string> = {
 };
 
 // /hop passes the check of its first hop (to /next), and only its second hop leaves the scope.
-const REDIRECTS: Record<string, string> = { '/go': '/blocked/redirected', '/hop': '/next', '/next': '/blocked/chained', '/fine': '/landed' };
+const REDIRECTS: Record<string, string> = { '/go': '/blocked/redirected', '/hop': '/next', '/next': '/blocked/chained', '/fine': '/landed', '/go-outside': '{{outside}}/redirected' };
+
+// Answers navigations to /blocked/ itself: the browser shows a blocked URL without a request for it.
+const WORKER = `self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (event) => {
+  if (new URL(event.request.url).pathname.startsWith('/blocked/')) {
+    event.respondWith(new Response('<body style="background:#c00"><h1>Made up by the worker</h1></body>', { headers: { 'content-type': 'text/html' } }));
+  }
+});`;
 
 let site: { origin: string; hits: string[]; keys: string[]; server: Server };
+/** Out of scope as a whole (agent.blockedUrls): it records every request that reaches it. */
+let outside: { origin: string; hits: string[]; server: Server };
 let model: FakeOpenAiServer;
 let home: TemporaryHome;
 
 beforeAll(async () => {
+  const outsideHits: string[] = [];
+  const outsideServer = createServer((request, response) => {
+    outsideHits.push(`${request.method} ${request.url} (sec-purpose: ${request.headers['sec-purpose'] ?? 'none'})`);
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><body style="background:#c00"><h1>Outside the scope</h1></body>');
+  });
+  await new Promise<void>((done) => outsideServer.listen(0, '127.0.0.1', done));
+  outside = { origin: `http://127.0.0.1:${(outsideServer.address() as AddressInfo).port}`, hits: outsideHits, server: outsideServer };
+  const withOutside = (text: string): string => text.replaceAll('{{outside}}', outside.origin);
+
+  let workerReady!: () => void;
+  const untilWorkerReady = new Promise<void>((resolve) => (workerReady = resolve));
   const hits: string[] = [];
   const keys: string[] = [];
   const server = createServer((request, response) => {
     hits.push(`${request.method} ${request.url}`);
+    if (request.url === '/worker.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(WORKER);
+      return;
+    }
+    if (request.url === '/worker-ready') {
+      workerReady();
+      response.writeHead(204).end();
+      return;
+    }
+    if (request.url === '/until-worker') {
+      void untilWorkerReady.then(() => response.writeHead(200, { 'content-type': 'text/html' }).end('ready'));
+      return;
+    }
     if (request.url === '/keys') {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -56,7 +106,7 @@ beforeAll(async () => {
     }
     const redirect = REDIRECTS[request.url ?? ''];
     if (redirect !== undefined) {
-      response.writeHead(302, { location: redirect }).end();
+      response.writeHead(302, { location: withOutside(redirect) }).end();
       return;
     }
     // A POST kept as a POST over two hops (307), out of scope at the second, or landing in scope.
@@ -72,17 +122,18 @@ beforeAll(async () => {
       return;
     }
     const page = PAGES[request.url ?? ''] ?? '<p>A page the scope should never let the browser reach.</p>';
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><body>${page}</body></html>`);
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><body>${withOutside(page)}</body></html>`);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   site = { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, keys, server };
   model = await startFakeOpenAiServer();
   home = createTemporaryHome('sightline-browser-scope');
-  writeFileSync(home.configFile, JSON.stringify({ agent: { blockedUrls: ['http://127.0.0.1/blocked/*'] } }));
+  writeFileSync(home.configFile, JSON.stringify({ agent: { blockedUrls: ['http://127.0.0.1/blocked/*', `${outside.origin}/*`] } }));
 });
 
 afterAll(async () => {
   await new Promise<void>((done) => site?.server.close(() => done()));
+  await new Promise<void>((done) => outside?.server.close(() => done()));
   await model?.close();
   home?.remove();
 });
@@ -144,6 +195,51 @@ describe('a navigation to a blocked URL', () => {
   });
 });
 
+/** The click's step as stored: what the model was told, and whether its screenshot was the one before. */
+function storedClick(run: { events: AgentEvent[] }): { detail?: string; unchanged?: boolean } | undefined {
+  const storage = openHomeStorage(home);
+  try {
+    const steps = storage.steps.listBySession(run.events[0]!.sessionId);
+    return steps.find((step) => (step.action as { action?: string } | null)?.action === 'click')?.result as { detail?: string; unchanged?: boolean } | undefined;
+  } finally {
+    storage.close();
+  }
+}
+
+describe('a page that asks the browser to load a blocked page ahead', () => {
+  for (const [path, link, told] of [
+    ['/speculate-prerender', '{{outside}}/prerendered', undefined],
+    ['/speculate-prefetch', '{{outside}}/prefetched', undefined],
+    ['/speculate-same-origin', '/blocked/prerendered', undefined],
+    ['/speculate-redirect', '/go-outside', 'redirects to {{outside}}/redirected'],
+    ['/link-hints', '{{outside}}/link-prefetched', undefined],
+  ] as const) {
+    it(`gets no request to it, and a click on its link is refused (${path.slice(1)})`, { timeout: 60_000 }, async () => {
+      const run = await runOn(path, [CLICK, { finish: 'Done.' }]);
+      const named = (text: string): string => text.replaceAll('{{outside}}', outside.origin).replace(/^\//, `${site.origin}/`);
+
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(outside.hits).toEqual([]);
+      expect(site.hits.filter((hit) => hit.includes('/blocked/'))).toEqual([]);
+      expect(run.requests[1]!.text).toContain(`The browser did not open ${named(link)}`);
+      if (told !== undefined) expect(run.requests[1]!.text).toContain(named(told));
+      // The page did not change: the screenshot after the click is the one before it (no prerendered page shown).
+      expect(storedClick(run)).toMatchObject({ unchanged: true });
+    });
+  }
+});
+
+describe('a blocked page that comes without a request', () => {
+  it('is left after the action (a service worker answers the navigation itself), and the model is told', { timeout: 60_000 }, async () => {
+    const run = await runOn('/worker', [CLICK, { finish: 'Done.' }]);
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.requests[1]!.text).toContain(`The browser did not stay on ${site.origin}/blocked/from-worker: `);
+    expect(run.requests[1]!.text).toContain('it went back');
+    expect(storedClick(run)?.detail).toContain(`The browser did not stay on ${site.origin}/blocked/from-worker`);
+  });
+});
+
 describe('a POST redirected with 307, which keeps it a POST', () => {
   it('is refused at the hop that leaves the scope, before the POST reaches it', { timeout: 60_000 }, async () => {
     const run = await runOn('/repost', [CLICK, { finish: 'Done.' }]);
@@ -193,6 +289,31 @@ describe('a blocked start URL', () => {
     expect(exitCode).toBe(2);
     expect(io.output.stderr).toContain(`cannot open ${site.origin}/go: The browser did not open ${site.origin}/go: it redirects to ${site.origin}/blocked/redirected`);
     expect(site.hits.filter((hit) => hit.includes('/blocked/'))).toEqual([]);
+  });
+});
+
+describe('a start page that loads a blocked URL itself', () => {
+  for (const [path, refused] of [
+    ['/framed', '/blocked/frame'],
+    ['/posts-itself', '/go'],
+  ] as const) {
+    it(`opens, and the model is told what it loaded (${path.slice(1)})`, { timeout: 60_000 }, async () => {
+      const run = await runOn(path, [CLICK, { finish: 'Done.' }]);
+
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(site.hits.filter((hit) => hit.includes('/blocked/'))).toEqual([]);
+      expect(run.requests[1]!.text).toContain(`The browser did not open ${site.origin}${refused}: `);
+    });
+  }
+
+  it('that never shows is refused naming the URL refused, not the start URL (exit 2)', { timeout: 60_000 }, async () => {
+    const io = captureIo();
+    const exitCode = await runCli(['--home', home.root, 'run', 'Open it', '--operator', 'browser', '--url', `${site.origin}/hop`, '--base-url', model.baseUrl], io);
+
+    expect(exitCode).toBe(2);
+    expect(io.output.stderr).toContain(
+      `cannot open ${site.origin}/hop: it redirects to ${site.origin}/next, and the browser did not open that: it redirects to ${site.origin}/blocked/chained, and `,
+    );
   });
 });
 

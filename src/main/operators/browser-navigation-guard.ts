@@ -11,18 +11,36 @@
  * checked before it is asked for. A 307/308 that repeats a POST cannot become a navigation (a navigation
  * cannot carry the body again): its hops are fetched here, each checked first, and the browser is handed the
  * last answer (its address bar keeps the first URL).
+ *
+ * A prefetch the page asks for with `<link rel=prefetch>` is a request of the page, not a navigation, but it
+ * fetches a document: out of scope, it is dropped. (Speculation rules' prefetches and prerenders never come
+ * through here: they are turned off in the profile, browser-profile.ts.)
  */
 import type { BrowserContext, Frame, Page, Request, Route } from 'playwright-core';
 import type { BrowserUrlScope } from './browser-url-scope.js';
+
+/** A navigation the scope refused, for the model and for a start URL's error. */
+export interface Refusal {
+  /** The URL the browser did not open. */
+  url: string;
+  /** Why, in words fit for the model and a user. */
+  reason: string;
+  /** Whether it was a navigation of a page's main frame (not of an iframe in it). */
+  mainFrame: boolean;
+}
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Chromium's own limit for a redirect chain.
 const MOST_REPEATED_HOPS = 20;
 
 export class NavigationGuard {
-  private notices: string[] = [];
+  private refusals: Refusal[] = [];
   /** Per frame, the navigation to the target of the redirect it was last handed (see followThroughGuard). */
   private readonly redirectsFollowed = new Map<Frame, Promise<void>>();
+  /** Popups whose first page was refused, from the moment that is known until they are closed. */
+  private readonly closing = new WeakSet<Page>();
+  /** Per frame, who waits for its next refused navigation (see nextRefusalOf). */
+  private readonly refusalWaiters = new WeakMap<Frame, Array<() => void>>();
 
   private constructor(private readonly scope: BrowserUrlScope) {}
 
@@ -36,9 +54,39 @@ export class NavigationGuard {
 
   /** What was refused since the last call, one sentence each, for the model. */
   takeNotices(): string[] {
-    const taken = this.notices;
-    this.notices = [];
+    return this.takeRefusals().map(noticeOf);
+  }
+
+  /**
+   * Resolves when a navigation of `frame` is next refused. A page whose own navigation is refused while it
+   * loads (a form it posts itself) never fires its load event: this ends a wait for it.
+   */
+  nextRefusalOf(frame: Frame): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.refusalWaiters.get(frame) ?? [];
+      waiters.push(resolve);
+      this.refusalWaiters.set(frame, waiters);
+    });
+  }
+
+  /** Whether anything was refused that no one has taken yet. */
+  hasRefusals(): boolean {
+    return this.refusals.length > 0;
+  }
+
+  /** What was refused since the last call. */
+  takeRefusals(): Refusal[] {
+    const taken = this.refusals;
+    this.refusals = [];
     return taken;
+  }
+
+  /**
+   * Whether `page` is a popup the guard refused and is closing: it is no page to act on, though it may not
+   * have closed yet. Known before the refusal is told (takeNotices), so a caller told of it never picks the popup.
+   */
+  isClosing(page: Page): boolean {
+    return this.closing.has(page);
   }
 
   /** Whether a navigation of `frame` was handed a redirect that is still to be followed. */
@@ -63,7 +111,10 @@ export class NavigationGuard {
   }
 
   private async check(route: Route, request: Request): Promise<void> {
-    if (!request.isNavigationRequest()) return route.fallback();
+    if (!request.isNavigationRequest()) {
+      if (isPrefetch(request) && this.scope.refusal(request.url()) !== undefined) return route.abort('blockedbyclient');
+      return route.fallback();
+    }
     const refusal = this.scope.refusal(request.url());
     if (refusal !== undefined) return this.refuse(route, request, refusal);
     let response = await route.fetch({ maxRedirects: 0 }).catch(() => undefined);
@@ -102,12 +153,36 @@ export class NavigationGuard {
     started();
   }
 
-  private async refuse(route: Route, request: Request, refusal: string): Promise<void> {
-    this.notices.push(`The browser did not open ${request.url()}: ${refusal}.`);
+  private async refuse(route: Route, request: Request, reason: string): Promise<void> {
+    const frame = frameOf(request);
+    const popup = frame === undefined ? undefined : await emptyPopupOf(frame);
+    if (popup !== undefined) this.closing.add(popup);
+    this.refusals.push({ url: request.url(), reason, mainFrame: frame?.parentFrame() === null });
+    if (frame !== undefined) {
+      for (const wake of this.refusalWaiters.get(frame) ?? []) wake();
+      this.refusalWaiters.delete(frame);
+    }
     // 204 No Content, not an abort: a browser stays on the page it shows, where an aborted navigation would
     // replace it with an error page (and pull the document out from under a capture in progress).
     await route.fulfill({ status: 204, body: '' });
-    await closeIfEmptyPopup(request);
+    await popup?.close().catch(() => undefined);
+  }
+}
+
+export function noticeOf(refusal: Refusal): string {
+  return `The browser did not open ${refusal.url}: ${refusal.reason}.`;
+}
+
+/** A document fetched ahead of a navigation (`<link rel=prefetch>`); Chromium marks it so for the server. */
+function isPrefetch(request: Request): boolean {
+  return request.headers()['sec-purpose']?.includes('prefetch') ?? false;
+}
+
+function frameOf(request: Request): Frame | undefined {
+  try {
+    return request.frame();
+  } catch {
+    return undefined; // a service worker's request has no frame
   }
 }
 
@@ -116,20 +191,14 @@ function redirectsAsGet(status: number, method: string): boolean {
   return status === 301 || status === 302 || status === 303 || method === 'GET';
 }
 
-/** A popup whose first page was refused shows only an error: it is closed, and the opener stays in front. */
-async function closeIfEmptyPopup(request: Request): Promise<void> {
-  let page: Page;
-  try {
-    const frame = request.frame();
-    if (frame.parentFrame() !== null) return;
-    page = frame.page();
-  } catch {
-    return; // a service worker's request has no frame
-  }
+/** A popup whose first page is refused would show only an empty page: it is closed, and the opener stays in front. */
+async function emptyPopupOf(frame: Frame): Promise<Page | undefined> {
+  if (frame.parentFrame() !== null) return undefined;
+  const page = frame.page();
   const opener = await page.opener().catch(() => null);
-  if (opener === null) return;
+  if (opener === null) return undefined;
   const url = page.url();
-  if (url === 'about:blank' || url === '' || url.startsWith('chrome-error:')) await page.close().catch(() => undefined);
+  return url === 'about:blank' || url === '' || url.startsWith('chrome-error:') ? page : undefined;
 }
 
 function resolvedUrl(location: string, base: string): string {

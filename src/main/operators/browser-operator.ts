@@ -3,12 +3,15 @@
  * drives the system's Chromium or Chrome (headless by default), frames are the viewport's screenshots
  * (BrowserFrameSource) and input is Playwright's mouse and keyboard, in CSS pixels.
  *
- * Links that open a new tab or a popup are followed: the operator acts on the newest open page.
+ * Links that open a new tab or a popup are followed: the operator acts on the newest open page, and when
+ * that one closes (or is a popup the scope refused, which the guard closes), on the newest left.
  *
  * The pages it may open are its scope (agent.allowedUrls, agent.blockedUrls, agent.allowFileUrls): a
- * navigation outside it is refused (browser-navigation-guard.ts) and the model is told (takeNotices).
+ * navigation outside it is refused (browser-navigation-guard.ts), a page or frame found outside it anyway is
+ * left before any capture (browser-scope-check.ts), and the model is told (takeNotices). Speculative loading,
+ * which neither would see, is off in the browser's profile (browser-profile.ts).
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { z } from 'zod';
 import type { ComputerAction } from '../../shared/actions.js';
 import type { Frame } from '../perception/frame.js';
@@ -16,8 +19,10 @@ import { performAction } from './action-performer.js';
 import { findBrowserExecutable } from './browser-executable.js';
 import { BROWSER_LAUNCH_ARGUMENTS } from './browser-launch-arguments.js';
 import { BrowserFrameSource } from './browser-frame-source.js';
-import { NavigationGuard } from './browser-navigation-guard.js';
+import { NavigationGuard, noticeOf, type Refusal } from './browser-navigation-guard.js';
 import { PendingRequests } from './browser-pending-requests.js';
+import { createBrowserProfile, type BrowserProfile } from './browser-profile.js';
+import { leaveOutOfScope } from './browser-scope-check.js';
 import { BrowserUrlScope, type BrowserUrlScopeSettings } from './browser-url-scope.js';
 import { focusedFieldKind, focusedPasswordText, fieldKindAtPoint, passwordTextAtPoint } from './browser-field-reading.js';
 import { mapModelPoint, type FrameGeometry, type Point } from './coordinates.js';
@@ -66,9 +71,11 @@ const BrowserOperatorOptionsSchema = z.object({
 });
 
 export class BrowserOperator implements Operator {
-  private page: Page;
   private closed = false;
-  private lastFrame: FrameGeometry | undefined;
+  /** The geometry of the last frame captured, and of which page: a frame of another page maps nothing. */
+  private lastFrame: { page: Page; geometry: FrameGeometry } | undefined;
+  /** Pages and frames left because they were found outside the scope, for the model (takeNotices). */
+  private leftNotices: string[] = [];
   private readonly input: PlaywrightInput;
   private readonly sleep: Sleep;
   private readonly pendingRequests: PendingRequests;
@@ -76,21 +83,31 @@ export class BrowserOperator implements Operator {
   private readonly frameSources = new WeakMap<Page, BrowserFrameSource>();
 
   private constructor(
-    private readonly browser: Browser,
+    /** The profile a launched browser runs on; none for a page the caller attached (its browser is the caller's). */
+    private readonly profile: BrowserProfile | undefined,
     private readonly context: BrowserContext,
-    page: Page,
+    private readonly firstPage: Page,
     private readonly deviceScaleFactor: number,
     private readonly scope: BrowserUrlScope,
     private readonly guard: NavigationGuard,
     options: BrowserOperatorOptions,
-    /** Whether close() ends the browser: not when the page was the caller's (attach). */
-    private readonly ownsBrowser = true,
   ) {
-    this.page = page;
     this.input = new PlaywrightInput(() => this.page);
     this.sleep = options.sleep ?? sleepUnlessAborted;
     this.pendingRequests = new PendingRequests(context);
-    context.on('page', (opened) => this.follow(opened));
+  }
+
+  /**
+   * The page acted on: the newest open one (a new tab or popup is followed), leaving out a popup the guard
+   * refused and is closing. Read on every use, so a page that closes hands over to the one that survives.
+   */
+  private get page(): Page {
+    const open = this.openPages();
+    return open[open.length - 1] ?? this.firstPage;
+  }
+
+  private openPages(): Page[] {
+    return this.context.pages().filter((page) => !page.isClosed() && !this.guard.isClosing(page));
   }
 
   /** Starts the browser, opens a page with the viewport asked for, and goes to `url` when given. */
@@ -99,9 +116,17 @@ export class BrowserOperator implements Operator {
     if (!checked.success) throw new BrowserOperatorError(`invalid browser options: ${z.prettifyError(checked.error)}`);
     const executablePath = findBrowserExecutable({ env: options.env ?? process.env, platform: process.platform }, options.executablePath);
     const deviceScaleFactor = options.deviceScaleFactor ?? 1;
-    let browser: Browser;
+    let profile: BrowserProfile;
     try {
-      browser = await chromium.launch({
+      profile = await createBrowserProfile();
+    } catch (error) {
+      throw new BrowserOperatorError(`cannot make a browser profile in the temporary folder: ${firstLine(error)}`);
+    }
+    let context: BrowserContext;
+    try {
+      // A persistent context, on a profile made fresh for this launch: its preferences must be written before
+      // the browser starts (browser-profile.ts).
+      context = await chromium.launchPersistentContext(profile.folder, {
         executablePath,
         headless: options.headless ?? true,
         args: [...BROWSER_LAUNCH_ARGUMENTS],
@@ -110,19 +135,23 @@ export class BrowserOperator implements Operator {
         // Playwright's own Ctrl+C handler closes the browser and exits the process with 130 at once, which
         // would cut a clean stop short: the caller owns SIGINT (the turn ends as stopped, then close()).
         handleSIGINT: false,
+        viewport: options.viewport ?? DEFAULT_VIEWPORT,
+        deviceScaleFactor,
       });
     } catch (error) {
+      await profile.remove().catch(() => undefined);
       throw new BrowserOperatorError(`cannot start the browser at ${executablePath}: ${firstLine(error)}`);
     }
     try {
-      const context = await browser.newContext({ viewport: options.viewport ?? DEFAULT_VIEWPORT, deviceScaleFactor });
       const scope = BrowserUrlScope.from(options.scope);
       const guard = await NavigationGuard.install(context, scope);
-      const operator = new BrowserOperator(browser, context, await context.newPage(), deviceScaleFactor, scope, guard, options);
+      const firstPage = context.pages()[0] ?? (await context.newPage());
+      const operator = new BrowserOperator(profile, context, firstPage, deviceScaleFactor, scope, guard, options);
       if (options.url) await operator.start(options.url);
       return operator;
     } catch (error) {
-      await browser.close();
+      await context.close().catch(() => undefined);
+      await profile.remove().catch(() => undefined);
       throw error;
     }
   }
@@ -133,12 +162,10 @@ export class BrowserOperator implements Operator {
    */
   static async attach(page: Page, options: Pick<BrowserOperatorOptions, 'scope' | 'sleep'> = {}): Promise<BrowserOperator> {
     const context = page.context();
-    const browser = context.browser();
-    if (browser === null) throw new BrowserOperatorError('the page belongs to a persistent context without a browser object; attach a page of browser.newContext()');
     const scope = BrowserUrlScope.from(options.scope);
     const guard = await NavigationGuard.install(context, scope);
     const deviceScaleFactor = (await page.evaluate('window.devicePixelRatio').catch(() => 1)) as number;
-    return new BrowserOperator(browser, context, page, typeof deviceScaleFactor === 'number' ? deviceScaleFactor : 1, scope, guard, options, false);
+    return new BrowserOperator(undefined, context, page, typeof deviceScaleFactor === 'number' ? deviceScaleFactor : 1, scope, guard, options);
   }
 
   /** Goes to `url` in the page acted on, inside the scope (a flow's goto); a refusal or failure is the result. */
@@ -151,40 +178,76 @@ export class BrowserOperator implements Operator {
     }
   }
 
-  /** Navigates the current page to `url` and waits for it to load. */
+  /**
+   * Navigates the current page to `url` and waits for it to load. What the start page then loads or starts on
+   * its own and the scope refuses (an iframe, a form it posts itself, a script's navigation) leaves it open:
+   * the model is told with its first action. Only a start page that never shows is an error, which names
+   * the URL refused.
+   */
   async start(url: string): Promise<void> {
     if (!z.url().safeParse(url).success) throw new BrowserOperatorError(`not a URL: ${url}`);
     const refusal = this.scope.refusal(url);
     if (refusal !== undefined) throw new BrowserOperatorError(`cannot open ${url}: ${refusal}`);
-    const frame = this.page.mainFrame();
-    try {
-      await this.page.goto(url, { waitUntil: 'load' });
-    } catch (error) {
-      // A redirect is followed as a navigation of its own (browser-navigation-guard.ts): the first one ends aborted.
-      const followed = this.guard.followsRedirect(frame);
-      if (followed) await this.guard.untilRedirectsFollowed(frame);
-      const landed = this.page.url();
-      if (!followed || landed === 'about:blank' || landed.startsWith('chrome-error:')) {
-        // Refused by the scope (at some hop), the refusal says why; else the browser's own error does.
-        const refused = this.guard.takeNotices();
-        throw new BrowserOperatorError(`cannot open ${url}: ${refused.length > 0 ? refused.join(' ') : firstLine(error)}`);
-      }
-    }
+    const page = this.page;
+    const frame = page.mainFrame();
+    let failure: unknown;
+    const loaded = page.goto(url, { waitUntil: 'load' }).then(
+      () => true,
+      (error: unknown) => {
+        failure = error;
+        return false;
+      },
+    );
+    // A navigation the start page started and the guard refused means its load event may never come.
+    if (await Promise.race([loaded, this.guard.nextRefusalOf(frame).then(() => false)])) return;
+    // A redirect is followed as a navigation of its own (browser-navigation-guard.ts): the first one ends aborted.
+    const followed = this.guard.followsRedirect(frame);
+    if (followed) await this.guard.untilRedirectsFollowed(frame);
+    if (this.showsPageInScope(page) && (followed || this.guard.hasRefusals())) return;
+    // Refused before anything showed: the navigation ends at once (aborted), with the browser's own error.
+    if ((await loaded) && this.showsPageInScope(page)) return;
+    throw new BrowserOperatorError(`cannot open ${url}: ${whyNotOpened(url, this.guard.takeRefusals(), followed, failure)}`);
   }
 
+  private showsPageInScope(page: Page): boolean {
+    const landed = page.url();
+    return landed !== '' && landed !== 'about:blank' && !landed.startsWith('chrome-error:') && this.scope.refusal(landed) === undefined;
+  }
+
+  /**
+   * The page acted on, once every page and frame outside the scope has been left. A page that closes while it
+   * is captured (a popup the guard refused) gives way to the page that survives, which is captured instead;
+   * a page that commits a new document under the capture (a navigation no request announced, so no wait
+   * covered: a service worker's own answer) is checked and captured again.
+   */
   async capture(): Promise<Frame> {
-    const frame = await this.frameSource().capture();
-    this.lastFrame = { width: frame.width, height: frame.height, scaleFactor: frame.scaleFactor, bounds: frame.bounds };
-    return frame;
+    await this.keepInScope();
+    for (let attempt = 1; ; attempt += 1) {
+      const page = this.page;
+      let frame: Frame;
+      try {
+        frame = await this.frameSource(page).capture();
+      } catch (error) {
+        const again = this.gaveWay(page) || navigatedUnder(error);
+        if (!again || attempt >= MOST_CAPTURE_ATTEMPTS) throw error;
+        await this.keepInScope();
+        continue;
+      }
+      // Checked again after: a document that came in during the capture may be what it shows.
+      if ((await this.keepInScope()) && attempt < MOST_CAPTURE_ATTEMPTS) continue;
+      this.lastFrame = { page, geometry: { width: frame.width, height: frame.height, scaleFactor: frame.scaleFactor, bounds: frame.bounds } };
+      return frame;
+    }
   }
 
   /** The carets of the page captured are hidden once for the whole series (browser-carets.ts). */
   async aroundCaptures<T>(work: () => Promise<T>): Promise<T> {
-    return this.frameSource().aroundCaptures(work);
+    return this.frameSource(this.page).aroundCaptures(work);
   }
 
   async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {
-    const frame = this.lastFrame ?? (await this.capture());
+    const last = this.lastFrame?.page === this.page ? this.lastFrame.geometry : undefined;
+    const frame = last ?? (await this.capture());
     this.pendingRequests.markAction();
     return performAction(action, { view, frame, input: this.input, sleep: this.sleep, signal });
   }
@@ -204,9 +267,11 @@ export class BrowserOperator implements Operator {
     await this.page.waitForLoadState('load', { timeout: left }).catch(() => undefined);
   }
 
-  /** The navigations refused since the last call, for the model (see Operator.takeNotices). */
+  /** The navigations refused, and the pages and frames left, since the last call, for the model (see Operator.takeNotices). */
   takeNotices(): string[] {
-    return this.guard.takeNotices();
+    const left = this.leftNotices;
+    this.leftNotices = [];
+    return [...this.guard.takeNotices(), ...left];
   }
 
   async releaseHeldInput(): Promise<void> {
@@ -247,43 +312,68 @@ export class BrowserOperator implements Operator {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.ownsBrowser) await this.browser.close();
+    // An attached page is the caller's: its context and browser stay as they were.
+    if (this.profile === undefined) return;
+    try {
+      // Closing the persistent context ends the browser process; the profile can go once it has.
+      await this.context.close();
+    } finally {
+      await this.profile.remove().catch(() => undefined);
+    }
   }
 
   /** A point of the model's view in the page's CSS pixels (as an action there would land), or where the pointer is. */
   private async pagePoint(place: Point | 'pointer', view: ModelView): Promise<Point | undefined> {
     if (place === 'pointer') return this.input.pointer;
-    const mapped = mapModelPoint(place, view, this.lastFrame ?? (await this.capture()));
+    const last = this.lastFrame?.page === this.page ? this.lastFrame.geometry : undefined;
+    const mapped = mapModelPoint(place, view, last ?? (await this.capture()));
     return mapped.ok ? mapped.screen : undefined;
   }
 
-  private frameSource(): BrowserFrameSource {
-    let source = this.frameSources.get(this.page);
+  private frameSource(page: Page): BrowserFrameSource {
+    let source = this.frameSources.get(page);
     if (source === undefined) {
-      source = new BrowserFrameSource(this.page);
-      this.frameSources.set(this.page, source);
+      source = new BrowserFrameSource(page);
+      this.frameSources.set(page, source);
     }
     return source;
   }
 
-  /** A new tab or popup becomes the page acted on; when it closes, the newest page left takes over. */
-  private follow(opened: Page): void {
-    this.page = opened;
-    this.lastFrame = undefined;
-    opened.once('close', () => {
-      if (this.page !== opened) return;
-      const remaining = this.context.pages();
-      const newest = remaining[remaining.length - 1];
-      if (newest) {
-        this.page = newest;
-        this.lastFrame = undefined;
-      }
-    });
+  /** Whether `page` failed because it closed (or is being closed), and another page is now the one acted on. */
+  private gaveWay(page: Page): boolean {
+    return (page.isClosed() || this.guard.isClosing(page)) && this.page !== page;
+  }
+
+  /** Leaves what is outside the scope (browser-scope-check.ts); whether there was anything to leave. */
+  private async keepInScope(): Promise<boolean> {
+    const left = await leaveOutOfScope({ scope: this.scope, firstPage: this.firstPage, pages: this.openPages() });
+    this.leftNotices.push(...left);
+    return left.length > 0;
   }
 }
 
 function runsAsRootOnLinux(): boolean {
   return process.platform === 'linux' && process.getuid?.() === 0;
+}
+
+/**
+ * Why the start page did not show, naming the URL refused: the start URL itself, a URL it redirects to, or one
+ * the start page loaded in its place. Without a refusal of the main frame, the browser's own error says why.
+ */
+function whyNotOpened(url: string, refusals: readonly Refusal[], followedRedirect: boolean, error: unknown): string {
+  const refused = refusals.find((refusal) => refusal.mainFrame);
+  if (refused === undefined) return error === undefined ? 'the page did not show' : firstLine(error);
+  if (refused.url === url) return noticeOf(refused);
+  const how = followedRedirect ? `it redirects to ${refused.url}` : `the start page loaded ${refused.url}`;
+  return `${how}, and the browser did not open that: ${refused.reason}.`;
+}
+
+// A page that keeps navigating under every capture is an error after this many.
+const MOST_CAPTURE_ATTEMPTS = 5;
+
+/** Playwright's error for a page script cut off by a navigation that committed meanwhile. */
+function navigatedUnder(error: unknown): boolean {
+  return error instanceof Error && error.message.includes('Execution context was destroyed');
 }
 
 /** Playwright's errors carry a call log after the first line; the first line is the reason. */
