@@ -163,8 +163,7 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
 
 /** The home's configuration, with the options over it as flags are over it for the CLI. */
 function loadOptionsConfig(options: SightlineOptions, home: ReturnType<typeof resolveHome>, env: Record<string, string | undefined>) {
-  const flags: Record<string, unknown> = {
-    ...(options.config ?? {}),
+  const named: Record<string, unknown> = {
     'model.name': options.model,
     'model.baseUrl': options.baseUrl,
     'model.dialect': options.dialect,
@@ -172,6 +171,8 @@ function loadOptionsConfig(options: SightlineOptions, home: ReturnType<typeof re
     'agent.maxSteps': options.maxSteps,
     'agent.operator': options.operator ?? (options.url !== undefined ? 'browser' : undefined),
   };
+  // A named option given wins over the same field in `config`; one not given leaves it be.
+  const flags: Record<string, unknown> = { ...(options.config ?? {}), ...Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined)) };
   const names = Object.fromEntries(Object.keys(flags).map((path) => [path, optionNameOf(path)]));
   try {
     return loadConfig({ home, env, flags, flagNames: names }).config;

@@ -248,7 +248,8 @@ class FlowRun {
       path,
       label: step.label,
       kind: step.kind,
-      text: undefined,
+      // Not rendered (its values may never exist): the step as the file wrote it.
+      text: 'text' in step ? step.text : step.kind === 'goto' ? step.url : undefined,
       at: step.at,
       status: 'skipped',
       reason: this.stopped ? 'the flow was stopped' : 'an earlier step failed',

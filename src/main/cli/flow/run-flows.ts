@@ -116,7 +116,8 @@ function readFlows(files: readonly string[], vars: Record<string, string>, env: 
   try {
     return loadFlowFiles(
       files.map((file) => resolve(cwd, file)),
-      { vars, env },
+      // A plain copy: the process's environment is an exotic object that a record schema does not take.
+      { vars, env: { ...env } },
     );
   } catch (error) {
     if (error instanceof FlowFileError) throw new UserError(`the flow files have problems; nothing was run:\n${error.message}`, EXIT.usage);
