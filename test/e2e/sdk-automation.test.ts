@@ -3,40 +3,24 @@
  * the whole automation, a turn per verb, answers checked against their schema and stored with their evidence,
  * waitFor asking the model again only when the screen changed, and secrets typed from the script, never sent.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AssertionFailedError, Sightline, StepFailedError, WaitTimeoutError, type SightlineAgent } from '../../src/main/automation/index.js';
 import { BROWSER_LAUNCH_ARGUMENTS } from '../../src/main/operators/browser-launch-arguments.js';
 import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
+import { startCartPage, type CartPageServer } from '../helpers/cart-page.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 
-const PAGE = `<!doctype html><html><head><title>Cart</title><style>
-  body { margin: 0; font: 20px sans-serif; }
-  #name { position: absolute; left: 100px; top: 100px; width: 300px; height: 40px; font-size: 20px; }
-  #total { position: absolute; left: 100px; top: 200px; }
-  #banner { position: absolute; left: 100px; top: 300px; }
-</style></head><body>
-  <input id="name" autocomplete="off">
-  <div id="total">Total: $12.50</div>
-  <div id="banner">Processing…</div>
-</body></html>`;
-
-let pageServer: Server;
+let pageServer: CartPageServer;
 let pageUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  pageServer = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(PAGE);
-  });
-  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
-  pageUrl = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`;
+  pageServer = await startCartPage();
+  pageUrl = pageServer.url;
   browser = await chromium.launch({
     executablePath: findBrowserExecutable({ env: process.env, platform: process.platform }),
     args: [...BROWSER_LAUNCH_ARGUMENTS, '--no-sandbox'],
@@ -45,7 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => pageServer.close(() => resolve()));
+  await pageServer.close();
 });
 
 let model: FakeOpenAiServer;

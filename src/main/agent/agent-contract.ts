@@ -10,6 +10,7 @@ import type { AgentEvent, ConfirmationAnswerer } from '../../shared/events.js';
 import type { UserMessage } from '../../shared/messages.js';
 import type { TurnEndReason, TurnStatus } from '../../shared/statuses.js';
 import type { CostTotals } from '../../shared/cost.js';
+import type { CostCeiling } from '../../shared/cost-ceiling.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
 import type { ModelAdapter } from '../llm/model-adapter.js';
 import type { Operator } from '../operators/operator.js';
@@ -37,6 +38,18 @@ export interface TurnRequest {
   stepKind?: StepKind;
   /** When the turn starts a new session: the flow it belongs to, which names the session. */
   flowName?: string;
+  /** A cost ceiling over several turns (an automation's, a flow's), besides agent.maxCost's for the turn. */
+  budget?: TurnBudget;
+}
+
+/** A ceiling shared by a run of turns: what they spent before this turn counts against it. */
+export interface TurnBudget {
+  ceiling: CostCeiling;
+  /** Whose ceiling, for the summary: "the automation", "the flow". */
+  owner: string;
+  /** What sets it, for the summary: "--max-cost", "maxCost". */
+  setting: string;
+  spentBefore: { dollars: number; tokens: number };
 }
 
 /** A question the turn answers instead of acting (see TurnRequest.answer). */

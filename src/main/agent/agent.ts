@@ -185,6 +185,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       maxImageEdge,
       maxSteps: config.agent.maxSteps,
       maxCost: config.agent.maxCost === undefined ? undefined : parseCostCeiling(config.agent.maxCost),
+      budget: request.budget,
       // A question is answered by a call in every dialect: a reply without one is nudged, never taken as the end.
       replyWithoutCalls: answer === undefined ? dialect.replyWithoutCalls : 'nudge',
       ...(answer !== undefined ? { nudge: ANSWER_NUDGE } : dialect.nudge === undefined ? {} : { nudge: dialect.nudge }),

@@ -32,6 +32,7 @@ import type { ToolRegistry } from './tools/registry.js';
 import type { CallOrigin, ToolTurn } from './tool-turn.js';
 import type { TurnEnding } from './turn-lifecycle.js';
 import { ceilingEnding, spend, type TurnSpending } from './turn-spending.js';
+import type { TurnBudget } from './agent-contract.js';
 
 /** Sent once when the model replies without calling a tool; a second such reply in a row ends the turn. */
 export const NO_TOOL_CALL_NUDGE =
@@ -60,6 +61,8 @@ export interface TurnLoop {
    * call, against what the turn has spent and the call's estimate (turn-spending.ts).
    */
   maxCost: CostCeiling | undefined;
+  /** A ceiling over several turns (TurnRequest.budget): what they spent before this one counts against it. */
+  budget?: TurnBudget | undefined;
   /** What a reply without calls means in the model's dialect: nudge it to act, or the task is done. */
   replyWithoutCalls: 'nudge' | 'finish';
   /** What the nudge says in the dialect's own terms (NO_TOOL_CALL_NUDGE when absent). */
@@ -110,7 +113,9 @@ export async function runTurnLoop(loop: TurnLoop): Promise<TurnEnding> {
       ...(loop.injectionDebugLog === undefined ? {} : { injectionDebugLog: loop.injectionDebugLog }),
     });
     const pricing = loop.model.profile.pricing;
-    const overCeiling = ceilingEnding(loop.maxCost, loop.usage, pricing, built.tokenReport.sentTokens);
+    const overCeiling =
+      ceilingEnding(loop.maxCost, loop.usage, pricing, built.tokenReport.sentTokens) ??
+      (loop.budget === undefined ? undefined : ceilingEnding(loop.budget.ceiling, loop.usage, pricing, built.tokenReport.sentTokens, loop.budget));
     if (overCeiling !== undefined) return overCeiling;
     // The present screen's reduced copy for the next request is made while the model thinks, off the step's path.
     const preparing = built.prepareNextRequest();

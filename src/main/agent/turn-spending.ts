@@ -22,6 +22,17 @@ export interface TurnSpending {
   lastCall?: { dollars: number | null; tokens: number };
 }
 
+/** Whose ceiling it is, and what was spent against it before this turn (a flow's ceiling spans its steps). */
+export interface CeilingBudget {
+  /** "the turn", "the automation": whose ceiling the summary names. */
+  owner: string;
+  /** The setting that sets it, for the summary (agent.maxCost, --max-cost). */
+  setting: string;
+  spentBefore: { dollars: number; tokens: number };
+}
+
+const TURN_BUDGET: CeilingBudget = { owner: 'the turn', setting: 'agent.maxCost', spentBefore: { dollars: 0, tokens: 0 } };
+
 export function noSpending(): TurnSpending {
   return { total: emptyUsage(), cost: NO_COST };
 }
@@ -45,6 +56,7 @@ export function ceilingEnding(
   spending: TurnSpending,
   pricing: ModelPricing | undefined,
   requestTokens: number,
+  budget: CeilingBudget = TURN_BUDGET,
 ): TurnEnding | undefined {
   if (ceiling === undefined) return undefined;
   if (ceiling.unit === 'dollars' && pricing === undefined) {
@@ -52,11 +64,13 @@ export function ceilingEnding(
       status: 'failed',
       reason: 'cost-limit',
       summary:
-        `The turn's cost ceiling is ${dollarText(ceiling.amount)} (agent.maxCost), but the model's price is unknown, so ` +
+        `${capitalized(budget.owner)}'s cost ceiling is ${dollarText(ceiling.amount)} (${budget.setting}), but the model's price is unknown, so ` +
         `nothing could be held to it: give the ceiling in tokens ("200000 tokens"), or the model's price in model.pricing.`,
     };
   }
-  const spent = ceiling.unit === 'dollars' ? (spending.cost.dollars ?? 0) : spending.total.inputTokens + spending.total.outputTokens;
+  const spent =
+    (ceiling.unit === 'dollars' ? (spending.cost.dollars ?? 0) : spending.total.inputTokens + spending.total.outputTokens) +
+    (ceiling.unit === 'dollars' ? budget.spentBefore.dollars : budget.spentBefore.tokens);
   const next = nextCallEstimate(ceiling.unit, spending, pricing, requestTokens);
   if (spent + next <= ceiling.amount) return undefined;
   const amount = (value: number) => (ceiling.unit === 'dollars' ? dollarText(value) : `${Math.round(value).toLocaleString('en-US')} tokens`);
@@ -64,8 +78,8 @@ export function ceilingEnding(
     status: 'failed',
     reason: 'cost-limit',
     summary:
-      `Stopped before the next model call: the turn has spent ${amount(spent)}, and the next call would cost about ` +
-      `${amount(next)}, over the turn's ceiling of ${amount(ceiling.amount)} (agent.maxCost).`,
+      `Stopped before the next model call: ${budget.owner} has spent ${amount(spent)}, and the next call would cost about ` +
+      `${amount(next)}, over ${budget.owner}'s ceiling of ${amount(ceiling.amount)} (${budget.setting}).`,
   };
 }
 
@@ -74,4 +88,8 @@ function nextCallEstimate(unit: CostCeiling['unit'], spending: TurnSpending, pri
   const last = spending.lastCall?.dollars;
   if (last !== undefined && last !== null) return last;
   return pricing === undefined ? 0 : (requestTokens * pricing.inputPerMillion) / 1_000_000;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -14,6 +14,7 @@
  */
 import type { StepKind } from '../../shared/answers.js';
 import type { CostTotals } from '../../shared/cost.js';
+import type { CostCeiling } from '../../shared/cost-ceiling.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent } from '../../shared/events.js';
 import { userText } from '../../shared/messages.js';
@@ -50,6 +51,10 @@ export interface AutomationParts {
   /** The run's confirmation gate, which a goto passes under `always`. */
   confirm: ConfirmationHandler;
   confirmPolicy: 'never' | 'risky' | 'always';
+  /** The most all steps together may spend (SightlineOptions.maxCost). */
+  budget: CostCeiling | undefined;
+  /** Whose that ceiling is, for a step's failure: "the automation", "the flow". */
+  budgetOwner: string;
   /** Releases the operator, the MCP servers and the database. */
   release: () => Promise<void>;
   /** Where the run's events are published (listeners subscribe with `on`). */
@@ -62,6 +67,7 @@ export class SightlineAgent {
   /** Every step run so far, in order. */
   readonly steps: StepRecord[] = [];
   private spent: CostTotals = { dollars: null, unpricedTokens: 0 };
+  private spentTokens = 0;
   private closed = false;
   private readonly stopAll = new AbortController();
 
@@ -188,11 +194,22 @@ export class SightlineAgent {
       signal,
       ...(answer === undefined ? {} : { answer }),
       ...(ephemeral.length === 0 ? {} : { ephemeral }),
+      ...(this.parts.budget === undefined
+        ? {}
+        : {
+            budget: {
+              ceiling: this.parts.budget,
+              owner: this.parts.budgetOwner,
+              setting: 'maxCost, --max-cost',
+              spentBefore: { dollars: this.spent.dollars ?? 0, tokens: this.spentTokens },
+            },
+          }),
     });
     this.running = turn.catch(() => undefined);
     const outcome = await turn;
     const step = recordOf(kind, trimmed, outcome, started);
     this.spent = addCost(this.spent, outcome.cost);
+    this.spentTokens += outcome.usage.inputTokens + outcome.usage.outputTokens;
     this.steps.push(step);
     return step;
   }

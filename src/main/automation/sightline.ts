@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describeForApproval } from '../../shared/action-descriptions.js';
 import type { ConfirmationPolicy } from '../../shared/config.js';
+import { COST_CEILING_FORMS, parseCostCeiling, type CostCeiling } from '../../shared/cost-ceiling.js';
 import type { DialectName } from '../../shared/dialects.js';
 import type { AgentEvent } from '../../shared/events.js';
 import { configuredSecrets, redactorOf } from '../../shared/secret-redaction.js';
@@ -51,7 +52,11 @@ export interface SightlineOptions {
   onConfirm?: (question: ConfirmationQuestion) => boolean | Promise<boolean>;
   /** Tool calls a step may make (agent.maxSteps). */
   maxSteps?: number;
-  /** The most one step may spend on model calls (agent.maxCost): dollars, or text such as "2000 tokens". */
+  /**
+   * The most the whole automation (every step together; a flow run by `sightline flow`) may spend on model calls:
+   * dollars, or text such as "200000 tokens". A step whose next model call would go over it fails, saying so.
+   * agent.maxCost, in the configuration, still bounds each step on its own.
+   */
   maxCost?: number | string;
   /** The Sightline home (data and config.json); SIGHTLINE_HOME, else ~/.sightline. */
   home?: string;
@@ -91,6 +96,7 @@ export const Sightline = {
 async function openAutomation(options: SightlineOptions, page: Page | undefined): Promise<SightlineAgent> {
   const env = options.env ?? process.env;
   const secrets = checkedSecrets(options.secrets);
+  const budget = checkedBudget(options.maxCost);
   const home = resolveHome({ flag: options.home, env, cwd: process.cwd() });
   const config = loadOptionsConfig(options, home, env);
   const secretValues = Object.values(secrets);
@@ -139,6 +145,8 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
     secrets,
     confirm,
     confirmPolicy: config.agent.confirm,
+    budget,
+    budgetOwner: options.flowName === undefined ? 'the automation' : 'the flow',
     listeners,
     release: () => release(parts, runtime),
   });
@@ -155,16 +163,16 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
 
 /** The home's configuration, with the options over it as flags are over it for the CLI. */
 function loadOptionsConfig(options: SightlineOptions, home: ReturnType<typeof resolveHome>, env: Record<string, string | undefined>) {
-  const flags: Record<string, unknown> = {
-    ...(options.config ?? {}),
+  const named: Record<string, unknown> = {
     'model.name': options.model,
     'model.baseUrl': options.baseUrl,
     'model.dialect': options.dialect,
     'agent.confirm': options.confirm,
     'agent.maxSteps': options.maxSteps,
-    'agent.maxCost': options.maxCost,
     'agent.operator': options.operator ?? (options.url !== undefined ? 'browser' : undefined),
   };
+  // A named option given wins over the same field in `config`; one not given leaves it be.
+  const flags: Record<string, unknown> = { ...(options.config ?? {}), ...Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined)) };
   const names = Object.fromEntries(Object.keys(flags).map((path) => [path, optionNameOf(path)]));
   try {
     return loadConfig({ home, env, flags, flagNames: names }).config;
@@ -180,7 +188,6 @@ const OPTION_NAMES: Record<string, string> = {
   'model.dialect': 'dialect',
   'agent.confirm': 'confirm',
   'agent.maxSteps': 'maxSteps',
-  'agent.maxCost': 'maxCost',
   'agent.operator': 'operator',
 };
 
@@ -197,6 +204,13 @@ function checkedSecrets(secrets: Record<string, string> | undefined): Record<str
     checked[name] = value;
   }
   return checked;
+}
+
+function checkedBudget(maxCost: number | string | undefined): CostCeiling | undefined {
+  if (maxCost === undefined) return undefined;
+  const ceiling = parseCostCeiling(maxCost);
+  if (ceiling === undefined) throw new SightlineSetupError(`maxCost: ${JSON.stringify(maxCost)} is not a cost; expected ${COST_CEILING_FORMS}.`);
+  return ceiling;
 }
 
 function confirmationHandler(options: SightlineOptions, sessionId: string, redact: (text: string) => string): ConfirmationHandler {

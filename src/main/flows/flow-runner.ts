@@ -11,8 +11,8 @@ import type { FlowResult, StepResult, StepResultStatus } from './flow-result.js'
 import { renderTemplate, templateValue, TemplateError } from './templates.js';
 
 export interface FlowRunOptions {
-  /** Opens the automation the flow runs on (its target, its secrets), named for the flow. */
-  open: (flow: Flow, secrets: Record<string, string>) => Promise<SightlineAgent>;
+  /** Opens the automation the flow runs on (its target with the URL rendered, its secrets), named for the flow. */
+  open: (flow: Flow, start: { secrets: Record<string, string>; url: string | undefined }) => Promise<SightlineAgent>;
   env: Readonly<Record<string, string | undefined>>;
   /** Go on after a failed step, as if every step said continue_on_error. */
   continueOnError: boolean;
@@ -64,10 +64,12 @@ export async function runFlow(flow: Flow, options: FlowRunOptions): Promise<Flow
   };
   let agent: SightlineAgent | undefined;
   try {
-    agent = await options.open(flow, secrets);
+    const secretNames = Object.keys(secrets);
+    const scope = flowScope(flow, {}, {}, secretNames);
+    const url = flow.target?.url === undefined ? undefined : renderTemplate(flow.target.url, scope, { secrets: secretNames });
+    agent = await options.open(flow, { secrets, url });
     result.sessionId = agent.sessionId;
-    const run = new FlowRun(agent, flow, options, result, Object.keys(secrets));
-    const scope = run.flowScope(flow, {}, {});
+    const run = new FlowRun(agent, flow, options, result, secretNames);
     await run.steps(flow.steps, '', scope);
     result.status = run.stopped ? 'stopped' : run.failed ? 'failed' : 'passed';
     if (run.failed && result.error === undefined) result.error = run.firstFailure;
@@ -84,6 +86,16 @@ export async function runFlow(flow: Flow, options: FlowRunOptions): Promise<Flow
   return result;
 }
 
+/** A flow's scope: its vars (rendered in order, each seeing those before it), `with` values over them. */
+function flowScope(flow: Flow, given: Scope, outer: Scope, secretNames: readonly string[]): Scope {
+  const scope: Scope = { ...given };
+  for (const [name, value] of Object.entries(flow.vars)) {
+    if (Object.hasOwn(given, name)) continue;
+    scope[name] = typeof value === 'string' ? renderTemplate(value, { ...outer, ...scope }, { secrets: secretNames }) : value;
+  }
+  return scope;
+}
+
 class FlowRun {
   failed = false;
   stopped = false;
@@ -96,16 +108,6 @@ class FlowRun {
     private readonly result: FlowResult,
     private readonly secretNames: readonly string[],
   ) {}
-
-  /** A flow's scope: its vars (rendered in order, each seeing those before it), `with` values over them. */
-  flowScope(flow: Flow, given: Scope, outer: Scope): Scope {
-    const scope: Scope = { ...given };
-    for (const [name, value] of Object.entries(flow.vars)) {
-      if (Object.hasOwn(given, name)) continue;
-      scope[name] = typeof value === 'string' ? this.render(value, { ...outer, ...scope }) : value;
-    }
-    return scope;
-  }
 
   /** Runs the steps in order; after a stop, or a failure not continued past, the rest are recorded as skipped. */
   async steps(steps: readonly FlowStep[], prefix: string, scope: Scope): Promise<void> {
@@ -188,7 +190,7 @@ class FlowRun {
           const given: Scope = {};
           for (const [name, value] of Object.entries(step.with)) given[name] = typeof value === 'string' ? this.render(value, scope) : value;
           this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
-          await this.inside(step, () => this.steps(step.flow.steps, `${path}.use.`, this.flowScope(step.flow, given, {})));
+          await this.inside(step, () => this.steps(step.flow.steps, `${path}.use.`, flowScope(step.flow, given, {}, this.secretNames)));
           return;
         }
         case 'group':
@@ -246,7 +248,8 @@ class FlowRun {
       path,
       label: step.label,
       kind: step.kind,
-      text: undefined,
+      // Not rendered (its values may never exist): the step as the file wrote it.
+      text: 'text' in step ? step.text : step.kind === 'goto' ? step.url : undefined,
       at: step.at,
       status: 'skipped',
       reason: this.stopped ? 'the flow was stopped' : 'an earlier step failed',

@@ -93,6 +93,7 @@ function oneLine(value: string): string {
 }
 
 /** Characters XML 1.0 cannot hold at all (control characters but tab, newline, return; lone surrogates). */
+// eslint-disable-next-line no-control-regex
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function text(value: string): string {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CliInvocation } from '../io.js';
 import { registerConfigCommand } from './config.js';
 import { registerDoctorCommand } from './doctor.js';
+import { registerFlowCommand } from './flow.js';
 import { registerFramesCommand } from './frames.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerRunCommand } from './run.js';
@@ -11,6 +12,7 @@ import { registerTimelineCommand } from './timeline.js';
 
 export function registerCommands(program: Command, invocation: CliInvocation): void {
   registerRunCommand(program, invocation);
+  registerFlowCommand(program, invocation);
   registerSessionsCommand(program, invocation);
   registerTimelineCommand(program, invocation);
   registerMcpCommand(program, invocation);

@@ -1,0 +1,42 @@
+/**
+ * `sightline flow FILE…`: runs flow files (docs/flows.md). The work is in ../flow/; this file declares the command.
+ */
+import { Option, type Command } from 'commander';
+import { CONFIRMATION_POLICIES } from '../../../shared/config.js';
+import { CONTEXT_POLICY_FORMS } from '../../../shared/context-policy.js';
+import { DIALECT_NAMES } from '../../../shared/dialects.js';
+import type { CliInvocation } from '../io.js';
+import { FlowOptionsSchema } from '../flow/flow-options.js';
+
+export function registerFlowCommand(program: Command, invocation: CliInvocation): void {
+  program
+    .command('flow')
+    .description('run flow files (YAML: steps to do, assert, extract, wait for), or Midscene scripts')
+    .argument('<files...>', 'flow files to run, each as one session')
+    .option('--var <name=value>', 'give a variable or parameter of the flows a value (repeat for more)', collect)
+    .option('--out <file>', 'write every flow and step, with status, reason, evidence, values, time, cost and session, as JSON')
+    .option('--junit <file>', 'write a JUnit XML report: a testsuite per flow, a testcase per step')
+    .option('--json', 'print each event as one JSON line on stdout')
+    .option('--concurrency <n>', 'browser flows run side by side, each in its own browser (desktop flows one at a time); default 1')
+    .option('--shard <i/n>', "run the i-th of n equal parts of the flows (Playwright's convention, for a CI matrix)")
+    .option('--retry <n>', 'run a failed flow again, up to n more times (default 0)')
+    .option('--continue-on-error', 'go on after a failed step, as if every step said continue_on_error')
+    .option('--model <name>', 'model name, as the endpoint knows it')
+    .addOption(new Option('--dialect <name>', `how the model is asked to act: ${DIALECT_NAMES.join(', ')} (default: the model profile's)`))
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, vLLM …)')
+    .option('--max-steps <count>', 'most steps one flow step may take')
+    .option('--max-cost <amount>', 'most one flow step may spend: dollars (0.50, $0.50), or tokens ("200000 tokens")')
+    .addOption(new Option('--confirm <policy>', `which actions need a person's approval: ${CONFIRMATION_POLICIES.join(', ')}`))
+    .option('--context-policy <policy>', `how history is shown to the model: ${CONTEXT_POLICY_FORMS} (default sightline)`)
+    .option('--allow-file-urls', 'let the browser open file: URLs (files on this computer), off by default')
+    .option('--yes', 'approve risky actions without asking (needed to allow them without a terminal)')
+    .action(async (files: string[], rawOptions: unknown, command: Command) => {
+      const options = FlowOptionsSchema.parse(rawOptions);
+      const { runFlows } = await import('../flow/run-flows.js');
+      await runFlows(invocation, command, files, options);
+    });
+}
+
+function collect(value: string, earlier: string[] | undefined): string[] {
+  return [...(earlier ?? []), value];
+}
