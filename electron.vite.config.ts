@@ -4,11 +4,12 @@ import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { contentSecurityPolicy } from './src/main/electron/security-policy.js';
 
-// Three builds: the main process (plus the CLI, which shares every module of src/main), the preload
+// Three builds: the main process (plus the CLI and the SDK, which share its modules), the preload
 // script, and the renderer. electron-vite 6 keeps package.json's `dependencies` external in main and preload
 // by default (build.externalizeDeps): better-sqlite3 and sharp are native and must load from node_modules.
 // Main is an ES module (package.json has "type": "module"), so its entries come out as out/main/<name>.js
-// and package.json's `main` points at out/main/index.js.
+// and package.json's `main` points at out/main/index.js (Electron's entry), `bin` at the CLI through bin/, and
+// `exports` at out/main/sdk.js (`import { Sightline } from 'sightline'`), whose types tsconfig.sdk.json emits.
 export default defineConfig({
   main: {
     build: {
@@ -17,6 +18,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/electron/main.ts'),
           cli: resolve('src/main/cli/main.ts'),
+          sdk: resolve('src/main/automation/index.ts'),
         },
       },
     },

@@ -40,7 +40,11 @@ export interface WaitForOptions extends StepOptions {
 
 export type EventListener = (event: AgentEvent) => void;
 
-/** What the agent needs from the run it was opened in; built by Sightline.launch and Sightline.attach. */
+/**
+ * @internal What the agent needs from the run it was opened in; built by Sightline.launch and Sightline.attach.
+ * Internal: the package's type declarations leave it out (tsconfig.sdk.json's stripInternal), so they name no
+ * storage, agent or operator type, nor better-sqlite3's.
+ */
 export interface AutomationParts {
   agent: Agent;
   storage: Storage;
@@ -71,8 +75,13 @@ export class SightlineAgent {
   private closed = false;
   private readonly stopAll = new AbortController();
 
-  /** @internal Built by Sightline.launch or Sightline.attach. */
-  constructor(private readonly parts: AutomationParts) {}
+  // Private, so a script cannot build one by hand: the declarations keep `private constructor()` and drop `open`.
+  private constructor(private readonly parts: AutomationParts) {}
+
+  /** @internal Built by Sightline.launch or Sightline.attach only. */
+  static open(parts: AutomationParts): SightlineAgent {
+    return new SightlineAgent(parts);
+  }
 
   /** The session this automation records into (`sightline sessions show <id>`, the timeline). */
   get sessionId(): string {

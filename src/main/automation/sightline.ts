@@ -137,7 +137,7 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
       for (const listener of listeners) listener(event);
     },
   });
-  const automation = new SightlineAgent({
+  const automation = SightlineAgent.open({
     agent,
     storage: runtime.storage,
     operator,
