@@ -1,6 +1,6 @@
 /** `${…}` templates of flow files (issue 25): what the runner renders each step's text with. */
 import { describe, expect, it } from 'vitest';
-import { readDuration } from '../../src/main/flows/durations.js';
+import { readDuration } from '../../src/shared/durations.js';
 import {
   escapeTemplateText,
   parseTemplate,

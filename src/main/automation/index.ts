@@ -10,7 +10,7 @@
  * Folders outside automation/ use it through this file only.
  */
 export { Sightline, type ConfirmationQuestion, type SightlineOptions } from './sightline.js';
-export { SightlineAgent, parseTimeout, type EventListener, type StepOptions, type WaitForOptions } from './sightline-agent.js';
+export { SightlineAgent, type EventListener, type StepOptions, type WaitForOptions } from './sightline-agent.js';
 export type { StepRecord, StepStatus } from './step-record.js';
 export type { ExtractSchema, JsonSchema } from './answer-schemas.js';
 export {

@@ -14,6 +14,7 @@
  */
 import type { StepKind } from '../../shared/answers.js';
 import type { CostTotals } from '../../shared/cost.js';
+import { readDuration } from '../../shared/durations.js';
 import type { CostCeiling } from '../../shared/cost-ceiling.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent } from '../../shared/events.js';
@@ -265,18 +266,10 @@ function quoted(text: string): string {
   return JSON.stringify(oneLine.length > 120 ? `${oneLine.slice(0, 119)}…` : oneLine);
 }
 
-/** Milliseconds, or "500ms", "30s", "2m"; 30 s when absent. */
+/** Milliseconds, or text such as "500ms", "30s" or "2m" (shared/durations.ts); 30 s when absent. */
 export function parseTimeout(timeout: number | string | undefined): number {
   if (timeout === undefined) return DEFAULT_WAIT_MS;
-  if (typeof timeout === 'number') {
-    if (Number.isFinite(timeout) && timeout > 0) return timeout;
-  } else {
-    const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)\s*$/.exec(timeout);
-    if (match !== null) {
-      const amount = Number(match[1]);
-      const milliseconds = match[2] === 'ms' ? amount : match[2] === 's' ? amount * 1000 : amount * 60_000;
-      if (milliseconds > 0) return milliseconds;
-    }
-  }
-  throw new SightlineError(`waitFor: timeout ${JSON.stringify(timeout)} is not a duration; give milliseconds or text like "30s" or "2m".`);
+  const reading = readDuration(timeout, { allowZero: false });
+  if (reading.ok) return reading.ms;
+  throw new SightlineError(`waitFor: timeout ${JSON.stringify(timeout)}: ${reading.problem}.`);
 }

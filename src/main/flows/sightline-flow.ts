@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { closestName } from '../../shared/suggestions.js';
-import { readDuration } from './durations.js';
+import { readDuration } from '../../shared/durations.js';
 import type { Flow, FlowStep, FlowTarget, JsonSchema, SourceAt } from './flow-model.js';
 import { listed, type Entry } from './flow-nodes.js';
 import { defaultFlowName, type FlowReadContext, type LoadedFlow } from './flow-read-context.js';

@@ -1,5 +1,5 @@
 /**
- * Durations in flow files: `500ms`, `30s`, `1.5m`, `2h`, or a plain number of milliseconds. A string without a
+ * Durations in flow files and the SDK's waitFor: `500ms`, `30s`, `1.5m`, `2h`, or a plain number of milliseconds. A string without a
  * unit is refused rather than guessed: `"30"` could mean seconds to one author and milliseconds to another.
  */
 
