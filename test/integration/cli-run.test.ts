@@ -154,7 +154,7 @@ describe('sightline run: usage and configuration errors exit 2 before anything s
     ['--base-url not-a-url', ['--base-url', 'not-a-url'], /--base-url/],
     ['--session that is not an id', ['--session', 'yesterday'], /--session/],
     ['--session of no stored session', ['--session', 'ses_0123456789ab'], /--session: there is no session ses_0123456789ab/],
-    ['--dialect that does not exist', ['--dialect', 'sideways'], /model\.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, anthropic-computer, got "sideways" \(from --dialect\)/],
+    ['--dialect that does not exist', ['--dialect', 'sideways'], /model\.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, anthropic-computer, gemini-computer-use, got "sideways" \(from --dialect\)/],
     ['--dialect openai-computer on Chat Completions', ['--dialect', 'openai-computer'], /openai-computer dialect .*needs model\.api responses.*set model\.api to responses/],
     ['--model computer-use-preview on Chat Completions', ['--model', 'computer-use-preview'], /openai-computer dialect \(chosen by the model profile for computer-use-preview\)/],
   ];
@@ -173,7 +173,7 @@ describe('sightline run: usage and configuration errors exit 2 before anything s
       SIGHTLINE_MODEL_DIALECT: 'sideways',
     });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('model.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, anthropic-computer, got "sideways" (from env SIGHTLINE_MODEL_DIALECT)');
+    expect(result.stderr).toContain('model.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, anthropic-computer, gemini-computer-use, got "sideways" (from env SIGHTLINE_MODEL_DIALECT)');
     expect(environment.model.requests).toHaveLength(0);
   });
 
