@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { parseShard } from '../../flows/shards.js';
 import { EXIT, UserError } from '../io.js';
+import { allowFileUrlsFlag, CONFIG_FLAG_NAMES } from '../run/run-options.js';
 
 export const FlowOptionsSchema = z.object({
   var: z.array(z.string()).optional(),
@@ -28,16 +29,12 @@ export const FlowOptionsSchema = z.object({
 });
 export type FlowOptions = z.infer<typeof FlowOptionsSchema>;
 
-/** Config paths of the flags that are configuration, and how each is spelled on the command line. */
-export const FLOW_CONFIG_FLAG_NAMES = {
-  'model.name': '--model',
-  'model.dialect': '--dialect',
-  'model.baseUrl': '--base-url',
-  'agent.maxSteps': '--max-steps',
-  'agent.confirm': '--confirm',
-  'agent.allowFileUrls': '--allow-file-urls',
-  'context.policy': '--context-policy',
-} as const;
+/**
+ * Config paths of the flags that are configuration, spelled as `sightline run` spells them: run's, less those a flow
+ * sets otherwise (its target names the operator; --max-cost bounds the whole flow, not a turn).
+ */
+const { 'agent.operator': _operator, 'agent.maxCost': _maxCost, ...flowFlagNames } = CONFIG_FLAG_NAMES;
+export const FLOW_CONFIG_FLAG_NAMES = flowFlagNames;
 
 export function flowConfigFlags(options: FlowOptions): Record<keyof typeof FLOW_CONFIG_FLAG_NAMES, string | undefined> {
   return {
@@ -46,7 +43,7 @@ export function flowConfigFlags(options: FlowOptions): Record<keyof typeof FLOW_
     'model.baseUrl': options.baseUrl,
     'agent.maxSteps': options.maxSteps,
     'agent.confirm': options.confirm,
-    'agent.allowFileUrls': options.allowFileUrls === true ? 'true' : undefined,
+    'agent.allowFileUrls': allowFileUrlsFlag(options.allowFileUrls),
     'context.policy': options.contextPolicy,
   };
 }
