@@ -24,7 +24,7 @@ export function AnswerCard({ turn, answer, onOpenEvidence, onShowValue }: Answer
   const verdict = answerVerdict(turn.stepKind, answer);
   const valueText = answer.kind === 'value' ? answerValueText(answer.value) : null;
   return (
-    <section className={`answer-card answer-${verdict?.tone ?? 'value'}`} aria-label={`Turn ${turn.sequence}: ${heading}`} data-turn-id={turn.id}>
+    <section className={`answer-card answer-${verdict?.tone ?? 'extracted'}`} aria-label={`Turn ${turn.sequence}: ${heading}`} data-turn-id={turn.id}>
       <div className="answer-head">
         <span className="answer-heading">{heading}</span>
         {verdict !== null ? (
