@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { ComputerActionSchema, StepActionSchema, ToolArgumentsSchema } from './actions.js';
+import { ANSWER_KINDS, STEP_KINDS } from './answers.js';
 import { ScreenshotViewSchema } from './model-view.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
@@ -100,6 +101,8 @@ export const SessionSummarySchema = z
     cost: CostTotalsSchema,
     /** The live run of this app on the session, if any (a run from another process shows only as status running). */
     run: z.enum(RUN_STATES).nullable(),
+    /** The flow that ran the session (`sightline flow`, the SDK's `flow` option); null for any other session. */
+    flowName: z.string().nullable(),
   })
   .strict();
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
@@ -146,6 +149,28 @@ export const ImageSummarySchema = z
   .strict();
 export type ImageSummary = z.infer<typeof ImageSummarySchema>;
 
+/**
+ * A frame an answer names as its evidence: its id, and what the timeline knows of the image (null when the
+ * session holds no image of that id: an answer stored by hand, or its image's row deleted).
+ */
+export const EvidenceFrameSchema = z.object({ imageId: z.string(), image: ImageSummarySchema.nullable() }).strict();
+export type EvidenceFrame = z.infer<typeof EvidenceFrameSchema>;
+
+/**
+ * A turn's answer (answers.ts): a verdict (assert, if), a value (extract) or whether a condition came true
+ * (wait_for), with the model's reason and the frames it relied on.
+ */
+export const TurnAnswerViewSchema = z
+  .object({
+    kind: z.enum(ANSWER_KINDS),
+    /** true or false for a verdict and an until; a JSON value for a value. */
+    value: JsonSchema,
+    reason: z.string(),
+    evidence: z.array(EvidenceFrameSchema),
+  })
+  .strict();
+export type TurnAnswerView = z.infer<typeof TurnAnswerViewSchema>;
+
 export const TurnSchema = z
   .object({
     id: TurnIdSchema,
@@ -162,6 +187,10 @@ export const TurnSchema = z
     cost: CostTotalsSchema,
     /** The pictures the person attached to the request, in order (fetch them with getImage). */
     pictures: z.array(ImageSummarySchema),
+    /** The kind of flow step (or SDK call) the turn ran for; null for a plain request. */
+    stepKind: z.enum(STEP_KINDS).nullable(),
+    /** The model's answer, for a turn that asked one (assert, extract, if, wait_for); null otherwise. */
+    answer: TurnAnswerViewSchema.nullable(),
   })
   .strict();
 export type Turn = z.infer<typeof TurnSchema>;

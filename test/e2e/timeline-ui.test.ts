@@ -24,7 +24,7 @@ import { computerCall, finishCall, toolCall, TEST_API_KEY } from '../helpers/age
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
-import { SeedClock, seedTimeline, type SeededTimeline } from '../helpers/seed-timeline.js';
+import { HOSTILE_REASON, HOSTILE_VALUE_TEXT, SeedClock, seedFlowSession, seedTimeline, type SeededFlowSession, type SeededTimeline } from '../helpers/seed-timeline.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER = join(ROOT, 'out/renderer');
@@ -35,6 +35,7 @@ const LONG_STEPS = 1500;
 let home: TemporaryHome;
 let storage: Storage;
 let seeded: SeededTimeline;
+let flow: SeededFlowSession;
 let model: FakeOpenAiServer;
 let service: AppService;
 let server: TimelineServer;
@@ -127,6 +128,7 @@ beforeAll(async () => {
   const clock = new SeedClock();
   storage = openHomeStorage(home, { clock: clock.now });
   seeded = await seedTimeline(storage, clock, { longSteps: LONG_STEPS });
+  flow = await seedFlowSession(storage, clock);
   clock.followRealTime();
 
   model = await startFakeOpenAiServer();
@@ -166,6 +168,11 @@ beforeAll(async () => {
     if (message.type() === 'error' || /Content Security Policy|Refused to/i.test(message.text())) consoleProblems.push(message.text());
   });
   page.on('pageerror', (error) => consoleProblems.push(error.message));
+  // A script that ran from stored text (an answer's reason, say) would show itself with an alert.
+  page.on('dialog', (dialog) => {
+    consoleProblems.push(`a ${dialog.type()} opened: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
   await page.goto(server.url);
 });
 
@@ -182,7 +189,7 @@ afterAll(async () => {
 describe('the timeline UI over HTTP', () => {
   it('lists the sessions with their turns, steps and tokens saved', async () => {
     const items = page.locator('.session-item');
-    await poll(() => items.count()).toBe(4);
+    await poll(() => items.count()).toBe(5);
     const showcase = page.locator(`.session-item[data-session-id="${seeded.showcase.id}"]`);
     await poll(() => showcase.textContent()).toContain('Invite Alex to the Acme workspace');
     expect(await showcase.textContent()).toContain('2 turns · 13 steps');
@@ -193,7 +200,7 @@ describe('the timeline UI over HTTP', () => {
     await poll(() => items.count()).toBe(1);
     expect(await items.first().textContent()).toContain('Rename the Atlas project');
     await page.getByLabel('Search sessions').fill('');
-    await poll(() => items.count()).toBe(4);
+    await poll(() => items.count()).toBe(5);
     await snapshot('1-sessions-list');
     await expectNoBlockingViolations(page, 'the sessions list');
   });
@@ -304,7 +311,7 @@ describe('the timeline UI over HTTP', () => {
   it('works with the keyboard alone: opens a session, expands a placeholder, opens the viewer, closes dialogs, focus kept in each', { timeout: 60_000 }, async () => {
     // A fresh page, nothing focused and no image loaded: from here on only keys are pressed.
     await page.reload();
-    await poll(() => page.locator('.session-item').count()).toBe(4);
+    await poll(() => page.locator('.session-item').count()).toBe(5);
     await tabTo(`.session-item[data-session-id="${seeded.showcase.id}"] .session-open`);
     await page.keyboard.press('Enter');
     await poll(() => page.locator('.session-name').textContent()).toBe('Invite Alex to the Acme workspace');
@@ -363,6 +370,82 @@ describe('the timeline UI over HTTP', () => {
     expect(await page.locator('.step-row').count()).toBeLessThan(40);
     await snapshot('7-long-session');
     await expectNoBlockingViolations(page, 'a windowed long session');
+  });
+
+  it('shows a flow session: its flow, each step kind, verdicts and reasons in words, the value as JSON text, evidence opening in the viewer (issue 25)', { timeout: 60_000 }, async () => {
+    // Tall enough for every row of the flow at once: the windowed list then has them all in the page.
+    await page.setViewportSize({ width: 1440, height: 2600 });
+    try {
+      const item = page.locator(`.session-item[data-session-id="${flow.session.id}"]`);
+      expect(await item.locator('.flow-mark').textContent()).toBe('flowteam-smoke');
+      // Only the flow's session is marked.
+      expect(await page.locator('.session-item .flow-mark').count()).toBe(1);
+      await item.locator('.session-open').click();
+      await poll(() => page.locator('.session-name').textContent()).toBe('Flow team-smoke');
+      expect(await page.locator('.session-facts .flow-mark').textContent()).toBe('flowteam-smoke');
+
+      const [doTurn, passed, extracted, condition, failed, waited] = flow.turns;
+      const turnCard = (turnId: string | undefined) => page.locator(`.turn-card[data-turn-id="${turnId}"]`);
+      const answerCard = (turnId: string | undefined) => page.locator(`.answer-card[data-turn-id="${turnId}"]`);
+      await poll(() => page.locator('.turn-card').count()).toBe(6);
+      expect(await page.locator('.turn-card .step-kind').allTextContents()).toEqual(['do', 'assert', 'extract', 'if', 'assert', 'wait for']);
+      expect(await answerCard(doTurn?.id).count()).toBe(0);
+      expect(await turnCard(passed?.id).textContent()).toContain('The member list shows five people');
+
+      expect(await answerCard(passed?.id).locator('.verdict-pill').textContent()).toBe('✓ Passed');
+      expect(await answerCard(passed?.id).locator('.answer-reason').textContent()).toBe('Reason Five member rows are listed, from Dana Whitfield to Jon Alvarez.');
+      expect(await answerCard(failed?.id).locator('.verdict-pill').textContent()).toBe('✗ Failed');
+      expect(await answerCard(condition?.id).locator('.verdict-pill').textContent()).toBe('✗ False');
+      expect(await answerCard(waited?.id).locator('.verdict-pill').textContent()).toBe('✓ Met');
+      // The hostile reason is the text shown, whole; nothing of it became an element.
+      expect(await answerCard(failed?.id).locator('.answer-reason').textContent()).toBe(`Reason ${HOSTILE_REASON}`);
+      expect(await answerCard(failed?.id).locator('.answer-reason *').count()).toBe(1);
+      expect(await page.locator('.timeline-scroller img[src="x"]').count()).toBe(0);
+
+      const value = answerCard(extracted?.id).locator('pre.answer-value');
+      expect(await value.textContent()).toBe(JSON.stringify(flow.extracted, null, 2));
+      expect(await value.textContent()).toContain(HOSTILE_VALUE_TEXT);
+      expect(await value.locator('*').count()).toBe(0);
+      await snapshot('13-flow-session');
+      await expectNoBlockingViolations(page, 'a flow session');
+
+      // A long value is whole in a dialog, scrollable and closed with Escape, focus back on its button.
+      const showAll = answerCard(extracted?.id).getByRole('button', { name: 'Show all' });
+      await showAll.click();
+      const whole = page.getByRole('dialog', { name: 'Extracted value of turn 3' });
+      await poll(() => whole.count()).toBe(1);
+      expect(await whole.locator('pre').textContent()).toBe(JSON.stringify(flow.extracted, null, 2));
+      await expectFocusTrapped(whole, 'several');
+      await expectNoBlockingViolations(page, "an extracted value's whole JSON");
+      await page.keyboard.press('Escape');
+      await poll(() => whole.count()).toBe(0);
+      expect(await showAll.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+
+      // The evidence folded to cold storage opens in the viewer by the keyboard, its pixels read back.
+      const evidence = `.answer-card[data-turn-id="${passed?.id}"] .evidence-link[data-image-id="${flow.coldEvidence.id}"]`;
+      expect(flow.coldEvidence.zone).toBe('offloaded');
+      await tabTo(evidence, { backwards: true });
+      await page.keyboard.press('Enter');
+      const viewer = page.getByRole('dialog', { name: `Screenshot ${flow.coldEvidence.id}` });
+      await poll(() => viewer.locator('.viewer-image image').count()).toBe(1);
+      expect(await viewer.locator('.zone-badge').textContent()).toBe('cold');
+      expect(await viewer.locator('.viewer-details').textContent()).toContain('Evidence of turn 2Assertion');
+      await snapshot('14-flow-evidence');
+      await expectNoBlockingViolations(page, 'an evidence frame in the viewer');
+      await page.keyboard.press('Escape');
+      await poll(() => viewer.count()).toBe(0);
+      expect(await isFocused(evidence)).toBe(true);
+
+      // Every other evidence frame opens with a click.
+      await answerCard(failed?.id).locator(`.evidence-link[data-image-id="${flow.membersFrame.id}"]`).click();
+      const members = page.getByRole('dialog', { name: `Screenshot ${flow.membersFrame.id}` });
+      await poll(() => members.locator('.viewer-image image').count()).toBe(1);
+      expect(await members.locator('.viewer-details').textContent()).toContain(`Evidence of turn 5Assertion${HOSTILE_REASON}`);
+      await page.keyboard.press('Escape');
+      await poll(() => members.count()).toBe(0);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 
   it('starts a run from the page and shows its events live, a question answered from the page', async () => {

@@ -10,7 +10,7 @@
  * zones, captions, archive to cold storage, markCompacted.
  */
 import sharp from 'sharp';
-import type { ComputerAction, StepAction } from '../../src/shared/actions.js';
+import type { ComputerAction, StepAction, ToolArguments } from '../../src/shared/actions.js';
 import type { ImageRecord, SessionRecord, Storage, TurnRecord } from '../../src/main/storage/index.js';
 
 export interface SeededTimeline {
@@ -335,4 +335,105 @@ export async function seedTimeline(storage: Storage, clock: SeedClock, options: 
   }
 
   return { showcase, compactedTurn, detailTurn, coldImage: storage.images.get(coldImage.id) ?? coldImage, purgedImage: storage.images.get(purgedImage.id) ?? purgedImage, long, others };
+}
+
+// ---- a session a flow ran (issue 25) --------------------------------------------------------------------
+
+/** An answer's reason written to break out of a page, as a hostile page could get a model to write it. */
+export const HOSTILE_REASON = '</script><img src=x onerror=alert(1)>';
+/** Markup inside an extracted value: shown as JSON text, never as HTML. */
+export const HOSTILE_VALUE_TEXT = '<b onmouseover=alert(2)>Owner</b>';
+
+export interface SeededFlowSession {
+  session: SessionRecord;
+  /** In order: do, assert (passed), extract, if (false), assert (failed, with HOSTILE_REASON), wait_for (met). */
+  turns: TurnRecord[];
+  /** The passed assertion's first evidence frame: from the `do` turn, folded to cold storage. */
+  coldEvidence: ImageRecord;
+  /** The frame every later answer names. */
+  membersFrame: ImageRecord;
+  /** The extracted value. */
+  extracted: unknown;
+}
+
+/**
+ * A session `sightline flow` ran: named for its flow, each turn marked with its step's kind, and the
+ * answers of the assert, extract, if and wait_for steps with their reasons and evidence frames, stored as the
+ * answer tool stores them (turns.end with the answer). One evidence frame is in cold storage, and one failed
+ * assertion's reason is markup meant to run in the page.
+ */
+export async function seedFlowSession(storage: Storage, clock: SeedClock, options: { width?: number; height?: number } = {}): Promise<SeededFlowSession> {
+  const width = options.width ?? 1280;
+  const height = options.height ?? 800;
+  clock.advance(15 * 60_000);
+  const session = storage.sessions.create({ title: 'Flow team-smoke', operator: 'browser', model: 'gpt-4.1', flowName: 'team-smoke' });
+  const put = async (turnId: string, page: string, extra: Partial<ScreenOptions> = {}): Promise<ImageRecord> =>
+    storage.images.put({ sessionId: session.id, turnId, bytes: await drawScreen({ width, height, page, ...extra }), mime: 'image/png', width, height, source: 'browser' });
+  const step = (turnId: string, image: ImageRecord, action: StepAction, thought: string) => {
+    clock.advance(3000);
+    storage.steps.append({
+      sessionId: session.id,
+      turnId,
+      action,
+      thought,
+      screenshotImageId: image.id,
+      screenshotView: { imageWidth: image.width, imageHeight: image.height, coordinateSpace: 'pixels' },
+      result: { ok: true },
+      latencyMs: 1400,
+      inputTokens: 3200,
+      outputTokens: 70,
+    });
+  };
+
+  const turns: TurnRecord[] = [];
+  const doTurn = storage.turns.start({ sessionId: session.id, userRequest: 'Open the Team page', stepKind: 'do' });
+  const overview = await put(doTurn.id, 'Overview');
+  step(doTurn.id, overview, { action: 'click', x: 120, y: 190 }, 'The Team page is in the sidebar.');
+  const team = await put(doTurn.id, 'Team');
+  step(doTurn.id, team, { tool: 'finish', arguments: { summary: 'The Team page is open.' } }, 'The Team page is open.');
+  turns.push(storage.turns.end(doTurn.id, 'finished'));
+
+  /** A turn that asked a question, its answer named frames: `evidence` is given the turn's own frame. */
+  const answerTurn = async (
+    kind: 'assert' | 'extract' | 'if' | 'wait_for',
+    request: string,
+    answer: { kind: 'verdict' | 'value' | 'until'; value: ToolArguments; reason: string; evidence: (own: ImageRecord) => string[] },
+    screen: Partial<ScreenOptions> = {},
+  ): Promise<ImageRecord> => {
+    clock.advance(20_000);
+    const turn = storage.turns.start({ sessionId: session.id, userRequest: request, stepKind: kind });
+    const frame = await put(turn.id, 'Team', screen);
+    const field = answer.kind === 'value' ? 'value' : 'verdict';
+    const evidence = answer.evidence(frame);
+    step(turn.id, frame, { tool: 'answer', arguments: { [field]: answer.value, reason: answer.reason, evidence } }, answer.reason);
+    turns.push(storage.turns.end(turn.id, 'finished', { kind: answer.kind, value: answer.value, reason: answer.reason, evidence }));
+    return frame;
+  };
+
+  // The passed assertion names the do turn's first frame (folded to cold storage below) beside its own.
+  const membersFrame = await answerTurn(
+    'assert',
+    'The member list shows five people',
+    { kind: 'verdict', value: true, reason: 'Five member rows are listed, from Dana Whitfield to Jon Alvarez.', evidence: (own) => [overview.id, own.id] },
+    { highlightRow: 0 },
+  );
+  const extracted = {
+    owner: 'Dana Whitfield',
+    members: [
+      { name: 'Dana Whitfield', role: 'Owner' },
+      { name: 'Sam Okafor', role: 'Admin' },
+      { name: 'Lee Tanaka', role: 'Editor' },
+      { name: 'Priya Raman', role: 'Viewer' },
+      { name: 'Jon Alvarez', role: 'Editor' },
+    ],
+    badge: HOSTILE_VALUE_TEXT,
+  };
+  const named = () => [membersFrame.id];
+  await answerTurn('extract', 'The members and their roles', { kind: 'value', value: extracted, reason: 'Read from the member list.', evidence: named });
+  await answerTurn('if', 'An invite dialog is open', { kind: 'verdict', value: false, reason: 'No dialog is open; the member list is in view.', evidence: named });
+  await answerTurn('assert', 'The Billing page is open', { kind: 'verdict', value: false, reason: HOSTILE_REASON, evidence: named });
+  await answerTurn('wait_for', 'The invite field is shown', { kind: 'until', value: true, reason: 'The invite field is at the top of the page.', evidence: (own) => [own.id] });
+
+  await storage.images.archive(overview.id);
+  return { session: storage.sessions.get(session.id) ?? session, turns, coldEvidence: storage.images.get(overview.id) ?? overview, membersFrame, extracted };
 }

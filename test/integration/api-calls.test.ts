@@ -12,6 +12,7 @@ import type { ApiKeySecrets } from '../../src/main/api/api-keys.js';
 import type { SecretFieldPath } from '../../src/shared/config.js';
 import { startAppApiHarness, type AppApiHarness } from '../helpers/app-api-harness.js';
 import { finishCall } from '../helpers/agent-harness.js';
+import { makePng } from '../helpers/seed.js';
 
 let api: AppApiHarness;
 
@@ -121,6 +122,39 @@ describe('sessions', () => {
     expect(detail.turns).toEqual([
       expect.objectContaining({ id: turns[0]?.turn.id, sequence: 1, request: 'Request 2.1', status: 'finished', stepCount: 3 }),
       expect.objectContaining({ id: turns[1]?.turn.id, sequence: 2, request: 'Request 2.2', status: 'finished', stepCount: 3 }),
+    ]);
+  });
+
+  it("carries a flow session's name, each turn's step kind and its answer with the evidence frames it names; older rows read null (issue 25)", async () => {
+    const flow = api.storage.sessions.create({ title: 'Flow team-smoke', flowName: 'team-smoke' });
+    const turn = api.storage.turns.start({ sessionId: flow.id, userRequest: 'The member list shows five people', stepKind: 'assert' });
+    const frame = await api.storage.images.put({ sessionId: flow.id, turnId: turn.id, bytes: await makePng({ width: 40, height: 30 }), mime: 'image/png', width: 40, height: 30, source: 'browser' });
+    const elsewhere = seededSession(0).turns[0]?.images[0]?.id ?? '';
+    api.storage.turns.end(turn.id, 'finished', { kind: 'verdict', value: false, reason: '</script><img src=x onerror=alert(1)>', evidence: [frame.id, elsewhere, 'img_nothere'] });
+    const extract = api.storage.turns.start({ sessionId: flow.id, userRequest: 'The members', stepKind: 'extract' });
+    api.storage.turns.end(extract.id, 'finished', { kind: 'value', value: { members: ['<b>Dana</b>'] }, reason: 'Read.', evidence: [] });
+
+    const detail = await api.call('getSession', flow.id);
+    expect(APP_API.getSession.result.safeParse(detail).success).toBe(true);
+    expect(detail.session.flowName).toBe('team-smoke');
+    expect(detail.turns.map((each) => [each.stepKind, each.answer?.kind, each.answer?.value])).toEqual([
+      ['assert', 'verdict', false],
+      ['extract', 'value', { members: ['<b>Dana</b>'] }],
+    ]);
+    expect(detail.turns[0]?.answer?.reason).toBe('</script><img src=x onerror=alert(1)>');
+    // A frame of the session comes with what the viewer needs; another session's frame, or no frame, is a bare id.
+    expect(detail.turns[0]?.answer?.evidence).toEqual([
+      { imageId: frame.id, image: expect.objectContaining({ imageId: frame.id, zone: 'active', width: 40, height: 30, pinned: false }) },
+      { imageId: elsewhere, image: null },
+      { imageId: 'img_nothere', image: null },
+    ]);
+    expect((await api.call('listSessions', {})).sessions.find((summary) => summary.id === flow.id)?.flowName).toBe('team-smoke');
+
+    const older = await api.call('getSession', seededSession(1).session.id);
+    expect(older.session.flowName).toBeNull();
+    expect(older.turns.map((each) => [each.stepKind, each.answer])).toEqual([
+      [null, null],
+      [null, null],
     ]);
   });
 

@@ -5,6 +5,7 @@ import { runCli } from '../../src/main/cli/program.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { SCHEMA_VERSION } from '../../src/main/storage/index.js';
 import { createTemporaryHome, makePng, openHomeStorage, seedStorage, type SeededSession, type TemporaryHome } from '../helpers/seed.js';
+import { HOSTILE_REASON, HOSTILE_VALUE_TEXT, SeedClock, seedFlowSession, type SeededFlowSession } from '../helpers/seed-timeline.js';
 
 let home: TemporaryHome;
 beforeEach(() => {
@@ -215,6 +216,70 @@ describe('sightline sessions show', () => {
       [12_340, 11_900, 300],
       [null, null, null],
       [950, null, null],
+    ]);
+  });
+
+  it("shows a flow session: its flow, each turn's step kind, verdicts and reasons, the value as JSON, the evidence, in text and JSON (issue 25)", async () => {
+    const clock = new SeedClock();
+    const storage = openHomeStorage(home, { clock: clock.now });
+    let flow: SeededFlowSession;
+    let forged: string;
+    try {
+      flow = await seedFlowSession(storage, clock, { width: 320, height: 200 });
+      // A reason that tries to retitle the terminal and forge a line of its own.
+      const turn = storage.turns.start({ sessionId: flow.session.id, userRequest: 'The title is right', stepKind: 'assert' });
+      forged = storage.turns.end(turn.id, 'finished', { kind: 'verdict', value: true, reason: 'Right.\x1b]0;pwned\x07\n  verdict: forged', evidence: [] }).id;
+    } finally {
+      storage.close();
+    }
+    const [doTurn, passed, extracted, condition, failed, waited] = flow.turns;
+    const result = await sightline('sessions', 'show', flow.session.id);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const text = result.stdout;
+    expect(text).toContain(`Session ${flow.session.id}: Flow team-smoke\n  flow team-smoke\n`);
+    const turnText = (id: string | undefined): string => {
+      const start = text.indexOf(`(${id})`);
+      const end = text.indexOf('\nTurn ', start);
+      return text.slice(start, end === -1 ? undefined : end);
+    };
+    expect(turnText(doTurn?.id)).toContain('finished\n  step: do\n  request: Open the Team page\n  started');
+    expect(turnText(passed?.id)).toContain(
+      `finished\n  step: assert\n  request: The member list shows five people\n  assertion: passed\n  reason: Five member rows are listed, from Dana Whitfield to Jon Alvarez.\n  evidence: ${flow.coldEvidence.id}, ${flow.membersFrame.id}\n`,
+    );
+    // The reason is not printed twice as the summary.
+    expect(turnText(passed?.id)).not.toContain('summary:');
+    const json = JSON.stringify(flow.extracted, null, 2).split('\n').map((line) => `    ${line}`).join('\n');
+    expect(turnText(extracted?.id)).toContain(`  step: extract\n  request: The members and their roles\n  extracted value:\n${json}\n  reason: Read from the member list.\n`);
+    expect(turnText(extracted?.id)).toContain(HOSTILE_VALUE_TEXT);
+    expect(turnText(condition?.id)).toContain('  step: if\n  request: An invite dialog is open\n  condition: false\n');
+    expect(turnText(failed?.id)).toContain(`  assertion: failed\n  reason: ${HOSTILE_REASON}\n  evidence: ${flow.membersFrame.id}\n`);
+    expect(turnText(waited?.id)).toContain('  step: wait_for\n  request: The invite field is shown\n  wait: met\n');
+    // The model's control characters are shown escaped, and its line break cannot start a line.
+    expect(turnText(forged)).toContain('  reason: Right.\\x1b]0;pwned\\x07\\n  verdict: forged\n  evidence: none named\n');
+    expect(text).not.toContain('\x1b');
+
+    const detail = JSON.parse((await sightline('sessions', 'show', flow.session.id, '--json')).stdout) as {
+      session: { flowName: string | null };
+      turns: { id: string; stepKind: string | null; answer: { kind: string; value: unknown; reason: string; evidence: string[] } | null }[];
+    };
+    expect(detail.session.flowName).toBe('team-smoke');
+    expect(detail.turns.map((turn) => turn.stepKind)).toEqual(['do', 'assert', 'extract', 'if', 'assert', 'wait_for', 'assert']);
+    expect(detail.turns[0]?.answer).toBeNull();
+    expect(detail.turns[1]?.answer).toEqual({ kind: 'verdict', value: true, reason: 'Five member rows are listed, from Dana Whitfield to Jon Alvarez.', evidence: [flow.coldEvidence.id, flow.membersFrame.id] });
+    expect(detail.turns[2]?.answer?.value).toEqual(flow.extracted);
+    // JSON stays exact: the reason as stored, control characters and all.
+    expect(detail.turns[6]?.answer?.reason).toBe('Right.\x1b]0;pwned\x07\n  verdict: forged');
+  });
+
+  it('prints no flow, step or answer lines for a session that is not a flow', async () => {
+    const seeded = await seedHome();
+    const text = (await sightline('sessions', 'show', seeded[0]?.session.id ?? '')).stdout;
+    expect(text).not.toMatch(/^ {2}(flow|step:|evidence:|reason:)/m);
+    const detail = JSON.parse((await sightline('sessions', 'show', seeded[0]?.session.id ?? '', '--json')).stdout) as { session: { flowName: unknown }; turns: { stepKind: unknown; answer: unknown }[] };
+    expect(detail.session.flowName).toBeNull();
+    expect(detail.turns.map((turn) => [turn.stepKind, turn.answer])).toEqual([
+      [null, null],
+      [null, null],
     ]);
   });
 

@@ -108,6 +108,8 @@ describe('generated media in the timeline', () => {
     tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
     cost: { dollars: null, unpricedTokens: 0 },
     pictures: [],
+    stepKind: null,
+    answer: null,
   };
   const detail = { session: { id: SESSION }, turns: [turn] } as unknown as SessionDetail;
   const image = { mediaId: MEDIA_ID, turnId: TURN, kind: 'image' as const, mime: 'image/png', width: 8, height: 6 };

@@ -6,7 +6,8 @@
 import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Injection, KeyStatus, SearchReport, SessionSummary, Step, Turn } from '../../src/shared/app-api.js';
+import type { ImageSummary, Injection, KeyStatus, SearchReport, SessionSummary, Step, Turn, TurnAnswerView } from '../../src/shared/app-api.js';
+import { AnswerCard } from '../../src/renderer/src/components/AnswerCard.js';
 import { ApiKeysDialog, ApiKeysView } from '../../src/renderer/src/components/ApiKeysDialog.js';
 import { ImageViewer, stepZoom } from '../../src/renderer/src/components/ImageViewer.js';
 import { NewTaskForm } from '../../src/renderer/src/components/NewTaskForm.js';
@@ -226,6 +227,8 @@ describe('TurnCard, SearchReportCard and badges', () => {
     tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
     cost: { dollars: null, unpricedTokens: 0 },
     pictures: [],
+    stepKind: null,
+    answer: null,
   } as Turn;
   const injections = [{ id: 'inj_1', turnId: TURN, type: 'note', contentLength: 1240, createdAt: '' }] as Injection[];
 
@@ -412,6 +415,111 @@ describe('run controls, the new-task form and the viewer', () => {
     expect(stepZoom(1, -1)).toBe(0.75);
     expect(stepZoom(4, 1)).toBe(4);
     expect(stepZoom(0.25, -1)).toBe(0.25);
+  });
+});
+
+describe('flows in the timeline (issue 25)', () => {
+  const frame: ImageSummary = { imageId: IMAGE, zone: 'offloaded', caption: 'Team page', width: 1280, height: 800, isErrorFrame: false, pinned: false };
+  const flowTurn = (stepKind: Turn['stepKind'], answer: TurnAnswerView | null, overrides: Partial<Turn> = {}): Turn =>
+    ({
+      id: TURN,
+      sequence: 2,
+      request: 'The member list shows five people',
+      status: 'finished',
+      startedAt: '2025-01-01T10:00:00.000Z',
+      endedAt: '2025-01-01T10:00:04.000Z',
+      compactedAt: null,
+      summary: answer?.reason ?? null,
+      stepCount: 1,
+      tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
+      cost: { dollars: null, unpricedTokens: 0 },
+      pictures: [],
+      stepKind,
+      answer,
+      ...overrides,
+    }) as Turn;
+  const verdict = (value: boolean, reason = 'Five member rows are listed.'): TurnAnswerView => ({
+    kind: 'verdict',
+    value,
+    reason,
+    evidence: [
+      { imageId: IMAGE, image: frame },
+      { imageId: 'img_0000000000ff', image: null },
+    ],
+  });
+  const card = (turn: Turn) => render(<AnswerCard turn={turn} answer={turn.answer!} onOpenEvidence={noop} onShowValue={noop} />);
+
+  it("marks a flow step's kind on its turn card, and leaves the reason to the answer row", () => {
+    const kinds = (['do', 'assert', 'extract', 'if', 'wait_for'] as const).map((kind) => text(render(<TurnCard turn={flowTurn(kind, null)} injections={[]} />)));
+    expect(kinds.map((shown) => shown.split(' ').slice(0, 3).join(' '))).toEqual(['Turn 2 do', 'Turn 2 assert', 'Turn 2 extract', 'Turn 2 if', 'Turn 2 wait']);
+    expect(kinds[4]).toContain('Turn 2 wait for Finished');
+    const answered = render(<TurnCard turn={flowTurn('assert', verdict(true))} injections={[]} />);
+    expect(answered).toContain('class="step-kind step-kind-assert"');
+    expect(answered).not.toContain('turn-summary');
+    // A plain request has no kind.
+    expect(render(<TurnCard turn={flowTurn(null, null, { summary: 'Done.' })} injections={[]} />)).not.toContain('step-kind');
+  });
+
+  it('says an assertion passed or failed in words beside its colour, with the reason and the evidence as buttons', () => {
+    const passed = card(flowTurn('assert', verdict(true)));
+    expect(text(passed)).toContain('Assertion ✓ Passed Reason Five member rows are listed. Evidence');
+    expect(passed).toContain('class="verdict-pill verdict-pass"');
+    expect(passed).toContain('<span aria-hidden="true">✓</span>');
+    expect(passed).toMatch(new RegExp(`<button type="button" class="evidence-link" data-image-id="${IMAGE}" title="Open ${IMAGE} in the viewer">${IMAGE}</button>`));
+    // An id the session has no image of is shown, not offered.
+    expect(text(passed)).toContain('img_0000000000ff (not found)');
+    expect(passed).not.toContain('data-image-id="img_0000000000ff"');
+
+    const failed = card(flowTurn('assert', verdict(false)));
+    expect(text(failed)).toContain('Assertion ✗ Failed');
+    expect(failed).toContain('class="verdict-pill verdict-fail"');
+    expect(failed).toContain('class="answer-card answer-fail"');
+  });
+
+  it("words an if's verdict, a wait's result, and an answer without a step kind", () => {
+    expect(text(card(flowTurn('if', verdict(false))))).toContain('Condition ✗ False');
+    expect(card(flowTurn('if', verdict(true)))).toContain('verdict-neutral');
+    const met: TurnAnswerView = { kind: 'until', value: true, reason: 'The field is shown.', evidence: [] };
+    expect(text(card(flowTurn('wait_for', met)))).toContain('Wait ✓ Met Reason The field is shown. Evidence none named');
+    expect(text(card(flowTurn('wait_for', { ...met, value: false })))).toContain('Wait ✗ Not met');
+    expect(text(card(flowTurn(null, verdict(true))))).toContain('Verdict ✓ Passed');
+  });
+
+  it('shows an extracted value as indented JSON text, scrollable, with the whole behind Show all when long', () => {
+    const value = { owner: 'Dana', members: ['Dana', 'Sam'], badge: '<b onmouseover=alert(2)>Owner</b>' };
+    const markup = card(flowTurn('extract', { kind: 'value', value, reason: 'Read from the list.', evidence: [{ imageId: IMAGE, image: frame }] }));
+    expect(text(markup)).toContain('Extracted value Reason Read from the list.');
+    expect(markup).toContain('<pre class="answer-value" tabindex="0" aria-label="Extracted value as JSON">{\n  &quot;owner&quot;: &quot;Dana&quot;,\n  &quot;members&quot;: [');
+    expect(markup).toContain('&lt;b onmouseover=alert(2)&gt;Owner&lt;/b&gt;');
+    expect(markup).not.toContain('<b ');
+    expect(markup).toContain('>Show all</button>');
+    expect(markup).not.toContain('verdict-pill');
+    // A value that fits its lines needs no dialog.
+    expect(card(flowTurn('extract', { kind: 'value', value: 42, reason: 'Counted.', evidence: [] }))).not.toContain('Show all');
+  });
+
+  it('renders a hostile reason as text, never as markup', () => {
+    const markup = card(flowTurn('assert', verdict(false, '</script><img src=x onerror=alert(1)>')));
+    expect(markup).toContain('&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(markup).not.toMatch(/<img|<\/script>/);
+  });
+
+  it('marks a flow session in the list with its flow name, and only a flow session', () => {
+    const base = { id: 'ses_00000000000a', title: 'Flow team-smoke', status: 'idle', operator: 'browser', model: null, createdAt: '2025-01-01T10:00:00.000Z', updatedAt: '2025-01-01T10:00:00.000Z', turnCount: 6, stepCount: 7, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: null, keepEverything: null }, cost: { dollars: null, unpricedTokens: 0 }, run: null } as const;
+    const list = (flowName: string | null): Sessions => ({ status: 'ready', sessions: [{ ...base, flowName }], total: 1, error: null, query: '', setQuery: noop, refresh: noop, remove: async () => {} });
+    const markup = render(<SessionList sessions={list('team-smoke')} selectedId={null} onSelect={noop} onDeleted={noop} connected />);
+    expect(text(markup)).toContain('flow team-smoke 6 turns · 7 steps');
+    expect(markup).toContain('<span class="flow-badge">flow</span><span class="flow-name">team-smoke</span>');
+    expect(render(<SessionList sessions={list(null)} selectedId={null} onSelect={noop} onDeleted={noop} connected />)).not.toContain('flow-badge');
+  });
+
+  it('opens an evidence frame in the viewer without a step, saying which answer named it', () => {
+    const markup = render(<ImageViewer step={null} screenshot={frame} evidence={{ turnSequence: 2, heading: 'Assertion', reason: 'Five rows.' }} cropBoxes={[]} onClose={noop} />);
+    expect(text(markup)).toContain(`${IMAGE} cold 1280×800`);
+    expect(text(markup)).toContain('Loading the full-size image…');
+    expect(text(markup)).toContain('Evidence of turn 2 Assertion Five rows.');
+    expect(markup).toContain('aria-label="Frame details"');
+    expect(markup).not.toContain('Thought');
   });
 });
 

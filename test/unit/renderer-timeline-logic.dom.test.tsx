@@ -10,7 +10,7 @@ import { formatCost, formatDuration, formatTokens, formatUsage, savedShare, trun
 import { stepUsageTotals } from '../../src/shared/usage-text.js';
 import { ImageCache, type ImageRequestKey } from '../../src/renderer/src/timeline/image-cache.js';
 import { approvalLabel, isFolded, pinControl, pixelsLocation, placeholderHint, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
-import { ROW_HEIGHTS, rowHeights, timelineRows } from '../../src/renderer/src/timeline/timeline-rows.js';
+import { ROW_HEIGHTS, rowHeights, timelineRows, VALUE_ANSWER_HEIGHT } from '../../src/renderer/src/timeline/timeline-rows.js';
 import { initialTimelineState, timelineReducer, type TimelineState } from '../../src/renderer/src/timeline/timeline-state.js';
 import { chartPaths, downsample, tokenSeries } from '../../src/renderer/src/timeline/token-series.js';
 import { rowAt, rowOffsets, scrollTopFor, visibleWindow } from '../../src/renderer/src/timeline/virtual-window.js';
@@ -20,7 +20,7 @@ const TURN_1 = 'turn_000000000001';
 const TURN_2 = 'turn_000000000002';
 
 function turn(id: string, sequence: number, stepCount: number, status: Turn['status'] = 'finished'): Turn {
-  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 }, cost: { dollars: null, unpricedTokens: 0 }, pictures: [] };
+  return { id, sequence, request: `Request ${sequence}`, status, startedAt: '2025-01-01T10:00:00.000Z', endedAt: null, compactedAt: null, summary: null, stepCount, tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 }, cost: { dollars: null, unpricedTokens: 0 }, pictures: [], stepKind: null, answer: null };
 }
 
 function step(overrides: Partial<Step> & { id: string; turnId: string; sequence: number }): Step {
@@ -331,6 +331,16 @@ describe('timeline rows', () => {
     expect(rows.map((row) => row.key)).toEqual([`turn:${TURN_1}`, 'report:srch_1', 'step:step_a', 'step-index:1', `turn:${TURN_2}`, 'step-index:2', `thinking:${TURN_2}`]);
     expect(rows[4]).toMatchObject({ kind: 'turn', injections: [{ id: 'inj_1' }] });
     expect(rowHeights(rows)).toEqual([ROW_HEIGHTS.turn, ROW_HEIGHTS.report, ROW_HEIGHTS.step, ROW_HEIGHTS.step, ROW_HEIGHTS.turn, ROW_HEIGHTS.step, ROW_HEIGHTS.thinking]);
+  });
+
+  it("puts a flow step's answer under its turn's header, a value's row taller than a verdict's (issue 25)", () => {
+    const asserted = { ...turn(TURN_1, 1, 1), stepKind: 'assert' as const, answer: { kind: 'verdict' as const, value: true, reason: 'Shown.', evidence: [] } };
+    const extracted = { ...turn(TURN_2, 2, 0), stepKind: 'extract' as const, answer: { kind: 'value' as const, value: { a: 1 }, reason: 'Read.', evidence: [] } };
+    const rows = timelineRows(loaded([asserted, extracted]));
+    expect(rows.map((row) => row.key)).toEqual([`turn:${TURN_1}`, `answer:${TURN_1}`, 'step-index:0', `turn:${TURN_2}`, `answer:${TURN_2}`]);
+    expect(rowHeights(rows)).toEqual([ROW_HEIGHTS.turn, ROW_HEIGHTS.answer, ROW_HEIGHTS.step, ROW_HEIGHTS.turn, VALUE_ANSWER_HEIGHT]);
+    // An older turn, with neither, has no answer row.
+    expect(timelineRows(loaded([turn(TURN_1, 1, 0)])).map((row) => row.kind)).toEqual(['turn']);
   });
 });
 

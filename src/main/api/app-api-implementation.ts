@@ -7,6 +7,7 @@
 import {
   AppApiError,
   type AppInfo,
+  type EvidenceFrame,
   type ImageSummary,
   type SearchReport,
   type SessionSummary,
@@ -85,6 +86,7 @@ export function createAppApiImplementation({
     tokens: storage.steps.tokenTotals(session.id),
     cost: storage.steps.costTotals(session.id),
     run: runs.stateOf(session.id),
+    flowName: session.flowName,
   });
 
   const requireImage = (imageId: string): ImageRecord => {
@@ -92,6 +94,13 @@ export function createAppApiImplementation({
     if (image === undefined) throw new AppApiError('not-found', `There is no image ${imageId}.`);
     return image;
   };
+
+  /** Each frame an answer names, with what the timeline needs to open it; an id the session has no image of stays a bare id. */
+  const evidenceOf = (sessionId: string, imageIds: readonly string[], pinned: ReadonlySet<string>): EvidenceFrame[] =>
+    imageIds.map((imageId) => {
+      const image = storage.images.get(imageId);
+      return { imageId, image: image === undefined || image.sessionId !== sessionId ? null : imageSummary(image, { pinned, nextRequest: NO_PLAN }) };
+    });
 
   const stepOf = (record: StepRecord, context: ScreenshotContext): Step => {
     const screenshot = record.screenshotImageId === null ? undefined : storage.images.get(record.screenshotImageId);
@@ -136,6 +145,7 @@ export function createAppApiImplementation({
       const turnTokens = storage.steps.tokenTotalsByTurn(sessionId);
       const turnCosts = storage.steps.costTotalsByTurn(sessionId);
       const turnPictures = picturesByTurn(storage, sessionId);
+      const pinned = storage.pins.pinnedIds(sessionId);
       const turns: Turn[] = storage.turns.listBySession(sessionId).map((turn) => ({
         id: turn.id,
         sequence: turn.sequence,
@@ -149,6 +159,11 @@ export function createAppApiImplementation({
         tokens: turnTokens.get(turn.id) ?? { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
         cost: turnCosts.get(turn.id) ?? NO_COST,
         pictures: (turnPictures.get(turn.id) ?? []).map((image) => imageSummary(image, PICTURE_CONTEXT)),
+        stepKind: turn.stepKind,
+        answer:
+          turn.answer === null
+            ? null
+            : { kind: turn.answer.kind, value: jsonOrNull(turn.answer.value), reason: turn.answer.reason, evidence: evidenceOf(sessionId, turn.answer.evidence, pinned) },
       }));
       return { session: summarize(session), turns };
     },
@@ -297,6 +312,9 @@ async function checkedPictures(pictures: readonly PictureAttachment[]): Promise<
     throw error;
   }
 }
+
+/** No request plan is asked for an answer's evidence: the timeline goes by each frame's zone. */
+const NO_PLAN: ReadonlyMap<string, NextRequestTreatment> = new Map();
 
 /** Pictures are not pinnable and no request plan is asked for them: they show as attached. */
 const PICTURE_CONTEXT: ScreenshotContext = { pinned: new Set(), nextRequest: new Map() };

@@ -6,6 +6,7 @@ import './sidebar.css';
 import './timeline.css';
 import './dialogs.css';
 import './permissions.css';
+import './flows.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

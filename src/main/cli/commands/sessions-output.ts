@@ -1,5 +1,7 @@
 /** How `sightline sessions` prints: a table for `ls`, a readable outline for `show`, and the JSON shapes. */
 import { describeAction } from '../../../shared/action-descriptions.js';
+import { answerHeading, answerValueText, answerVerdict } from '../../../shared/answer-wording.js';
+import type { TurnAnswer } from '../../../shared/answers.js';
 import { costText, dollarText, NO_COST, type CostTotals } from '../../../shared/cost.js';
 import { terminalLine, terminalText } from '../../../shared/terminal-text.js';
 import { stepUsageTotals, usageText, type UsageTotals } from '../../../shared/usage-text.js';
@@ -96,6 +98,7 @@ export function renderSessionDetail(detail: SessionDetail): string {
   const { session } = detail;
   const lines = [
     `Session ${session.id}: ${terminalLine(session.title)}`,
+    ...(session.flowName === null ? [] : [`  flow ${terminalLine(session.flowName)}`]),
     `  status ${session.status}, operator ${session.operator ?? '-'}, model ${session.model ?? '-'}`,
     `  created ${shortTime(session.createdAt)}, updated ${shortTime(session.updatedAt)}`,
   ];
@@ -106,10 +109,14 @@ export function renderSessionDetail(detail: SessionDetail): string {
   if (detail.turns.length === 0) lines.push('', 'No turns yet.');
   for (const turn of detail.turns) {
     lines.push('', `Turn ${turn.sequence} (${turn.id}): ${turn.status}`);
+    // Spelled as flow files spell it (wait_for).
+    if (turn.stepKind !== null) lines.push(`  step: ${turn.stepKind}`);
     lines.push(`  request: ${turn.userRequest}`);
+    if (turn.answer !== null) lines.push(...renderAnswer(turn.stepKind, turn.answer));
     for (const picture of turn.pictures) lines.push(`  picture: ${picturePhrase(picture)}`);
     lines.push(`  started ${shortTime(turn.startedAt)}${turn.endedAt === null ? '' : `, ended ${shortTime(turn.endedAt)}`}`);
-    if (turn.summary !== null) lines.push(`  summary: ${turn.summary}`);
+    // An answered step's summary is its answer's reason, printed above.
+    if (turn.summary !== null && turn.summary !== turn.answer?.reason) lines.push(`  summary: ${turn.summary}`);
     if (hasTokens(turn.tokens)) lines.push(`  tokens: ${usageText(turn.tokens, formatCount)}`);
     lines.push(...costLine(turn.cost));
     if (turn.steps.length === 0) lines.push('  no steps');
@@ -120,6 +127,23 @@ export function renderSessionDetail(detail: SessionDetail): string {
     for (const report of detail.searchReports) lines.push(...renderSearchReport(report));
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * A flow step's answer: its verdict in words (or the extracted value as indented JSON), the model's reason on
+ * one line, and the frames it relied on. The reason and the ids are the model's: a line break in them is shown
+ * escaped, so they cannot forge lines of their own.
+ */
+function renderAnswer(stepKind: TurnRecord['stepKind'], answer: TurnAnswer): string[] {
+  const heading = answerHeading(stepKind, answer).toLowerCase();
+  const verdict = answerVerdict(stepKind, answer);
+  const lines =
+    verdict === null
+      ? [`  ${heading}:`, ...answerValueText(answer.value).split('\n').map((line) => `    ${line}`)]
+      : [`  ${heading}: ${verdict.label.toLowerCase()}`];
+  lines.push(`  reason: ${terminalLine(answer.reason)}`);
+  lines.push(`  evidence: ${answer.evidence.length === 0 ? 'none named' : answer.evidence.map((id) => terminalLine(id)).join(', ')}`);
+  return lines;
 }
 
 /** Question, answer, how sure and how long, and the sources (title and URL) the answer rests on. */

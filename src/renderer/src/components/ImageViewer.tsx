@@ -11,9 +11,19 @@ import { ScreenshotFigure } from './ScreenshotFigure.js';
 import { TokenMeter } from './TokenMeter.js';
 import { ZoneBadge } from './ZoneBadge.js';
 
+/** Why a frame was opened from an answer: the turn whose answer named it, and that answer's reason. */
+export interface EvidenceContext {
+  turnSequence: number;
+  heading: string;
+  reason: string;
+}
+
 export interface ImageViewerProps {
-  step: Step;
+  /** The step that was looking at the screenshot; null for a frame opened by id that no loaded step shows. */
+  step: Step | null;
   screenshot: ImageSummary;
+  /** When the frame was opened as an answer's evidence. */
+  evidence?: EvidenceContext | undefined;
   cropBoxes: readonly CropBox[];
   onClose: () => void;
   /** After a person pinned or unpinned the screenshot here: the session is read again. */
@@ -26,9 +36,10 @@ const ZOOM_STEPS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4];
 
 /**
  * A screenshot at full size with the step's action and any crop boxes drawn on it, zoomable (fit, or
- * 25 % to 400 %; keys + − 0 1), beside the step's full thought, action and cost.
+ * 25 % to 400 %; keys + − 0 1), beside the step's full thought, action and cost, and, for a frame opened as
+ * an answer's evidence, the answer that named it. A folded frame's pixels are read back from cold storage.
  */
-export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged = NOTHING_TO_DO }: ImageViewerProps): ReactElement {
+export function ImageViewer({ step, screenshot, evidence, cropBoxes, onClose, onPinChanged = NOTHING_TO_DO }: ImageViewerProps): ReactElement {
   const client = useAppApi();
   const image = useImage(client, { imageId: screenshot.imageId }, true);
   const [zoom, setZoom] = useState<number | 'fit'>('fit');
@@ -54,7 +65,7 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  const outcome = stepOutcome(step);
+  const outcome = step === null ? 'ok' : stepOutcome(step);
   return (
     <div className="viewer-backdrop" onClick={onClose}>
       <div
@@ -100,8 +111,8 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged
                 url={image.url}
                 width={screenshot.width}
                 height={screenshot.height}
-                action={step.action}
-                view={step.screenshotView}
+                action={step?.action ?? null}
+                view={step?.screenshotView ?? null}
                 cropBoxes={cropBoxes}
                 scale="full"
                 label={`Screenshot ${screenshot.imageId} at full size`}
@@ -115,16 +126,27 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged
               <p className="viewer-message">Loading the full-size image…</p>
             )}
           </div>
-          <aside className="viewer-details" aria-label="Step details">
-            <p className="details-kicker">Step {step.sequence}</p>
-            <h3 className="details-action">{stepActionLabel(step)}</h3>
-            {outcome !== 'ok' ? <span className={`outcome-tag outcome-tag-${outcome}`}>{outcome === 'unchanged' ? 'No change' : outcome}</span> : null}
-            <h4>Thought</h4>
-            <p className="details-text">{step.thought ?? 'No thought recorded.'}</p>
-            {step.error !== null ? (
+          <aside className="viewer-details" aria-label={step === null ? 'Frame details' : 'Step details'}>
+            {evidence !== undefined ? (
               <>
-                <h4>Error</h4>
-                <p className="details-text details-error">{step.error}</p>
+                <p className="details-kicker">Evidence of turn {evidence.turnSequence}</p>
+                <h3 className="details-action">{evidence.heading}</h3>
+                <p className="details-text">{evidence.reason}</p>
+              </>
+            ) : null}
+            {step !== null ? (
+              <>
+                <p className="details-kicker">Step {step.sequence}</p>
+                <h3 className="details-action">{stepActionLabel(step)}</h3>
+                {outcome !== 'ok' ? <span className={`outcome-tag outcome-tag-${outcome}`}>{outcome === 'unchanged' ? 'No change' : outcome}</span> : null}
+                <h4>Thought</h4>
+                <p className="details-text">{step.thought ?? 'No thought recorded.'}</p>
+                {step.error !== null ? (
+                  <>
+                    <h4>Error</h4>
+                    <p className="details-text details-error">{step.error}</p>
+                  </>
+                ) : null}
               </>
             ) : null}
             {screenshot.caption !== null ? (
@@ -133,7 +155,7 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged
                 <p className="details-text">{screenshot.caption}</p>
               </>
             ) : null}
-            {step.tokenReport !== null ? (
+            {step !== null && step.tokenReport !== null ? (
               <>
                 <h4>Request</h4>
                 <TokenMeter sent={step.tokenReport.sentTokens} keepEverything={step.tokenReport.keepEverythingTokens} />
@@ -143,7 +165,7 @@ export function ImageViewer({ step, screenshot, cropBoxes, onClose, onPinChanged
               </>
             ) : null}
             {cropBoxes.length > 0 ? <p className="details-muted">{cropBoxes.length} crop box{cropBoxes.length === 1 ? '' : 'es'} drawn</p> : null}
-            {step.latencyMs !== null ? <p className="details-muted">Took {formatDuration(step.latencyMs)}</p> : null}
+            {step !== null && step.latencyMs !== null ? <p className="details-muted">Took {formatDuration(step.latencyMs)}</p> : null}
           </aside>
         </div>
       </div>

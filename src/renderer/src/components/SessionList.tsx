@@ -1,6 +1,7 @@
 import { useState, type ReactElement } from 'react';
 import type { SessionSummary } from '../../../shared/app-api.js';
 import type { Sessions } from '../hooks/use-sessions.js';
+import { FlowMark } from './FlowMark.js';
 import { formatFullTime, formatPercent, formatWhen, plural, savedShare } from '../timeline/format.js';
 
 export interface SessionListProps {
@@ -93,6 +94,7 @@ function SessionItem({
             {formatWhen(session.updatedAt)}
           </time>
         </span>
+        {session.flowName !== null ? <FlowMark name={session.flowName} className="session-flow" /> : null}
         <span className="session-meta">
           <span>
             {plural(session.turnCount, 'turn')} · {plural(session.stepCount, 'step')}

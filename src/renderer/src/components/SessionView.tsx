@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from 'react';
-import type { Step } from '../../../shared/app-api.js';
+import type { EvidenceFrame, ImageSummary, Step, Turn } from '../../../shared/app-api.js';
 import { useAppApi } from '../hooks/app-api-context.js';
 import { useSessionTimeline } from '../hooks/use-session-timeline.js';
 import { useVirtualWindow } from '../hooks/use-virtual-window.js';
@@ -7,8 +7,12 @@ import { cropBoxesFor } from '../timeline/crop-boxes.js';
 import { describeUsage, formatCost, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
 import { rowHeights, timelineRows, type TimelineRow } from '../timeline/timeline-rows.js';
 import { tokenSeries } from '../timeline/token-series.js';
+import { answerHeading } from '../timeline/answer-presentation.js';
+import { AnswerCard } from './AnswerCard.js';
+import { AnswerValueDialog } from './AnswerValueDialog.js';
 import { ConfirmationPrompt } from './ConfirmationPrompt.js';
-import { ImageViewer } from './ImageViewer.js';
+import { FlowMark } from './FlowMark.js';
+import { ImageViewer, type EvidenceContext } from './ImageViewer.js';
 import { QuestionPrompt } from './QuestionPrompt.js';
 import { RunControls } from './RunControls.js';
 import { SearchReportCard } from './SearchReportCard.js';
@@ -18,6 +22,15 @@ import { ThinkingRow } from './ThinkingRow.js';
 import { TokenChart } from './TokenChart.js';
 import { TokenMeter } from './TokenMeter.js';
 import { TurnCard } from './TurnCard.js';
+
+/** What the viewer shows: a step's screenshot, or a frame an answer named (with its step when one is loaded). */
+interface Viewing {
+  step: Step | null;
+  screenshot: ImageSummary;
+  evidence?: EvidenceContext;
+}
+
+type OpenEvidence = (turn: Turn, frame: EvidenceFrame & { image: ImageSummary }) => void;
 
 export interface SessionViewProps {
   sessionId: string;
@@ -36,9 +49,25 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
   const heights = useMemo(() => rowHeights(rows), [rows]);
   const list = useVirtualWindow(heights, { followEnd: state.run !== null });
   const points = useMemo(() => tokenSeries(state.steps), [state.steps]);
-  const [viewing, setViewing] = useState<Step | null>(null);
+  const [viewing, setViewing] = useState<Viewing | null>(null);
+  const [valueShown, setValueShown] = useState<{ title: string; text: string } | null>(null);
   const canvas = useRef<HTMLDivElement | null>(null);
   const closeViewer = useCallback(() => setViewing(null), []);
+  const closeValue = useCallback(() => setValueShown(null), []);
+  const openStep = useCallback((step: Step) => setViewing(step.screenshot === null ? null : { step, screenshot: step.screenshot }), []);
+  // The step that looked at the frame, when its page is loaded, so its action is drawn and its thought shown too.
+  const openEvidence = useCallback<OpenEvidence>(
+    (turn, frame) => {
+      const step = state.steps.find((candidate) => candidate?.screenshot?.imageId === frame.imageId) ?? null;
+      const answer = turn.answer;
+      setViewing({
+        step,
+        screenshot: step?.screenshot ?? frame.image,
+        evidence: { turnSequence: turn.sequence, heading: answer === null ? 'Answer' : answerHeading(turn.stepKind, answer), reason: answer?.reason ?? '' },
+      });
+    },
+    [state.steps],
+  );
 
   // Positions go in through the CSSOM (custom properties), which the CSP allows, unlike style attributes.
   useLayoutEffect(() => {
@@ -54,7 +83,7 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
     );
   }
   const session = state.session;
-  const viewed = viewing?.screenshot ?? null;
+
   return (
     <section className="session-view" aria-label="Session timeline" aria-busy={state.status === 'loading'}>
       <header className="session-header">
@@ -62,6 +91,7 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
           <h2 className="session-name">{session?.title ?? 'Loading…'}</h2>
           {session !== null ? (
             <p className="session-facts">
+              {session.flowName !== null ? <FlowMark name={session.flowName} /> : null}
               <span title={formatFullTime(session.createdAt)}>Started {formatWhen(session.createdAt)}</span>
               <span>{plural(state.turns.length, 'turn')}</span>
               <span>{plural(state.steps.length, 'step')}</span>
@@ -112,24 +142,42 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
         <div ref={canvas} className="timeline-canvas">
           <div className="timeline-window">
             {rows.slice(list.start, list.end).map((row) => (
-              <div key={row.key} className={`timeline-row row-${row.kind}`}>
-                <RowContent row={row} onOpenImage={setViewing} onPinChanged={reload} />
+              <div key={row.key} className={`timeline-row row-${row.kind}${row.kind === 'answer' ? ` row-answer-${row.answer.kind}` : ''}`}>
+                <RowContent row={row} onOpenImage={openStep} onOpenEvidence={openEvidence} onShowValue={setValueShown} onPinChanged={reload} />
               </div>
             ))}
           </div>
         </div>
       </div>
-      {viewing !== null && viewed !== null ? (
-        <ImageViewer step={viewing} screenshot={viewed} cropBoxes={cropBoxesFor(viewed.imageId, state.steps)} onClose={closeViewer} onPinChanged={reload} />
+      {viewing !== null ? (
+        <ImageViewer
+          step={viewing.step}
+          screenshot={viewing.screenshot}
+          evidence={viewing.evidence}
+          cropBoxes={cropBoxesFor(viewing.screenshot.imageId, state.steps)}
+          onClose={closeViewer}
+          onPinChanged={reload}
+        />
       ) : null}
+      {valueShown !== null ? <AnswerValueDialog title={valueShown.title} text={valueShown.text} onClose={closeValue} /> : null}
     </section>
   );
 }
 
-function RowContent({ row, onOpenImage, onPinChanged }: { row: TimelineRow; onOpenImage: (step: Step) => void; onPinChanged: () => void }): ReactElement {
+interface RowContentProps {
+  row: TimelineRow;
+  onOpenImage: (step: Step) => void;
+  onOpenEvidence: OpenEvidence;
+  onShowValue: (value: { title: string; text: string }) => void;
+  onPinChanged: () => void;
+}
+
+function RowContent({ row, onOpenImage, onOpenEvidence, onShowValue, onPinChanged }: RowContentProps): ReactElement {
   switch (row.kind) {
     case 'turn':
       return <TurnCard turn={row.turn} injections={row.injections} />;
+    case 'answer':
+      return <AnswerCard turn={row.turn} answer={row.answer} onOpenEvidence={(frame) => onOpenEvidence(row.turn, frame)} onShowValue={onShowValue} />;
     case 'report':
       return <SearchReportCard report={row.report} />;
     case 'step':

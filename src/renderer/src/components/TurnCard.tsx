@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import type { Injection, Turn } from '../../../shared/app-api.js';
+import { STEP_KIND_LABELS } from '../timeline/answer-presentation.js';
 import { describeUsage, formatCost, formatDuration, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
 import { InjectionBadge } from './InjectionBadge.js';
 import { TurnPictures } from './TurnPictures.js';
@@ -11,14 +12,24 @@ const STATUS_LABELS: Record<Turn['status'], string> = {
   stopped: 'Stopped',
 };
 
-/** A turn's header in the timeline: the request with its pictures, how it ended, its summary and its injections. */
+/**
+ * A turn's header in the timeline: the request with its pictures, how it ended, its summary and its
+ * injections; for a flow's step, which kind of step it was.
+ */
 export function TurnCard({ turn, injections }: { turn: Turn; injections: readonly Injection[] }): ReactElement {
   const duration = turn.endedAt === null ? null : new Date(turn.endedAt).getTime() - new Date(turn.startedAt).getTime();
   const cost = formatCost(turn.cost);
+  // An answered step's summary is its answer's reason, which the answer row below shows.
+  const summary = turn.answer !== null && turn.summary === turn.answer.reason ? null : turn.summary;
   return (
     <section className={`turn-card turn-${turn.status}`} aria-label={`Turn ${turn.sequence}`} data-turn-id={turn.id}>
       <div className="turn-head">
         <span className="turn-label">Turn {turn.sequence}</span>
+        {turn.stepKind !== null ? (
+          <span className={`step-kind step-kind-${turn.stepKind}`} title="The kind of flow step this turn ran">
+            {STEP_KIND_LABELS[turn.stepKind]}
+          </span>
+        ) : null}
         <span className={`status-pill status-${turn.status}`}>{STATUS_LABELS[turn.status]}</span>
         <span className="turn-meta" title={formatFullTime(turn.startedAt)}>
           {formatWhen(turn.startedAt)}
@@ -51,9 +62,9 @@ export function TurnCard({ turn, injections }: { turn: Turn; injections: readonl
         </p>
         <TurnPictures pictures={turn.pictures} />
       </div>
-      {turn.summary !== null ? (
-        <p className="turn-summary" title={turn.summary}>
-          {turn.summary}
+      {summary !== null ? (
+        <p className="turn-summary" title={summary}>
+          {summary}
         </p>
       ) : null}
     </section>

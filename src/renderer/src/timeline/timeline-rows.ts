@@ -1,16 +1,18 @@
 /**
- * The open session as a flat list of rows for the windowed list: each turn's header, its search reports,
+ * The open session as a flat list of rows for the windowed list: each turn's header, its answer (a flow's
+ * assert, if, wait_for or extract), its search reports,
  * its steps in order, the images and audio its model generated, and the model's streaming text under a
  * running turn. Every kind of row has a fixed
  * height (the CSS gives each the same), so the list knows where any row is without measuring it.
  */
-import type { Injection, SearchReport, Step, Turn } from '../../../shared/app-api.js';
+import type { Injection, SearchReport, Step, Turn, TurnAnswerView } from '../../../shared/app-api.js';
 import type { GeneratedMedia } from '../../../shared/generated-media.js';
 import type { TimelineState } from './timeline-state.js';
 import { turnStepOffsets } from './timeline-state.js';
 
 export type TimelineRow =
   | { kind: 'turn'; key: string; turn: Turn; injections: Injection[] }
+  | { kind: 'answer'; key: string; turn: Turn; answer: TurnAnswerView }
   | { kind: 'report'; key: string; report: SearchReport }
   | { kind: 'step'; key: string; index: number; turn: Turn; step: Step | undefined }
   | { kind: 'media'; key: string; media: GeneratedMedia }
@@ -19,11 +21,15 @@ export type TimelineRow =
 /** Heights in CSS pixels, margins included; timeline.css sizes each row kind to match. */
 export const ROW_HEIGHTS: Record<TimelineRow['kind'], number> = {
   turn: 96,
+  answer: 124,
   report: 148,
   step: 128,
   media: 248,
   thinking: 72,
 };
+
+/** An answer with an extracted value is taller than one with a verdict: it shows the JSON's first lines. */
+export const VALUE_ANSWER_HEIGHT = 200;
 
 export function timelineRows(
   state: Pick<TimelineState, 'turns' | 'steps' | 'reports' | 'injections' | 'liveText'> & Partial<Pick<TimelineState, 'media'>>,
@@ -35,6 +41,8 @@ export function timelineRows(
   const mediaByTurn = groupByTurn(state.media ?? []);
   for (const turn of state.turns) {
     rows.push({ kind: 'turn', key: `turn:${turn.id}`, turn, injections: injectionsByTurn.get(turn.id) ?? [] });
+    // Under its turn's header, before the steps that led to it: what a flow's step found is read first.
+    if (turn.answer !== null) rows.push({ kind: 'answer', key: `answer:${turn.id}`, turn, answer: turn.answer });
     for (const report of reportsByTurn.get(turn.id) ?? []) rows.push({ kind: 'report', key: `report:${report.id}`, report });
     const first = offsets.get(turn.id) ?? 0;
     for (let position = 0; position < turn.stepCount; position += 1) {
@@ -54,7 +62,7 @@ export function timelineRows(
 }
 
 export function rowHeights(rows: readonly TimelineRow[]): number[] {
-  return rows.map((row) => ROW_HEIGHTS[row.kind]);
+  return rows.map((row) => (row.kind === 'answer' && row.answer.kind === 'value' ? VALUE_ANSWER_HEIGHT : ROW_HEIGHTS[row.kind]));
 }
 
 function groupByTurn<Item extends { turnId: string | null }>(items: readonly Item[]): Map<string | null, Item[]> {

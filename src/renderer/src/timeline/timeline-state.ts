@@ -329,6 +329,9 @@ function applyTurnStarted(state: TimelineState, event: Extract<AgentEvent, { typ
     cost: NO_COST,
     // The event comes before the pictures are stored: 'pictures-loaded' brings them after the first screenshot.
     pictures: [],
+    // The event does not say; the read at the turn's end brings the step kind and the answer.
+    stepKind: null,
+    answer: null,
   };
   const session = state.session === null ? null : { ...state.session, status: 'running' as const, turnCount: state.session.turnCount + 1, updatedAt: isoAt(event.at) };
   return { ...state, turns: [...state.turns, turn], session, liveText: null, runError: null };
