@@ -18,6 +18,7 @@
  *   https://ai.google.dev/gemini-api/docs/computer-use and google-gemini/computer-use-preview (agent.py);
  * - thought signatures must come back on the function-call parts they were given on, else the API answers 400:
  *   https://ai.google.dev/gemini-api/docs/thought-signatures;
+ * - a computer-use model (its name says so) asked without the computerUse tool answers 400, as the API does;
  * - errors: `{"error": {"code", "message", "status"}}` with the HTTP status (429 RESOURCE_EXHAUSTED,
  *   503 UNAVAILABLE, 400 INVALID_ARGUMENT): https://ai.google.dev/gemini-api/docs/troubleshooting.
  */
@@ -119,6 +120,11 @@ export async function startFakeGeminiServer(options: { apiKey?: string } = {}): 
     requests.push(recorded);
     if (options.apiKey !== undefined && request.headers['x-goog-api-key'] !== options.apiKey) {
       return sendError(response, 400, 'API key not valid. Please pass a valid API key.');
+    }
+    // The computer-use models refuse any request without the tool (seen answered by the API: "400 This model
+    // requires the use of the Computer Use tool.", langchain-ai/langchain-google#1243, browseros-ai/BrowserOS#148).
+    if (/computer-use/.test(recorded.model) && !(body.tools ?? []).some((tool) => tool.computerUse !== undefined)) {
+      return sendError(response, 400, 'This model requires the use of the Computer Use tool.');
     }
     const missing = missingSignature(body, signatures);
     if (missing !== undefined) return sendError(response, 400, `Function call is missing a thought_signature in functionCall parts: ${missing}`);

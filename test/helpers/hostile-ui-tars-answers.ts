@@ -37,6 +37,29 @@ export class HostileUiTarsAnswers {
     return random.chance(0.15) ? text.slice(0, random.integer(0, text.length)) : text;
   }
 
+  /**
+   * An answer to a question: `finished(content=…)` holding JSON as UI-TARS writes it, often broken — quotes escaped
+   * or not, braces in strings and around the object, cut short, fields of the wrong type, a megabyte of braces.
+   */
+  finishedAnswer(): string {
+    const random = this.random;
+    const pieces = [
+      '{', '}', '[', ']', '"', "\\'", "'", ':', ',', ' ', '\\n', '\\"', '\\\\', 'true', 'false', 'null', '12.5', '"verdict"', '"value"',
+      '"reason"', '"evidence"', '"img_000000000000"', '"It\\\'s shown"', '"{name}"', '{"amount": 12.5}', 'Here it is: ', ')',
+    ];
+    const roll = random.next();
+    let content: string;
+    if (roll < 0.3) {
+      content = `{"${random.pick(['verdict', 'value', 'reason'])}": ${random.pick(['true', '"yes"', '{"amount": 12.5}', '[1', '"a}b"'])}, "reason": "${this.junk(random.integer(0, 30)).replace(/["'\\]/g, '')}", "evidence": ${random.pick(['[]', '["img_0"]', '"none"', '[{}]'])}}`;
+    } else if (roll < 0.305) {
+      content = random.pick(['{', '{"a":', '"']).repeat(random.integer(1, 2) * 512 * 1024);
+    } else {
+      content = Array.from({ length: random.integer(0, 40) }, () => random.pick(pieces)).join('');
+    }
+    if (random.chance(0.2)) content = content.slice(0, random.integer(0, content.length));
+    return `Thought: ${this.junk(random.integer(0, 40))}\nAction: finished(content='${content}')`;
+  }
+
   /** An answer that always runs a harmless valid action: a model stuck in a loop. */
   endlessAnswer(): string {
     return `Thought: again\nAction: click(start_box='(${this.random.integer(0, this.screen.width - 1)},${this.random.integer(0, this.screen.height - 1)})')`;

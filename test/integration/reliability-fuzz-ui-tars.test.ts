@@ -11,7 +11,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToolRegistry } from '../../src/main/agent/agent-tool-registry.js';
 import { dialectNamed } from '../../src/main/agent/dialects/dialects.js';
-import { decodeUiTarsReply } from '../../src/main/llm/dialects/ui-tars/ui-tars-wire.js';
+import { answerFromFinishContent, checkAnswer } from '../../src/main/agent/tools/answer-tool.js';
+import type { Storage } from '../../src/main/storage/index.js';
+import { decodeUiTarsReply, UI_TARS_FINISH_TOOL } from '../../src/main/llm/dialects/ui-tars/ui-tars-wire.js';
 import { startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { HostileUiTarsAnswers } from '../helpers/hostile-ui-tars-answers.js';
@@ -25,6 +27,7 @@ const DECODED_ANSWERS = 4000;
 const MAX_STEPS = 6;
 const LOOP_TURNS = 16;
 const ENDLESS_TURNS = 3;
+const JUDGED_ANSWERS = 2000;
 
 describe(`hostile UI-TARS output (seed ${SEED})`, () => {
   it('decodes thousands of hostile answers: no throw, never zero calls, every call valid or invalid', { timeout: 120_000 }, () => {
@@ -68,6 +71,31 @@ describe(`hostile UI-TARS output (seed ${SEED})`, () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
     expect(valid).toBeGreaterThan(DECODED_ANSWERS / 4);
     expect(invalid).toBeGreaterThan(DECODED_ANSWERS / 4);
+  });
+
+  it('reads and judges thousands of hostile finished(content=…) answers: no throw, each taken or sent back with a reason', { timeout: 120_000 }, () => {
+    const hostile = new HostileUiTarsAnswers(SEED ^ 0x414e, SCREEN);
+    const scope = { storage: { images: { get: () => undefined } } as unknown as Storage, sessionId: 'ses_fuzz', shown: undefined };
+    const failures: string[] = [];
+    let taken = 0;
+    for (let index = 0; index < JUDGED_ANSWERS; index += 1) {
+      const text = hostile.finishedAnswer();
+      const shown = JSON.stringify(text.slice(0, 120));
+      try {
+        const calls = decodeUiTarsReply({ role: 'assistant', parts: [{ type: 'text', text }], toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop', model: 'ui-tars' }).toolCalls;
+        for (const call of calls.filter((candidate) => candidate.name === UI_TARS_FINISH_TOOL && candidate.invalid === undefined)) {
+          const summary = (JSON.parse(call.argumentsText) as { summary: unknown }).summary;
+          const kind = index % 2 === 0 ? 'verdict' : 'value';
+          const checked = checkAnswer(answerFromFinishContent(summary), kind === 'value' ? { kind, schema: { type: 'object' } } : { kind }, scope);
+          if (checked.ok) taken += 1;
+          else if (checked.error.trim() === '') failures.push(`answer ${index} ${shown}: sent back without a reason`);
+        }
+      } catch (error) {
+        failures.push(`answer ${index} ${shown} threw: ${error instanceof Error ? error.stack : String(error)}`);
+      }
+    }
+    expect(failures, `seed ${SEED}`).toEqual([]);
+    expect(taken).toBeGreaterThan(0);
   });
 
   describe('through the real loop', () => {

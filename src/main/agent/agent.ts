@@ -26,6 +26,7 @@ import {
   modelImageSize,
 } from '../context/index.js';
 import { createAgentToolRegistry } from './agent-tool-registry.js';
+import type { AnswerToolParts } from './dialects/agent-dialect.js';
 import { dialectNamed } from './dialects/dialects.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { noSpending, type TurnSpending } from './turn-spending.js';
@@ -93,7 +94,13 @@ export function createAgent(dependencies: AgentDependencies): Agent {
 
   /** The tools of a turn that answers a question: the dialect's, or the answer tool and the tools that only look. */
   function answeringTools(answer: AnswerRequest): ToolRegistry {
-    const parts = { answer: { request: answer, screen, startedAt: Date.now() }, coordinateSpace: model.profile.coordinateSpace };
+    const parts: AnswerToolParts = {
+      answer: { request: answer, screen, startedAt: Date.now() },
+      coordinateSpace: model.profile.coordinateSpace,
+      operatorKind: operator.describe().kind,
+      modelFamily: model.profile.family,
+      computerUseDesktop: model.profile.computerUseDesktop,
+    };
     const tools = dialect.answerTools?.(parts) ?? [
       createAnswerTool(parts.answer),
       createGetHistoryImageTool(),

@@ -16,7 +16,8 @@ const QUESTION: Record<AnswerKind, string> = {
   until: "The user's message is a condition. Say whether the screen meets it now; when it does not, you are shown the screen again each time it changes.",
 };
 
-export function buildAnswerSystemPrompt(input: SystemPromptInput, kind: AnswerKind): string {
+/** `callForm`: how the dialect's model writes a call where it has no function calling (Qwen's `<tool_call>` text). */
+export function buildAnswerSystemPrompt(input: SystemPromptInput, kind: AnswerKind, callForm: readonly string[] = []): string {
   return [
     `You are Sightline, an agent that looks at screenshots of ${targetOf(input)} and answers questions about them for the user.`,
     '',
@@ -25,6 +26,7 @@ export function buildAnswerSystemPrompt(input: SystemPromptInput, kind: AnswerKi
     '',
     '# Tools',
     ...toolLines(input),
+    ...callForm,
     '',
     ...IMAGE_SECTION,
     '',
@@ -37,13 +39,19 @@ export function buildAnswerSystemPrompt(input: SystemPromptInput, kind: AnswerKi
   ].join('\n');
 }
 
-/** What UI-TARS is told to write: its `finished` action, with the answer as one JSON object. */
+/**
+ * What UI-TARS is told to write: its `finished` action, with the answer as one JSON object. The template's own
+ * escapes still hold inside content (`\'` for an apostrophe, `\n` for a line break); the JSON's quotes are double
+ * quotes, which need none.
+ */
 export function uiTarsAnswerFormat(request: AnswerRequest): string {
   const schema = answerParameters(request);
   return [
     QUESTION[request.kind],
     'Do not act on the screen in this step. When you know, answer with the finished action whose content is one JSON ' +
       `object with these fields (JSON Schema): ${JSON.stringify(schema)}`,
+    'Write the JSON with double quotes. Inside content, write an apostrophe as \\\' and a line break as \\n. ' +
+      'evidence may be an empty list: the latest screenshot is then the evidence.',
     `For example: finished(content='${JSON.stringify(exampleAnswer(request.kind))}')`,
   ].join('\n');
 }

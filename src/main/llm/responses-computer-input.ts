@@ -52,7 +52,25 @@ export function reasoningItemsOf(call: ToolCall): ResponseReasoningItem[] {
 export function computerCallItems(call: ToolCall, result: ToolMessage | undefined): { native: boolean; items: ResponseInputItem[] } {
   const native = nativeComputerCall(call, result);
   if (native !== undefined) return { native: true, items: [...reasoningItemsOf(call), native] };
-  return { native: false, items: [{ role: 'assistant', content: `Computer call ${call.id}: ${clipped(call.argumentsText)}` }] };
+  return { native: false, items: [computerCallAsText(call)] };
+}
+
+/**
+ * A computer call as one assistant message describing it, without its reasoning. Also how an earlier turn's
+ * computer calls go back in a request that declares no computer tool (a turn that answers a question): a
+ * `computer_call` item needs the tool, and as a function call it would stand for a function never offered,
+ * after reasoning that was followed by something else.
+ */
+export function computerCallAsText(call: ToolCall): EasyInputMessage {
+  return { role: 'assistant', content: `Computer call ${call.id}: ${clipped(call.argumentsText)}` };
+}
+
+/**
+ * Whether a call in the history was OpenAI's computer_call: the output item's id kept (a function call keeps
+ * none) and the arguments in the computer call's own shape (a Gemini call keeps its id there too).
+ */
+export function wasComputerCall(call: ToolCall): boolean {
+  return call.providerData?.itemId !== undefined && nativeArguments(call.argumentsText) !== undefined;
 }
 
 /** A computer call's result: the screenshot as `computer_call_output`, the rest as a note for a user message. */

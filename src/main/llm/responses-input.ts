@@ -5,7 +5,8 @@
  *
  * Calls of OpenAI's computer tool go back in their own form (responses-computer-input.ts): a
  * `computer_call` with the reasoning items that preceded it, and a `computer_call_output` with the
- * screenshot. Reasoning that came before a function call goes back before it the same way.
+ * screenshot. Reasoning that came before a function call goes back before it the same way. In a request
+ * without the computer tool (a turn that answers a question), earlier computer calls go back as text.
  */
 import type {
   ResponseFunctionCallOutputItem,
@@ -17,10 +18,12 @@ import { textOfParts } from '../../shared/messages.js';
 import { fileDataUrl, imagePartUrl } from './media-encoding.js';
 import { ModelCapabilityError } from './model-errors.js';
 import {
+  computerCallAsText,
   computerCallItems,
   computerCallOutputItem,
   computerResultAsText,
   reasoningItemsOf,
+  wasComputerCall,
   type ComputerToolInput,
 } from './responses-computer-input.js';
 
@@ -60,6 +63,11 @@ export function toResponsesInput(messages: readonly Message[], model: string, op
             const sent = computerCallItems(call, results.get(call.id));
             (sent.native ? nativeCalls : textCalls).add(call.id);
             items.push(...sent.items);
+            continue;
+          }
+          if (computer === undefined && wasComputerCall(call)) {
+            textCalls.add(call.id);
+            items.push(computerCallAsText(call));
             continue;
           }
           items.push(...reasoningItemsOf(call));

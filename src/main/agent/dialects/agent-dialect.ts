@@ -74,4 +74,8 @@ export interface AgentDialect {
 export interface AnswerToolParts {
   answer: AnswerToolOptions;
   coordinateSpace: CoordinateSpace;
+  operatorKind: 'desktop' | 'browser';
+  /** As in DialectToolParts: what a native tool declared while answering needs to be declared as the model knows it. */
+  modelFamily?: string | undefined;
+  computerUseDesktop?: boolean | undefined;
 }

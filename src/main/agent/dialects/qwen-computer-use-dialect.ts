@@ -7,6 +7,7 @@
  * calls or as `<tool_call>` text, depending on the server (see the wire, llm/dialects/qwen-computer-use-wire.ts).
  */
 import { QWEN_COMPUTER_USE_WIRE } from '../../llm/dialects/qwen-computer-use-wire.js';
+import { buildAnswerSystemPrompt } from '../answer-prompt.js';
 import { IMAGE_SECTION, SAFETY_RULES, openingSection, toolLines, type SystemPromptInput } from '../system-prompt.js';
 import { createAskUserTool } from '../tools/ask-user-tool.js';
 import { createCropImageTool } from '../tools/crop-image-tool.js';
@@ -19,6 +20,11 @@ export const QWEN_NO_CALL_NUDGE =
   'You replied without calling a function. Continue with computer_use; when the task is done, call computer_use ' +
   'with action "terminate" (status "success" or "failure"), or with action "answer" and the answer as text; ' +
   'call ask_user if you need something only the user knows.';
+
+/** How Qwen writes a call where the server reads no function calls: the Hermes form of its chat template. */
+const TOOL_CALL_FORM =
+  'Call them as function calls. Where function calls are not available, write each call as ' +
+  '<tool_call>{"name": <function-name>, "arguments": <args-json-object>}</tool_call>.';
 
 export const QWEN_COMPUTER_USE_DIALECT: AgentDialect = {
   name: 'qwen-computer-use',
@@ -42,6 +48,8 @@ export const QWEN_COMPUTER_USE_DIALECT: AgentDialect = {
   replyWithoutCalls: 'nudge',
   nudge: QWEN_NO_CALL_NUDGE,
   wire: QWEN_COMPUTER_USE_WIRE,
+  // The answer tool and the looking tools, as for every dialect; the prompt also says how to write a call as text.
+  answerPrompt: (input, request) => buildAnswerSystemPrompt(input, request.kind, [TOOL_CALL_FORM]),
 };
 
 /**
@@ -59,8 +67,7 @@ export function buildQwenSystemPrompt(input: SystemPromptInput): string {
     '# Tools',
     // The first line of each: computer_use's full description (with the screen's resolution) is in its declaration.
     ...toolLines({ tools: input.tools.map((tool) => ({ name: tool.name, description: tool.description.split('\n')[0] ?? '' })) }),
-    'Call them as function calls. Where function calls are not available, write each call as ' +
-      '<tool_call>{"name": <function-name>, "arguments": <args-json-object>}</tool_call>.',
+    TOOL_CALL_FORM,
     '',
     ...IMAGE_SECTION,
     '',

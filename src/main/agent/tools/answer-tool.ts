@@ -208,15 +208,73 @@ export function createFinishContentAnswerTool(options: AnswerToolOptions, name: 
   };
 }
 
-/** The JSON object a `finished` content holds; the text itself when it holds none (judged as not fitting). */
-function answerFromFinishContent(content: unknown): unknown {
+/**
+ * The JSON object a `finished` content holds; the text itself when it holds none (judged as not fitting).
+ * The first `{` that opens a whole object is taken, its end found with strings skipped, so braces inside the
+ * answer's strings and text around the object do not cut it short. UI-TARS's `\n` escape arrives as a newline,
+ * which JSON refuses inside a string: control characters in strings are escaped before the object is read.
+ */
+export function answerFromFinishContent(content: unknown): unknown {
   if (typeof content !== 'string') return content;
-  const start = content.indexOf('{');
-  const end = content.lastIndexOf('}');
-  if (start === -1 || end < start) return content;
-  try {
-    return JSON.parse(content.slice(start, end + 1)) as unknown;
-  } catch {
-    return content;
+  let tries = 0;
+  // A few openings at most: each is a scan to the object's end, and a hostile content may hold a megabyte of `{`.
+  for (let start = content.indexOf('{'); start !== -1 && tries < MAX_OBJECT_STARTS; start = content.indexOf('{', start + 1), tries += 1) {
+    const end = objectEnd(content, start);
+    if (end === undefined) continue;
+    const parsed = parsedObject(content.slice(start, end));
+    if (parsed !== undefined) return parsed;
   }
+  return content;
+}
+
+const MAX_OBJECT_STARTS = 8;
+
+/** Where the object that opens at `start` closes (just after its `}`), reading strings as JSON does. */
+function objectEnd(text: string, start: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index += 1) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{' || character === '[') depth += 1;
+    else if (character === '}' || character === ']') {
+      depth -= 1;
+      if (depth === 0) return character === '}' ? index + 1 : undefined;
+    }
+  }
+  return undefined;
+}
+
+function parsedObject(text: string): Record<string, unknown> | undefined {
+  for (const candidate of [text, controlCharactersEscaped(text)]) {
+    try {
+      const value = JSON.parse(candidate) as unknown;
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+      return undefined;
+    } catch {
+      // The next candidate, if any.
+    }
+  }
+  return undefined;
+}
+
+/** Raw control characters inside JSON strings as their escapes; the text between strings left as it is. */
+function controlCharactersEscaped(text: string): string {
+  let inString = false;
+  let result = '';
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index]!;
+    if (inString && character === '\\') {
+      result += character + (text[index + 1] ?? '');
+      index += 1;
+      continue;
+    }
+    if (character === '"') inString = !inString;
+    const code = character.charCodeAt(0);
+    result += inString && code < 0x20 ? `\\u${code.toString(16).padStart(4, '0')}` : character;
+  }
+  return result;
 }

@@ -15,6 +15,7 @@
  * Every response that ran ends with the screen after it (the documented shape: the URL and the screenshot), or
  * says the screen is unchanged, as everywhere.
  */
+import { z } from 'zod';
 import type { ComputerAction } from '../../../shared/actions.js';
 import type { ConfirmationAnswerer } from '../../../shared/events.js';
 import type { MessagePart } from '../../../shared/messages.js';
@@ -24,6 +25,8 @@ import { maskedForApproval } from '../password-masking.js';
 import { performComputerAction, type ComputerToolOptions } from './computer-tool.js';
 import {
   excludedGeminiFunctions,
+  GEMINI_25_FUNCTIONS,
+  GEMINI_35_FUNCTIONS,
   GEMINI_ANSWERED_FUNCTIONS,
   GeminiComputerArgumentsSchema,
   translateGeminiCall,
@@ -47,12 +50,16 @@ interface SafetyDecisionAnswer {
   by: ConfirmationAnswerer;
 }
 
+/** A model without the desktop environment is told it drives a browser: the only screen it was trained on. */
+function environmentOf(kind: 'desktop' | 'browser', desktopEnvironment: boolean): GeminiComputerToolDeclaration['environment'] {
+  return kind === 'desktop' && desktopEnvironment ? 'ENVIRONMENT_DESKTOP' : 'ENVIRONMENT_BROWSER';
+}
+
 export function createGeminiComputerTools(options: GeminiComputerToolOptions): ToolDefinition<GeminiComputerArguments>[] {
   const kind = options.operator.describe().kind;
   const native: GeminiComputerToolDeclaration = {
     kind: 'gemini-computer',
-    // A model without the desktop environment is told it drives a browser: the only screen it was trained on.
-    environment: kind === 'desktop' && options.desktopEnvironment ? 'ENVIRONMENT_DESKTOP' : 'ENVIRONMENT_BROWSER',
+    environment: environmentOf(kind, options.desktopEnvironment),
     excludedPredefinedFunctions: excludedGeminiFunctions(options.functionSet, kind),
   };
   const excluded = new Set(native.excludedPredefinedFunctions);
@@ -65,6 +72,26 @@ export function createGeminiComputerTools(options: GeminiComputerToolOptions): T
     nativeDeclaration: native,
     execute: (argumentsValue, scope) => runGeminiCall(name, argumentsValue, scope, options),
   }));
+}
+
+/** The name the declaration of a turn that only looks has in the registry (never a predefined function's). */
+export const GEMINI_LOOKING_ONLY_TOOL = 'computer_use';
+
+/**
+ * Gemini's computer_use for a turn that answers a question: declared, because the computer-use models refuse a
+ * request without it ("This model requires the use of the Computer Use tool"), with every predefined function of
+ * the model's set excluded, so the model has nothing to act with and answers through the functions beside it.
+ * The tool is never called by this name; if it were, nothing would be done.
+ */
+export function createGeminiLookingOnlyDeclaration(options: Pick<GeminiComputerToolOptions, 'functionSet' | 'desktopEnvironment'> & { operatorKind: 'desktop' | 'browser' }): ToolDefinition<Record<string, unknown>> {
+  const functions: readonly string[] = options.functionSet === 'gemini-2.5' ? GEMINI_25_FUNCTIONS : GEMINI_35_FUNCTIONS;
+  return {
+    name: GEMINI_LOOKING_ONLY_TOOL,
+    description: "Gemini's computer_use, declared with every function excluded: this step only looks at the screen.",
+    arguments: z.record(z.string(), z.unknown()),
+    nativeDeclaration: { kind: 'gemini-computer', environment: environmentOf(options.operatorKind, options.desktopEnvironment), excludedPredefinedFunctions: [...functions] },
+    execute: async () => ({ parts: [{ type: 'text', text: 'This step only looks at the screen: nothing was done. Call answer.' }], isError: true }),
+  };
 }
 
 async function runGeminiCall(name: string, args: GeminiComputerArguments, scope: ToolCallScope, options: GeminiComputerToolOptions): Promise<ToolResult> {
