@@ -128,6 +128,9 @@ export interface RecordedRequest {
   closed: Promise<'finished' | 'aborted'>;
 }
 
+/** A reply decided from the request it answers. */
+export type ScriptedReply = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
+
 export interface FakeOpenAiServer {
   /** The base URL to configure, ending in `/v1`. */
   baseUrl: string;
@@ -135,9 +138,10 @@ export interface FakeOpenAiServer {
   requests: RecordedRequest[];
   /**
    * Adds replies to the queue; each request takes the next one. A function entry decides from the
-   * request it answers (for replies that depend on what the agent sent).
+   * request it answers (for replies that depend on what the agent sent), at once or after some work of
+   * its own (a model that reads the screenshot it was sent decodes it first).
    */
-  script(replies: Array<FakeReply | ((request: RecordedRequest) => FakeReply)>): void;
+  script(replies: Array<FakeReply | ScriptedReply>): void;
   /** Replies not yet used. */
   remainingReplies(): number;
   close(): Promise<void>;
@@ -150,7 +154,7 @@ export interface FakeOpenAiServer {
 const FAST_RETRY_HEADERS = { 'retry-after-ms': '10' };
 
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
-  const queue: Array<FakeReply | ((request: RecordedRequest) => FakeReply)> = [];
+  const queue: Array<FakeReply | ScriptedReply> = [];
   const requests: RecordedRequest[] = [];
   const openResponses = new Set<ServerResponse>();
 
@@ -162,12 +166,19 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       openResponses.delete(response);
       markClosed(response.writableFinished ? 'finished' : 'aborted');
     });
-    void readBody(request).then((rawBody) => {
+    void readBody(request).then(async (rawBody) => {
       const body = parseJson(rawBody);
       const recorded: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, rawBody, closed };
       requests.push(recorded);
       const next = queue.shift();
-      const reply = typeof next === 'function' ? next(recorded) : next;
+      let reply: FakeReply | undefined;
+      try {
+        reply = typeof next === 'function' ? await next(recorded) : next;
+      } catch (error) {
+        // A reply function that throws is the script's own fault: say so to the client, not as an unhandled rejection.
+        sendError(response, 500, `The fake model server's scripted reply failed: ${error instanceof Error ? error.message : String(error)}`, { 'x-should-retry': 'false' });
+        return;
+      }
       if (reply === undefined) {
         sendError(response, 400, `The fake model server has no scripted reply left for request ${requests.length}.`, {
           'x-should-retry': 'false',

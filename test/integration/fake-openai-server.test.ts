@@ -52,6 +52,26 @@ describe('fake OpenAI server', () => {
     expect(completion.choices[0]?.message.content).toBe('You sent 2 messages.');
   });
 
+  it('lets a scripted function answer after work of its own, and fails the request when that work fails', async () => {
+    server.script([
+      async (request) => {
+        // Stands in for decoding the screenshot the request carries before deciding.
+        await new Promise((resolve) => setImmediate(resolve));
+        return { type: 'answer', text: `Read ${request.rawBody.length} characters.` };
+      },
+      async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        throw new Error('the screenshot could not be decoded');
+      },
+    ]);
+    const completion = await client.chat.completions.create({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(completion.choices[0]?.message.content).toMatch(/^Read \d+ characters\.$/);
+
+    const failure = await client.chat.completions.create({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);
+    expect(String(failure)).toContain("scripted reply failed: the screenshot could not be decoded");
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("replays Qwen's computer_use answers plain and streamed: <tool_call> text, and native calls in vLLM's and Ollama's shapes", async () => {
     const text = qwenToolCallText({ action: 'left_click', coordinate: [320, 116] }, 'Action: Click the field.');
     server.script([qwenTextReply({ action: 'left_click', coordinate: [320, 116] }, 'Action: Click the field.'), qwenNativeReply({ action: 'type', text: 'Hi' }, 'ollama')]);
