@@ -6,13 +6,17 @@ import { registerDoctorCommand } from './doctor.js';
 import { registerFlowCommand } from './flow.js';
 import { registerFramesCommand } from './frames.js';
 import { registerMcpCommand } from './mcp.js';
+import { registerQueueCommand } from './queue.js';
 import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerTimelineCommand } from './timeline.js';
+import { registerWorkerCommand } from './worker.js';
 
 export function registerCommands(program: Command, invocation: CliInvocation): void {
   registerRunCommand(program, invocation);
   registerFlowCommand(program, invocation);
+  registerWorkerCommand(program, invocation);
+  registerQueueCommand(program, invocation);
   registerSessionsCommand(program, invocation);
   registerTimelineCommand(program, invocation);
   registerMcpCommand(program, invocation);
