@@ -6,7 +6,8 @@
  * connected, and for workers always, the tries go on for as long as the process lives: commands wait in the
  * client's offline queue, so a result is sent when Redis is back, never dropped.
  */
-import type { ConnectionOptions } from 'bullmq';
+import { createRequire } from 'node:module';
+import { createIORedisClient, RedisConnection, type ConnectionOptions } from 'bullmq';
 import { redactedQueueUrl, type QueueAddress } from './queue-url.js';
 
 const FIRST_RETRY_MS = 200;
@@ -29,6 +30,27 @@ export class QueueUnreachableError extends Error {
   override name = 'QueueUnreachableError';
 }
 
+/** BullMQ 6 brings no Redis client of its own: the one it is built for, ioredis, must be installed beside it. */
+export class RedisClientMissingError extends Error {
+  override name = 'RedisClientMissingError';
+}
+
+/**
+ * Gives BullMQ its Redis client. BullMQ 6 loads `ioredis` with `require`, which a native ES module (this package)
+ * does not have, so it is loaded here through createRequire and handed over as BullMQ's client factory.
+ */
+function installRedisClient(): void {
+  if (RedisConnection.clientFactory !== undefined) return;
+  let constructor: new (options: object) => unknown;
+  try {
+    const loaded = createRequire(import.meta.url)('ioredis') as { default?: typeof constructor } & typeof constructor;
+    constructor = loaded.default ?? loaded;
+  } catch {
+    throw new RedisClientMissingError("the queue needs the Redis client BullMQ is built for, the 'ioredis' package, and it is not installed (npm install ioredis)");
+  }
+  RedisConnection.clientFactory = (options) => createIORedisClient(new constructor(options) as Parameters<typeof createIORedisClient>[0]);
+}
+
 export class QueueConnection {
   private lastError: string | undefined;
   private lastSaid = 0;
@@ -43,6 +65,7 @@ export class QueueConnection {
     /** Tries before giving up; undefined: never. */
     private limit: number | undefined,
   ) {
+    installRedisClient();
     this.gaveUp = new Promise<never>((_resolve, reject) => (this.giveUp = reject));
     this.gaveUp.catch(() => undefined);
   }

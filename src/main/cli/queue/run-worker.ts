@@ -12,7 +12,6 @@ import { assembleRun } from '../../app/run-assembly.js';
 import { flowSecrets } from '../../flows/flow-runner.js';
 import type { FlowJob } from '../../queue/flow-job.js';
 import { DEFAULT_LOCK_MS, FlowWorker } from '../../queue/flow-worker.js';
-import { QueueConnection } from '../../queue/queue-connection.js';
 import { loadCliConfig } from '../cli-config.js';
 import { homePrivacyWarning } from '../home-privacy.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
@@ -21,6 +20,7 @@ import { redactingWriter } from '../run/secrets.js';
 import { flowLauncher } from '../flow/flow-launch.js';
 import { wholeNumber } from '../flow/flow-options.js';
 import { requiredQueueAddress } from './queue-address.js';
+import { queueConnection } from './queue-reach.js';
 
 export const WorkerOptionsSchema = z.object({
   queue: z.string().optional(),
@@ -49,7 +49,7 @@ export async function runWorker(invocation: CliInvocation, command: Command, opt
 
   const host = hostname();
   const worker = new FlowWorker({
-    connection: new QueueConnection(address, { say: stderr }, undefined),
+    connection: queueConnection(address, stderr, undefined),
     operators: operator === 'desktop' ? ['browser', 'desktop'] : ['browser'],
     concurrency,
     env: io.env,
