@@ -50,7 +50,7 @@ export function parseQueueUrl(text: string): QueueAddress {
   };
 }
 
-/** Any redis(s):// URL in a text with its user and password masked: for texts that came from elsewhere (a client's error). */
+/** Any URL in a text (a mistyped scheme too) with its user and password masked: for texts that came from elsewhere (a client's error). */
 export function redactedQueueUrl(text: string): string {
-  return text.replace(/(rediss?:\/\/)[^@/\s]*@/gi, '$1***@');
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^@/\s]*@/gi, '$1***@');
 }
