@@ -13,7 +13,8 @@ import type { QueueConnection } from './queue-connection.js';
 
 /** Finished jobs stay this long for `queue status`, then BullMQ removes them. */
 const KEEP_FINISHED = { age: 7 * 24 * 3600, count: 10_000 };
-const CHECK_EVERY_MS = 5_000;
+/** A safety net for missed events (an outage, a listener that started late); events bring results sooner. */
+const CHECK_EVERY_MS = 30_000;
 
 export interface JobSummary {
   id: string;
