@@ -3,3 +3,4 @@ export { buildFlowRunReport, buildSessionReport, type BuiltReport, type FlowRunF
 export { ReportSessionNotFoundError } from './report-session.js';
 export { ReportTooLargeError } from './report-frames.js';
 export { REPORT_STYLESHEETS, BUILT_REPORT_STYLES, joinedStyles } from './report-styles.js';
+export { AnimationTooLargeError, buildSessionAnimation, NothingToAnimateError, type AnimationFormat, type BuiltAnimation } from './report-gif.js';

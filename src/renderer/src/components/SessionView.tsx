@@ -8,6 +8,7 @@ import { describeUsage, formatCost, formatFullTime, formatUsage, formatWhen, plu
 import { rowHeights, timelineRows, type TimelineRow } from '../timeline/timeline-rows.js';
 import { tokenSeries } from '../timeline/token-series.js';
 import { ConfirmationPrompt } from './ConfirmationPrompt.js';
+import { ExportReportButton } from './ExportReportButton.js';
 import { ImageViewer } from './ImageViewer.js';
 import { QuestionPrompt } from './QuestionPrompt.js';
 import { RunControls } from './RunControls.js';
@@ -78,6 +79,7 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
             </p>
           ) : null}
           {session !== null ? <RunControls session={session} run={state.run} onContinue={onContinue} /> : null}
+          {session !== null ? <ExportReportButton sessionId={session.id} /> : null}
         </div>
         {session !== null && session.tokens.sent !== null ? (
           <div className="session-tokens">
