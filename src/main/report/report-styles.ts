@@ -19,8 +19,9 @@ export function reportStyles(): string {
 }
 
 function readReportStyles(here: string): string {
-  const built = join(here, BUILT_REPORT_STYLES);
-  if (existsSync(built)) return readFileSync(built, 'utf8');
+  // In a build this module may sit in out/main/chunks/, one folder below the stylesheet.
+  const built = [join(here, BUILT_REPORT_STYLES), join(dirname(here), BUILT_REPORT_STYLES)].find((path) => existsSync(path));
+  if (built !== undefined) return readFileSync(built, 'utf8');
   for (let folder = here; ; folder = dirname(folder)) {
     if (REPORT_STYLESHEETS.every((sheet) => existsSync(join(folder, sheet)))) return joinedStyles(folder);
     if (dirname(folder) === folder) break;
