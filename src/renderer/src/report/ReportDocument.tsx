@@ -190,7 +190,7 @@ function FlowStepItem({ step, turn, flowIndex }: { step: ReportFlowStep; turn: R
       ) : null}
       {step.reason !== null ? <p className="flow-step-reason report-wrap">{step.reason}</p> : null}
       <EvidenceLinks evidence={step.evidence} />
-      {turn !== undefined ? <ReportTurnSection turn={{ ...turn, answer: null }} headingLevel={4} /> : null}
+      {turn !== undefined ? <ReportTurnSection turn={{ ...turn, answer: null }} headingLevel={4} showRequest={false} /> : null}
     </li>
   );
 }

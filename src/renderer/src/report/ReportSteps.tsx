@@ -184,8 +184,8 @@ export function EvidenceLinks({ evidence }: { evidence: readonly string[] }): Re
   );
 }
 
-/** A turn: its request, status, time and cost, its answer if it asked a question, and its steps. */
-export function ReportTurnSection({ turn, headingLevel = 3 }: { turn: ReportTurn; headingLevel?: 3 | 4 }): ReactElement {
+/** A turn: its request (not under a flow step, which says it), status, time and cost, its answer if it asked a question, and its steps. */
+export function ReportTurnSection({ turn, headingLevel = 3, showRequest = true }: { turn: ReportTurn; headingLevel?: 3 | 4; showRequest?: boolean }): ReactElement {
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
   const duration = turn.endedAt === null ? null : new Date(turn.endedAt).getTime() - new Date(turn.startedAt).getTime();
   const headingId = `turn-${turn.id}`;
@@ -204,7 +204,7 @@ export function ReportTurnSection({ turn, headingLevel = 3 }: { turn: ReportTurn
           </span>
           {turn.costDollars !== null ? <span className="turn-cost">{dollarText(turn.costDollars)}</span> : null}
         </div>
-        <p className="turn-request report-wrap">{turn.request}</p>
+        {showRequest ? <p className="turn-request report-wrap">{turn.request}</p> : null}
         {turn.summary !== null ? <p className="turn-summary report-wrap">{turn.summary}</p> : null}
         {turn.answer !== null ? <AnswerView answer={turn.answer} label={turn.answer.kind === 'value' ? 'Value' : 'Verdict'} /> : null}
       </div>
