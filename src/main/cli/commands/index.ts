@@ -6,6 +6,7 @@ import { registerDoctorCommand } from './doctor.js';
 import { registerFlowCommand } from './flow.js';
 import { registerFramesCommand } from './frames.js';
 import { registerMcpCommand } from './mcp.js';
+import { registerReportCommand } from './report.js';
 import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerTimelineCommand } from './timeline.js';
@@ -14,6 +15,7 @@ export function registerCommands(program: Command, invocation: CliInvocation): v
   registerRunCommand(program, invocation);
   registerFlowCommand(program, invocation);
   registerSessionsCommand(program, invocation);
+  registerReportCommand(program, invocation);
   registerTimelineCommand(program, invocation);
   registerMcpCommand(program, invocation);
   registerDoctorCommand(program, invocation);

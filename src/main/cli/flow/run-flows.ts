@@ -4,8 +4,7 @@
  * (flows/flow-suite.ts), each as one session of the SDK, with a line per step on stderr, events on stdout with
  * --json, and the reports written at the end. Exit 0 when every flow passed, 1 when one failed, 3 when stopped.
  */
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseCostCeiling, COST_CEILING_FORMS } from '../../../shared/cost-ceiling.js';
 import { dollarText } from '../../../shared/cost.js';
@@ -20,8 +19,13 @@ import { runFlowSuite } from '../../flows/flow-suite.js';
 import { jsonReport } from '../../flows/json-report.js';
 import { junitReport } from '../../flows/junit-report.js';
 import { parseShard, shardOf } from '../../flows/shards.js';
+import { buildFlowRunReport, ReportTooLargeError } from '../../report/index.js';
+import { openStorage } from '../../storage/index.js';
+import type { SightlineHome } from '../../config/home.js';
 import { loadCliConfig } from '../cli-config.js';
+import { packageVersion } from '../package-info.js';
 import { homePrivacyWarning } from '../home-privacy.js';
+import { outputFile, writeOutputFile } from '../output-files.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import { commandOutput } from '../terminal-output.js';
@@ -41,6 +45,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   }
   const outFile = outputFile('--out', options.out, io.cwd);
   const junitFile = outputFile('--junit', options.junit, io.cwd);
+  const reportFile = outputFile('--report', options.report, io.cwd);
   const loaded = loadCliConfig(command, io, flowConfigFlags(options), FLOW_CONFIG_FLAG_NAMES);
   const flows = orderedFlows(readFlows(files, vars, io.env, io.cwd), io.cwd, shard);
 
@@ -105,10 +110,41 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   }
   const status = runStatus(result);
   const redacted = redactResult(result, redact);
-  if (outFile !== undefined) writeReport(outFile, jsonReport(redacted, status));
-  if (junitFile !== undefined) writeReport(junitFile, junitReport(redacted));
+  if (outFile !== undefined) writeOutputFile('--out', outFile, jsonReport(redacted, status));
+  if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
+  if (reportFile !== undefined) await writeFlowRunReport(reportFile, redacted, status, loaded.home, redact, stderr);
   stderr(summaryLine(result));
   invocation.exitCode = status === 'passed' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.failed;
+}
+
+/** The HTML report of the whole run, read from the sessions the flows stored; a report that cannot be made is said, not fatal. */
+async function writeFlowRunReport(
+  file: string,
+  result: FlowRunResult,
+  status: FlowResult['status'],
+  home: SightlineHome,
+  redact: (text: string) => string,
+  stderr: (text: string) => void,
+): Promise<void> {
+  const storage = openStorage(home);
+  try {
+    const report = await buildFlowRunReport(result, status, { storage, redact, sightlineVersion: packageVersion() });
+    writeOutputFile('--report', file, report.html);
+    stderr(`report: ${relativeOrAbsolute(file)} (${Math.max(1, Math.round(report.bytes / 1024))} KB)\n`);
+  } catch (error) {
+    if (error instanceof ReportTooLargeError || error instanceof UserError) {
+      stderr(`sightline: --report: ${error.message}\n`);
+      return;
+    }
+    throw error;
+  } finally {
+    storage.close();
+  }
+}
+
+function relativeOrAbsolute(file: string): string {
+  const path = relative(process.cwd(), file);
+  return path === '' || path.startsWith('..') ? file : path;
 }
 
 /** Every file read and checked; all their problems in one usage error. */
@@ -134,32 +170,6 @@ function orderedFlows(flows: Flow[], cwd: string, shard: string | undefined): Fl
 
 function compare(first: string, second: string): number {
   return first < second ? -1 : first > second ? 1 : 0;
-}
-
-/** A report's path, checked before anything runs: its folder must exist (it is not made) and it must not be a folder. */
-function outputFile(flag: string, file: string | undefined, cwd: string): string | undefined {
-  if (file === undefined) return undefined;
-  const path = resolve(cwd, file);
-  const folder = dirname(path);
-  if (!isFolder(folder)) throw new UserError(`${flag}: the folder ${folder} does not exist.`, EXIT.usage);
-  if (isFolder(path)) throw new UserError(`${flag}: ${path} is a folder; give a file name.`, EXIT.usage);
-  return path;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Written whole or not at all: a temporary file beside it, then renamed over it. */
-function writeReport(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, content, { mode: 0o600 });
-  renameSync(temporary, path);
 }
 
 /** Extracted values and reasons come from pages and models: a secret that shows there is masked in the reports too. */
