@@ -1,7 +1,7 @@
 /**
  * The layering rules of docs/ARCHITECTURE.md, checked by `npm run layers` (and in CI).
  * Inside src/main the layers form one list; a folder may import only folders below it:
- *   cli, electron -> queue -> flows -> api, mcp-server, automation -> app -> agent -> context, search -> llm, operators -> perception -> storage -> shared
+ *   cli, electron -> queue -> flows -> api, mcp-server, automation -> app, report -> agent -> context, search -> llm, operators -> perception -> storage -> shared
  * A config.ts of a layer (src/main/config) sits with storage: it only reads files and the environment.
  */
 const MAIN_LAYERS = [
@@ -9,7 +9,7 @@ const MAIN_LAYERS = [
   ['queue'],
   ['flows'],
   ['api', 'mcp-server', 'automation'],
-  ['app'],
+  ['app', 'report'],
   ['agent'],
   ['context', 'search'],
   ['llm', 'operators'],

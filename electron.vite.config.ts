@@ -3,6 +3,7 @@ import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { contentSecurityPolicy } from './src/main/electron/security-policy.js';
+import { BUILT_REPORT_STYLES, joinedStyles } from './src/main/report/report-styles.js';
 
 // Three builds: the main process (plus the CLI and the SDK, which share its modules), the preload
 // script, and the renderer. electron-vite 6 keeps package.json's `dependencies` external in main and preload
@@ -22,6 +23,7 @@ export default defineConfig({
         },
       },
     },
+    plugins: [reportStyles()],
   },
   preload: {
     build: {
@@ -47,6 +49,20 @@ export default defineConfig({
     plugins: [react(), contentSecurityPolicyMeta()],
   },
 });
+
+/**
+ * The shareable report's styles (the timeline's stylesheets and the report's) as out/main/report.css, beside
+ * the code that inlines them into every report (src/main/report/report-styles.ts): the built app and the npm
+ * package carry no src/.
+ */
+function reportStyles(): Plugin {
+  return {
+    name: 'sightline:report-styles',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: BUILT_REPORT_STYLES, source: joinedStyles(resolve('.')) });
+    },
+  };
+}
 
 const CSP_PLACEHOLDER = '__SIGHTLINE_CONTENT_SECURITY_POLICY__';
 

@@ -18,6 +18,7 @@ const bridge: SightlineBridge = {
   listSessions: forward('listSessions'),
   getSession: forward('getSession'),
   deleteSession: forward('deleteSession'),
+  exportReport: forward('exportReport'),
   listSteps: forward('listSteps'),
   getImage: forward('getImage'),
   pinImage: forward('pinImage'),

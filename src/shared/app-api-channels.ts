@@ -8,6 +8,7 @@ export const APP_API_CHANNELS = {
   listSessions: 'sessions:list',
   getSession: 'sessions:get',
   deleteSession: 'sessions:delete',
+  exportReport: 'sessions:export-report',
   listSteps: 'steps:list',
   getImage: 'images:get',
   pinImage: 'images:pin',

@@ -13,6 +13,7 @@
  * to the preload and an implementation to src/main/api. The types below then require all of them to agree.
  */
 import { z } from 'zod';
+import { REPORT_MAX_BYTES_DEFAULT, REPORT_MAX_BYTES_LIMIT } from './report-model.js';
 import { ComputerActionSchema, StepActionSchema, ToolArgumentsSchema } from './actions.js';
 import { ANSWER_KINDS, STEP_KINDS } from './answers.js';
 import { ScreenshotViewSchema } from './model-view.js';
@@ -451,6 +452,25 @@ export type KeyStatus = z.infer<typeof KeyStatusSchema>;
 
 export const SaveApiKeyResultSchema = z.object({ saved: z.literal(true), warning: z.string().optional() }).strict();
 
+/** exportReport: a session as one self-contained HTML file (issue 27), under a size cap in bytes. */
+export const ExportReportArgumentsSchema = z
+  .object({
+    sessionId: SessionIdSchema,
+    maxBytes: z.number().int().min(100 * 1024).max(REPORT_MAX_BYTES_LIMIT).default(REPORT_MAX_BYTES_DEFAULT),
+  })
+  .strict();
+
+/** The file to save: a name to offer, the HTML itself, its size, and what the size cap gave up. */
+export const ExportedReportSchema = z
+  .object({
+    fileName: z.string().regex(/^[A-Za-z0-9._-]+\.html$/),
+    html: z.string().min(1),
+    bytes: z.number().int().positive(),
+    notices: z.array(z.string()),
+  })
+  .strict();
+export type ExportedReport = z.infer<typeof ExportedReportSchema>;
+
 // ---- the table ----------------------------------------------------------------------------------------
 
 /** One call of the app API: arguments as a tuple schema (positional, like the preload method), and the result. */
@@ -477,6 +497,8 @@ export const APP_API = {
     arguments: z.tuple([SessionIdSchema]),
     result: z.object({ deleted: z.literal(true), imagesDeleted: z.number().int().min(0), filesDeleted: z.number().int().min(0) }).strict(),
   },
+  /** A session as one self-contained HTML file to save or download (docs/reports.md). */
+  exportReport: { channel: APP_API_CHANNELS.exportReport, arguments: z.tuple([ExportReportArgumentsSchema]), result: ExportedReportSchema },
   listSteps: { channel: APP_API_CHANNELS.listSteps, arguments: z.tuple([ListStepsArgumentsSchema]), result: StepPageSchema },
   getImage: { channel: APP_API_CHANNELS.getImage, arguments: z.tuple([GetImageArgumentsSchema]), result: ImageResultSchema },
   /** A person pins a screenshot: every later request of its session sends it whole. Only screenshots; idempotent. */

@@ -140,9 +140,15 @@ describe('sightline flow', () => {
     );
     model.script(scriptedMoves([{ tool: 'answer', arguments: { verdict: false, reason: 'The total is $12.50 & not <$10>.', evidence: [] } }]));
     const junit = join(folder, 'junit.xml');
-    const run = await runFlow([file, '--junit', junit]);
+    const report = join(folder, 'report.html');
+    const run = await runFlow([file, '--junit', junit, '--report', report]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain('The total is $12.50 & not <$10>.');
+    // The HTML report: the failed step with its reason as text, and the frame it failed on inline.
+    const html = readFileSync(report, 'utf8');
+    expect(html).toContain('The total is $12.50 &amp; not &lt;$10&gt;.');
+    expect(html).toMatch(/<img src="data:image\/png;base64,/);
+    expect(html).toContain('class="flow-step flow-step-failed"');
     const xml = readFileSync(junit, 'utf8');
     expect(await parsesAsXml(xml)).toBe(true);
     expect(xml).toMatch(/<failure message="The total is \$12\.50 &amp; not &lt;\$10&gt;\." type="AssertionFailed">/);
@@ -194,10 +200,11 @@ describe('sightline flow', () => {
     );
     const out = join(folder, 'out.json');
     const junit = join(folder, 'junit.xml');
-    const run = await runFlow([file, '--out', out, '--junit', junit, '--json'], { SHOP_PASSWORD: secret });
+    const report = join(folder, 'report.html');
+    const run = await runFlow([file, '--out', out, '--junit', junit, '--report', report, '--json'], { SHOP_PASSWORD: secret });
     expect(run.code, run.stderr).toBe(0);
     expect(model.requests[0]!.rawBody).toContain('{{SHOP_PASSWORD}}');
-    const everything = [model.requests.map((request) => request.rawBody).join(''), run.stdout, run.stderr, readFileSync(out, 'utf8'), readFileSync(junit, 'utf8')].join('\n');
+    const everything = [model.requests.map((request) => request.rawBody).join(''), run.stdout, run.stderr, readFileSync(out, 'utf8'), readFileSync(junit, 'utf8'), readFileSync(report, 'utf8')].join('\n');
     expect(everything).not.toContain(secret);
     const storage = openHomeStorage(home);
     try {
@@ -227,6 +234,7 @@ describe('sightline flow', () => {
       [['--concurrency', 'many'], /--concurrency: expected a whole number/],
       [['--var', 'no-equals'], /--var .*expected NAME=VALUE/],
       [['--out', join(folder, 'missing', 'out.json')], /--out: the folder .* does not exist/],
+      [['--report', join(folder, 'missing', 'report.html')], /--report: the folder .* does not exist/],
     ] as const) {
       const run = await runFlow([file, ...flags]);
       expect(run.code, run.stderr).toBe(2);

@@ -85,9 +85,16 @@ async function tabTo(selector: string, { backwards = false, limit = 80 } = {}): 
   throw new Error(`${limit} presses of ${key} never reached ${selector}`);
 }
 
+/**
+ * What a page callback receives. The node program has no DOM types; React's type stubs (which main's report
+ * rendering brings in) make the elements empty interfaces, so the callbacks name theirs loosely.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type PageElement = any;
+
 /** Where focus is, as the index of the focused element among the dialog's descendants; -1 when outside it. */
 function focusInside(dialog: Locator): Promise<number> {
-  return dialog.evaluate((element) => {
+  return dialog.evaluate((element: PageElement) => {
     const focused = element.ownerDocument.activeElement;
     return focused !== null && element.contains(focused) ? [...element.querySelectorAll('*')].indexOf(focused) : -1;
   });
@@ -221,7 +228,7 @@ describe('the timeline UI over HTTP', () => {
     await expectNoBlockingViolations(page, "a session's first turn");
 
     // Turn 2 is further down: its report, injections and highlighted steps.
-    await page.locator('.timeline-scroller').evaluate((element) => (element.scrollTop = 900));
+    await page.locator('.timeline-scroller').evaluate((element: PageElement) => (element.scrollTop = 900));
     await poll(() => page.locator('.search-report').count()).toBe(1);
     expect(await page.locator('.search-report').textContent()).toContain('What can a viewer do in an Acme workspace?');
     expect(await page.locator('.search-report .source-chip').count()).toBe(3);
@@ -252,7 +259,7 @@ describe('the timeline UI over HTTP', () => {
     await expectNoBlockingViolations(page, 'the image viewer');
     await viewer.getByRole('button', { name: '100%' }).click();
     expect(await viewer.locator('.viewer-zoom').textContent()).toBe('100%');
-    const width = await viewer.locator('.viewer-image').evaluate((element) => element.getBoundingClientRect().width);
+    const width = await viewer.locator('.viewer-image').evaluate((element: PageElement) => element.getBoundingClientRect().width);
     expect(Math.round(width)).toBe(1280);
     await viewer.getByRole('button', { name: 'Zoom in' }).click();
     expect(await viewer.locator('.viewer-zoom').textContent()).toBe('150%');
@@ -261,7 +268,7 @@ describe('the timeline UI over HTTP', () => {
   });
 
   it('brings a folded screenshot back from cold storage on click, and says a purged one is unavailable', async () => {
-    await page.locator('.timeline-scroller').evaluate((element) => (element.scrollTop = 0));
+    await page.locator('.timeline-scroller').evaluate((element: PageElement) => (element.scrollTop = 0));
     const cold = page.locator(`.placeholder-card[data-image-id="${seeded.coldImage.id}"]`);
     await poll(() => cold.count()).toBe(1);
     expect(await cold.textContent()).toContain(seeded.coldImage.id);
@@ -365,7 +372,7 @@ describe('the timeline UI over HTTP', () => {
     const rendered = await page.locator('.step-row').count();
     expect(rendered).toBeGreaterThan(3);
     expect(rendered).toBeLessThan(40);
-    await page.locator('.timeline-scroller').evaluate((element) => (element.scrollTop = element.scrollHeight));
+    await page.locator('.timeline-scroller').evaluate((element: PageElement) => (element.scrollTop = element.scrollHeight));
     await poll(() => page.locator('.step-row', { hasText: 'Message 500:' }).count()).toBe(1);
     expect(await page.locator('.step-row').count()).toBeLessThan(40);
     await snapshot('7-long-session');
@@ -419,7 +426,7 @@ describe('the timeline UI over HTTP', () => {
       await expectNoBlockingViolations(page, "an extracted value's whole JSON");
       await page.keyboard.press('Escape');
       await poll(() => whole.count()).toBe(0);
-      expect(await showAll.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+      expect(await showAll.evaluate((element: PageElement) => element === element.ownerDocument.activeElement)).toBe(true);
 
       // The evidence folded to cold storage opens in the viewer by the keyboard, its pixels read back.
       const evidence = `.answer-card[data-turn-id="${passed?.id}"] .evidence-link[data-image-id="${flow.coldEvidence.id}"]`;
@@ -506,7 +513,7 @@ describe('the timeline UI over HTTP', () => {
     // A drop and a paste, as the browser delivers them: files in a DataTransfer.
     const deliver = (how: 'drop' | 'paste', name: string, bytes: Buffer) =>
       form.evaluate(
-        (element, file) => {
+        (element: PageElement, file: { how: string; name: string; base64: string }) => {
           // The page's own constructors: the tests are compiled without the DOM's types.
           const page = globalThis as unknown as PageEventConstructors;
           const data = new page.DataTransfer();
@@ -520,7 +527,7 @@ describe('the timeline UI over HTTP', () => {
         },
         { how, name, base64: bytes.toString('base64') },
       );
-    const thumbnails = () => form.locator('.picture-thumbnail img').evaluateAll((images) => images.map((image) => image.getAttribute('alt')));
+    const thumbnails = () => form.locator('.picture-thumbnail img').evaluateAll((images: PageElement[]) => images.map((image: PageElement) => image.getAttribute('alt')));
     await deliver('drop', 'dropped.png', dropped!);
     await poll(thumbnails).toEqual(['picked.png', 'dropped.png']);
     await deliver('paste', 'pasted.png', pasted!);

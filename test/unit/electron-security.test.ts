@@ -217,6 +217,7 @@ const BAD_ARGUMENTS: Record<AppApiName, unknown[]> = {
   listSessions: [{ limit: -1 }],
   getSession: ['not-a-session'],
   deleteSession: [42],
+  exportReport: [{ sessionId: 'ses_0123456789ab', maxBytes: 10 }],
   listSteps: [{ sessionId: 'ses_0123456789ab', limit: 100_000 }],
   getImage: [{ imageId: 'img_0123456789ab', maxBytes: 0 }],
   pinImage: ['../etc/passwd'],

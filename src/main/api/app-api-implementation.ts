@@ -28,6 +28,8 @@ import type { NextRequestSettings } from './next-request-settings.js';
 import type { PictureAttachment } from '../../shared/pictures.js';
 import { checkAttachedPictures, PictureRefusedError, type CheckedPicture } from '../perception/attached-pictures.js';
 import { loadMedia } from './media-loading.js';
+import { buildSessionReport, ReportTooLargeError } from '../report/index.js';
+import { secretRedactor } from '../../shared/secret-redaction.js';
 import type { RunManager } from '../app/run-manager.js';
 import { desktopRunRefusal, SettingsUnavailableError, type DesktopPermissions } from '../app/permissions/index.js';
 import type { OperatorKind } from '../../shared/config.js';
@@ -175,6 +177,17 @@ export function createAppApiImplementation({
       }
       const result = await storage.deleteSession(sessionId);
       return { deleted: true as const, ...result };
+    },
+
+    async exportReport({ sessionId, maxBytes }) {
+      requireSession(sessionId);
+      try {
+        const report = await buildSessionReport(sessionId, { storage, redact: secretRedactor(keys.config()), maxBytes, sightlineVersion: appInfo().version });
+        return { fileName: `sightline-${sessionId}.html`, html: report.html, bytes: report.bytes, notices: report.model.notices.map((notice) => notice.text) };
+      } catch (error) {
+        if (error instanceof ReportTooLargeError) throw new AppApiError('refused', `The report would be too large: ${error.message.replace(/; raise --max-size$/, '')}.`);
+        throw error;
+      }
     },
 
     listMedia(sessionId) {

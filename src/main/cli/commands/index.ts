@@ -7,6 +7,7 @@ import { registerFlowCommand } from './flow.js';
 import { registerFramesCommand } from './frames.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerQueueCommand } from './queue.js';
+import { registerReportCommand } from './report.js';
 import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerTimelineCommand } from './timeline.js';
@@ -18,6 +19,7 @@ export function registerCommands(program: Command, invocation: CliInvocation): v
   registerWorkerCommand(program, invocation);
   registerQueueCommand(program, invocation);
   registerSessionsCommand(program, invocation);
+  registerReportCommand(program, invocation);
   registerTimelineCommand(program, invocation);
   registerMcpCommand(program, invocation);
   registerDoctorCommand(program, invocation);

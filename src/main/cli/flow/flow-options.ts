@@ -12,6 +12,7 @@ export const FlowOptionsSchema = z.object({
   var: z.array(z.string()).optional(),
   out: z.string().optional(),
   junit: z.string().optional(),
+  report: z.string().optional(),
   json: z.boolean().optional(),
   concurrency: z.string().optional(),
   shard: z.string().optional(),

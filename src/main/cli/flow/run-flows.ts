@@ -17,6 +17,7 @@ import { jsonReport } from '../../flows/json-report.js';
 import { junitReport } from '../../flows/junit-report.js';
 import { loadCliConfig } from '../cli-config.js';
 import { homePrivacyWarning } from '../home-privacy.js';
+import { outputFile, writeOutputFile } from '../output-files.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { explainSetupErrors } from '../run-setup-errors.js';
 import { commandOutput } from '../terminal-output.js';
@@ -29,7 +30,7 @@ import { orderedFlows, readFlows } from './flow-files.js';
 import { flowLauncher } from './flow-launch.js';
 import { flowLine, stepLine, summaryLine } from './flow-lines.js';
 import { checkedShard, FLOW_CONFIG_FLAG_NAMES, flowConfigFlags, parseVars, wholeNumber, type FlowOptions } from './flow-options.js';
-import { outputFile, redactResult, writeReport } from './report-files.js';
+import { redactResult, writeFlowRunReport } from './report-files.js';
 
 export async function runFlows(invocation: CliInvocation, command: Command, files: readonly string[], options: FlowOptions): Promise<void> {
   const { io } = invocation;
@@ -45,6 +46,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   if (options.wait === true) throw new UserError('--wait waits for queued flows: give --queue URL (or set SIGHTLINE_QUEUE_URL).', EXIT.usage);
   const outFile = outputFile('--out', options.out, io.cwd);
   const junitFile = outputFile('--junit', options.junit, io.cwd);
+  const reportFile = outputFile('--report', options.report, io.cwd);
   const loaded = loadCliConfig(command, io, flowConfigFlags(options), FLOW_CONFIG_FLAG_NAMES);
   const flows = orderedFlows(readFlows(files, vars, io.env, io.cwd), io.cwd, shard);
 
@@ -104,15 +106,12 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   }
   const status = runStatus(result);
   const redacted = redactResult(result, redact);
-  if (outFile !== undefined) writeReport(outFile, jsonReport(redacted, status));
-  if (junitFile !== undefined) writeReport(junitFile, junitReport(redacted));
+  if (outFile !== undefined) writeOutputFile('--out', outFile, jsonReport(redacted, status));
+  if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
+  if (reportFile !== undefined) await writeFlowRunReport(reportFile, redacted, status, loaded.home, redact, stderr);
   stderr(summaryLine(result));
   invocation.exitCode = status === 'passed' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.failed;
 }
-
-
-
-
 
 /** One question at a time: concurrent flows wait for each other's answers. */
 function askingQueue(): <T>(ask: () => Promise<T>) => Promise<T> {

@@ -19,13 +19,14 @@ import { jobIdOf } from '../../queue/flow-queue-client.js';
 import type { QueueAddress } from '../../queue/queue-url.js';
 import { loadCliConfig } from '../cli-config.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
+import { outputFile, writeOutputFile } from '../output-files.js';
 import { commandOutput } from '../terminal-output.js';
 import { watchInterrupts } from '../run/interrupts.js';
 import { redactingWriter } from '../run/secrets.js';
 import { orderedFlows, readFlows } from '../flow/flow-files.js';
 import { flowLine, stepLine, summaryLine } from '../flow/flow-lines.js';
 import { FLOW_CONFIG_FLAG_NAMES, flowConfigFlags, type FlowOptions } from '../flow/flow-options.js';
-import { outputFile, redactResult, writeReport } from '../flow/report-files.js';
+import { redactResult } from '../flow/report-files.js';
 import { reachQueue } from './queue-reach.js';
 
 export interface EnqueueRequest {
@@ -88,8 +89,8 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
     const result: FlowRunResult = { startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, shard: request.shard, flows: results };
     const status = runStatus(result);
     const redacted = redactResult(result, redact);
-    if (outFile !== undefined) writeReport(outFile, jsonReport(redacted, status));
-    if (junitFile !== undefined) writeReport(junitFile, junitReport(redacted));
+    if (outFile !== undefined) writeOutputFile('--out', outFile, jsonReport(redacted, status));
+    if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
     stderr(summaryLine(result));
     invocation.exitCode = status === 'passed' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.failed;
   } finally {
@@ -105,6 +106,13 @@ function refuseLocalOnlyFlags(options: FlowOptions): void {
   if (options.baseUrl !== undefined) {
     // The worker sends its own API key to the endpoint: a job must not be able to send it elsewhere.
     throw new UserError("--base-url cannot travel with a queued flow: the endpoint gets the worker's API key, so it is set in each worker's configuration.", EXIT.usage);
+  }
+  if (options.report !== undefined) {
+    // The report draws each flow's screenshots from its session, and a queued flow's session is in its worker's home.
+    throw new UserError(
+      "--report is not available with --queue yet: each flow's session and screenshots stay in its worker's Sightline home. Use --out or --junit, and sightline report SESSION on the worker that ran it.",
+      EXIT.usage,
+    );
   }
 }
 

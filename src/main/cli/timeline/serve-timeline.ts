@@ -4,14 +4,14 @@
  * SIGTERM), then stops any run it started, closes the server and the database.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createAppService } from '../../api/app-service.js';
 import { createDesktopPermissions, TERMINAL_GRANTEE } from '../../app/permissions/index.js';
 import { startTimelineServer } from '../../api/http/http-server.js';
 import { loadCliConfig } from '../cli-config.js';
+import { packageRoots, packageVersion } from '../package-info.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
 
@@ -75,26 +75,6 @@ function findRendererDirectory(env: Record<string, string | undefined>): string 
     `the timeline UI is not built (no index.html in ${candidates.join(' or ')}). Run \`npm run build\` in the Sightline folder first.`,
     EXIT.usage,
   );
-}
-
-/** Sightline's version, from the package.json this code belongs to. */
-function packageVersion(): string {
-  for (const root of packageRoots()) {
-    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
-    if (manifest.name === 'sightline' && typeof manifest.version === 'string') return manifest.version;
-  }
-  return '0.0.0';
-}
-
-function packageRoots(): string[] {
-  const roots: string[] = [];
-  let folder = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(folder, 'package.json'))) roots.push(folder);
-    const parent = dirname(folder);
-    if (parent === folder) return roots;
-    folder = parent;
-  }
 }
 
 function untilInterrupted(): Promise<void> {

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import type { ReactElement } from 'react';
 
 /** The mark of a pinned frame (issue 16): every later request of its session sends it whole. */

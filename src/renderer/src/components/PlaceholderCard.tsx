@@ -4,6 +4,7 @@ import { useAppApi } from '../hooks/app-api-context.js';
 import { useImage } from '../hooks/use-image.js';
 import { placeholderHint } from '../timeline/step-presentation.js';
 import { PinBadge } from './PinBadge.js';
+import { PlaceholderFace } from './PlaceholderFace.js';
 import { ScreenshotFigure } from './ScreenshotFigure.js';
 import { THUMBNAIL_WIDTH } from './StepThumbnail.js';
 import { ZoneBadge } from './ZoneBadge.js';
@@ -50,21 +51,21 @@ export function PlaceholderCard({ step, screenshot, onOpen }: { step: Step; scre
       aria-busy={state === 'loading' ? true : undefined}
       data-image-id={screenshot.imageId}
     >
-      <span className="placeholder-head">
-        <code className="placeholder-id">{screenshot.imageId}</code>
-        {screenshot.pinned === true ? <PinBadge /> : null}
-        <ZoneBadge zone={screenshot.zone} />
-      </span>
-      <span className="placeholder-caption">{screenshot.caption ?? 'No caption'}</span>
-      <span className="placeholder-hint">
-        {state === 'idle'
-          ? placeholderHint(screenshot)
-          : state === 'loading'
-            ? 'Loading…'
-            : state === 'failed'
-              ? 'Could not load · retry'
-              : `Unavailable · ${image.status === 'unavailable' ? image.reason : 'purged'}`}
-      </span>
+      <PlaceholderFace
+        imageId={screenshot.imageId}
+        zone={screenshot.zone}
+        caption={screenshot.caption}
+        pinned={screenshot.pinned === true}
+        hint={
+          state === 'idle'
+            ? placeholderHint(screenshot)
+            : state === 'loading'
+              ? 'Loading…'
+              : state === 'failed'
+                ? 'Could not load · retry'
+                : `Unavailable · ${image.status === 'unavailable' ? image.reason : 'purged'}`
+        }
+      />
     </button>
   );
 }

@@ -1,7 +1,8 @@
 import type { ReactElement } from 'react';
-import { actionPointsOnScreenshot, type ComputerAction } from '../../../shared/actions.js';
+import type { ComputerAction } from '../../../shared/actions.js';
 import type { ScreenshotView } from '../../../shared/model-view.js';
 import type { CropBox } from '../timeline/crop-boxes.js';
+import { ActionMarks, markUnit } from './ActionMarks.js';
 
 export interface ScreenshotFigureProps {
   url: string;
@@ -27,8 +28,7 @@ export interface ScreenshotFigureProps {
  * without a single computed style.
  */
 export function ScreenshotFigure({ url, width, height, action, view, cropBoxes = [], scale = 'thumbnail', label, className }: ScreenshotFigureProps): ReactElement {
-  const unit = Math.max(width, height) / (scale === 'thumbnail' ? 48 : 110);
-  const points = action && view ? actionPointsOnScreenshot(action, view, { width, height }) : [];
+  const unit = markUnit(width, height, scale);
   return (
     <svg
       className={`screenshot-figure ${className ?? ''}`}
@@ -48,22 +48,7 @@ export function ScreenshotFigure({ url, width, height, action, view, cropBoxes =
           ) : null}
         </g>
       ))}
-      {action?.action === 'drag' && points.length === 2 ? (
-        <line
-          className="action-path"
-          x1={points[0]?.x}
-          y1={points[0]?.y}
-          x2={points[1]?.x}
-          y2={points[1]?.y}
-          strokeWidth={unit / 3}
-        />
-      ) : null}
-      {points.map((point, index) => (
-        <g key={index} className={`action-mark ${index === 0 ? 'action-mark-start' : 'action-mark-end'}`}>
-          <circle className="action-ring" cx={point.x} cy={point.y} r={unit} strokeWidth={unit / 4} />
-          <circle className="action-dot" cx={point.x} cy={point.y} r={unit / 3} />
-        </g>
-      ))}
+      <ActionMarks action={action} view={view} width={width} height={height} scale={scale} />
     </svg>
   );
 }

@@ -11,6 +11,7 @@ import { answerHeading } from '../timeline/answer-presentation.js';
 import { AnswerCard } from './AnswerCard.js';
 import { AnswerValueDialog } from './AnswerValueDialog.js';
 import { ConfirmationPrompt } from './ConfirmationPrompt.js';
+import { ExportReportButton } from './ExportReportButton.js';
 import { FlowMark } from './FlowMark.js';
 import { ImageViewer, type EvidenceContext } from './ImageViewer.js';
 import { QuestionPrompt } from './QuestionPrompt.js';
@@ -108,6 +109,7 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
             </p>
           ) : null}
           {session !== null ? <RunControls session={session} run={state.run} onContinue={onContinue} /> : null}
+          {session !== null ? <ExportReportButton sessionId={session.id} /> : null}
         </div>
         {session !== null && session.tokens.sent !== null ? (
           <div className="session-tokens">

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import type { ReactElement } from 'react';
 import type { TimelineImageZone } from '../../../shared/images.js';
 import { zoneLabel } from '../timeline/step-presentation.js';
