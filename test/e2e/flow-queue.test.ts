@@ -94,6 +94,40 @@ function answeringModel(onHang: () => void): ScriptedReply[] {
   });
 }
 
+/** A model whose first request naming the latch waits for `release` before it answers; every other one answers at once. */
+function heldModel(onHeld: () => void, release: Promise<void>): ScriptedReply[] {
+  let held = false;
+  const answer = scriptedMoves([{ tool: 'answer', arguments: { verdict: true, reason: 'The page shows the cart.', evidence: [] } }])[0]!;
+  return Array.from({ length: 40 }, () => async (request: RecordedRequest) => {
+    if (!held && summarizeRequest(request).text.includes(LATCH)) {
+      held = true;
+      onHeld();
+      await release;
+    }
+    return answer(request);
+  });
+}
+
+interface JobStatus {
+  id: string;
+  queue: string;
+  flow: string;
+  state: string;
+  attempts: Array<{ attempt: number; pid: number; outcome: string }>;
+  status?: string;
+}
+
+/** `sightline queue status ID --json`, as a person would ask it. */
+async function queueStatus(id: string): Promise<JobStatus[]> {
+  const run = await startSightline(['--home', home('status'), 'queue', 'status', id, '--queue', redis.url, '--json']).exited;
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as JobStatus[];
+}
+
+function runIdOf(output: string): string {
+  return /enqueued .* as (run_[0-9a-f]{12}) /.exec(output)![1]!;
+}
+
 interface Report {
   status: string;
   flows: Array<{ name: string; status: string; attempts: number; sessionId?: string; earlierSessions: string[]; queueAttempts?: Array<{ attempt: number; host: string; pid: number; sessionId?: string; outcome: string }> }>;
@@ -178,5 +212,76 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(delays[2]!).toBeGreaterThan(delays[0]!);
     expect(worker.output.stderr).not.toContain('hunter2-secret');
     expect(worker.child.exitCode).toBeNull();
+  });
+
+  it('a SIGTERM finishes the job in hand, takes no new one, and the worker exits cleanly', { timeout: 120_000 }, async () => {
+    let heldSeen!: () => void;
+    const held = new Promise<void>((resolve) => (heldSeen = resolve));
+    let release!: () => void;
+    model.script(heldModel(() => heldSeen(), new Promise<void>((resolve) => (release = resolve))));
+    const worker = startWorker('worker');
+    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
+    const client = startClient([flowFile('In hand', `${LATCH} The page shows a cart`), '--queue', redis.url, '--wait']);
+    await held;
+
+    worker.child.kill('SIGTERM');
+    await waitFor(() => worker.output.stderr.includes('SIGTERM: finishing the job in hand (1)'), { description: 'the worker finishing its job', timeoutMs: 30_000 });
+    // Enqueued while the stopping worker's one slot is busy: it must still be waiting when the worker has gone.
+    const later = await startClient([flowFile('Later', 'The page shows a cart'), '--queue', redis.url]).exited;
+    expect(later.code, later.stderr).toBe(0);
+    release();
+
+    const run = await client.exited;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('1 flow: 1 passed, 0 failed');
+    const ended = await worker.exited;
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.stderr).toContain('worker stopped');
+    expect(ended.stderr).not.toContain('▶ Later');
+    const [waiting] = await queueStatus(runIdOf(later.stderr));
+    expect(waiting).toMatchObject({ flow: 'Later', state: 'waiting', attempts: [] });
+  });
+
+  it('queue cancel removes a waiting job, and the client waiting for it reports it stopped', { timeout: 120_000 }, async () => {
+    // No worker: the job waits until it is cancelled.
+    const client = startClient([flowFile('Never run', 'The page shows a cart'), '--queue', redis.url, '--wait']);
+    const runId = await waitFor(() => /enqueued .* as (run_[0-9a-f]{12}) /.exec(client.output.stderr)?.[1], { description: 'the run enqueued', timeoutMs: 60_000 });
+    const [before] = await queueStatus(`${runId}.1`);
+    expect(before!.state).toBe('waiting');
+
+    const cancel = await startSightline(['--home', home('cancel'), 'queue', 'cancel', runId, '--queue', redis.url]).exited;
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stdout).toContain(`${runId}.1: removed before it started`);
+
+    const run = await client.exited;
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain('cancelled: the job was removed from the queue before it ended');
+    expect(run.stderr).toContain('1 flow: 0 passed, 0 failed, 1 stopped');
+    const gone = await startSightline(['--home', home('status'), 'queue', 'status', runId, '--queue', redis.url]).exited;
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`no job or run ${runId} in the queue`);
+  });
+
+  it('a desktop flow waits for a desktop worker: a browser-only worker never takes it', { timeout: 120_000 }, async () => {
+    model.script(answeringModel(() => undefined));
+    const desktop = join(folder, 'a-desktop.flow.yaml');
+    writeFileSync(desktop, 'name: On the desktop\ntarget: { operator: desktop }\nsteps:\n  - assert: The desktop shows a window\n');
+    // Enqueued after the desktop flow, in the same run: once the worker has finished it, it had every chance to take the first.
+    const browser = flowFile('B in the browser', 'The page shows a cart');
+    const worker = startWorker('worker');
+    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
+    const enqueued = await startClient([desktop, browser, '--queue', redis.url]).exited;
+    expect(enqueued.code, enqueued.stderr).toBe(0);
+    const runId = runIdOf(enqueued.stderr);
+
+    const jobs = await waitFor(
+      async () => {
+        const found = await queueStatus(runId);
+        return found.find((job) => job.flow === 'B in the browser')?.state === 'completed' && found;
+      },
+      { description: 'the browser flow completed', timeoutMs: 60_000, intervalMs: 250 },
+    );
+    expect(jobs.find((job) => job.flow === 'On the desktop')).toMatchObject({ queue: 'sightline-desktop', state: 'waiting', attempts: [] });
+    expect(worker.output.stderr).not.toContain('▶ On the desktop');
   });
 });

@@ -14,7 +14,8 @@ export function stepLine(step: StepResult): string {
 
 export function flowLine(flow: FlowResult): string {
   const cost = flow.costDollars === undefined ? '' : `, ${dollarText(flow.costDollars)}`;
-  const error = flow.status === 'failed' && flow.error !== undefined ? `: ${oneLine(flow.error, 300)}` : '';
+  // A stopped flow says why too: the run was interrupted, or (queued) its job was cancelled.
+  const error = flow.status !== 'passed' && flow.error !== undefined ? `: ${oneLine(flow.error, 300)}` : '';
   return `${flow.status === 'passed' ? '✓' : flow.status === 'failed' ? '✗' : '■'} ${flow.name} ${flow.status} in ${seconds(flow.durationMs)}${cost}${error}${flow.sessionId === undefined ? '' : ` (session ${flow.sessionId})`}\n`;
 }
 
