@@ -231,13 +231,15 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(later.code, later.stderr).toBe(0);
     release();
 
+    // The worker first: had it handed the job back instead, the client would wait for it forever.
+    const ended = await worker.exited;
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.stderr).toMatch(/✓ In hand \(job run_[0-9a-f]{12}\.1\) passed/);
+    expect(ended.stderr).toContain('worker stopped');
+    expect(ended.stderr).not.toContain('▶ Later');
     const run = await client.exited;
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('1 flow: 1 passed, 0 failed');
-    const ended = await worker.exited;
-    expect(ended.code, ended.stderr).toBe(0);
-    expect(ended.stderr).toContain('worker stopped');
-    expect(ended.stderr).not.toContain('▶ Later');
     const [waiting] = await queueStatus(runIdOf(later.stderr));
     expect(waiting).toMatchObject({ flow: 'Later', state: 'waiting', attempts: [] });
   });
