@@ -47,7 +47,7 @@ export function replayPageHtml(variant: ReplayVariant, clockText = '10:00:00'): 
   <div id="page">
     <div class="row" style="top: 128px"><span>${first}</span><button id="add-1" onclick="add('${first}')">Add</button></div>
     <div class="row" style="top: 198px"><span>${second}</span><button id="add-2" onclick="add('${second}')">Add</button></div>
-    <input id="name" autocomplete="off" aria-label="Name" onchange="report('name', this.value)">
+    <input id="name" autocomplete="off" aria-label="Name" oninput="report('name', this.value)">
     <div id="status">Cart is empty</div>
   </div>
   ${variant === 'popup' ? '<div id="popup"><p>We use cookies to run this shop.</p><button id="accept" onclick="document.getElementById(\'popup\').remove(); report(\'accepted\', \'yes\')">Accept</button></div>' : ''}
