@@ -73,6 +73,8 @@ export function replayKeyOf(flowName: string, kind: string, text: string): strin
 
 /** What a replay saved against the run it replayed: model calls, and dollars where both prices are known. */
 export function replaySavings(replay: TurnReplay): { modelCalls: number; costDollars: number | null } {
+  // A step that failed at a divergence saved nothing: it is still to be done.
+  if (replay.mode === 'diverged') return { modelCalls: 0, costDollars: 0 };
   const costDollars = replay.baselineCostDollars === null || replay.costDollars === null ? null : replay.baselineCostDollars - replay.costDollars;
   return { modelCalls: replay.baselineModelCalls - replay.modelCalls, costDollars };
 }

@@ -71,11 +71,14 @@ const RECORDING = [
   { finish: 'Typed the name.' },
 ];
 
-async function record(): Promise<void> {
+/** Records the flow with the scripted model; returns the recorded session. */
+async function record(): Promise<string> {
   model.script(scriptedMoves(RECORDING));
-  const run = await runFlow([], 'Ada Lovelace');
+  const out = join(folder, 'recorded.json');
+  const run = await runFlow(['--out', out], 'Ada Lovelace');
   expect(run.code, run.stderr).toBe(0);
   shop.reports.length = 0;
+  return (JSON.parse(readFileSync(out, 'utf8')) as { flows: Array<{ sessionId: string }> }).flows[0]!.sessionId;
 }
 
 function typedName(): string | undefined {
@@ -167,5 +170,35 @@ describe('sightline flow --replay', () => {
     const again = await runFlow(['--replay'], 'Ada Lovelace');
     expect(again.code, again.stderr).toBe(0);
     expect(model.requests.length).toBe(calls);
+  });
+});
+
+describe('sightline replay SESSION', () => {
+  it("replays a recorded session's turns on the present page with no model call", { timeout: 120_000 }, async () => {
+    const session = await record();
+    const before = model.requests.length;
+    const run = await runSightlineProcess(['--home', home.root, 'replay', session, '--url', shop.url, '--base-url', model.baseUrl], { SHOPPER: 'Grace Hopper' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.requests.length - before).toBe(0);
+    expect(run.stderr).toContain('✓ turn 1 do: Add apples to the cart [replayed, 2 model calls saved]');
+    expect(run.stderr).toContain('✓ turn 2 do: Type {{SHOPPER}} into the name field [replayed, 3 model calls saved]');
+    expect(typedName()).toBe('Grace Hopper');
+  });
+
+  it('--no-heal stops at the first turn whose screen changed: exit 1, naming the turn and the region', { timeout: 120_000 }, async () => {
+    const session = await record();
+    shop.setVariant('swapped');
+    const run = await runSightlineProcess(['--home', home.root, 'replay', session, '--url', shop.url, '--base-url', model.baseUrl, '--no-heal'], { SHOPPER: 'Ada Lovelace' });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('✗ turn 1 do: Add apples to the cart [diverged: before action 1 (click (330, 150)): the region at 100,140 74×20 changed near the target]');
+    expect(run.stderr).not.toContain('turn 2');
+    expect(shop.reports).toEqual([]);
+  });
+
+  it('a browser session without --url is a usage error naming the flag', { timeout: 120_000 }, async () => {
+    const session = await record();
+    const run = await runSightlineProcess(['--home', home.root, 'replay', session, '--base-url', model.baseUrl]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('give the page to replay it on with --url');
   });
 });

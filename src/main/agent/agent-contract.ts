@@ -52,7 +52,7 @@ export interface TurnRequest {
    * screen, or, with `heal: false`, the turn fails there. A question's recorded verdict is reused on a frame
    * identical to the recorded one. Without a recording the model runs the step.
    */
-  replay?: { heal: boolean };
+  replay?: { heal: boolean; /** This turn's recording instead of the key's latest (`sightline replay SESSION`). */ fromTurnId?: string };
 }
 
 /** A ceiling shared by a run of turns: what they spent before this turn counts against it. */

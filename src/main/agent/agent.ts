@@ -196,7 +196,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
           shownImages: ShownImages.of({ maxImageEdge, imageSizing: model.profile.imageSizing, coordinateSpace: model.profile.coordinateSpace }),
           signal,
         },
-        { key: request.replayKey, heal: request.replay.heal, answering: answer !== undefined, first },
+        { key: request.replayKey, heal: request.replay.heal, fromTurnId: request.replay.fromTurnId, answering: answer !== undefined, first },
         note,
       );
       if (replayed !== undefined) return replayed;

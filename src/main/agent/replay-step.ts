@@ -33,6 +33,8 @@ export interface ReplayNote {
 export interface ReplayAsk {
   key: string;
   heal: boolean;
+  /** A given turn to replay; the key's latest recording when absent. */
+  fromTurnId?: string | undefined;
   /** The turn answers a question. */
   answering: boolean;
   /** The turn's first capture, stored. */
@@ -40,7 +42,7 @@ export interface ReplayAsk {
 }
 
 export async function replayStep(parts: ReplayParts, ask: ReplayAsk, note: ReplayNote): Promise<TurnEnding | undefined> {
-  const recorded = parts.storage.turns.latestRecording(ask.key);
+  const recorded = ask.fromTurnId === undefined ? parts.storage.turns.latestRecording(ask.key) : parts.storage.turns.get(ask.fromTurnId);
   if (recorded === undefined) return undefined;
   note.recorded = recorded;
   return ask.answering ? reuseAnswer(parts, recorded, ask, note) : replayActions(parts, recorded, ask, note);

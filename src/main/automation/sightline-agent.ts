@@ -42,7 +42,7 @@ export interface StepOptions {
  * true: replay, and heal a step whose screen diverged with the model; `{ heal: false }`: a divergence fails the step
  * (StepFailedError naming the action and the region).
  */
-export type ReplayOption = boolean | { heal?: boolean };
+export type ReplayOption = boolean | { heal?: boolean; /** A recorded turn to replay instead of the step's latest recording. */ from?: string };
 
 export interface WaitForOptions extends StepOptions {
   /** How long to wait: milliseconds, or text such as "30s" or "2m" (30 s by default). */
@@ -271,9 +271,10 @@ function recordOf(kind: StepKind, text: string, outcome: TurnOutcome, started: n
   };
 }
 
-function replaySetting(option: ReplayOption | undefined): { heal: boolean } | undefined {
+function replaySetting(option: ReplayOption | undefined): { heal: boolean; fromTurnId?: string } | undefined {
   if (option === undefined || option === false) return undefined;
-  return { heal: option === true || option.heal !== false };
+  if (option === true) return { heal: true };
+  return { heal: option.heal !== false, ...(option.from === undefined ? {} : { fromTurnId: option.from }) };
 }
 
 function failure(step: StepRecord, message: string): StepFailedError {

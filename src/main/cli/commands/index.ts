@@ -6,6 +6,7 @@ import { registerDoctorCommand } from './doctor.js';
 import { registerFlowCommand } from './flow.js';
 import { registerFramesCommand } from './frames.js';
 import { registerMcpCommand } from './mcp.js';
+import { registerReplayCommand } from './replay.js';
 import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerTimelineCommand } from './timeline.js';
@@ -13,6 +14,7 @@ import { registerTimelineCommand } from './timeline.js';
 export function registerCommands(program: Command, invocation: CliInvocation): void {
   registerRunCommand(program, invocation);
   registerFlowCommand(program, invocation);
+  registerReplayCommand(program, invocation);
   registerSessionsCommand(program, invocation);
   registerTimelineCommand(program, invocation);
   registerMcpCommand(program, invocation);
