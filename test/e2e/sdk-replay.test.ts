@@ -149,6 +149,23 @@ describe('replaying a do step', () => {
     ]);
   });
 
+  it('a screen after the action unlike the recorded one: healed from there, the action not repeated blindly', { timeout: 90_000 }, async () => {
+    await recordAddApples();
+    const seen: string[] = [];
+    model.script(scriptedMoves([{ finish: 'Apples are out of stock; nothing was added.', success: false }], (summary) => seen.push(summary.text)));
+    const { agent } = await open('out-of-stock', { replay: true });
+    const failure = await agent.do('Add apples to the cart').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StepFailedError);
+    const step = agent.steps.at(-1)!;
+    expect(step.replay?.mode).toBe('healed');
+    expect(step.replay?.divergence).toMatchObject({ phase: 'after', action: 1 });
+    expect(step.replay?.divergence?.reason).toMatch(/the whole screen changed|larger than a line of text/);
+    // The click was done once (the screen before it was the recorded one); the model saw what it led to.
+    expect(shop.reports).toEqual([{ kind: 'out-of-stock', value: 'Apples' }]);
+    expect(seen[0]).toContain('had done action 1');
+    expect(seen[0]).toContain('The recorded screen the action led to');
+  });
+
   it('with healing off, a divergence fails the step naming the action and the region, and nothing is clicked', { timeout: 90_000 }, async () => {
     await recordAddApples();
     const before = model.requests.length;

@@ -6,6 +6,8 @@
  * - `banner`: a 120 px banner on top moves everything down;
  * - `swapped`: the two rows' labels swapped, in the same layout (Add on the first row now adds Pears);
  * - `popup`: a cookie popup over the middle of the page, with its own Accept button;
+ * - `out-of-stock`: the same page, but Add opens an "Out of stock" panel over the middle instead of adding: the screen
+ *   before the click is the recorded one, the screen after it is not;
  * - `clock`: the same page with a clock in the top-right corner that ticks (its text set by `tick()` from the page's
  *   own timer, so two captures differ there and nowhere else).
  *
@@ -14,7 +16,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const REPLAY_VARIANTS = ['same', 'banner', 'swapped', 'popup', 'clock'] as const;
+export const REPLAY_VARIANTS = ['same', 'banner', 'swapped', 'popup', 'clock', 'out-of-stock'] as const;
 export type ReplayVariant = (typeof REPLAY_VARIANTS)[number];
 
 /** Where the first row's Add button is on the `same` page (and on the clock page). */
@@ -54,7 +56,10 @@ export function replayPageHtml(variant: ReplayVariant, clockText = '10:00:00'): 
   ${variant === 'clock' ? `<div id="clock">${clockText}</div>` : ''}
   <script>
     function report(kind, value) { fetch('/report?' + new URLSearchParams({ kind, value }), { method: 'POST' }); }
-    function add(item) { document.getElementById('status').textContent = 'Added ' + item; report('added', item); }
+    function add(item) {
+      ${variant === 'out-of-stock' ? "const panel = document.createElement('div'); panel.id = 'stock'; panel.textContent = item + ' are out of stock'; panel.style.cssText = 'position:fixed;left:390px;top:420px;width:500px;height:200px;background:#b71c1c;color:#fff;font-size:28px;padding:30px;box-sizing:border-box'; document.body.appendChild(panel); report('out-of-stock', item); return;" : ''}
+      document.getElementById('status').textContent = 'Added ' + item; report('added', item);
+    }
     ${variant === 'clock' ? "let seconds = 0; setInterval(() => { seconds += 1; document.getElementById('clock').textContent = '10:00:' + String(seconds % 60).padStart(2, '0'); }, 700);" : ''}
   </script>
 </body></html>`;
