@@ -166,6 +166,24 @@ describe('replaying a do step', () => {
     expect(seen[0]).toContain('The recorded screen the action led to');
   });
 
+  it('a step the model found already done replays as nothing only on the same screen: a popup now there is healed', { timeout: 90_000 }, async () => {
+    model.script(scriptedMoves([{ finish: 'No cookie popup is shown; nothing to do.' }]));
+    const recording = await open('same');
+    await recording.agent.do('Accept the cookies if a popup asks');
+
+    const before = model.requests.length;
+    const same = await open('same', { replay: true });
+    expect((await same.agent.do('Accept the cookies if a popup asks')).replay).toMatchObject({ mode: 'replayed', replayedActions: 0 });
+    expect(model.requests.length - before).toBe(0);
+
+    model.script(scriptedMoves([{ action: { action: 'click', ...POPUP_ACCEPT } }, { finish: 'Accepted the cookies.' }]));
+    const popup = await open('popup', { replay: true });
+    const healed = await popup.agent.do('Accept the cookies if a popup asks');
+    expect(healed.replay?.mode).toBe('healed');
+    expect(healed.replay?.divergence?.actionText).toBe('finish: the recorded run did nothing here');
+    expect(shop.reports).toEqual([{ kind: 'accepted', value: 'yes' }]);
+  });
+
   it('with healing off, a divergence fails the step naming the action and the region, and nothing is clicked', { timeout: 90_000 }, async () => {
     await recordAddApples();
     const before = model.requests.length;

@@ -72,6 +72,7 @@ describe('reading a recording', () => {
       replayable: true,
       turnId,
       summary: 'Added apples.',
+      finishedOnImageId: screens[5],
       actions: [
         { index: 1, action: { action: 'click', x: 330, y: 150 }, view: VIEW, beforeImageId: screens[1], afterImageId: after[1] },
         { index: 2, action: { action: 'type', text: '{{SHOPPER}}' }, view: VIEW, beforeImageId: screens[4], afterImageId: screens[4] },

@@ -34,7 +34,14 @@ export interface RecordedAction {
 }
 
 export type Recording =
-  | { replayable: true; turnId: string; actions: RecordedAction[]; summary: string | undefined }
+  | {
+      replayable: true;
+      turnId: string;
+      actions: RecordedAction[];
+      summary: string | undefined;
+      /** The screen the model finished on: what a recording without actions is checked against. */
+      finishedOnImageId: string | undefined;
+    }
   | { replayable: false; turnId: string; why: string };
 
 /** Calls that only look (or end the turn): a replay passes over them. Any other tool's call could not be repeated safely. */
@@ -44,10 +51,12 @@ const LOOKING_TOOLS = new Set(['finish', 'get_history_image', 'crop_image', 'scr
 export function readRecording(storage: Storage, turnId: string): Recording {
   const actions: RecordedAction[] = [];
   let summary: string | undefined;
+  let finishedOnImageId: string | undefined;
   for (const step of storage.steps.listByTurn(turnId)) {
     const action = step.action;
     if (!isComputerAction(action)) {
       if (action.tool === 'finish') {
+        finishedOnImageId = step.screenshotImageId ?? undefined;
         const args = action.arguments;
         if (typeof args === 'object' && args !== null && !Array.isArray(args) && typeof args.summary === 'string') summary = args.summary;
         continue;
@@ -67,7 +76,9 @@ export function readRecording(storage: Storage, turnId: string): Recording {
     const afterImageId = typeof result.screenshotImageId === 'string' ? result.screenshotImageId : (step.dedupOfImageId ?? undefined);
     actions.push({ index: actions.length + 1, action, view: view.data, beforeImageId: step.screenshotImageId, afterImageId });
   }
-  return { replayable: true, turnId, actions, summary };
+  // A turn that was itself replayed has no finish call: its last screen is the one it ended on.
+  finishedOnImageId ??= storage.images.listByTurn(turnId).filter((image) => image.source === 'screen' || image.source === 'browser').at(-1)?.id;
+  return { replayable: true, turnId, actions, summary, finishedOnImageId };
 }
 
 export interface ReplayParts {
@@ -96,6 +107,24 @@ export async function replayRecording(parts: ReplayParts, recording: Extract<Rec
   const frames = new RecordedFrames(parts.storage);
   let present = { imageId: first.imageId, frame: requireFrame(parts.screen) };
   let done = 0;
+  if (recording.actions.length === 0 && recording.finishedOnImageId !== undefined) {
+    // The model did nothing there (it found the task done): nothing to do is a judgement of the screen too.
+    const finishedOn = await frames.read(recording.finishedOnImageId);
+    if (finishedOn === undefined) return { kind: 'failed', actions: 0, summary: `the recorded screen ${recording.finishedOnImageId} can no longer be read` };
+    const judgement = judgeReplayFrame(finishedOn, present.frame, undefined, parts.comparison);
+    if (!judgement.same) {
+      const divergence: ReplayDivergence = {
+        phase: 'before',
+        action: 1,
+        actionText: 'finish: the recorded run did nothing here',
+        reason: judgement.reason,
+        ...(judgement.region === undefined ? {} : { region: judgement.region }),
+        recordedImageId: recording.finishedOnImageId,
+        presentImageId: present.imageId,
+      };
+      return { kind: 'diverged', actions: 0, divergence, recordedFrame: finishedOn };
+    }
+  }
   for (const recorded of recording.actions) {
     if (parts.signal.aborted) return { kind: 'stopped', actions: done };
     const before = await frames.read(recorded.beforeImageId);
