@@ -11,9 +11,11 @@
  *   For each: wrong actions (what the page saw added or typed that the task did not ask for; aim 0), model calls
  *   (only for the steps that changed), and the steps that diverged (on the clock page each is a false divergence;
  *   aim 0).
- * - Desktop: the desktop replay runs in the e2e suite under Xvfb (test/e2e/desktop-replay.test.ts), not here.
+ * - Desktop: a one-step flow recorded and replayed by `sightline flow` (a child process) on a private Xvfb, on a real
+ *   Chromium window: model calls and the step's time from --out, and the click seen in the window's title.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -23,6 +25,11 @@ import { findBrowserExecutable } from '../src/main/operators/browser-executable.
 import { startFakeOpenAiServer, type FakeOpenAiServer, type FakeReply, type RecordedRequest } from '../test/helpers/fake-openai-server.js';
 import { BANNER_HEIGHT, FIRST_ADD, NAME_INPUT, POPUP_ACCEPT, startReplayPage, type ReplayPageServer, type ReplayVariant } from '../test/helpers/replay-page.js';
 import { scriptedMoves, type ScriptedMove } from '../test/helpers/scripted-computer-model.js';
+import { boxOfColour, canOpenDesktopTestWindow, openDesktopTestWindow } from '../test/helpers/desktop-test-window.js';
+import { decodeImageFile } from '../src/main/perception/image-encoding.js';
+import { waitFor } from '../test/helpers/wait-for.js';
+import { startXvfb } from '../test/helpers/xvfb.js';
+import { REPO_ROOT, runSightlineProcess } from '../test/e2e/support/sightline-process.js';
 import { formatMs, markdownTable, median, type BenchSection } from './harness.js';
 
 const ADD = 'Add apples to the cart';
@@ -44,6 +51,8 @@ interface ModelState {
   variant: ReplayVariant;
   healing: boolean;
   run: number;
+  /** Another task's moves (the desktop flow's), answered instead when the request names it. */
+  other?: { task: string; moves: ScriptedMove[] };
 }
 
 /** A model that answers each step's turn with that step's moves for the page being shown. */
@@ -51,10 +60,11 @@ function pageAwareModel(model: FakeOpenAiServer, state: ModelState): void {
   const queues = new Map<string, Array<(request: RecordedRequest) => FakeReply>>();
   const reply = (request: RecordedRequest): FakeReply => {
     const text = request.rawBody;
-    const task = text.lastIndexOf(TYPE) > text.lastIndexOf(ADD) ? TYPE : ADD;
+    const other = state.other !== undefined && text.includes(state.other.task) ? state.other : undefined;
+    const task = other?.task ?? (text.lastIndexOf(TYPE) > text.lastIndexOf(ADD) ? TYPE : ADD);
     // A turn's requests all name its task the same number of times; the next turn of the session names it more.
     const key = `${state.run}|${task}|${text.split(task).length}`;
-    if (!queues.has(key)) queues.set(key, scriptedMoves(movesFor(state.variant, task, state.healing)));
+    if (!queues.has(key)) queues.set(key, scriptedMoves(other?.moves ?? movesFor(state.variant, task, state.healing)));
     const next = queues.get(key)!.shift();
     return next === undefined ? { type: 'error', status: 400, message: 'the scripted model has no more moves for this step' } : next(request);
   };
@@ -112,6 +122,48 @@ async function playwrightRun(browser: Browser, shop: ReplayPageServer): Promise<
   return ms;
 }
 
+/** One desktop flow recorded and replayed by the CLI on a private Xvfb: the row of the table, or why it was skipped. */
+async function desktopRow(model: FakeOpenAiServer, state: ModelState): Promise<string[]> {
+  if (!canOpenDesktopTestWindow) return ['replay, desktop (Xvfb)', '–', '–', 'skipped: no browser for the test window', '–', '–'];
+  const screen = { width: 1280, height: 800 };
+  const xvfb = await startXvfb(screen);
+  const folder = mkdtempSync(join(tmpdir(), 'sightline-bench-desktop-replay-'));
+  const window = openDesktopTestWindow({ xvfb, screen, titlePrefix: 'sightline-bench-replay', fieldTop: 420 });
+  try {
+    const poll = { timeoutMs: 30_000, intervalMs: 200 };
+    await waitFor(() => window.title().startsWith('sightline-bench-replay'), { description: 'the Chromium window', ...poll });
+    const button = await waitFor(async () => {
+      const file = join(folder, `screen-${Date.now()}.png`);
+      const child = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'test/e2e/support/capture-desktop-frame.ts'), file, '700', '280'], { cwd: REPO_ROOT, env: xvfb.env, encoding: 'utf8', timeout: 30_000 });
+      if (child.status !== 0) return undefined;
+      const box = boxOfColour(await decodeImageFile(file), [255, 0, 0]);
+      return box !== undefined && box.width > 100 ? box : undefined;
+    }, { description: 'the red button', ...poll });
+    const flow = join(folder, 'press.flow.yaml');
+    writeFileSync(flow, 'name: Press\ntarget: { operator: desktop }\nsteps:\n  - do: Press the red button\n');
+    state.run += 1;
+    state.other = { task: 'Press the red button', moves: [{ action: { action: 'click', x: Math.round(button.x + button.width / 2), y: Math.round(button.y + button.height / 2) } }, { finish: 'Pressed it.' }] };
+    const run = async (extra: readonly string[]) => {
+      const out = join(folder, `out-${Date.now()}.json`);
+      const calls = model.requests.length;
+      const exit = await runSightlineProcess(['--home', join(folder, 'home'), 'flow', flow, '--base-url', model.baseUrl, '--out', out, ...extra], { DISPLAY: xvfb.display });
+      if (exit.code !== 0) throw new Error(`the desktop flow failed (${exit.code}): ${exit.stderr.slice(-1000)}`);
+      const report = JSON.parse(readFileSync(out, 'utf8')) as { flows: Array<{ steps: Array<{ durationMs: number; replay?: { mode: string } }> }> };
+      return { calls: model.requests.length - calls, step: report.flows[0]!.steps[0]! };
+    };
+    await run([]);
+    const replayed = await run(['--replay']);
+    // The recorded click and the replayed one, and no other: the title counts them.
+    const twice = await waitFor(() => window.title().includes('clicks=2'), { description: 'the replayed click', ...poll }).then(() => true, () => false);
+    const wrong = twice ? 0 : 1;
+    return ['replay, desktop (Xvfb, one click)', String(replayed.calls), String(wrong), replayed.step.replay?.mode === 'replayed' ? '0' : `1 (${replayed.step.replay?.mode})`, formatMs(replayed.step.durationMs), '–'];
+  } finally {
+    await window.close();
+    await xvfb.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 function wrongActions(run: Run): number {
   return run.added.filter((item) => item !== 'Apples').length + Math.max(0, run.added.length - 1) + (run.typed === 'Ada' ? 0 : 1);
 }
@@ -149,6 +201,7 @@ export const section: BenchSection = {
         const reset = await runFlow(browser, shop, model, home, state, 'same', false);
         if (wrongActions(reset) > 0) throw new Error('re-recording on the plain page went wrong');
       }
+      rows.push(await desktopRow(model, state));
       const table = markdownTable(['run', 'model calls', 'wrong actions', 'steps diverged (healed)', 'wall time (ms)', 'vs Playwright'], rows);
       return [
         table,
@@ -156,6 +209,8 @@ export const section: BenchSection = {
         `Two do steps (3 recorded actions: a click, a click and typing). Aims: 0 model calls replaying the same page, wall time ≤ 1.5× the Playwright script, 0 wrong actions, model calls only for the steps that changed, 0 false divergences on the clock page.`,
         'Wall time is the steps only (attaching the SDK, like opening the page, is not counted). The replay waits for the screen to settle before and after each action (perception.settle) and compares it with the recorded frames; Playwright does neither.',
         'Each changed page is replayed from the recording made on the plain page (the flow is recorded again on the plain page between them).',
+        "The scripted model answers at once, so the record row's time is the agent's own; a real model adds seconds per call, which the replay rows do not pay.",
+        'On the swapped page the second step diverges too: the first step, healed, clicked the second row, whose button keeps the focus ring; that is a real difference of the screen, not a false one.',
       ].join('\n');
     } finally {
       await browser.close();
