@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { ComputerActionSchema, StepActionSchema, ToolArgumentsSchema } from './actions.js';
 import { ScreenshotViewSchema } from './model-view.js';
+import { TurnReplaySchema } from './replay.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
 import { CostTotalsSchema } from './cost.js';
@@ -162,6 +163,8 @@ export const TurnSchema = z
     cost: CostTotalsSchema,
     /** The pictures the person attached to the request, in order (fetch them with getImage). */
     pictures: z.array(ImageSummarySchema),
+    /** A flow step's replay: replayed, healed (and why), diverged or the model's, with what it saved. */
+    replay: TurnReplaySchema.optional(),
   })
   .strict();
 export type Turn = z.infer<typeof TurnSchema>;

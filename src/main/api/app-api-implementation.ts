@@ -149,6 +149,7 @@ export function createAppApiImplementation({
         tokens: turnTokens.get(turn.id) ?? { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0 },
         cost: turnCosts.get(turn.id) ?? NO_COST,
         pictures: (turnPictures.get(turn.id) ?? []).map((image) => imageSummary(image, PICTURE_CONTEXT)),
+        ...(turn.replay === null ? {} : { replay: turn.replay }),
       }));
       return { session: summarize(session), turns };
     },
