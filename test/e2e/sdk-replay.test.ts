@@ -7,7 +7,7 @@
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Sightline, StepFailedError, type SightlineAgent } from '../../src/main/automation/index.js';
+import { Sightline, StepFailedError, type AgentEvent, type SightlineAgent } from '../../src/main/automation/index.js';
 import { BROWSER_LAUNCH_ARGUMENTS } from '../../src/main/operators/browser-launch-arguments.js';
 import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
@@ -79,9 +79,12 @@ describe('replaying a do step', () => {
   it('on the same page: the recorded click is done again with no model call', { timeout: 90_000 }, async () => {
     await recordAddApples();
     const before = model.requests.length;
-    const { agent, page } = await open('same', { replay: true });
+    const events: AgentEvent[] = [];
+    const { agent, page } = await open('same', { replay: true, onEvent: (event) => events.push(event) });
     const step = await agent.do('Add apples to the cart');
     expect(model.requests.length - before).toBe(0);
+    // The turn-ended event says it too.
+    expect(events.find((event) => event.type === 'turn-ended')).toMatchObject({ replay: { mode: 'replayed', modelCalls: 0, baselineModelCalls: 2 } });
     expect(step.replay).toMatchObject({ mode: 'replayed', replayedActions: 1, modelCalls: 0, baselineModelCalls: 2, saved: { modelCalls: 2 } });
     expect(added()).toEqual(['Apples']);
     expect(await page.textContent('#status')).toBe('Added Apples');
