@@ -13,6 +13,7 @@ import { findBrowserExecutable } from '../../src/main/operators/browser-executab
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { BANNER_HEIGHT, FIRST_ADD, NAME_INPUT, POPUP_ACCEPT, startReplayPage, type ReplayPageServer, type ReplayVariant } from '../helpers/replay-page.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
+import { withRawDatabase } from '../helpers/raw-database.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 
 let shop: ReplayPageServer;
@@ -185,6 +186,18 @@ describe('replaying a do step', () => {
     expect(healed.replay?.mode).toBe('healed');
     expect(healed.replay?.divergence?.actionText).toBe('finish: the recorded run did nothing here');
     expect(shop.reports).toEqual([{ kind: 'accepted', value: 'yes' }]);
+  });
+
+  it('a recording whose screens can no longer be read (purged) is not trusted: the step is healed', { timeout: 90_000 }, async () => {
+    await recordAddApples();
+    // The recorded frames were deleted by the retention sweep (their rows marked purged).
+    withRawDatabase(home.databaseFile, (database) => database.prepare("UPDATE images SET purged_at = '2026-11-27T00:00:00.000Z'").run());
+    model.script(scriptedMoves([{ action: { action: 'click', ...FIRST_ADD } }, { finish: 'Added apples.' }]));
+    const { agent } = await open('same', { replay: true });
+    const step = await agent.do('Add apples to the cart');
+    expect(step.replay?.mode).toBe('healed');
+    expect(step.replay?.divergence?.reason).toMatch(/the recorded screen img_[0-9a-f]{12} can no longer be read/);
+    expect(added()).toEqual(['Apples']);
   });
 
   it('with healing off, a divergence fails the step naming the action and the region, and nothing is clicked', { timeout: 90_000 }, async () => {

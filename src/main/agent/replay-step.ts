@@ -90,19 +90,23 @@ async function replayActions(parts: ReplayParts, recorded: TurnRecord, ask: Repl
   }
   note.mode = 'healed';
   // The recorded frame is copied into this session, so the model can see it and recall it by id like its own.
-  const copy = await parts.storage.images.put({
-    sessionId: parts.turn.sessionId,
-    turnId: parts.turn.turnId,
-    bytes: await encodeLossless(run.recordedFrame),
-    mime: 'image/png',
-    width: run.recordedFrame.width,
-    height: run.recordedFrame.height,
-    source: 'tool',
-  });
+  const frame = run.recordedFrame;
+  const copy =
+    frame === undefined
+      ? undefined
+      : await parts.storage.images.put({
+          sessionId: parts.turn.sessionId,
+          turnId: parts.turn.turnId,
+          bytes: await encodeLossless(frame),
+          mime: 'image/png',
+          width: frame.width,
+          height: frame.height,
+          source: 'tool',
+        });
   parts.storage.messages.append({
     sessionId: parts.turn.sessionId,
     turnId: parts.turn.turnId,
-    message: { role: 'user', parts: healingMessage(run.divergence, copy.id, run.divergence.presentImageId ?? ask.first.imageId) },
+    message: { role: 'user', parts: healingMessage(run.divergence, copy?.id, run.divergence.presentImageId ?? ask.first.imageId) },
   });
   return undefined;
 }

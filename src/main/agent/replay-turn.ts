@@ -95,7 +95,8 @@ export interface ReplayParts {
 
 export type ReplayRun =
   | { kind: 'done'; actions: number }
-  | { kind: 'diverged'; actions: number; divergence: ReplayDivergence; recordedFrame: RawImage }
+  /** `recordedFrame` is absent when the recorded screen can no longer be read (retention purged it): nothing to compare is a divergence too. */
+  | { kind: 'diverged'; actions: number; divergence: ReplayDivergence; recordedFrame: RawImage | undefined }
   | { kind: 'failed'; actions: number; summary: string }
   | { kind: 'stopped'; actions: number };
 
@@ -110,7 +111,7 @@ export async function replayRecording(parts: ReplayParts, recording: Extract<Rec
   if (recording.actions.length === 0 && recording.finishedOnImageId !== undefined) {
     // The model did nothing there (it found the task done): nothing to do is a judgement of the screen too.
     const finishedOn = await frames.read(recording.finishedOnImageId);
-    if (finishedOn === undefined) return { kind: 'failed', actions: 0, summary: `the recorded screen ${recording.finishedOnImageId} can no longer be read` };
+    if (finishedOn === undefined) return unreadable(recording.finishedOnImageId, 'before', 1, 'finish: the recorded run did nothing here', 0, present.imageId);
     const judgement = judgeReplayFrame(finishedOn, present.frame, undefined, parts.comparison);
     if (!judgement.same) {
       const divergence: ReplayDivergence = {
@@ -128,7 +129,7 @@ export async function replayRecording(parts: ReplayParts, recording: Extract<Rec
   for (const recorded of recording.actions) {
     if (parts.signal.aborted) return { kind: 'stopped', actions: done };
     const before = await frames.read(recorded.beforeImageId);
-    if (before === undefined) return { kind: 'failed', actions: done, summary: `the recorded screen ${recorded.beforeImageId} can no longer be read` };
+    if (before === undefined) return unreadable(recorded.beforeImageId, 'before', recorded.index, describeAction(recorded.action), done, present.imageId);
     const beforeJudgement = judge(before, present.frame, recorded, parts.comparison);
     if (!beforeJudgement.same) {
       return { kind: 'diverged', actions: done, divergence: divergenceOf('before', recorded, beforeJudgement, present.imageId), recordedFrame: before };
@@ -157,7 +158,7 @@ export async function replayRecording(parts: ReplayParts, recording: Extract<Rec
     present = { imageId: afterImageId, frame: requireFrame(parts.screen) };
     if (recorded.afterImageId === undefined) continue;
     const after = await frames.read(recorded.afterImageId);
-    if (after === undefined) return { kind: 'failed', actions: done, summary: `the recorded screen ${recorded.afterImageId} can no longer be read` };
+    if (after === undefined) return unreadable(recorded.afterImageId, 'after', recorded.index, describeAction(recorded.action), done, present.imageId);
     const afterJudgement = judge(after, present.frame, recorded, parts.comparison);
     if (!afterJudgement.same) {
       return { kind: 'diverged', actions: done, divergence: divergenceOf('after', recorded, afterJudgement, present.imageId), recordedFrame: after };
@@ -166,23 +167,32 @@ export async function replayRecording(parts: ReplayParts, recording: Extract<Rec
   return { kind: 'done', actions: done };
 }
 
+/** A recorded screen that cannot be read (purged by retention, its file lost) cannot vouch for the present one. */
+function unreadable(imageId: string, phase: 'before' | 'after', action: number, actionText: string, done: number, presentImageId: string): ReplayRun {
+  return {
+    kind: 'diverged',
+    actions: done,
+    divergence: { phase, action, actionText, reason: `the recorded screen ${imageId} can no longer be read, so nothing vouches for the present one`, recordedImageId: imageId, presentImageId },
+    recordedFrame: undefined,
+  };
+}
+
 /** The divergence in one sentence: where, which action, what differed. */
 export function divergenceText(divergence: ReplayDivergence): string {
   return `${divergence.phase} action ${divergence.action} (${divergence.actionText}): ${divergence.reason}`;
 }
 
-/** What the healing model is told, with the recorded frame (copied into this session) and the present one. */
-export function healingMessage(divergence: ReplayDivergence, recordedCopyId: string, presentImageId: string): MessagePart[] {
+/** What the healing model is told, with the recorded frame (copied into this session, when it could be read) and the present one. */
+export function healingMessage(divergence: ReplayDivergence, recordedCopyId: string | undefined, presentImageId: string): MessagePart[] {
   const when = divergence.phase === 'before' ? `was about to do action ${divergence.action}` : `had done action ${divergence.action}`;
+  const stopped = `This step was being replayed from an earlier run without you, and the replay stopped: it ${when} (${divergence.actionText}), but the screen is not the one recorded: ${divergence.reason}.`;
   return [
-    {
-      type: 'text',
-      text:
-        `This step was being replayed from an earlier run without you, and the replay stopped: it ${when} (${divergence.actionText}), ` +
-        `but the screen is not the one recorded: ${divergence.reason}. The recorded screen ${divergence.phase === 'before' ? 'the action was chosen on' : 'the action led to'} ` +
-        `(${recordedCopyId}):`,
-    },
-    { type: 'image', imageId: recordedCopyId },
+    ...(recordedCopyId === undefined
+      ? [{ type: 'text' as const, text: stopped }]
+      : [
+          { type: 'text' as const, text: `${stopped} The recorded screen ${divergence.phase === 'before' ? 'the action was chosen on' : 'the action led to'} (${recordedCopyId}):` },
+          { type: 'image' as const, imageId: recordedCopyId },
+        ]),
     { type: 'text', text: `The screen now (${presentImageId}):` },
     { type: 'image', imageId: presentImageId },
     { type: 'text', text: 'Go on with the task from the screen now; the replayed actions above are done. Call finish when the task is done.' },
