@@ -7,6 +7,7 @@ import { registerFlowCommand } from './flow.js';
 import { registerFramesCommand } from './frames.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerReportCommand } from './report.js';
+import { registerReplayCommand } from './replay.js';
 import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerTimelineCommand } from './timeline.js';
@@ -14,6 +15,7 @@ import { registerTimelineCommand } from './timeline.js';
 export function registerCommands(program: Command, invocation: CliInvocation): void {
   registerRunCommand(program, invocation);
   registerFlowCommand(program, invocation);
+  registerReplayCommand(program, invocation);
   registerSessionsCommand(program, invocation);
   registerReportCommand(program, invocation);
   registerTimelineCommand(program, invocation);

@@ -40,6 +40,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const concurrency = wholeNumber('--concurrency', options.concurrency, 1, { min: 1, max: 64 });
   const retries = wholeNumber('--retry', options.retry, 0, { min: 0, max: 10 });
   const shard = checkedShard(options.shard);
+  if (options.heal === false && options.replay !== true) throw new UserError('--no-heal goes with --replay: it says what a replay does where the screen changed.', EXIT.usage);
   if (options.maxCost !== undefined && parseCostCeiling(options.maxCost) === undefined) {
     throw new UserError(`--max-cost: expected ${COST_CEILING_FORMS}, got ${JSON.stringify(options.maxCost.slice(0, 40))}.`, EXIT.usage);
   }
@@ -83,6 +84,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
           ...(start.url === undefined ? {} : { url: start.url }),
           secrets: start.secrets,
           flowName: flow.name,
+          ...(options.replay === true ? { replay: { heal: options.heal !== false } } : {}),
           ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
           config: definedOnly(flowConfigFlags(options)),
           yes: options.yes === true,
@@ -203,7 +205,16 @@ function stepLine(step: StepResult): string {
   const time = step.status === 'skipped' ? '' : ` (${seconds(step.durationMs)})`;
   const why = step.status === 'failed' && step.reason !== undefined ? `\n      ${oneLine(step.reason, 300)}${step.evidence.length > 0 ? ` [evidence: ${step.evidence.join(', ')}]` : ''}` : '';
   const value = step.kind === 'extract' && step.status === 'passed' && step.value !== undefined ? ` → ${oneLine(JSON.stringify(step.value) ?? '', 100)}` : '';
-  return `  ${MARKS[step.status]} ${step.path} ${step.label}${text}${value}${time}${why}\n`;
+  return `  ${MARKS[step.status]} ${step.path} ${step.label}${text}${value}${time}${replayNote(step)}${why}\n`;
+}
+
+/** "replayed, 2 model calls saved", "healed: before action 1 (…): …", "model". */
+function replayNote(step: StepResult): string {
+  const replay = step.replay;
+  if (replay === undefined || replay.mode === 'model') return '';
+  const saved = replay.saved.modelCalls > 0 ? `, ${replay.saved.modelCalls} model call${replay.saved.modelCalls === 1 ? '' : 's'} saved` : '';
+  const why = replay.why === undefined ? '' : `: ${oneLine(replay.why, 200)}`;
+  return ` [${replay.mode}${replay.reusedAnswer === true ? ' verdict' : ''}${saved}${why}]`;
 }
 
 function flowLine(flow: FlowResult): string {
