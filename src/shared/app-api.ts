@@ -17,6 +17,7 @@ import { REPORT_MAX_BYTES_DEFAULT, REPORT_MAX_BYTES_LIMIT } from './report-model
 import { ComputerActionSchema, StepActionSchema, ToolArgumentsSchema } from './actions.js';
 import { ANSWER_KINDS, STEP_KINDS } from './answers.js';
 import { ScreenshotViewSchema } from './model-view.js';
+import { TurnReplaySchema } from './replay.js';
 import { APP_API_CHANNELS, APP_EVENT_CHANNEL, type AppApiName } from './app-api-channels.js';
 import { OPERATOR_KINDS } from './config.js';
 import { CostTotalsSchema } from './cost.js';
@@ -192,6 +193,8 @@ export const TurnSchema = z
     stepKind: z.enum(STEP_KINDS).nullable(),
     /** The model's answer, for a turn that asked one (assert, extract, if, wait_for); null otherwise. */
     answer: TurnAnswerViewSchema.nullable(),
+    /** A flow step's replay: replayed, healed (and why), diverged or the model's, with what it saved. */
+    replay: TurnReplaySchema.optional(),
   })
   .strict();
 export type Turn = z.infer<typeof TurnSchema>;

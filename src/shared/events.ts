@@ -9,6 +9,7 @@ import { ComputerActionSchema, StepActionSchema } from './actions.js';
 import { ScreenshotViewSchema } from './model-view.js';
 import { CostTotalsSchema } from './cost.js';
 import { GENERATED_MEDIA_KINDS } from './generated-media.js';
+import { TurnReplaySchema } from './replay.js';
 import { TURN_END_REASONS, TURN_STATUSES } from './statuses.js';
 import { TokenUsageSchema } from './token-usage.js';
 
@@ -115,6 +116,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     usage: TokenUsageSchema,
     /** What the turn's model calls cost: dollars where the price is known, the tokens of the others. */
     cost: CostTotalsSchema.optional(),
+    /** A flow step's replay: replayed, healed (and why), diverged or run by the model, with what it saved. */
+    replay: TurnReplaySchema.optional(),
   }),
   /** A problem worth showing that did not end the turn by itself (a retried model call, a tool error). */
   z.object({ type: z.literal('warning'), ...base, turnId: z.string().optional(), message: z.string() }),

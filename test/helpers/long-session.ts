@@ -59,12 +59,23 @@ export function fullGarbageCollection(): void {
 const caches: WeakRef<EncodedImageCache>[] = [];
 let latestCache: WeakRef<EncodedImageCache> | undefined;
 const originalResolve = EncodedImageCache.prototype.resolve;
+/**
+ * Encodings under way. The loop prepares the next request's reduced view while the model call runs, and a sample is
+ * taken inside that call: it waits for them, so what it counts does not depend on which finished first.
+ */
+const resolving = new Set<Promise<unknown>>();
 EncodedImageCache.prototype.resolve = function trackedResolve(this: EncodedImageCache, ...parameters) {
   if (latestCache?.deref() !== this) {
     latestCache = new WeakRef(this);
     caches.push(latestCache);
   }
-  return originalResolve.apply(this, parameters);
+  const result = originalResolve.apply(this, parameters);
+  const settled: Promise<unknown> = result.then(
+    (): boolean => resolving.delete(settled),
+    (): boolean => resolving.delete(settled),
+  );
+  resolving.add(settled);
+  return result;
 };
 
 export async function runLongSession(options: LongSessionOptions): Promise<LongSessionSample[]> {
@@ -97,6 +108,7 @@ export async function runLongSession(options: LongSessionOptions): Promise<LongS
     let turn = 0;
     const samples: LongSessionSample[] = [];
     const takeSample = async () => {
+      while (resolving.size > 0) await Promise.all([...resolving]);
       for (let round = 0; round < 3; round += 1) {
         await nextTick();
         fullGarbageCollection();

@@ -22,6 +22,8 @@ const turn: TurnRecord = {
   summary: null,
   stepKind: null,
   answer: null,
+  replayKey: null,
+  replay: null,
 };
 const view = (errorFrames: string[] = []): TurnView => ({
   turn,

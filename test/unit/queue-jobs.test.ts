@@ -140,7 +140,7 @@ describe('sightline flow --queue, before any connection', () => {
     return path;
   };
 
-  it('refuses --base-url (the worker\'s key would go there), --concurrency, reports without --wait, --report, and --wait without a queue', async () => {
+  it('refuses --base-url (the worker\'s key would go there), --concurrency, reports without --wait, --report, --replay, and --wait without a queue', async () => {
     const home = join(folder, 'home');
     const queue = 'redis://user:hunter2-secret@127.0.0.1:9';
     const cases: Array<[string[], RegExp]> = [
@@ -149,6 +149,7 @@ describe('sightline flow --queue, before any connection', () => {
       [['--queue', queue, '--out', join(folder, 'out.json')], /--out reports results: add --wait/],
       // The sessions a report draws from are in the workers' homes, not here.
       [['--queue', queue, '--wait', '--report', join(folder, 'run.html')], /--report is not available with --queue yet/],
+      [['--queue', queue, '--wait', '--replay'], /--replay is not available with --queue yet/],
       [['--wait'], /--wait waits for queued flows: give --queue/],
       [['--queue', 'http://user:hunter2-secret@host'], /--queue: expected a redis:\/\/ or rediss:\/\//],
     ];

@@ -256,6 +256,38 @@ describe('TurnCard, SearchReportCard and badges', () => {
     expect(markup).toContain('status-failed');
   });
 
+  it('says how a replayed step ran: replayed, or healed with where the screen diverged and what it saved', () => {
+    const replayed = render(
+      <TurnCard
+        turn={{ ...turn, replay: { mode: 'replayed', recordedTurnId: 'turn_000000000001', replayedActions: 2, modelCalls: 0, costDollars: 0, baselineModelCalls: 3, baselineCostDollars: 0.01 } }}
+        injections={[]}
+      />,
+    );
+    expect(text(replayed)).toContain('7 steps replayed');
+    expect(replayed).toContain('title="2 recorded actions replayed without the model; 0 model calls, 3 saved against the recorded run."');
+    const healed = render(
+      <TurnCard
+        turn={{
+          ...turn,
+          replay: {
+            mode: 'healed',
+            recordedTurnId: 'turn_000000000001',
+            replayedActions: 0,
+            modelCalls: 2,
+            costDollars: 0,
+            baselineModelCalls: 3,
+            baselineCostDollars: 0.01,
+            divergence: { phase: 'before', action: 1, actionText: 'click (330, 150)', reason: 'the region at 100,140 74×20 changed near the target' },
+          },
+        }}
+        injections={[]}
+      />,
+    );
+    expect(healed).toContain('class="turn-replay replay-healed"');
+    expect(healed).toContain('The screen diverged before action 1 (click (330, 150)): the region at 100,140 74×20 changed near the target.');
+    expect(render(<TurnCard turn={turn} injections={[]} />)).not.toContain('turn-replay');
+  });
+
   it('shows what the turn’s model calls cost: input with its cache reads and writes, and output', () => {
     const markup = render(<TurnCard turn={{ ...turn, tokens: { input: 12_340, output: 210, cachedInput: 11_900, cacheWriteInput: 300 } }} injections={[]} />);
     expect(text(markup)).toContain('12k in (12k cached, 300 written) · 210 out');

@@ -4,6 +4,7 @@
  */
 import type { StepAction } from '../../shared/actions.js';
 import type { AnswerKind, StepKind, TurnAnswer } from '../../shared/answers.js';
+import type { TurnReplay } from '../../shared/replay.js';
 import type { Config } from '../../shared/config.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent, ConfirmationAnswerer } from '../../shared/events.js';
@@ -40,6 +41,18 @@ export interface TurnRequest {
   flowName?: string;
   /** A cost ceiling over several turns (an automation's, a flow's), besides agent.maxCost's for the turn. */
   budget?: TurnBudget;
+  /**
+   * The key the step's recording is found by (a flow's name, the step's kind and rendered text): stored with the
+   * turn, so a turn that finishes becomes the step's recording.
+   */
+  replayKey?: string;
+  /**
+   * Replays the latest recording of `replayKey` instead of asking the model (replay-turn.ts): each action checked
+   * against the recorded screens before and after; at a divergence the model heals the step from the present
+   * screen, or, with `heal: false`, the turn fails there. A question's recorded verdict is reused on a frame
+   * identical to the recorded one. Without a recording the model runs the step.
+   */
+  replay?: { heal: boolean; /** This turn's recording instead of the key's latest (`sightline replay SESSION`). */ fromTurnId?: string };
 }
 
 /** A ceiling shared by a run of turns: what they spent before this turn counts against it. */
@@ -78,6 +91,8 @@ export interface TurnOutcome {
   usage: TokenUsage;
   /** What the turn's model calls cost: dollars where the model's price is known, else their tokens. */
   cost: CostTotals;
+  /** For a turn with a replay key: replayed, healed, diverged or the model's, and what it saved. */
+  replay?: TurnReplay;
 }
 
 export interface ConfirmationRequest {

@@ -19,6 +19,7 @@ import { createGetHistoryImageTool } from './tools/get-history-image-tool.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import {
   EncodedImageCache,
+  ShownImages,
   TurnRequestCache,
   cleanUserRequest,
   effectiveMaxImageEdge,
@@ -36,6 +37,8 @@ import { TypedPasswords } from './typed-passwords.js';
 import { checkedEphemeralContexts, recordTurnInjections } from './turn-injections.js';
 import type { TurnEnding } from './turn-lifecycle.js';
 import { runTurnLoop } from './turn-loop.js';
+import { createComputerTool } from './tools/computer-tool.js';
+import { replayStep, turnReplayOf, type ReplayNote } from './replay-step.js';
 import { watchOperator } from './watched-operator.js';
 
 const STOPPED_CALL_NOTICE = 'Interrupted: the user stopped the turn.';
@@ -73,6 +76,10 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     anthropicComputerTool: model.profile.anthropicComputerTool,
     computerUseDesktop: model.profile.computerUseDesktop,
   });
+  // A replay acts in Sightline's own action form, whatever the model's dialect: the recording is in that form.
+  const replayRegistry = createToolRegistry([
+    createComputerTool({ operator, screen, policy: config.agent.confirm, confirm: dependencies.confirm, redactSecrets: redact }),
+  ]);
   const hooks = dependencies.turnEndHooks ?? [];
   const injectionDebugLog =
     dependencies.injectionDebugLog ??
@@ -127,11 +134,13 @@ export function createAgent(dependencies: AgentDependencies): Agent {
         modelName: model.profile.model,
         stepKind: request.stepKind,
         flowName: request.flowName,
+        replayKey: request.replayKey,
       });
       const usage = noSpending();
+      const note: ReplayNote = { mode: 'model', recorded: undefined, replayedActions: 0 };
       let ending: TurnEnding;
       try {
-        ending = await playTurn(turn, request, ephemeral, controller.signal, usage, answering ?? registry);
+        ending = await playTurn(turn, request, ephemeral, controller.signal, usage, answering ?? registry, note);
       } catch (error) {
         ending = controller.signal.aborted
           ? { status: 'stopped', reason: 'stopped', summary: 'Stopped by the user.' }
@@ -139,6 +148,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
             ? { status: 'failed', reason: 'error', summary: storageFailureSummary(error, storage.paths, redact) }
             : { status: 'failed', reason: 'error', summary: `The turn failed: ${redact(errorMessage(error))}` };
       }
+      if (request.replayKey !== undefined) ending = { ...ending, replay: turnReplayOf(note, usage) };
       return await turn.end(ending, hooks, usage.total, usage.cost);
     } finally {
       request.signal?.removeEventListener('abort', forwardAbort);
@@ -153,10 +163,12 @@ export function createAgent(dependencies: AgentDependencies): Agent {
     signal: AbortSignal,
     usage: TurnSpending,
     tools: ToolRegistry,
+    note: ReplayNote,
   ): Promise<TurnEnding> {
     await turn.storeRequest(request.request);
     recordTurnInjections(storage, turn, ephemeral);
-    const first = await screen.capture(false);
+    // A replay compares the screen with its recording: it waits for the screen to settle first.
+    const first = await screen.capture(request.replay !== undefined);
     if (first.kind !== 'new') throw new Error('The first screenshot of a turn must be a stored image.');
     storage.messages.append({
       sessionId: turn.sessionId,
@@ -180,6 +192,22 @@ export function createAgent(dependencies: AgentDependencies): Agent {
       answer === undefined
         ? dialect.systemPrompt(promptInput)
         : (dialect.answerPrompt?.(promptInput, answer) ?? buildAnswerSystemPrompt(promptInput, answer.kind));
+    if (request.replay !== undefined && request.replayKey !== undefined) {
+      const replayed = await replayStep(
+        {
+          storage,
+          screen,
+          turn,
+          registry: replayRegistry,
+          comparison: { algorithm: config.perception.dedup.algorithm, threshold: config.perception.dedup.threshold },
+          shownImages: ShownImages.of({ maxImageEdge, imageSizing: model.profile.imageSizing, coordinateSpace: model.profile.coordinateSpace }),
+          signal,
+        },
+        { key: request.replayKey, heal: request.replay.heal, fromTurnId: request.replay.fromTurnId, answering: answer !== undefined, first },
+        note,
+      );
+      if (replayed !== undefined) return replayed;
+    }
     return runTurnLoop({
       storage,
       model,

@@ -51,6 +51,7 @@ interface TurnScope {
 export class ScreenRecorder {
   private scope: TurnScope | undefined;
   private lastStored: PreviousImage | undefined;
+  private lastSeen: Frame | undefined;
 
   constructor(private readonly options: ScreenRecorderOptions) {}
 
@@ -64,6 +65,7 @@ export class ScreenRecorder {
   async capture(afterAction: boolean): Promise<ScreenCapture> {
     const scope = this.requireScope();
     const { frame, hash, settle } = await this.captureFrame(afterAction);
+    this.lastSeen = frame;
     const result = dedupFrame({ frame, hash }, this.lastStored, this.options.dedup);
     const settleField = settle === undefined ? {} : { settle };
     if (result.kind === 'unchanged') {
@@ -104,6 +106,14 @@ export class ScreenRecorder {
       height: frame.height,
     });
     return { kind: 'new', imageId: record.id, width: frame.width, height: frame.height, ...settleField };
+  }
+
+  /**
+   * The pixels of the latest capture, stored or found unchanged: what a replay compares with its recording
+   * (an unchanged capture's own pixels, not the stored frame it repeats).
+   */
+  latestFrame(): Frame | undefined {
+    return this.lastSeen;
   }
 
   /**

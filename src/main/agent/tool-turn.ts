@@ -131,8 +131,8 @@ export class ToolTurn {
   }
 
   /** Runs one call as its maker saw the screen, and records it: its tool message and its step row. */
-  async take(call: ToolCall, origin: CallOrigin, signal: AbortSignal): Promise<TakenStep> {
-    const taken = await this.dispatch(call, origin, signal);
+  async take(call: ToolCall, origin: CallOrigin, signal: AbortSignal, registry: ToolRegistry = this.parts.registry): Promise<TakenStep> {
+    const taken = await this.dispatch(call, origin, signal, registry);
     this.record(call, taken, origin);
     return taken;
   }
@@ -168,8 +168,8 @@ export class ToolTurn {
     }
   }
 
-  private async dispatch(call: ToolCall, { shown, shownImages }: CallOrigin, signal: AbortSignal): Promise<TakenStep> {
-    const { storage, emit, redact, registry } = this.parts;
+  private async dispatch(call: ToolCall, { shown, shownImages }: CallOrigin, signal: AbortSignal, registry: ToolRegistry): Promise<TakenStep> {
+    const { storage, emit, redact } = this.parts;
     const started = performance.now();
     const interrupted = (text: string, stopped: boolean, storageFailure?: string): TakenStep => ({
       result: { parts: [{ type: 'text', text }], isError: true },

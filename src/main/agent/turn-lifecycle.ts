@@ -5,6 +5,7 @@
  */
 import { textOfParts, type MessagePart, type UserMessage } from '../../shared/messages.js';
 import type { StepKind, TurnAnswer } from '../../shared/answers.js';
+import type { TurnReplay } from '../../shared/replay.js';
 import type { TurnEndReason, TurnEndStatus } from '../../shared/statuses.js';
 import { NO_COST, type CostTotals } from '../../shared/cost.js';
 import type { TokenUsage } from '../../shared/token-usage.js';
@@ -19,6 +20,8 @@ export interface TurnEnding {
   summary?: string;
   /** The model's validated answer, for a turn that asked a question. */
   answer?: TurnAnswer;
+  /** What the turn's replay came to, for a turn with a replay key. */
+  replay?: TurnReplay;
 }
 
 /** The request names a session that cannot take a turn: the caller's mistake, before any turn exists. */
@@ -37,6 +40,8 @@ export interface TurnBeginning {
   stepKind?: StepKind | undefined;
   /** A new session is named for the flow that runs it. */
   flowName?: string | undefined;
+  /** The key the step's recording is found by (shared/replay.ts). */
+  replayKey?: string | undefined;
 }
 
 export class TurnLifecycle {
@@ -54,7 +59,7 @@ export class TurnLifecycle {
     const requestText = textOfParts(beginning.request.parts);
     const started = storage.transaction(() => {
       const session = resolveSession(storage, beginning, requestText);
-      const turn = storage.turns.start({ sessionId: session.id, userRequest: requestText, stepKind: beginning.stepKind });
+      const turn = storage.turns.start({ sessionId: session.id, userRequest: requestText, stepKind: beginning.stepKind, replayKey: beginning.replayKey });
       storage.sessions.setStatus(session.id, 'running');
       return turn;
     });
@@ -111,13 +116,14 @@ export class TurnLifecycle {
       reason: ending.reason,
       ...(ending.summary === undefined ? {} : { summary: ending.summary }),
       ...(ending.answer === undefined ? {} : { answer: ending.answer }),
+      ...(ending.replay === undefined ? {} : { replay: ending.replay }),
       steps,
       usage,
       cost,
     };
     this.ended = outcome;
     this.storage.transaction(() => {
-      this.storage.turns.end(this.turnId, ending.status, ending.answer);
+      this.storage.turns.end(this.turnId, ending.status, ending.answer, ending.replay);
       this.storage.sessions.setStatus(this.sessionId, 'idle');
     });
     for (const hook of hooks) {
@@ -141,6 +147,7 @@ export class TurnLifecycle {
       status: ending.status,
       reason: ending.reason,
       ...(ending.summary === undefined ? {} : { summary: ending.summary }),
+      ...(ending.replay === undefined ? {} : { replay: ending.replay }),
       steps,
       usage,
       cost,

@@ -18,6 +18,8 @@ export interface TurnSpending {
   total: TokenUsage;
   /** Their cost: dollars where the price is known, else their tokens. */
   cost: CostTotals;
+  /** How many model calls completed: what a replay saves (shared/replay.ts). */
+  calls: number;
   /** The last call's cost, in dollars and in tokens: the estimate of the next one. */
   lastCall?: { dollars: number | null; tokens: number };
 }
@@ -34,7 +36,7 @@ export interface CeilingBudget {
 const TURN_BUDGET: CeilingBudget = { owner: 'the turn', setting: 'agent.maxCost', spentBefore: { dollars: 0, tokens: 0 } };
 
 export function noSpending(): TurnSpending {
-  return { total: emptyUsage(), cost: NO_COST };
+  return { total: emptyUsage(), cost: NO_COST, calls: 0 };
 }
 
 /** Adds a completed call; returns its cost in dollars, undefined when the model's price is unknown. */
@@ -44,6 +46,7 @@ export function spend(spending: TurnSpending, usage: TokenUsage, pricing: ModelP
   spending.total = addUsage(spending.total, usage);
   spending.cost = addCallCost(spending.cost, call);
   spending.lastCall = call;
+  spending.calls += 1;
   return dollars;
 }
 

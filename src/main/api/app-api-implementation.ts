@@ -166,6 +166,7 @@ export function createAppApiImplementation({
           turn.answer === null
             ? null
             : { kind: turn.answer.kind, value: jsonOrNull(turn.answer.value), reason: turn.answer.reason, evidence: evidenceOf(sessionId, turn.answer.evidence, pinned) },
+        ...(turn.replay === null ? {} : { replay: turn.replay }),
       }));
       return { session: summarize(session), turns };
     },

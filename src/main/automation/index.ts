@@ -10,8 +10,9 @@
  * Folders outside automation/ use it through this file only.
  */
 export { Sightline, type ConfirmationQuestion, type SightlineOptions } from './sightline.js';
-export { SightlineAgent, type EventListener, type StepOptions, type WaitForOptions } from './sightline-agent.js';
-export type { StepRecord, StepStatus } from './step-record.js';
+export { SightlineAgent, type EventListener, type ReplayOption, type StepOptions, type WaitForOptions } from './sightline-agent.js';
+export type { StepRecord, StepReplay, StepStatus } from './step-record.js';
+export type { ReplayDivergence, ReplayMode, TurnReplay } from '../../shared/replay.js';
 export type { ExtractSchema, JsonSchema } from './answer-schemas.js';
 export {
   AssertionFailedError,

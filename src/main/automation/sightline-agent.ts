@@ -15,6 +15,7 @@
 import type { StepKind } from '../../shared/answers.js';
 import type { CostTotals } from '../../shared/cost.js';
 import { readDuration } from '../../shared/durations.js';
+import { replayKeyOf, replaySavings } from '../../shared/replay.js';
 import type { CostCeiling } from '../../shared/cost-ceiling.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent } from '../../shared/events.js';
@@ -30,7 +31,18 @@ import type { StepRecord } from './step-record.js';
 export interface StepOptions {
   /** Stops the step: the turn ends as stopped and the verb throws StepStoppedError. */
   signal?: AbortSignal;
+  /**
+   * Replays the step's latest passing recording (the same flow name, kind and text) instead of asking the model,
+   * checking the screen before and after each action; the automation's `replay` option when absent.
+   */
+  replay?: ReplayOption;
 }
+
+/**
+ * true: replay, and heal a step whose screen diverged with the model; `{ heal: false }`: a divergence fails the step
+ * (StepFailedError naming the action and the region).
+ */
+export type ReplayOption = boolean | { heal?: boolean; /** A recorded turn to replay instead of the step's latest recording. */ from?: string };
 
 export interface WaitForOptions extends StepOptions {
   /** How long to wait: milliseconds, or text such as "30s" or "2m" (30 s by default). */
@@ -62,6 +74,10 @@ export interface AutomationParts {
   budgetOwner: string;
   /** Releases the operator, the MCP servers and the database. */
   release: () => Promise<void>;
+  /** What the steps' recordings are found under: the flow's name, or "Automation". */
+  recordingName: string;
+  /** SightlineOptions.replay: every step's default. */
+  replay: ReplayOption | undefined;
   /** Where the run's events are published (listeners subscribe with `on`). */
   listeners: Set<EventListener>;
 }
@@ -197,11 +213,14 @@ export class SightlineAgent {
     const signal = options.signal === undefined ? this.stopAll.signal : AbortSignal.any([options.signal, this.stopAll.signal]);
     const ephemeral: EphemeralContext[] = hasSecretPlaceholder(trimmed, this.parts.secrets) ? [{ type: 'note', content: SECRET_PLACEHOLDER_NOTE }] : [];
     const started = Date.now();
+    const replay = replaySetting(options.replay ?? this.parts.replay);
     const turn = this.parts.agent.runTurn({
       sessionId: this.sessionId,
       request: userText(trimmed),
       stepKind: kind,
       signal,
+      replayKey: replayKeyOf(this.parts.recordingName, kind, trimmed),
+      ...(replay === undefined ? {} : { replay }),
       ...(answer === undefined ? {} : { answer }),
       ...(ephemeral.length === 0 ? {} : { ephemeral }),
       ...(this.parts.budget === undefined
@@ -248,7 +267,14 @@ function recordOf(kind: StepKind, text: string, outcome: TurnOutcome, started: n
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     cost: outcome.cost,
+    ...(outcome.replay === undefined ? {} : { replay: { ...outcome.replay, saved: replaySavings(outcome.replay) } }),
   };
+}
+
+function replaySetting(option: ReplayOption | undefined): { heal: boolean; fromTurnId?: string } | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return { heal: true };
+  return { heal: option.heal !== false, ...(option.from === undefined ? {} : { fromTurnId: option.from }) };
 }
 
 function failure(step: StepRecord, message: string): StepFailedError {

@@ -22,7 +22,7 @@ import { BrowserOperator } from '../operators/browser-operator.js';
 import { DatabaseOpenError, DatabaseVersionError } from '../storage/index.js';
 import { SightlineSetupError } from './automation-errors.js';
 import { withSecretTyping } from './secret-typing.js';
-import { SightlineAgent, type EventListener } from './sightline-agent.js';
+import { SightlineAgent, type EventListener, type ReplayOption } from './sightline-agent.js';
 
 /** What a risky action is, for a script's own confirmation handler. */
 export interface ConfirmationQuestion {
@@ -73,6 +73,12 @@ export interface SightlineOptions {
   flowName?: string;
   /** Listens to the run's events from the start. */
   onEvent?: EventListener;
+  /**
+   * Replays each `do` step from its latest passing recording (the same flowName, step and text) without the model,
+   * checking the screen before and after each action, and heals a step whose screen diverged with the model
+   * (`{ heal: false }`: fails it instead). Questions reuse their recorded verdict only on an identical frame.
+   */
+  replay?: ReplayOption;
 }
 
 export const Sightline = {
@@ -147,6 +153,8 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
     confirmPolicy: config.agent.confirm,
     budget,
     budgetOwner: options.flowName === undefined ? 'the automation' : 'the flow',
+    recordingName: options.flowName ?? 'Automation',
+    replay: options.replay,
     listeners,
     release: () => release(parts, runtime),
   });

@@ -1,6 +1,7 @@
 /** What one step of an automation came to: the SDK keeps one per call, and a flow's report is made of them. */
 import type { StepKind, TurnAnswer } from '../../shared/answers.js';
 import type { CostTotals } from '../../shared/cost.js';
+import type { TurnReplay } from '../../shared/replay.js';
 
 export type StepStatus = 'passed' | 'failed' | 'stopped';
 
@@ -23,4 +24,13 @@ export interface StepRecord {
   startedAt: string;
   durationMs: number;
   cost: CostTotals;
+  /**
+   * With replay on (or for any step of a flow, which is its next recording): `replayed`, `healed` (and where it
+   * diverged), `diverged` or `model`, with the model calls and cost saved against the recorded run.
+   */
+  replay?: StepReplay;
+}
+
+export interface StepReplay extends TurnReplay {
+  saved: { modelCalls: number; costDollars: number | null };
 }

@@ -1,4 +1,5 @@
 /** What a flow run came to: what `--out` (JSON) and `--junit` are written from, and what the CLI prints. */
+import type { ReplayMode } from '../../shared/replay.js';
 import type { FlowStep, SourceAt } from './flow-model.js';
 
 export type FlowStatus = 'passed' | 'failed' | 'stopped' | 'skipped';
@@ -28,6 +29,23 @@ export interface StepResult {
   turnId: string | undefined;
   /** The step failed but the flow went on (continue_on_error). */
   continued?: boolean;
+  /** How the step ran (a step that ran a turn): replayed, healed or diverged (and why), or by the model. */
+  replay?: StepReplayResult;
+}
+
+export interface StepReplayResult {
+  mode: ReplayMode;
+  /** A question's recorded verdict was reused on an identical frame. */
+  reusedAnswer?: boolean;
+  /** Healed or diverged: before or after which action, and the region that differs. */
+  why?: string;
+  phase?: 'before' | 'after';
+  region?: { x: number; y: number; width: number; height: number };
+  /** The recording replayed (a turn id); absent when there was none. */
+  recordedTurnId?: string;
+  /** This step's model calls, and what it saved against the recorded run (dollars: null when a price is unknown). */
+  modelCalls: number;
+  saved: { modelCalls: number; costDollars: number | null };
 }
 
 export interface FlowResult {

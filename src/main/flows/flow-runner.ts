@@ -5,9 +5,9 @@
  * the step (or the run) continues on error; the steps not reached are recorded as skipped.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StepFailedError, StepStoppedError, type SightlineAgent, type StepRecord } from '../automation/index.js';
+import { StepFailedError, StepStoppedError, type SightlineAgent, type StepRecord, type StepReplay } from '../automation/index.js';
 import type { Flow, FlowStep } from './flow-model.js';
-import type { FlowResult, StepResult, StepResultStatus } from './flow-result.js';
+import type { FlowResult, StepReplayResult, StepResult, StepResultStatus } from './flow-result.js';
 import { renderTemplate, templateValue, TemplateError } from './templates.js';
 
 export interface FlowRunOptions {
@@ -95,6 +95,21 @@ export async function runFlow(flow: Flow, options: FlowRunOptions): Promise<Flow
     result.durationMs = Date.now() - started;
   }
   return result;
+}
+
+/** What a report says of a step's replay. */
+export function replayResultOf(replay: StepReplay): StepReplayResult {
+  const divergence = replay.divergence;
+  return {
+    mode: replay.mode,
+    ...(replay.reusedAnswer === true ? { reusedAnswer: true } : {}),
+    ...(divergence === undefined
+      ? replay.notReplayable === undefined ? {} : { why: `not replayed: ${replay.notReplayable}` }
+      : { why: `${divergence.phase} action ${divergence.action} (${divergence.actionText}): ${divergence.reason}`, phase: divergence.phase, ...(divergence.region === undefined ? {} : { region: divergence.region }) }),
+    ...(replay.recordedTurnId === null ? {} : { recordedTurnId: replay.recordedTurnId }),
+    modelCalls: replay.modelCalls,
+    saved: replay.saved,
+  };
 }
 
 /** A flow's scope: its vars (rendered in order, each seeing those before it), `with` values over them. */
@@ -249,6 +264,7 @@ class FlowRun {
       costDollars: spent === null ? undefined : spent - spentBefore,
       turnId: sdkStep?.turnId,
       ...(status === 'failed' && (step.continueOnError || this.options.continueOnError) ? { continued: true } : {}),
+      ...(sdkStep?.replay === undefined ? {} : { replay: replayResultOf(sdkStep.replay) }),
     };
     this.result.steps.push(result);
     this.options.onStep?.(this.top, result);

@@ -42,6 +42,7 @@ function suite(flow: FlowResult): string[] {
     ['attempts', String(flow.attempts)],
     ...flow.earlierSessions.map((session, index) => [`attempt.${index + 1}.session`, session]),
     ['cost.dollars', flow.costDollars === undefined ? 'unknown' : flow.costDollars.toFixed(6)],
+    ...replayTotals(flow),
   ];
   return [
     `  <testsuite name="${attribute(flow.name)}" tests="${casesOf(flow)}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(flow.durationMs)}" timestamp="${attribute(flow.startedAt)}" file="${attribute(flow.file)}">`,
@@ -54,6 +55,37 @@ function suite(flow: FlowResult): string[] {
   ];
 }
 
+/** How many steps were replayed, healed, diverged or run by the model, and the model calls the replays saved. */
+function replayTotals(flow: FlowResult): string[][] {
+  const replays = flow.steps.flatMap((step) => (step.replay === undefined ? [] : [step.replay]));
+  if (!replays.some((replay) => replay.mode !== 'model')) return [];
+  const count = (mode: string) => String(replays.filter((replay) => replay.mode === mode).length);
+  const savedDollars = replays.every((replay) => replay.saved.costDollars !== null) ? replays.reduce((sum, replay) => sum + replay.saved.costDollars!, 0).toFixed(6) : 'unknown';
+  return [
+    ['replay.replayed', count('replayed')],
+    ['replay.healed', count('healed')],
+    ['replay.diverged', count('diverged')],
+    ['replay.model', count('model')],
+    ['replay.saved.modelCalls', String(replays.reduce((sum, replay) => sum + replay.saved.modelCalls, 0))],
+    ['replay.saved.dollars', savedDollars],
+  ];
+}
+
+/** A step's replay, as testcase properties: how it ran, why it was healed, what it saved. */
+function stepProperties(step: StepResult): string[] {
+  const replay = step.replay;
+  if (replay === undefined) return [];
+  const properties = [
+    ['replay', replay.mode],
+    ...(replay.why === undefined ? [] : [['replay.why', replay.why]]),
+    ...(replay.reusedAnswer === true ? [['replay.reusedAnswer', 'true']] : []),
+    ['replay.modelCalls', String(replay.modelCalls)],
+    ['replay.saved.modelCalls', String(replay.saved.modelCalls)],
+    ['replay.saved.dollars', replay.saved.costDollars === null ? 'unknown' : replay.saved.costDollars.toFixed(6)],
+  ];
+  return ['      <properties>', ...properties.map(([name, value]) => `        <property name="${attribute(name!)}" value="${attribute(value!)}"/>`), '      </properties>'];
+}
+
 function stepCase(flow: FlowResult, step: StepResult): string {
   const name = `${step.path} ${step.label}${step.text === undefined ? '' : `: ${oneLine(step.text)}`}`;
   const body =
@@ -62,7 +94,8 @@ function stepCase(flow: FlowResult, step: StepResult): string {
       : step.status === 'skipped' || step.status === 'stopped'
         ? `      <skipped message="${attribute(step.reason ?? step.status)}"/>`
         : undefined;
-  return testcase(flow, name, step.durationMs, body, step.at.line);
+  const inside = [...stepProperties(step), ...(body === undefined ? [] : [body])];
+  return testcase(flow, name, step.durationMs, inside.length === 0 ? undefined : inside.join('\n'), step.at.line);
 }
 
 function testcase(flow: FlowResult, name: string, durationMs: number, body: string | undefined, line?: number): string {

@@ -10,6 +10,7 @@ import { redactStrings } from '../../shared/secret-redaction.js';
 import { ScreenshotViewSchema } from '../../shared/model-view.js';
 import type { Divergence, ReportAgentStep, ReportSession, ReportShot, ReportTurn, StepSource } from '../../shared/report-model.js';
 import { STEP_SOURCES, DivergenceSchema } from '../../shared/report-model.js';
+import type { TurnReplay } from '../../shared/replay.js';
 import { isFolded, stepActionLabel, stepOutcome } from '../../renderer/src/timeline/step-presentation.js';
 import type { ImageRecord, StepRecord, Storage } from '../storage/index.js';
 
@@ -42,7 +43,7 @@ export function readReportSession(storage: Storage, sessionId: string, redact: R
     stepKind: turn.stepKind,
     answer: turn.answer === null ? null : { kind: turn.answer.kind, value: turn.answer.value, reason: turn.answer.reason, evidence: [...turn.answer.evidence] },
     costDollars: costs.get(turn.id)?.dollars ?? null,
-    steps: (stepsByTurn.get(turn.id) ?? []).map((step) => agentStep(storage, step, pinned)),
+    steps: withReplay((stepsByTurn.get(turn.id) ?? []).map((step) => agentStep(storage, step, pinned)), turn.replay),
   }));
   const report: ReportSession = {
     id: session.id,
@@ -122,7 +123,7 @@ function settleOf(value: unknown): ReportAgentStep['settle'] {
   return { waitedMs: settle['waitedMs'], settled: settle['settled'] };
 }
 
-/** Replay (issue 26) marks the steps it replayed or healed in their result; every other step is the model's. */
+/** A step's own mark, where one was written in its result; every other step is the model's until withReplay says. */
 function sourceOf(value: unknown): StepSource {
   return (STEP_SOURCES as readonly unknown[]).includes(value) ? (value as StepSource) : 'model';
 }
@@ -130,4 +131,21 @@ function sourceOf(value: unknown): StepSource {
 function divergenceOf(value: unknown): Divergence | null {
   const parsed = DivergenceSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
+}
+
+/**
+ * What replay (issue 26) recorded on the turn (`turns.replay`), onto its steps: a replayed turn's steps were done
+ * without the model; a healed turn's first divergence goes on the step of the action it was found at (the recorded
+ * frame beside the present one, the differing region marked) and the turn's steps say healed.
+ */
+export function withReplay(steps: ReportAgentStep[], replay: TurnReplay | null): ReportAgentStep[] {
+  if (replay === null || replay.mode === 'model') return steps;
+  const source: StepSource = replay.mode === 'replayed' ? 'replayed' : 'healed';
+  const divergence = replay.divergence;
+  const shown: Divergence | null =
+    divergence?.recordedImageId !== undefined && divergence.presentImageId !== undefined
+      ? { recordedImageId: divergence.recordedImageId, liveImageId: divergence.presentImageId, regions: divergence.region === undefined ? [] : [divergence.region], when: divergence.phase }
+      : null;
+  const at = divergence === undefined ? -1 : Math.max(0, Math.min(divergence.action, steps.length) - 1);
+  return steps.map((step, index) => ({ ...step, source: step.source === 'model' ? source : step.source, divergence: index === at && step.divergence === null ? shown : step.divergence }));
 }

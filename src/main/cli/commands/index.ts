@@ -8,6 +8,7 @@ import { registerFramesCommand } from './frames.js';
 import { registerMcpCommand } from './mcp.js';
 import { registerQueueCommand } from './queue.js';
 import { registerReportCommand } from './report.js';
+import { registerReplayCommand } from './replay.js';
 import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerTimelineCommand } from './timeline.js';
@@ -18,6 +19,7 @@ export function registerCommands(program: Command, invocation: CliInvocation): v
   registerFlowCommand(program, invocation);
   registerWorkerCommand(program, invocation);
   registerQueueCommand(program, invocation);
+  registerReplayCommand(program, invocation);
   registerSessionsCommand(program, invocation);
   registerReportCommand(program, invocation);
   registerTimelineCommand(program, invocation);

@@ -5,6 +5,7 @@ import type { TurnAnswer } from '../../../shared/answers.js';
 import { costText, dollarText, NO_COST, type CostTotals } from '../../../shared/cost.js';
 import { terminalLine, terminalText } from '../../../shared/terminal-text.js';
 import { stepUsageTotals, usageText, type UsageTotals } from '../../../shared/usage-text.js';
+import { replaySavings, type TurnReplay } from '../../../shared/replay.js';
 import { historyPictureText, picturesByTurn } from '../../context/index.js';
 import { formatCount } from '../run/progress-lines.js';
 import type {
@@ -117,6 +118,7 @@ export function renderSessionDetail(detail: SessionDetail): string {
     lines.push(`  started ${shortTime(turn.startedAt)}${turn.endedAt === null ? '' : `, ended ${shortTime(turn.endedAt)}`}`);
     // An answered step's summary is its answer's reason, printed above.
     if (turn.summary !== null && turn.summary !== turn.answer?.reason) lines.push(`  summary: ${turn.summary}`);
+    if (turn.replay !== null) lines.push(`  ${replayPhrase(turn.replay)}`);
     if (hasTokens(turn.tokens)) lines.push(`  tokens: ${usageText(turn.tokens, formatCount)}`);
     lines.push(...costLine(turn.cost));
     if (turn.steps.length === 0) lines.push('  no steps');
@@ -210,4 +212,15 @@ function shortTime(iso: string): string {
 function truncate(text: string, width: number): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length <= width ? oneLine : `${oneLine.slice(0, width - 1)}…`;
+}
+
+/** "replayed from turn_…: 1 action, 0 model calls (2 saved)", "healed (before action 1 (…): …)", "model: 2 model calls". */
+function replayPhrase(replay: TurnReplay): string {
+  const saved = replaySavings(replay);
+  const calls = `${replay.modelCalls} model call${replay.modelCalls === 1 ? '' : 's'}${saved.modelCalls > 0 ? ` (${saved.modelCalls} saved against the recorded run)` : ''}`;
+  const from = replay.recordedTurnId === null ? '' : ` from ${replay.recordedTurnId}`;
+  const why = replay.divergence === undefined ? '' : `; diverged ${replay.divergence.phase} action ${replay.divergence.action} (${replay.divergence.actionText}): ${replay.divergence.reason}`;
+  const reused = replay.reusedAnswer === true ? ', the recorded verdict reused on an identical frame' : '';
+  const notReplayable = replay.notReplayable === undefined ? '' : `; not replayed: ${replay.notReplayable}`;
+  return `replay: ${replay.mode}${from}${reused}, ${replay.replayedActions} action${replay.replayedActions === 1 ? '' : 's'} replayed, ${calls}${why}${notReplayable}`;
 }

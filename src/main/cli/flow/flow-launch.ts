@@ -10,6 +10,8 @@ export interface FlowLaunchSettings {
   home: string;
   env: Record<string, string | undefined>;
   maxCost: string | undefined;
+  /** --replay: each do step from its latest passing run, healed (or not) where the screen changed. */
+  replay?: SightlineOptions['replay'];
   /** Config paths to the flags' values (`{'model.name': 'gpt-4.1'}`); undefined ones are not given. */
   config: Record<string, string | undefined>;
   yes: boolean;
@@ -26,6 +28,7 @@ export function flowLauncher(settings: FlowLaunchSettings): FlowRunOptions['open
       ...(start.url === undefined ? {} : { url: start.url }),
       secrets: start.secrets,
       flowName: flow.name,
+      ...(settings.replay === undefined ? {} : { replay: settings.replay }),
       ...(settings.maxCost === undefined ? {} : { maxCost: settings.maxCost }),
       config: definedOnly(settings.config),
       yes: settings.yes,

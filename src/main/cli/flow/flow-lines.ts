@@ -9,7 +9,16 @@ export function stepLine(step: StepResult): string {
   const time = step.status === 'skipped' ? '' : ` (${seconds(step.durationMs)})`;
   const why = step.status === 'failed' && step.reason !== undefined ? `\n      ${oneLine(step.reason, 300)}${step.evidence.length > 0 ? ` [evidence: ${step.evidence.join(', ')}]` : ''}` : '';
   const value = step.kind === 'extract' && step.status === 'passed' && step.value !== undefined ? ` → ${oneLine(JSON.stringify(step.value) ?? '', 100)}` : '';
-  return `  ${MARKS[step.status]} ${step.path} ${step.label}${text}${value}${time}${why}\n`;
+  return `  ${MARKS[step.status]} ${step.path} ${step.label}${text}${value}${time}${replayNote(step)}${why}\n`;
+}
+
+/** "replayed, 2 model calls saved", "healed: before action 1 (…): …", "model". */
+function replayNote(step: StepResult): string {
+  const replay = step.replay;
+  if (replay === undefined || replay.mode === 'model') return '';
+  const saved = replay.saved.modelCalls > 0 ? `, ${replay.saved.modelCalls} model call${replay.saved.modelCalls === 1 ? '' : 's'} saved` : '';
+  const why = replay.why === undefined ? '' : `: ${oneLine(replay.why, 200)}`;
+  return ` [${replay.mode}${replay.reusedAnswer === true ? ' verdict' : ''}${saved}${why}]`;
 }
 
 export function flowLine(flow: FlowResult): string {

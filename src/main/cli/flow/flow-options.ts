@@ -18,6 +18,9 @@ export const FlowOptionsSchema = z.object({
   shard: z.string().optional(),
   retry: z.string().optional(),
   continueOnError: z.boolean().optional(),
+  replay: z.boolean().optional(),
+  /** commander's --no-heal: false when given, true otherwise. */
+  heal: z.boolean().optional(),
   model: z.string().optional(),
   dialect: z.string().optional(),
   baseUrl: z.string().optional(),

@@ -38,6 +38,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const concurrency = wholeNumber('--concurrency', options.concurrency, 1, { min: 1, max: 64 });
   const retries = wholeNumber('--retry', options.retry, 0, { min: 0, max: 10 });
   const shard = checkedShard(options.shard);
+  if (options.heal === false && options.replay !== true) throw new UserError('--no-heal goes with --replay: it says what a replay does where the screen changed.', EXIT.usage);
   if (options.maxCost !== undefined && parseCostCeiling(options.maxCost) === undefined) {
     throw new UserError(`--max-cost: expected ${COST_CEILING_FORMS}, got ${JSON.stringify(options.maxCost.slice(0, 40))}.`, EXIT.usage);
   }
@@ -80,6 +81,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
         home: loaded.home.root,
         env: io.env,
         maxCost: options.maxCost,
+        ...(options.replay === true ? { replay: { heal: options.heal !== false } } : {}),
         config: flowConfigFlags(options),
         yes: options.yes === true,
         // A person can answer only one question at a time, and only at a terminal.
@@ -127,4 +129,3 @@ async function askYes(question: string, interrupts: ReturnType<typeof watchInter
   const answer = await askOnTerminal(question, interrupts.signal, interrupts.interrupt);
   return answer !== undefined && /^\s*y(es)?\s*$/i.test(answer);
 }
-

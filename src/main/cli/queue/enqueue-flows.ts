@@ -107,6 +107,10 @@ function refuseLocalOnlyFlags(options: FlowOptions): void {
     // The worker sends its own API key to the endpoint: a job must not be able to send it elsewhere.
     throw new UserError("--base-url cannot travel with a queued flow: the endpoint gets the worker's API key, so it is set in each worker's configuration.", EXIT.usage);
   }
+  if (options.replay === true) {
+    // A replay follows the latest passing run of the flow in the home it runs in: a worker's home holds only its own runs.
+    throw new UserError("--replay is not available with --queue yet: the runs it replays are in each worker's own Sightline home. Replay on the machine that recorded the flow.", EXIT.usage);
+  }
   if (options.report !== undefined) {
     // The report draws each flow's screenshots from its session, and a queued flow's session is in its worker's home.
     throw new UserError(

@@ -12,6 +12,7 @@ import { stepCost } from './0009-step-cost.js';
 import { imagePins } from './0010-image-pins.js';
 import { generatedMedia } from './0011-generated-media.js';
 import { flowStepsAndAnswers } from './0012-flow-steps-and-answers.js';
+import { turnReplay } from './0013-turn-replay.js';
 
 export type { Migration } from './migration.js';
 
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   imagePins,
   generatedMedia,
   flowStepsAndAnswers,
+  turnReplay,
 ];

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { newId } from '../../../shared/ids.js';
 import { STEP_KINDS, TurnAnswerSchema, type StepKind, type TurnAnswer } from '../../../shared/answers.js';
+import { TurnReplaySchema, type TurnReplay } from '../../../shared/replay.js';
 import { TURN_STATUSES, type TurnEndStatus, type TurnStatus } from '../../../shared/statuses.js';
 import type { Database } from '../database.js';
 import { isoTime, type Clock } from '../time.js';
@@ -24,6 +25,10 @@ export interface TurnRecord {
   stepKind: StepKind | null;
   /** The model's validated answer, for a turn that asked a question (assert, extract, if, wait_for). */
   answer: TurnAnswer | null;
+  /** The key a flow step's recording is found by (kind, flow, rendered text); null for a plain request. */
+  replayKey: string | null;
+  /** What the turn's replay came to (shared/replay.ts); null for a turn without a replay key. */
+  replay: TurnReplay | null;
 }
 
 /** A running turn and the process that runs it (null for rows older than the owner columns). */
@@ -51,6 +56,8 @@ const TurnRow = z
     summary: z.string().nullable(),
     step_kind: z.enum(STEP_KINDS).nullable(),
     answer: z.string().nullable(),
+    replay_key: z.string().nullable().optional(),
+    replay: z.string().nullable().optional(),
   })
   .transform(
     (row): TurnRecord => ({
@@ -65,6 +72,8 @@ const TurnRow = z
       summary: row.summary,
       stepKind: row.step_kind,
       answer: row.answer === null ? null : parseAnswer(row.answer),
+      replayKey: row.replay_key ?? null,
+      replay: row.replay === null || row.replay === undefined ? null : parseReplay(row.replay),
     }),
   );
 
@@ -72,6 +81,16 @@ const TurnRow = z
 function parseAnswer(text: string): TurnAnswer | null {
   try {
     const parsed = TurnAnswerSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A replay record that does not read (a newer Sightline's) is shown as none. */
+function parseReplay(text: string): TurnReplay | null {
+  try {
+    const parsed = TurnReplaySchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -86,6 +105,7 @@ export class TurnsRepository {
   private readonly endStatement;
   private readonly compactedStatement;
   private readonly runningStatement;
+  private readonly recordingStatement;
 
   constructor(
     database: Database,
@@ -94,10 +114,10 @@ export class TurnsRepository {
   ) {
     // The sequence is computed inside the INSERT, so concurrent writers can never take the same number.
     this.insertStatement = database.prepare(
-      `INSERT INTO turns (id, session_id, sequence, user_request, status, started_at, owner_pid, owner_host, step_kind)
+      `INSERT INTO turns (id, session_id, sequence, user_request, status, started_at, owner_pid, owner_host, step_kind, replay_key)
        VALUES (@id, @sessionId,
                (SELECT COALESCE(MAX(sequence), 0) + 1 FROM turns WHERE session_id = @sessionId),
-               @userRequest, 'running', @startedAt, @ownerPid, @ownerHost, @stepKind)
+               @userRequest, 'running', @startedAt, @ownerPid, @ownerHost, @stepKind, @replayKey)
        RETURNING *`,
     );
     this.runningStatement = database.prepare(
@@ -109,14 +129,18 @@ export class TurnsRepository {
       'SELECT * FROM turns WHERE session_id = ? ORDER BY sequence DESC LIMIT 1',
     );
     this.endStatement = database.prepare(
-      `UPDATE turns SET status = @status, ended_at = @endedAt, answer = @answer WHERE id = @id AND status = 'running' RETURNING *`,
+      `UPDATE turns SET status = @status, ended_at = @endedAt, answer = @answer, replay = @replay WHERE id = @id AND status = 'running' RETURNING *`,
+    );
+    // The latest finished turn of the key: rowid breaks a tie of ended_at (one millisecond).
+    this.recordingStatement = database.prepare(
+      `SELECT * FROM turns WHERE replay_key = ? AND status = 'finished' ORDER BY ended_at DESC, rowid DESC LIMIT 1`,
     );
     this.compactedStatement = database.prepare(
       'UPDATE turns SET compacted_at = @compactedAt, summary = @summary WHERE id = @id RETURNING *',
     );
   }
 
-  start(turn: { sessionId: string; userRequest: string; stepKind?: StepKind | undefined }): TurnRecord {
+  start(turn: { sessionId: string; userRequest: string; stepKind?: StepKind | undefined; replayKey?: string | undefined }): TurnRecord {
     const row: unknown = this.insertStatement.get({
       id: newId('turn'),
       sessionId: turn.sessionId,
@@ -126,6 +150,8 @@ export class TurnsRepository {
       ownerPid: process.pid,
       ownerHost: hostname(),
       stepKind: turn.stepKind ?? null,
+      // Redacted like the request it is made of, and looked up the same way.
+      replayKey: turn.replayKey === undefined ? null : this.redact(turn.replayKey),
     });
     return parseRow(TurnRow, row, 'turns');
   }
@@ -148,14 +174,24 @@ export class TurnsRepository {
    * Ends a running turn, with the model's answer when it gave one (its texts redacted like every stored text).
    * Ending a turn twice is an error: its first ending is the one that counts.
    */
-  end(id: string, status: TurnEndStatus, answer?: TurnAnswer): TurnRecord {
+  end(id: string, status: TurnEndStatus, answer?: TurnAnswer, replay?: TurnReplay): TurnRecord {
     const stored = answer === undefined ? null : JSON.stringify(redactedValue(answer, this.redact));
-    const row: unknown = this.endStatement.get({ id, status, endedAt: isoTime(this.clock), answer: stored });
+    const replayed = replay === undefined ? null : JSON.stringify(redactedValue(replay, this.redact));
+    const row: unknown = this.endStatement.get({ id, status, endedAt: isoTime(this.clock), answer: stored, replay: replayed });
     if (row === undefined) {
       const turn = this.get(id);
       throw new Error(turn === undefined ? `No turn ${id}.` : `Turn ${id} has already ended (${turn.status}).`);
     }
     return parseRow(TurnRow, row, 'turns');
+  }
+
+  /**
+   * A step's recording: the latest turn of the key that finished. A turn killed, stopped or failed mid-replay is
+   * never finished, so the last passing recording stays the one found.
+   */
+  latestRecording(replayKey: string): TurnRecord | undefined {
+    const row: unknown = this.recordingStatement.get(this.redact(replayKey));
+    return row === undefined ? undefined : parseRow(TurnRow, row, 'turns');
   }
 
   /** Every turn still marked running, with the process that started it. */

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import type { Injection, Turn } from '../../../shared/app-api.js';
 import { STEP_KIND_LABELS } from '../timeline/answer-presentation.js';
+import { replaySavings } from '../../../shared/replay.js';
 import { describeUsage, formatCost, formatDuration, formatFullTime, formatUsage, formatWhen, plural } from '../timeline/format.js';
 import { InjectionBadge } from './InjectionBadge.js';
 import { TurnPictures } from './TurnPictures.js';
@@ -35,6 +36,7 @@ export function TurnCard({ turn, injections }: { turn: Turn; injections: readonl
           {formatWhen(turn.startedAt)}
           {duration !== null && duration >= 0 ? ` · ${formatDuration(duration)}` : ''} · {plural(turn.stepCount, 'step')}
         </span>
+        {turn.replay !== undefined && turn.replay.mode !== 'model' ? <ReplayBadge replay={turn.replay} /> : null}
         {turn.compactedAt !== null ? (
           <span className="turn-compacted" title={`Compacted ${formatFullTime(turn.compactedAt)}`}>
             compacted
@@ -68,5 +70,22 @@ export function TurnCard({ turn, injections }: { turn: Turn; injections: readonl
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** How a flow step ran when replayed: replayed, healed or diverged, with why and what it saved, in its title. */
+function ReplayBadge({ replay }: { replay: NonNullable<Turn['replay']> }): ReactElement {
+  const saved = replaySavings(replay).modelCalls;
+  const divergence = replay.divergence;
+  const why =
+    divergence === undefined
+      ? ''
+      : ` The screen diverged ${divergence.phase} action ${divergence.action} (${divergence.actionText}): ${divergence.reason}.`;
+  const label = replay.reusedAnswer === true ? 'replayed verdict' : replay.mode;
+  const title = `${replay.replayedActions} recorded action${replay.replayedActions === 1 ? '' : 's'} replayed without the model; ${plural(replay.modelCalls, 'model call')}${saved > 0 ? `, ${saved} saved against the recorded run` : ''}.${why}`;
+  return (
+    <span className={`turn-replay replay-${replay.mode}`} title={title}>
+      {label}
+    </span>
   );
 }
