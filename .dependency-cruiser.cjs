@@ -1,11 +1,12 @@
 /**
  * The layering rules of docs/ARCHITECTURE.md, checked by `npm run layers` (and in CI).
  * Inside src/main the layers form one list; a folder may import only folders below it:
- *   cli, electron -> flows -> api, mcp-server, automation -> app, report -> agent -> context, search -> llm, operators -> perception -> storage -> shared
+ *   cli, electron -> queue -> flows -> api, mcp-server, automation -> app, report -> agent -> context, search -> llm, operators -> perception -> storage -> shared
  * A config.ts of a layer (src/main/config) sits with storage: it only reads files and the environment.
  */
 const MAIN_LAYERS = [
   ['cli', 'electron'],
+  ['queue'],
   ['flows'],
   ['api', 'mcp-server', 'automation'],
   ['app', 'report'],
@@ -102,6 +103,13 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^src/main/search/' },
       to: { path: '^@tavily/core', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+    },
+    {
+      name: 'only-queue-imports-bullmq',
+      comment: 'The flow queue (BullMQ on Redis) is src/main/queue\'s business: the CLI enqueues and serves through it, and a later backend changes one folder.',
+      severity: 'error',
+      from: { pathNot: '^src/main/queue/' },
+      to: { path: '^(bullmq|ioredis)($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'only-storage-imports-better-sqlite3',

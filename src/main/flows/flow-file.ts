@@ -35,6 +35,11 @@ const LoadOptionsSchema = z.object({
   /** --var NAME=VALUE: literal text for the top flows' declared vars and params. */
   vars: z.record(z.string(), z.string()),
   env: z.record(z.string(), z.string().optional()),
+  /**
+   * The flows will run on another machine (a queue's worker), whose environment gives `${env.NAME}` and the
+   * secrets: here their names are checked, not their values (`env` is not read).
+   */
+  environmentElsewhere: z.boolean().optional(),
 });
 export type LoadFlowOptions = z.input<typeof LoadOptionsSchema>;
 
@@ -46,8 +51,8 @@ export function loadFlowFile(path: string, options: LoadFlowOptions): Flow {
 
 /** Each file as a flow to run on its own; throws one FlowFileError with the problems of all of them. */
 export function loadFlowFiles(paths: readonly string[], options: LoadFlowOptions): Flow[] {
-  const { vars, env } = LoadOptionsSchema.parse(options);
-  const loader = new FlowLoader(env);
+  const { vars, env, environmentElsewhere } = LoadOptionsSchema.parse(options);
+  const loader = new FlowLoader(environmentElsewhere === true ? ELSEWHERE : env);
   const flows: Flow[] = [];
   const usedVars = new Set<string>();
   for (const path of paths) {
@@ -101,6 +106,15 @@ function topFlow(loader: FlowLoader, loaded: LoadedFlow, vars: Record<string, st
   }
   return ok ? { ...flow, vars: { ...flow.vars, ...overrides } } : undefined;
 }
+
+/**
+ * An environment in which every name is set: the checks that a value exists pass, and what a flow reads from it is a
+ * stand-in, never run here (the machine that runs the flow reads its own).
+ */
+const ELSEWHERE: Record<string, string | undefined> = new Proxy(
+  {},
+  { get: (_target, name) => (typeof name === 'string' ? `(\${env.${name}} on the worker)` : undefined) },
+);
 
 class FlowLoader {
   readonly problems: FlowFileProblem[] = [];

@@ -63,6 +63,20 @@ export interface FlowResult {
   /** Why the flow failed or could not start. */
   error: string | undefined;
   steps: StepResult[];
+  /** A flow run through a queue (`sightline worker`): every run of its job, on which worker, in which session. */
+  queueAttempts?: QueueAttemptRecord[];
+}
+
+export interface QueueAttemptRecord {
+  attempt: number;
+  /** The worker's host and process. */
+  host: string;
+  pid: number;
+  startedAt: string;
+  /** The session in that worker's home, once the flow had opened it. */
+  sessionId?: string;
+  /** lost: its worker died mid-run; returned: a stopping worker handed the job back; running: not ended yet. */
+  outcome: 'passed' | 'failed' | 'stopped' | 'lost' | 'returned' | 'running';
 }
 
 export interface FlowRunResult {

@@ -23,26 +23,37 @@ export interface FlowRunOptions {
 
 type Scope = Record<string, unknown>;
 
-/** The flow's secrets and those of every flow it uses, read from the environment (the loader checked them). */
-export function flowSecrets(flow: Flow, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const secrets: Record<string, string> = {};
-  const visit = (current: Flow, seen: Set<string>): void => {
-    if (seen.has(current.file)) return;
-    seen.add(current.file);
-    for (const name of current.secrets) {
-      const value = env[name];
-      if (value !== undefined && value !== '') secrets[name] = value;
-    }
+/** The flow and every flow it uses, directly or through others, once each (by file). */
+export function flowsUsed(flow: Flow): Flow[] {
+  const found = new Map<string, Flow>();
+  const visit = (current: Flow): void => {
+    if (found.has(current.file)) return;
+    found.set(current.file, current);
     const walk = (steps: readonly FlowStep[]): void => {
       for (const step of steps) {
-        if (step.kind === 'use') visit(step.flow, seen);
+        if (step.kind === 'use') visit(step.flow);
         if (step.kind === 'if') walk([...step.then, ...step.else]);
         if (step.kind === 'for_each' || step.kind === 'group') walk(step.steps);
       }
     };
     walk(current.steps);
   };
-  visit(flow, new Set());
+  visit(flow);
+  return [...found.values()];
+}
+
+/** The names of the secrets the flow and the flows it uses declare. */
+export function flowSecretNames(flow: Flow): string[] {
+  return [...new Set(flowsUsed(flow).flatMap((used) => used.secrets))];
+}
+
+/** The flow's secrets and those of every flow it uses, read from the environment (the loader checked them). */
+export function flowSecrets(flow: Flow, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const name of flowSecretNames(flow)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') secrets[name] = value;
+  }
   return secrets;
 }
 

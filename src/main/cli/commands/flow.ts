@@ -33,6 +33,8 @@ export function registerFlowCommand(program: Command, invocation: CliInvocation)
     .option('--context-policy <policy>', `how history is shown to the model: ${CONTEXT_POLICY_FORMS} (default sightline)`)
     .option('--allow-file-urls', 'let the browser open file: URLs (files on this computer), off by default')
     .option('--yes', 'approve risky actions without asking (needed to allow them without a terminal)')
+    .option('--queue <url>', 'enqueue the flows on this Redis (redis://HOST:PORT) for sightline worker to run, instead of running them here (default: SIGHTLINE_QUEUE_URL)')
+    .option('--wait', 'with --queue: print each flow\'s result as it ends, write --out/--junit, and exit as a local run would')
     .action(async (files: string[], rawOptions: unknown, command: Command) => {
       const options = FlowOptionsSchema.parse(rawOptions);
       const { runFlows } = await import('../flow/run-flows.js');

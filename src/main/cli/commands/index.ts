@@ -6,15 +6,19 @@ import { registerDoctorCommand } from './doctor.js';
 import { registerFlowCommand } from './flow.js';
 import { registerFramesCommand } from './frames.js';
 import { registerMcpCommand } from './mcp.js';
+import { registerQueueCommand } from './queue.js';
 import { registerReportCommand } from './report.js';
 import { registerReplayCommand } from './replay.js';
 import { registerRunCommand } from './run.js';
 import { registerSessionsCommand } from './sessions.js';
 import { registerTimelineCommand } from './timeline.js';
+import { registerWorkerCommand } from './worker.js';
 
 export function registerCommands(program: Command, invocation: CliInvocation): void {
   registerRunCommand(program, invocation);
   registerFlowCommand(program, invocation);
+  registerWorkerCommand(program, invocation);
+  registerQueueCommand(program, invocation);
   registerReplayCommand(program, invocation);
   registerSessionsCommand(program, invocation);
   registerReportCommand(program, invocation);

@@ -30,6 +30,8 @@ export const FlowOptionsSchema = z.object({
   contextPolicy: z.string().optional(),
   allowFileUrls: z.boolean().optional(),
   yes: z.boolean().optional(),
+  queue: z.string().optional(),
+  wait: z.boolean().optional(),
 });
 export type FlowOptions = z.infer<typeof FlowOptionsSchema>;
 

@@ -1,0 +1,37 @@
+/** The flow files of a `sightline flow` command line: read, checked, and put in one order on every machine. */
+import { relative, resolve } from 'node:path';
+import { FlowFileError, loadFlowFiles } from '../../flows/flow-file.js';
+import type { Flow } from '../../flows/flow-model.js';
+import { parseShard, shardOf } from '../../flows/shards.js';
+import { EXIT, UserError } from '../io.js';
+
+/** Every file read and checked; all their problems in one usage error. */
+export function readFlows(
+  files: readonly string[],
+  vars: Record<string, string>,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  environmentElsewhere = false,
+): Flow[] {
+  try {
+    return loadFlowFiles(
+      files.map((file) => resolve(cwd, file)),
+      // A plain copy: the process's environment is an exotic object that a record schema does not take.
+      { vars, env: { ...env }, environmentElsewhere },
+    );
+  } catch (error) {
+    if (error instanceof FlowFileError) throw new UserError(`the flow files have problems; nothing was run:\n${error.message}`, EXIT.usage);
+    throw error;
+  }
+}
+
+/** One order on every machine (paths from the working folder), then this machine's shard of it. */
+export function orderedFlows(flows: Flow[], cwd: string, shard: string | undefined): Flow[] {
+  const ordered = [...flows].sort((first, second) => compare(relative(cwd, first.file), relative(cwd, second.file)));
+  const parsed = shard === undefined ? undefined : parseShard(shard);
+  return parsed === undefined ? ordered : shardOf(ordered, parsed);
+}
+
+function compare(first: string, second: string): number {
+  return first < second ? -1 : first > second ? 1 : 0;
+}

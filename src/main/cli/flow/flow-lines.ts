@@ -1,0 +1,45 @@
+/** What `sightline flow` prints on stderr: a line per step, a line per flow, a summary of the run. */
+import { dollarText } from '../../../shared/cost.js';
+import type { FlowResult, FlowRunResult, StepResult } from '../../flows/flow-result.js';
+
+const MARKS: Record<StepResult['status'], string> = { passed: '✓', failed: '✗', stopped: '■', skipped: '-' };
+
+export function stepLine(step: StepResult): string {
+  const text = step.text === undefined ? '' : `: ${oneLine(step.text, 100)}`;
+  const time = step.status === 'skipped' ? '' : ` (${seconds(step.durationMs)})`;
+  const why = step.status === 'failed' && step.reason !== undefined ? `\n      ${oneLine(step.reason, 300)}${step.evidence.length > 0 ? ` [evidence: ${step.evidence.join(', ')}]` : ''}` : '';
+  const value = step.kind === 'extract' && step.status === 'passed' && step.value !== undefined ? ` → ${oneLine(JSON.stringify(step.value) ?? '', 100)}` : '';
+  return `  ${MARKS[step.status]} ${step.path} ${step.label}${text}${value}${time}${replayNote(step)}${why}\n`;
+}
+
+/** "replayed, 2 model calls saved", "healed: before action 1 (…): …", "model". */
+function replayNote(step: StepResult): string {
+  const replay = step.replay;
+  if (replay === undefined || replay.mode === 'model') return '';
+  const saved = replay.saved.modelCalls > 0 ? `, ${replay.saved.modelCalls} model call${replay.saved.modelCalls === 1 ? '' : 's'} saved` : '';
+  const why = replay.why === undefined ? '' : `: ${oneLine(replay.why, 200)}`;
+  return ` [${replay.mode}${replay.reusedAnswer === true ? ' verdict' : ''}${saved}${why}]`;
+}
+
+export function flowLine(flow: FlowResult): string {
+  const cost = flow.costDollars === undefined ? '' : `, ${dollarText(flow.costDollars)}`;
+  // A stopped flow says why too: the run was interrupted, or (queued) its job was cancelled.
+  const error = flow.status !== 'passed' && flow.error !== undefined ? `: ${oneLine(flow.error, 300)}` : '';
+  return `${flow.status === 'passed' ? '✓' : flow.status === 'failed' ? '✗' : '■'} ${flow.name} ${flow.status} in ${seconds(flow.durationMs)}${cost}${error}${flow.sessionId === undefined ? '' : ` (session ${flow.sessionId})`}\n`;
+}
+
+export function summaryLine(result: FlowRunResult): string {
+  const count = (status: FlowResult['status']) => result.flows.filter((flow) => flow.status === status).length;
+  const parts = [`${count('passed')} passed`, `${count('failed')} failed`, ...(count('stopped') > 0 ? [`${count('stopped')} stopped`] : [])];
+  const flows = result.flows.length === 1 ? '1 flow' : `${result.flows.length} flows`;
+  return `${flows}: ${parts.join(', ')} (${seconds(result.durationMs)}${result.shard === undefined ? '' : `, shard ${result.shard}`})\n`;
+}
+
+function oneLine(text: string, most: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > most ? `${line.slice(0, most - 1)}…` : line;
+}
+
+function seconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(1)} s`;
+}
