@@ -5,12 +5,11 @@
  * gets the text, the step says how much was pasted and never what, and every stored row of the session
  * holds `[password]` where the text was (the thought that named it included).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import { BrowserOperator } from '../../src/main/operators/browser-operator.js';
 import { userText } from '../../src/shared/messages.js';
+import { useReportingPage } from '../helpers/reporting-page-server.js';
 import { computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 
 const hasBrowser = (() => {
@@ -36,40 +35,7 @@ const PAGE = `<!doctype html><html><head><title>log in</title></head><body style
   field.addEventListener('input', () => fetch('/value', { method: 'POST', body: field.value }));
 </script></body></html>`;
 
-let server: Server;
-let origin: string;
-let reportedValues: string[] = [];
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    if (request.method === 'POST' && request.url === '/value') {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        reportedValues.push(body);
-        response.end();
-      });
-      return;
-    }
-    response.setHeader('content-type', 'text/html');
-    response.end(PAGE);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
-
-/** Waits (up to 5 s) until the page has reported the value. */
-async function fieldValueBecomes(value: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!reportedValues.includes(value)) {
-    if (Date.now() > deadline) throw new Error(`the field never held "${value}"; it reported ${JSON.stringify(reportedValues)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const page = useReportingPage(PAGE);
 
 const copyThenPaste = (keys: string) => [
   computerCall({ action: 'triple_click', ...NAME_FIELD }, `Selecting ${SECRET} in the name field.`),
@@ -94,11 +60,11 @@ describe.skipIf(!hasBrowser)('text pasted or dropped into a browser password fie
     await operator?.close();
     harness = undefined;
     operator = undefined;
-    reportedValues = [];
+    page.reset();
   });
 
   async function run(approve: boolean, script: ReturnType<typeof computerCall>[]) {
-    operator = await BrowserOperator.launch({ url: `${origin}/`, viewport: { width: 800, height: 600 } });
+    operator = await BrowserOperator.launch({ url: `${page.origin}/`, viewport: { width: 800, height: 600 } });
     harness = await startAgentHarness({ confirm: async () => approve, extra: { operator } });
     harness.server.script(script);
     const outcome = await harness.agent.runTurn({ request: userText('Log in') });
@@ -117,7 +83,7 @@ describe.skipIf(!hasBrowser)('text pasted or dropped into a browser password fie
     const steps = own.storage.steps.listByTurn(outcome.turnId);
     expect(steps[3]!.result).toMatchObject({ ok: false, refused: true });
     expect(await passwordValue()).toBe('');
-    expect(reportedValues).toEqual([]);
+    expect(page.reportedValues).toEqual([]);
   });
 
   it('refuses a drag that drops selected text on the password field: the field stays empty', async () => {
@@ -125,7 +91,7 @@ describe.skipIf(!hasBrowser)('text pasted or dropped into a browser password fie
     expect(own.confirmations.map((request) => request.reason)).toEqual(['dropping dragged text into a password field']);
     expect(own.storage.steps.listByTurn(outcome.turnId)[1]!.result).toMatchObject({ ok: false, refused: true });
     expect(await passwordValue()).toBe('');
-    expect(reportedValues).toEqual([]);
+    expect(page.reportedValues).toEqual([]);
   });
 
   it.each([
@@ -133,7 +99,7 @@ describe.skipIf(!hasBrowser)('text pasted or dropped into a browser password fie
     ['a drop', dragOnto, 1, 'dropped'],
   ])('once approved, %s fills the field, and the session stores the text masked', async (_what, script, index, how) => {
     const { own, outcome } = await run(true, script);
-    await fieldValueBecomes(SECRET);
+    await page.fieldValueBecomes(SECRET);
     const steps = own.storage.steps.listByTurn(outcome.turnId);
     expect(steps[index]!.result).toMatchObject({ ok: true, detail: expect.stringContaining(`${SECRET.length} characters ${how} into a password field`) });
     const stored = JSON.stringify(steps) + JSON.stringify(own.storage.messages.listByTurn(outcome.turnId));

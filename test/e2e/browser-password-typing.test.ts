@@ -3,12 +3,11 @@
  * spells a secret passes the same gate as typing it. Refused, nothing reaches the field; approved, the field
  * gets it and every stored row holds `[password]` instead.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import { BrowserOperator } from '../../src/main/operators/browser-operator.js';
 import { userText } from '../../src/shared/messages.js';
+import { useReportingPage } from '../helpers/reporting-page-server.js';
 import { computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 
 const hasBrowser = (() => {
@@ -29,40 +28,7 @@ const PAGE = `<!doctype html><html><head><title>log in</title></head><body>
   field.addEventListener('input', () => fetch('/value', { method: 'POST', body: field.value }));
 </script></body></html>`;
 
-let server: Server;
-let origin: string;
-let reportedValues: string[] = [];
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    if (request.method === 'POST' && request.url === '/value') {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        reportedValues.push(body);
-        response.end();
-      });
-      return;
-    }
-    response.setHeader('content-type', 'text/html');
-    response.end(PAGE);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
-
-/** Waits (up to 5 s) until the page has reported the value. */
-async function fieldValueBecomes(value: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!reportedValues.includes(value)) {
-    if (Date.now() > deadline) throw new Error(`the field never held "${value}"; it reported ${JSON.stringify(reportedValues)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const page = useReportingPage(PAGE);
 
 describe.skipIf(!hasBrowser)('a key sequence spelling a secret into a browser password field', () => {
   let harness: AgentHarness | undefined;
@@ -73,11 +39,11 @@ describe.skipIf(!hasBrowser)('a key sequence spelling a secret into a browser pa
     await operator?.close();
     harness = undefined;
     operator = undefined;
-    reportedValues = [];
+    page.reset();
   });
 
   async function start(approve: boolean): Promise<AgentHarness> {
-    operator = await BrowserOperator.launch({ url: `${origin}/`, viewport: { width: 800, height: 600 } });
+    operator = await BrowserOperator.launch({ url: `${page.origin}/`, viewport: { width: 800, height: 600 } });
     harness = await startAgentHarness({ confirm: async () => approve, extra: { operator } });
     harness.server.script([computerCall({ action: 'key', keys: 's 3 c r e t' }, 'Spelling s3cret.'), finishCall()]);
     return harness;
@@ -88,14 +54,14 @@ describe.skipIf(!hasBrowser)('a key sequence spelling a secret into a browser pa
     const outcome = await own.agent.runTurn({ request: userText('Log in') });
     expect(own.confirmations.map((request) => request.reason)).toEqual(['typing into a password field']);
     expect(await operator!.focusedFieldKind()).toBe('password');
-    expect(reportedValues).toEqual([]);
+    expect(page.reportedValues).toEqual([]);
     expect(own.storage.steps.listByTurn(outcome.turnId)[0]!.action).toEqual({ action: 'key', keys: '[password]' });
   });
 
   it('once approved reaches the field, and is stored masked', async () => {
     const own = await start(true);
     const outcome = await own.agent.runTurn({ request: userText('Log in') });
-    await fieldValueBecomes('s3cret');
+    await page.fieldValueBecomes('s3cret');
     const steps = own.storage.steps.listByTurn(outcome.turnId);
     expect(steps[0]!.action).toEqual({ action: 'key', keys: '[password]' });
     const stored = JSON.stringify(steps) + JSON.stringify(own.storage.messages.listByTurn(outcome.turnId));
