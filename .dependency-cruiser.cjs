@@ -1,7 +1,7 @@
 /**
  * The layering rules of docs/ARCHITECTURE.md, checked by `npm run layers` (and in CI).
  * Inside src/main the layers form one list; a folder may import only folders below it:
- *   cli, electron -> queue -> flows -> api, mcp-server, automation -> app, report -> agent -> context, search -> llm, operators -> perception -> storage -> shared
+ *   cli, electron -> queue -> flows -> api, mcp-server, automation -> app, report -> agent -> context, search -> llm, operators -> perception -> team-store -> storage -> shared
  * A config.ts of a layer (src/main/config) sits with storage: it only reads files and the environment.
  */
 const MAIN_LAYERS = [
@@ -14,6 +14,7 @@ const MAIN_LAYERS = [
   ['context', 'search'],
   ['llm', 'operators'],
   ['perception'],
+  ['team-store'],
   ['storage', 'config'],
 ];
 
@@ -110,6 +111,13 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^src/main/queue/' },
       to: { path: '^(bullmq|ioredis)($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+    },
+    {
+      name: 'only-team-store-imports-its-clients',
+      comment: 'The team store (PostgreSQL through pg, S3 through the AWS SDK) is src/main/team-store\'s business: the worker, the CLI and the mirror use it through that folder.',
+      severity: 'error',
+      from: { pathNot: '^src/main/team-store/' },
+      to: { path: '^(pg|pg-[a-z-]+|@aws-sdk/[a-z0-9-]+)($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'only-storage-imports-better-sqlite3',
