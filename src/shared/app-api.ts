@@ -580,10 +580,18 @@ export const RunErrorEventSchema = z
 export const PermissionsEventSchema = z.object({ type: z.literal('permissions'), at: z.number(), status: PermissionStatusSchema }).strict();
 
 /**
- * What the live stream carries: the agent's events of every run, plus the run manager's own, plus the desktop
- * app's permission changes. No pixels, no secrets.
+ * Sessions changed underneath the timeline without a run of its own: a team timeline (`--store`) pulled new rows
+ * of these sessions from the team store, which workers on other machines write.
  */
-export const AppEventSchema = z.union([AgentEventSchema, RunStateEventSchema, RunErrorEventSchema, PermissionsEventSchema]);
+export const StoreChangedEventSchema = z
+  .object({ type: z.literal('store-changed'), at: z.number(), sessionIds: z.array(SessionIdSchema).max(10_000) })
+  .strict();
+
+/**
+ * What the live stream carries: the agent's events of every run, plus the run manager's own, plus the desktop
+ * app's permission changes, plus a team store's changes. No pixels, no secrets.
+ */
+export const AppEventSchema = z.union([AgentEventSchema, RunStateEventSchema, RunErrorEventSchema, PermissionsEventSchema, StoreChangedEventSchema]);
 export type AppEvent = z.infer<typeof AppEventSchema>;
 
 // ---- errors ---------------------------------------------------------------------------------------------

@@ -38,6 +38,11 @@ export function useSessionTimeline(client: AppApiClient | null, sessionId: strin
   useLiveEvents(
     client,
     (event: AppEvent) => {
+      // A team store's rows of this session changed (a worker elsewhere added steps): read it again.
+      if (event.type === 'store-changed') {
+        if (event.sessionIds.includes(sessionId)) reload();
+        return;
+      }
       eventsDuringRead.current?.push(event);
       onLiveEvent(event);
     },

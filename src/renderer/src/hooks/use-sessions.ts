@@ -1,6 +1,6 @@
 /**
  * The sessions list: filtered by what was typed (debounced, so each keystroke is not a request), refreshed
- * when a run starts, ends or changes state, and with delete.
+ * when a run starts, ends or changes state, or a team store's sessions change, and with delete.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { SessionSummary } from '../../../shared/app-api.js';
@@ -23,7 +23,7 @@ export interface Sessions extends SessionsState {
 
 const SEARCH_DELAY_MS = 200;
 const LIST_LIMIT = 200;
-const REFRESHING_EVENTS = new Set<AppEvent['type']>(['turn-started', 'turn-ended', 'run-state', 'run-error']);
+const REFRESHING_EVENTS = new Set<AppEvent['type']>(['turn-started', 'turn-ended', 'run-state', 'run-error', 'store-changed']);
 
 export function useSessions(client: AppApiClient | null): Sessions {
   const [query, setQuery] = useState('');

@@ -110,8 +110,7 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
     case 'failed':
       return { ...state, status: 'failed', error: action.message };
     case 'event':
-      // A permissions event belongs to the app, not to a session.
-      return action.event.type !== 'permissions' && action.event.sessionId === state.sessionId ? applyEvent(state, action.event) : state;
+      return isSessionEvent(action.event) && action.event.sessionId === state.sessionId ? applyEvent(state, action.event) : state;
     case 'pictures-loaded':
       return applyPictures(state, action.turns);
   }
@@ -166,8 +165,15 @@ function replayMissed(live: TimelineState, read: TimelineState, events: readonly
   };
 }
 
-function isMissedByRead(state: TimelineState, event: AppEvent): event is Exclude<AppEvent, { type: 'permissions' }> {
-  if (event.type === 'permissions' || event.sessionId !== state.sessionId) return false;
+/** The events of one session's run: not the app's permission changes, nor a team store's change (use-session-timeline.ts reloads on that). */
+type SessionEvent = Exclude<AppEvent, { type: 'permissions' | 'store-changed' }>;
+
+function isSessionEvent(event: AppEvent): event is SessionEvent {
+  return event.type !== 'permissions' && event.type !== 'store-changed';
+}
+
+function isMissedByRead(state: TimelineState, event: AppEvent): event is SessionEvent {
+  if (!isSessionEvent(event) || event.sessionId !== state.sessionId) return false;
   switch (event.type) {
     case 'turn-started':
     case 'confirmation-requested':
@@ -228,7 +234,7 @@ function isoAt(at: number): string {
   return new Date(at).toISOString();
 }
 
-function applyEvent(state: TimelineState, event: Exclude<AppEvent, { type: 'permissions' }>): TimelineState {
+function applyEvent(state: TimelineState, event: SessionEvent): TimelineState {
   switch (event.type) {
     case 'turn-started':
       return applyTurnStarted(state, event);
