@@ -15,6 +15,7 @@ import { createRunAssembler, type RunAssembler, type RunAssemblerOptions } from 
 import { RunManager } from '../app/run-manager.js';
 import { secretRedactor } from '../../shared/secret-redaction.js';
 import { nextRequestSettings } from './next-request-settings.js';
+import { refuseChanges } from './read-only-calls.js';
 import { SettingsUnavailableError, type DesktopPermissions } from '../app/permissions/index.js';
 
 export interface AppServiceOptions extends Omit<RunAssemblerOptions, 'storage' | 'config'> {
@@ -33,6 +34,11 @@ export interface AppServiceOptions extends Omit<RunAssemblerOptions, 'storage' |
   permissions?: DesktopPermissions;
   /** Replaces the default assembly of a run (tests). */
   assembler?: RunAssembler;
+  /**
+   * Why nothing may be changed here, when nothing may: a team timeline shows a mirror of the team store, which a
+   * pull overwrites, so a run, a pin or a delete in it would be lost or undone (see read-only-calls.ts).
+   */
+  readOnly?: string | undefined;
 }
 
 export interface AppService {
@@ -46,15 +52,14 @@ export interface AppService {
 }
 
 export function createAppService(options: AppServiceOptions): AppService {
-  const { storage, config, configSources, secrets, appInfo, assembler, permissions = UNCHECKED_PERMISSIONS, ...assembly } = options;
+  const { storage, config, configSources, secrets, appInfo, assembler, permissions = UNCHECKED_PERMISSIONS, readOnly: _readOnly, ...assembly } = options;
   const keys = new ApiKeySettings({ config, sources: configSources, secrets });
   const events = new EventBus();
   // Each run reads the configuration at its start, so a key saved a moment ago is the one it uses.
   const assembleRun: RunAssembler =
     assembler ?? ((settings, handlers) => createRunAssembler({ storage, config: keys.config(), ...assembly })(settings, handlers));
   const runs = new RunManager(assembleRun, events);
-  return {
-    implementation: createAppApiImplementation({
+  const implementation = createAppApiImplementation({
       storage,
       runs,
       appInfo,
@@ -62,7 +67,9 @@ export function createAppService(options: AppServiceOptions): AppService {
       nextRequest: () => nextRequestSettings(keys.config()),
       permissions,
       defaultOperator: () => keys.config().agent.operator,
-    }),
+  });
+  return {
+    implementation: options.readOnly === undefined ? implementation : refuseChanges(implementation, options.readOnly),
     events,
     runs,
     // Asked at each error, so a key saved since start is masked too.

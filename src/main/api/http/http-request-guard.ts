@@ -18,14 +18,38 @@ export function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 }
 
-export function checkHostAndOrigin(request: IncomingMessage, port: number): GuardVerdict {
+/**
+ * The origin a reverse proxy serves the timeline at (`--public-origin https://timeline.example.com`): its host is
+ * accepted in the Host header and the origin itself in Origin, so a team reaches the server through the proxy. Every
+ * other check stands: the server still listens on 127.0.0.1 only and every API request still needs the token.
+ */
+export interface PublicOrigin {
+  origin: string;
+  host: string;
+}
+
+export function parsePublicOrigin(text: string): PublicOrigin {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`expected an origin like https://timeline.example.com, got ${JSON.stringify(text.slice(0, 80))}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`expected an http:// or https:// origin, got ${url.protocol}//`);
+  if (url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+    throw new Error(`an origin is a scheme, a host and an optional port only: ${url.origin} (no user, path, query or fragment)`);
+  }
+  return { origin: url.origin.toLowerCase(), host: url.host.toLowerCase() };
+}
+
+export function checkHostAndOrigin(request: IncomingMessage, port: number, publicOrigin?: PublicOrigin): GuardVerdict {
   const hosts = allowedHosts(port);
   const host = request.headers.host?.toLowerCase();
-  if (host === undefined || !hosts.has(host)) {
+  if (host === undefined || !(hosts.has(host) || host === publicOrigin?.host)) {
     return { ok: false, status: 403, message: 'This server answers only to 127.0.0.1 (the Host header names another).' };
   }
-  const origin = request.headers.origin;
-  if (origin !== undefined && ![...hosts].some((allowed) => origin.toLowerCase() === `http://${allowed}`)) {
+  const origin = request.headers.origin?.toLowerCase();
+  if (origin !== undefined && ![...hosts].some((allowed) => origin === `http://${allowed}`) && origin !== publicOrigin?.origin) {
     return { ok: false, status: 403, message: 'Requests from other sites are refused.' };
   }
   return { ok: true };

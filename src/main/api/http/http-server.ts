@@ -19,7 +19,7 @@ import { APP_API_CHANNELS, AppApiError, type AppApiErrorCode, type AppApiName } 
 import { dispatchAppApiCall, isAppApiName, type AppApiImplementation, type DispatchOptions } from '../app-api-dispatch.js';
 import type { EventBus } from '../../app/event-bus.js';
 import { DEFAULT_HTTP_LIMITS, timeoutCheckIntervalMs, type HttpLimits } from './http-limits.js';
-import { checkHostAndOrigin, checkJsonContentType, checkToken, presentedToken } from './http-request-guard.js';
+import { checkHostAndOrigin, checkJsonContentType, checkToken, presentedToken, type PublicOrigin } from './http-request-guard.js';
 import { readRequestBody } from './request-body.js';
 import { readStaticFile } from './static-files.js';
 
@@ -65,6 +65,8 @@ export interface TimelineServerOptions {
   dispatch?: DispatchOptions;
   /** DEFAULT_HTTP_LIMITS unless given (tests pass small timeouts). */
   limits?: Partial<HttpLimits>;
+  /** The origin a reverse proxy serves it at, accepted besides 127.0.0.1 (see http-request-guard.ts). */
+  publicOrigin?: PublicOrigin | undefined;
 }
 
 export interface TimelineServer {
@@ -72,6 +74,8 @@ export interface TimelineServer {
   token: string;
   /** The URL to open: the token travels in the fragment, which browsers never send to a server or a Referer. */
   url: string;
+  /** The same through the reverse proxy, when there is one. */
+  publicUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -93,7 +97,7 @@ export async function startTimelineServer(options: TimelineServerOptions): Promi
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     setCommonHeaders(response);
-    const place = checkHostAndOrigin(request, port);
+    const place = checkHostAndOrigin(request, port, options.publicOrigin);
     if (!place.ok) return sendPlain(response, place.status, place.message);
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
     // Decoded once here, so no route meets a malformed escape ("%E0%A4%A") as an internal error.
@@ -219,6 +223,7 @@ export async function startTimelineServer(options: TimelineServerOptions): Promi
     port,
     token,
     url: `http://127.0.0.1:${port}/#token=${token}`,
+    publicUrl: options.publicOrigin === undefined ? undefined : `${options.publicOrigin.origin}/#token=${token}`,
     close: () => closeServer(server, streams),
   };
 }
