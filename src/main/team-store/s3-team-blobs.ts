@@ -3,12 +3,12 @@
  * extension of its mime type, nothing else, so an upload is idempotent and no model or page text ever reaches a key.
  *
  * Checksums. Since early 2025 the SDK's default (`requestChecksumCalculation: 'WHEN_SUPPORTED'`) sends a streamed
- * body as `aws-chunked` with a trailing CRC32. Real S3 decodes that; S3-compatible servers that do not (s3rver, and
- * older MinIO, Ceph and Garage releases) store the chunk framing as the object's bytes: a 3 MiB screenshot came
- * back 474 bytes longer with `10000;chunk-signature…` in it (measured, docs/decisions.md "The team store's S3
- * checksums"). So the SDK computes no checksum of its own (WHEN_REQUIRED both ways) and the body goes as plain bytes
- * with a Content-Length; instead every PUT carries `x-amz-checksum-sha256` with the hash the key already names,
- * which S3 verifies against the bytes it receives, and every read is checked against that hash here.
+ * body as `aws-chunked` with a trailing CRC32. Real S3 decodes that; s3rver stores the chunk framing as the object's
+ * bytes (a 3 MiB file came back 474 bytes longer, measured: docs/decisions.md "The team store's S3 checksums"), and
+ * other S3-compatible services are reported to refuse such uploads. So the SDK computes no checksum of its own
+ * (WHEN_REQUIRED both ways) and the body goes as plain bytes with a Content-Length; instead every PUT carries
+ * `x-amz-checksum-sha256` with the hash the key already names, which S3 verifies against the bytes it receives,
+ * and every read is checked against that hash here.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
