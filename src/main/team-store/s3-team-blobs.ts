@@ -125,7 +125,9 @@ export class S3TeamBlobs {
     const existing = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })).then(
       (head) => head.ContentLength,
       (error: unknown) => {
-        if (isNotFound(error)) return undefined;
+        // S3 answers a HEAD of a missing key with 403 when the credentials may write but not list the bucket: so
+        // 403 here says nothing yet, and the PUT's own answer (with a body that names its reason) is what is told.
+        if (isNotFound(error) || (error as SdkFailure)?.$metadata?.httpStatusCode === 403) return undefined;
         throw this.failure(`cannot upload ${what} to`, error);
       },
     );
@@ -241,7 +243,7 @@ export function describeS3Failure(error: unknown): string {
     case 'NoSuchBucket':
       return 'no such bucket';
     case 'AccessDenied':
-      return 'access denied (the credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY may not use this bucket)';
+      return 'access denied (the credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY may not use this bucket; S3 also says so of a missing object when they may not list the bucket)';
     case 'InvalidAccessKeyId':
       return 'access denied: the server does not know the access key in AWS_ACCESS_KEY_ID';
     case 'SignatureDoesNotMatch':
