@@ -196,6 +196,19 @@ describe('idempotent and verified', () => {
     expect(s3.requests).toHaveLength(0);
   });
 
+  it('removes a streamed upload whose file does not hash to its name, and says so', async () => {
+    const blobs = teamBlobs();
+    const blob = pngish(40_000);
+    // Damaged on disk after it was named: same size, other bytes.
+    writeFileSync(blob.path, Buffer.concat([PNG_SIGNATURE, randomBytes(blob.byteSize - PNG_SIGNATURE.length)]));
+    const error = await failureOf(blobs.put(blob, { path: blob.path }));
+    expect(error.message).toBe(
+      `cannot upload blob ${blob.sha256.slice(0, 12)}… to ${blobs.shown}: the bytes of its file do not hash to its name (damaged, or changed while it was sent); the object was removed`,
+    );
+    expect(s3.requests.map((request) => request.method)).toEqual(['HEAD', 'PUT', 'DELETE']);
+    expect(await blobs.get(blob.sha256, blob.mime)).toBeUndefined();
+  });
+
   it('keys a blob by its hash and our mime table only', () => {
     const blobs = teamBlobs();
     const sha256 = 'ab'.repeat(32);

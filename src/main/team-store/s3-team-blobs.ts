@@ -140,7 +140,9 @@ export class S3TeamBlobs {
       return 'uploaded';
     }
 
-    // Streamed, and hashed on the way: the file may have changed since its size was read.
+    // Streamed, and hashed on the way: reading the file first only to hash it would read it twice, and it could still
+    // change between the two reads. Real S3 refuses the PUT itself (BadDigest); a server that checks nothing keeps it
+    // until the delete below.
     const hash = createHash('sha256');
     const body = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -157,7 +159,7 @@ export class S3TeamBlobs {
     });
     if (hash.digest('hex') !== sha256) {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(() => undefined);
-      throw new TeamBlobsError(`cannot upload ${what} to ${this.shown}: its file changed while it was uploaded (the bytes sent do not hash to its name); the object was removed`);
+      throw new TeamBlobsError(`cannot upload ${what} to ${this.shown}: the bytes of its file do not hash to its name (damaged, or changed while it was sent); the object was removed`);
     }
     return 'uploaded';
   }
