@@ -66,7 +66,8 @@ export class BlobWriteError extends Error {
   }
 }
 
-const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+/** A blob's name: the lowercase hex sha256 of its bytes. Also what keeps a crafted name from becoming a path or a key. */
+export const SHA256_PATTERN = /^[0-9a-f]{64}$/;
 const TEMPORARY_SUFFIX = '.tmp';
 /** A temp file younger than this may belong to a write in progress in another process. */
 const DEFAULT_TEMPORARY_FILE_GRACE_MS = 60_000;

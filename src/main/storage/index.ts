@@ -19,6 +19,7 @@ export {
   BlobStore,
   BlobWriteError,
   sha256Of,
+  SHA256_PATTERN,
   type BlobLocation,
   type BlobReadResult,
   type BlobStoreFaults,
@@ -27,6 +28,7 @@ export {
 export type { Clock } from './time.js';
 export { modeOpenToOthers } from './private-files.js';
 export type { RedactStoredText } from './stored-text.js';
+export { extensionForMime } from './mime-types.js';
 export { GeneratedMediaStore, type StoredMedia } from './generated-media-store.js';
 export * from './repositories/sessions.js';
 export * from './repositories/turns.js';
