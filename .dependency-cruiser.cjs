@@ -18,6 +18,14 @@ const MAIN_LAYERS = [
   ['storage', 'config'],
 ];
 
+/**
+ * An npm package as dependency-cruiser names it: by the file it resolves to (`node_modules/bullmq/dist/…`), not by
+ * the name in the import. A rule written as `^bullmq` never matched, which a probe import found (2026-11-27).
+ */
+function npmPackage(names) {
+  return `(^|/)node_modules/(${names})/`;
+}
+
 function layerPath(folder) {
   return `^src/main/${folder}/`;
 }
@@ -44,14 +52,14 @@ module.exports = {
       comment: 'Only src/main/electron and src/preload may import electron; everything else runs under plain Node.',
       severity: 'error',
       from: { pathNot: '^src/(main/electron|preload)/' },
-      to: { path: '^electron$', dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+      to: { path: ["^electron$", npmPackage('electron')], dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'only-electron-folder-imports-electron-updater',
       comment: 'electron-updater needs Electron; the update policy (src/main/app/app-updates.ts) is handed it, so it runs under Node.',
       severity: 'error',
       from: { pathNot: '^src/main/electron/' },
-      to: { path: '^electron-updater$', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+      to: { path: npmPackage('electron-updater'), dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'shared-depends-on-nothing-of-ours',
@@ -83,41 +91,41 @@ module.exports = {
       name: 'only-llm-imports-openai',
       severity: 'error',
       from: { pathNot: '^src/main/llm/' },
-      to: { path: '^openai($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+      to: { path: npmPackage('openai'), dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'only-llm-imports-anthropic',
       comment: "Anthropic's client is a model adapter's business: everything else speaks provider-neutral messages.",
       severity: 'error',
       from: { pathNot: '^src/main/llm/' },
-      to: { path: '^@anthropic-ai/sdk($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+      to: { path: npmPackage('@anthropic-ai/sdk'), dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'only-llm-imports-google-genai',
       comment: "Google's client is a model adapter's business: everything else speaks provider-neutral messages.",
       severity: 'error',
       from: { pathNot: '^src/main/llm/' },
-      to: { path: '^@google/genai($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+      to: { path: npmPackage('@google/genai'), dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'only-search-imports-tavily',
       severity: 'error',
       from: { pathNot: '^src/main/search/' },
-      to: { path: '^@tavily/core', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+      to: { path: npmPackage('@tavily/core'), dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'only-queue-imports-bullmq',
       comment: 'The flow queue (BullMQ on Redis) is src/main/queue\'s business: the CLI enqueues and serves through it, and a later backend changes one folder.',
       severity: 'error',
       from: { pathNot: '^src/main/queue/' },
-      to: { path: '^(bullmq|ioredis)($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+      to: { path: npmPackage('bullmq|ioredis'), dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'only-team-store-imports-its-clients',
       comment: 'The team store (PostgreSQL through pg, S3 through the AWS SDK) is src/main/team-store\'s business: the worker, the CLI and the mirror use it through that folder.',
       severity: 'error',
       from: { pathNot: '^src/main/team-store/' },
-      to: { path: '^(pg|pg-[a-z-]+|@aws-sdk/[a-z0-9-]+)($|/)', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+      to: { path: npmPackage('pg|pg-[a-z-]+|@aws-sdk/[a-z0-9-]+|@smithy/[a-z0-9-]+'), dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'only-storage-imports-better-sqlite3',
@@ -126,7 +134,7 @@ module.exports = {
         '.prepare( outside storage are caught by ESLint, which sees calls; this check sees imports only.)',
       severity: 'error',
       from: { pathNot: '^src/main/storage/' },
-      to: { path: '^better-sqlite3$', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
+      to: { path: npmPackage('better-sqlite3'), dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'unknown', 'undetermined'] },
     },
     {
       name: 'agent-is-entered-through-its-index',
