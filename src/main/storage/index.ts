@@ -23,6 +23,7 @@ export {
   type BlobReadResult,
   type BlobStoreFaults,
   type BlobWriteResult,
+  type RemoteBlobs,
 } from './blob-store.js';
 export type { Clock } from './time.js';
 export { modeOpenToOthers } from './private-files.js';
@@ -37,3 +38,13 @@ export * from './repositories/steps.js';
 export * from './repositories/search-reports.js';
 export * from './repositories/injections.js';
 export * from './repositories/compactions.js';
+export {
+  REPLICATED_TABLES,
+  ReplicationRepository,
+  type BlobRef,
+  type ReplicatedTable,
+  type ReplicatedTableSpec,
+  type Row,
+  type RowValue,
+  type SessionRows,
+} from './replication.js';
