@@ -39,6 +39,7 @@ export * from './repositories/search-reports.js';
 export * from './repositories/injections.js';
 export * from './repositories/compactions.js';
 export {
+  checkedReplicatedRow,
   REPLICATED_TABLES,
   ReplicationRepository,
   type BlobRef,
