@@ -131,6 +131,39 @@ describe.skipIf(!postgresAvailable())('the team store on a real PostgreSQL', () 
       expect(mirror.storage.steps.listBySession(written.sessionId)).toEqual(storage.steps.listBySession(written.sessionId));
     });
 
+    it('never lets a mirror step past a revision that commits late', async () => {
+      const store = await open();
+      const other = await writeReplicationSession(storage, 'Slow writer');
+      const slowRows = storage.replication.readSession(other.sessionId)!.tables;
+      // A slow writer (another worker) takes the lock, numbers a row and has not committed yet.
+      const slow = new pg.Client({ connectionString: url });
+      await slow.connect();
+      try {
+        await slow.query('BEGIN');
+        await slow.query('SELECT pg_advisory_xact_lock($1)', [0x5167_0002]);
+        const session = slowRows.sessions[0]!;
+        await slow.query(
+          `INSERT INTO sessions (id, title, status, operator, model, created_at, updated_at, flow_name, revision)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, nextval('team_revision'))`,
+          [session.id, session.title, session.status, session.operator, session.model, session.created_at, session.updated_at, session.flow_name],
+        );
+        const shipping = store.ship(written.sessionId, storage.replication.readSession(written.sessionId)!.tables, { state: 'live', worker: WORKER });
+        await waitFor(
+          async () => Number((await query<{ waiting: string }>("SELECT count(*) AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"))[0]?.waiting) === 1,
+          { description: 'the shipment waiting for the slow writer' },
+        );
+        // A mirror pulling now sees neither: its mark stays below the slow writer's revision.
+        const middle = await store.changesSince(0);
+        expect(middle).toEqual({ revision: 0, tables: {}, states: [] });
+        await slow.query('COMMIT');
+        await shipping;
+        const next = await store.changesSince(middle.revision);
+        expect(next.tables.sessions?.map((row) => row.id)).toEqual([other.sessionId, written.sessionId]);
+      } finally {
+        await slow.end();
+      }
+    });
+
     it('refuses rows of another session, or of a table it does not replicate, and writes none', async () => {
       const store = await open();
       const other = await writeReplicationSession(storage, 'Another');
