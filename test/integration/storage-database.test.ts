@@ -132,6 +132,14 @@ const FIXTURE_ROWS: Record<string, Record<string, unknown>> = {
     width: 64,
     height: 48,
   },
+  replication_marks: {
+    session_id: 'ses_000000000001',
+    dirty_mark: 3,
+    pending_since: 2,
+    shipped_mark: 1,
+    marked_at: '2025-01-01T00:00:13.000Z',
+    shipped_at: '2025-01-01T00:00:12.500Z',
+  },
 };
 
 let home: TemporaryHome;

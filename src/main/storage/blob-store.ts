@@ -4,6 +4,10 @@
  * context, kept until the retention sweep). Writes go temp file → fsync → rename → fsync of the folder,
  * so a crash leaves either the whole file or none at the final path; every read re-checks the hash, so
  * a damaged file is reported as unavailable instead of being shown or sent to a model.
+ *
+ * A mirror of the team store (issue 29) has the rows of sessions other machines ran but not their pixels: its
+ * store is given a RemoteBlobs, and a blob missing here is fetched from it, checked against its sha256 and
+ * kept in cold-storage/, so the next read is local.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, readdir, rename, stat, unlink } from 'node:fs/promises';
@@ -24,6 +28,12 @@ export interface BlobStoreDirectories {
  */
 export interface BlobStoreFaults {
   beforeRename?: (temporaryPath: string, finalPath: string) => void | Promise<void>;
+}
+
+/** Where blobs this home lacks come from (the team store's S3 bucket, for a mirror home). */
+export interface RemoteBlobs {
+  /** The bytes stored under this hash, or undefined when the remote has none; throws when it cannot be asked. */
+  fetch(sha256: string, mime: string): Promise<Uint8Array | undefined>;
 }
 
 export interface BlobWriteResult {
@@ -76,11 +86,13 @@ export class BlobStore {
   readonly blobsDirectory: string;
   readonly coldStorageDirectory: string;
   private readonly faults: BlobStoreFaults;
+  private readonly remote: RemoteBlobs | undefined;
 
-  constructor(directories: BlobStoreDirectories, faults: BlobStoreFaults = {}) {
+  constructor(directories: BlobStoreDirectories, faults: BlobStoreFaults = {}, remote?: RemoteBlobs) {
     this.blobsDirectory = directories.blobsDirectory;
     this.coldStorageDirectory = directories.coldStorageDirectory;
     this.faults = faults;
+    this.remote = remote;
   }
 
   /** The path a blob has (or would have) in the given place. */
@@ -94,25 +106,15 @@ export class BlobStore {
   async write(bytes: Uint8Array, mime: string): Promise<BlobWriteResult> {
     const sha256 = sha256Of(bytes);
     const result = { sha256, byteSize: bytes.byteLength };
-    const finalPath = this.pathFor('blobs', sha256, mime);
-    if ((await hashOfFile(finalPath)) === sha256) return result;
-
-    const folder = join(this.blobsDirectory, sha256.slice(0, 2));
-    const temporaryPath = `${finalPath}.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`;
-    try {
-      await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
-      await writeDurably(temporaryPath, bytes);
-      await this.faults.beforeRename?.(temporaryPath, finalPath);
-      await rename(temporaryPath, finalPath);
-      await syncFolder(folder);
-    } catch (error) {
-      await unlinkIfPresent(temporaryPath);
-      throw new BlobWriteError(`Could not store an image in ${this.blobsDirectory}: ${describeFsError(error)}`, errorCode(error));
-    }
+    if ((await hashOfFile(this.pathFor('blobs', sha256, mime))) === sha256) return result;
+    await this.storeDurably('blobs', sha256, bytes, mime);
     return result;
   }
 
-  /** Reads a blob from blobs/ or, failing that, cold-storage/, checking its hash. Never throws for a bad file. */
+  /**
+   * Reads a blob from blobs/ or, failing that, cold-storage/, checking its hash; a blob in neither comes from
+   * the remote, when there is one. Never throws for a bad file or a failing remote.
+   */
   async read(sha256: string, mime: string): Promise<BlobReadResult> {
     let corruptPath: string | undefined;
     for (const location of ['blobs', 'cold'] as const) {
@@ -129,6 +131,7 @@ export class BlobStore {
         message: `The image file ${corruptPath} is damaged: its contents no longer match their sha256.`,
       };
     }
+    if (this.remote !== undefined) return this.readRemote(this.remote, sha256, mime);
     return {
       status: 'unavailable',
       reason: 'missing',
@@ -203,6 +206,58 @@ export class BlobStore {
       }
     }
     return result;
+  }
+
+  /**
+   * Fetches a blob this home lacks and keeps it in cold-storage/: a copy of what the remote holds, not pixels
+   * the next request needs hot. Bytes whose hash differs are refused and not kept, so a wrong answer is never
+   * shown, and is asked again next time rather than cached.
+   */
+  private async readRemote(remote: RemoteBlobs, sha256: string, mime: string): Promise<BlobReadResult> {
+    const name = `${sha256.slice(0, 12)}…`;
+    let fetched: Uint8Array | undefined;
+    try {
+      fetched = await remote.fetch(sha256, mime);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { status: 'unavailable', reason: 'missing', message: `The image file ${name} is not in this home, and fetching it from the team store failed: ${reason}` };
+    }
+    if (fetched === undefined) {
+      return { status: 'unavailable', reason: 'missing', message: `The image file ${name} is neither in this home nor in the team store.` };
+    }
+    const bytes = Buffer.from(fetched.buffer, fetched.byteOffset, fetched.byteLength);
+    if (sha256Of(bytes) !== sha256) {
+      return {
+        status: 'unavailable',
+        reason: 'corrupt',
+        message: `The team store returned damaged bytes for the image file ${name}: they do not match its sha256.`,
+      };
+    }
+    try {
+      await this.storeDurably('cold', sha256, bytes, mime);
+    } catch {
+      // Only the cache failed (a full disk, say): the bytes are checked and this read can show them; the next
+      // read fetches them again.
+    }
+    return { status: 'ok', bytes, location: 'cold' };
+  }
+
+  /** temp file → fsync → rename → fsync of the folder: a crash leaves the whole file or none at its final path. */
+  private async storeDurably(location: BlobLocation, sha256: string, bytes: Uint8Array, mime: string): Promise<void> {
+    const finalPath = this.pathFor(location, sha256, mime);
+    const root = location === 'blobs' ? this.blobsDirectory : this.coldStorageDirectory;
+    const folder = join(root, sha256.slice(0, 2));
+    const temporaryPath = `${finalPath}.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`;
+    try {
+      await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+      await writeDurably(temporaryPath, bytes);
+      await this.faults.beforeRename?.(temporaryPath, finalPath);
+      await rename(temporaryPath, finalPath);
+      await syncFolder(folder);
+    } catch (error) {
+      await unlinkIfPresent(temporaryPath);
+      throw new BlobWriteError(`Could not store an image in ${root}: ${describeFsError(error)}`, errorCode(error));
+    }
   }
 
   /** rename() cannot cross filesystems: copy to a temp file beside the target, fsync, rename, then unlink. */

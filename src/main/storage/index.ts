@@ -24,6 +24,7 @@ export {
   type BlobReadResult,
   type BlobStoreFaults,
   type BlobWriteResult,
+  type RemoteBlobs,
 } from './blob-store.js';
 export type { Clock } from './time.js';
 export { modeOpenToOthers } from './private-files.js';
@@ -39,3 +40,14 @@ export * from './repositories/steps.js';
 export * from './repositories/search-reports.js';
 export * from './repositories/injections.js';
 export * from './repositories/compactions.js';
+export {
+  checkedReplicatedRow,
+  REPLICATED_TABLES,
+  ReplicationRepository,
+  type BlobRef,
+  type ReplicatedTable,
+  type ReplicatedTableSpec,
+  type Row,
+  type RowValue,
+  type SessionRows,
+} from './replication.js';

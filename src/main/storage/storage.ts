@@ -6,7 +6,7 @@
  * Paths come from the caller (the CLI and the app resolve the home folder), so storage knows nothing of
  * configuration and tests point it at temp folders.
  */
-import { BlobStore, type BlobStoreFaults } from './blob-store.js';
+import { BlobStore, type BlobStoreFaults, type RemoteBlobs } from './blob-store.js';
 import { endAbandonedTurn } from './abandoned-turn-ending.js';
 import { GeneratedMediaStore } from './generated-media-store.js';
 import { openDatabase } from './database.js';
@@ -16,6 +16,7 @@ import { ImagesRepository } from './repositories/images.js';
 import { InjectionsRepository } from './repositories/injections.js';
 import { MessagesRepository } from './repositories/messages.js';
 import { PinsRepository } from './repositories/pins.js';
+import { ReplicationRepository } from './replication.js';
 import { SearchReportsRepository } from './repositories/search-reports.js';
 import { SessionsRepository } from './repositories/sessions.js';
 import { StepsRepository } from './repositories/steps.js';
@@ -41,6 +42,11 @@ export interface StorageOptions extends StoragePaths {
   redactText?: RedactStoredText;
   /** The better-sqlite3 build to load instead of the installed one (Electron's; see sqlite-binding.ts). */
   sqliteBinding?: string | undefined;
+  /**
+   * Where a blob this home lacks can be fetched from: the team store's pixels, for a mirror home (issue 29). A
+   * fetched blob is checked against its sha256 and kept in cold-storage/ (see BlobStore.read).
+   */
+  remoteBlobs?: RemoteBlobs | undefined;
 }
 
 export interface Storage {
@@ -56,6 +62,8 @@ export interface Storage {
   searchReports: SearchReportsRepository;
   injections: InjectionsRepository;
   compactions: CompactionsRepository;
+  /** The team store's side of this home: a session's rows to ship, rows pulled back, sessions still to ship. */
+  replication: ReplicationRepository;
   /** Images and audio a model generated: bytes in the blob store, ids in assistant messages. */
   media: GeneratedMediaStore;
   blobs: BlobStore;
@@ -82,6 +90,7 @@ export function openStorage(options: StorageOptions): Storage {
     const blobs = new BlobStore(
       { blobsDirectory: options.blobsDirectory, coldStorageDirectory: options.coldStorageDirectory },
       options.blobFaults,
+      options.remoteBlobs,
     );
     const sessions = new SessionsRepository(database, clock, redact);
     const turns = new TurnsRepository(database, clock, redact);
@@ -103,6 +112,7 @@ export function openStorage(options: StorageOptions): Storage {
       searchReports: new SearchReportsRepository(database, clock, redact),
       injections: new InjectionsRepository(database, clock),
       compactions: new CompactionsRepository(database, clock, redact),
+      replication: new ReplicationRepository(database, blobs, clock),
       media: new GeneratedMediaStore(database, blobs),
       blobs,
       transaction,

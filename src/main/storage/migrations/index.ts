@@ -13,6 +13,7 @@ import { imagePins } from './0010-image-pins.js';
 import { generatedMedia } from './0011-generated-media.js';
 import { flowStepsAndAnswers } from './0012-flow-steps-and-answers.js';
 import { turnReplay } from './0013-turn-replay.js';
+import { replicationMarks } from './0014-replication-marks.js';
 
 export type { Migration } from './migration.js';
 
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   generatedMedia,
   flowStepsAndAnswers,
   turnReplay,
+  replicationMarks,
 ];

@@ -1,0 +1,7 @@
+/** Every team store migration, in order. A schema change is a new numbered file added at the end of this list. */
+import { sessionsAndStates } from './0001-sessions-and-states.js';
+import type { TeamMigration } from './team-migration.js';
+
+export type { TeamMigration } from './team-migration.js';
+
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [sessionsAndStates];
