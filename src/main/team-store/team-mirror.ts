@@ -1,0 +1,114 @@
+/**
+ * The readers' side of the team store: a local, read-only mirror of it, so `sessions`, `report` and `timeline` read
+ * the team's sessions with the same code that reads a home. A mirror is a SQLite home of its own (under the reader's
+ * home, one per store), filled by pulling the rows whose revision is newer than the last pull, with pixels fetched
+ * from S3 only when something shows them (the blob store's remote fallback keeps each in the mirror's cold-storage/
+ * once fetched, checked against its hash).
+ *
+ * Nothing writes to a mirror but the pull: it is never opened through the startup repairs (the turns in it belong to
+ * other machines' processes), and the timeline serves it read-only. A session the store marks lost (its worker died
+ * and never shipped the rest) has its running turn shown as stopped, with the reason in the session's store state.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { openStorage, type ReplicatedTable, type Row, type Storage } from '../storage/index.js';
+import type { PostgresTeamStore, TeamSessionStatus } from './postgres-team-store.js';
+import type { S3TeamBlobs } from './s3-team-blobs.js';
+
+export type MirrorRows = Pick<PostgresTeamStore, 'changesSince' | 'close' | 'shown'>;
+export type MirrorBlobs = Pick<S3TeamBlobs, 'get' | 'shown'>;
+
+export interface TeamMirrorOptions {
+  /** The reader's home folder; the mirror lives in `team-mirrors/<id>/` under it. */
+  homeRoot: string;
+  rows: MirrorRows;
+  blobs: MirrorBlobs;
+}
+
+export interface PullResult {
+  /** Sessions with new or changed rows (or a changed store state) since the last pull. */
+  sessionIds: string[];
+  rows: number;
+}
+
+export interface TeamMirror {
+  /** The mirror's storage: read it as a home's; only `pull` writes to it. */
+  storage: Storage;
+  /** Where the mirror is (for messages). */
+  folder: string;
+  pull(): Promise<PullResult>;
+  close(): Promise<void>;
+}
+
+const MarkSchema = z.object({ revision: z.number().int().min(0), store: z.string() });
+
+export function mirrorFolder(homeRoot: string, rows: Pick<MirrorRows, 'shown'>, blobs: Pick<MirrorBlobs, 'shown'>): string {
+  // The shown forms carry no credentials; two stores (or one store with another bucket) never share a mirror.
+  const id = createHash('sha256').update(`${rows.shown}\n${blobs.shown}`).digest('hex').slice(0, 16);
+  return join(homeRoot, 'team-mirrors', id);
+}
+
+export function openTeamMirror(options: TeamMirrorOptions): TeamMirror {
+  const folder = mirrorFolder(options.homeRoot, options.rows, options.blobs);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const storage = openStorage({
+    databaseFile: join(folder, 'sightline.db'),
+    blobsDirectory: join(folder, 'blobs'),
+    coldStorageDirectory: join(folder, 'cold-storage'),
+    remoteBlobs: { fetch: (sha256, mime) => options.blobs.get(sha256, mime) },
+  });
+  const markFile = join(folder, 'pulled.json');
+  // The store's state of the sessions this process pulled: a lost one's turn is ended when its rows come.
+  const states = new Map<string, TeamSessionStatus>();
+  let pulling: Promise<PullResult> | undefined;
+
+  const readMark = (): number => {
+    try {
+      const mark = MarkSchema.parse(JSON.parse(readFileSync(markFile, 'utf8')));
+      return mark.store === options.rows.shown ? mark.revision : 0;
+    } catch {
+      return 0; // first pull, or a mark we cannot read: pulling everything again is only slower
+    }
+  };
+
+  const pullOnce = async (): Promise<PullResult> => {
+    const changes = await options.rows.changesSince(readMark());
+    const applied = storage.replication.applyRows(changes.tables);
+    const sessionIds = new Set<string>();
+    for (const [table, rows] of Object.entries(changes.tables) as Array<[ReplicatedTable, Row[]]>) {
+      for (const row of rows) sessionIds.add(String(table === 'sessions' ? row['id'] : row['session_id']));
+    }
+    for (const status of changes.states) {
+      states.set(status.sessionId, status);
+      sessionIds.add(status.sessionId);
+    }
+    for (const sessionId of sessionIds) {
+      if (states.get(sessionId)?.state !== 'lost') continue;
+      // Its worker died and its last steps never came: the turn it was running will not end by itself.
+      for (const turn of storage.turns.listRunning()) if (turn.sessionId === sessionId) storage.endAbandonedTurn(turn);
+    }
+    const temporary = `${markFile}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ revision: changes.revision, store: options.rows.shown }), { mode: 0o600 });
+    renameSync(temporary, markFile);
+    return { sessionIds: [...sessionIds], rows: applied };
+  };
+
+  return {
+    storage,
+    folder,
+    // One pull at a time: the timeline's timer and a reader's request may ask together.
+    pull: () => {
+      pulling ??= pullOnce().finally(() => {
+        pulling = undefined;
+      });
+      return pulling;
+    },
+    close: async () => {
+      await pulling?.catch(() => undefined);
+      storage.close();
+      await options.rows.close();
+    },
+  };
+}
