@@ -140,15 +140,18 @@ describe('sightline flow --queue, before any connection', () => {
     return path;
   };
 
-  it('refuses --base-url (the worker\'s key would go there), --concurrency, reports without --wait, --report, --replay, and --wait without a queue', async () => {
+  it('refuses --base-url (the worker\'s key would go there), --concurrency, reports without --wait, --report without a team store, --replay, and --wait without a queue', async () => {
     const home = join(folder, 'home');
     const queue = 'redis://user:hunter2-secret@127.0.0.1:9';
     const cases: Array<[string[], RegExp]> = [
       [['--queue', queue, '--base-url', 'http://evil.test/v1'], /--base-url cannot travel with a queued flow/],
       [['--queue', queue, '--concurrency', '4'], /--concurrency is a worker's with --queue/],
       [['--queue', queue, '--out', join(folder, 'out.json')], /--out reports results: add --wait/],
-      // The sessions a report draws from are in the workers' homes, not here.
-      [['--queue', queue, '--wait', '--report', join(folder, 'run.html')], /--report is not available with --queue yet/],
+      // The sessions a report draws from are in the workers' homes and the team store, not here.
+      [['--queue', queue, '--wait', '--report', join(folder, 'run.html')], /--report with --queue reads the sessions from the team store/],
+      [['--queue', queue, '--report', join(folder, 'run.html')], /--report reports results: add --wait/],
+      [['--queue', queue, '--wait', '--store', 'postgres://u:hunter2-secret@127.0.0.1:9/db'], /--store needs --blobs too/],
+      [['--store', 'postgres://u:hunter2-secret@127.0.0.1:9/db', '--blobs', 's3://bucket'], /--store and --blobs go with --queue/],
       [['--queue', queue, '--wait', '--replay'], /--replay is not available with --queue yet/],
       [['--wait'], /--wait waits for queued flows: give --queue/],
       [['--queue', 'http://user:hunter2-secret@host'], /--queue: expected a redis:\/\/ or rediss:\/\//],

@@ -43,6 +43,15 @@ export interface FlowWorkerOptions {
   open(job: FlowJob): FlowRunOptions['open'];
   /** Masks the flow's secrets and the configured keys in what goes back to the queue. */
   redact(flow: Flow): (text: string) => string;
+  /** Told of each run's end and of runs lost with their worker: the team store's replicator, when there is one. */
+  runs?: RunObserver | undefined;
+}
+
+export interface RunObserver {
+  /** The run's session is done: resolves when it is shipped (or the wait gave up); the job's result waits for it. */
+  ended(sessionId: string, jobId: string): Promise<unknown>;
+  /** An earlier run of a job died with its worker: its session will get no more steps from there. */
+  lost(sessionId: string, detail: string): void;
 }
 
 type CancelListener = QueueEventsListener & { [CANCEL_EVENT]: (payload: { jobId?: unknown }) => void };
@@ -129,6 +138,10 @@ export class FlowWorker {
     const startedAt = new Date().toISOString();
     await job.log(attemptLogLine({ event: 'started', attempt, host, pid, at: startedAt }));
     const lost = earlier.filter((run) => run.outcome === 'lost').length;
+    for (const run of earlier) {
+      if (run.outcome !== 'lost' || run.sessionId === undefined) continue;
+      this.options.runs?.lost(run.sessionId, `its worker ${run.host} (pid ${run.pid}) stopped mid-run during attempt ${run.attempt} of job ${jobId}; steps it had not shipped are missing unless that machine's home is shipped again`);
+    }
     this.options.say(`▶ ${data.flowName} (job ${jobId}, attempt ${used + 1} of ${data.attempts}${lost > 0 ? `, after ${lost} lost with its worker` : ''})\n`);
 
     const held: Held = { controller: new AbortController(), returning: false };
@@ -141,6 +154,7 @@ export class FlowWorker {
       result = await this.runJob(data, held.controller.signal, {
         onSession: async (id) => {
           sessionId = id;
+          this.options.say(`  ${data.flowName} (job ${jobId}): session ${id}\n`);
           await job.log(attemptLogLine({ event: 'session', attempt, sessionId: id }));
         },
         onStep: (step) => void job.updateProgress({ flow: data.flowName, step }).catch(() => undefined),
@@ -149,6 +163,8 @@ export class FlowWorker {
       signal?.removeEventListener('abort', onAbort);
       this.held.delete(jobId);
     }
+    // The session's last steps reach the team store before anyone hears the result and goes looking for them.
+    if (sessionId !== undefined) await this.options.runs?.ended(sessionId, jobId);
 
     if (held.returning) {
       await job.log(attemptLogLine({ event: 'ended', attempt, outcome: 'returned' }));

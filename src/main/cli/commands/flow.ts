@@ -6,6 +6,7 @@ import { CONFIRMATION_POLICIES } from '../../../shared/config.js';
 import { CONTEXT_POLICY_FORMS } from '../../../shared/context-policy.js';
 import { DIALECT_NAMES } from '../../../shared/dialects.js';
 import type { CliInvocation } from '../io.js';
+import { TEAM_OPTION_HELP } from '../team/team-store-options.js';
 import { FlowOptionsSchema } from '../flow/flow-options.js';
 
 export function registerFlowCommand(program: Command, invocation: CliInvocation): void {
@@ -34,7 +35,9 @@ export function registerFlowCommand(program: Command, invocation: CliInvocation)
     .option('--allow-file-urls', 'let the browser open file: URLs (files on this computer), off by default')
     .option('--yes', 'approve risky actions without asking (needed to allow them without a terminal)')
     .option('--queue <url>', 'enqueue the flows on this Redis (redis://HOST:PORT) for sightline worker to run, instead of running them here (default: SIGHTLINE_QUEUE_URL)')
-    .option('--wait', 'with --queue: print each flow\'s result as it ends, write --out/--junit, and exit as a local run would')
+    .option('--wait', 'with --queue: print each flow\'s result as it ends, write --out/--junit/--report, and exit as a local run would')
+    .option('--store <url>', `with --queue --report: ${TEAM_OPTION_HELP.store}, where the workers ship the sessions`)
+    .option('--blobs <url>', `with --queue --report: ${TEAM_OPTION_HELP.blobs}`)
     .action(async (files: string[], rawOptions: unknown, command: Command) => {
       const options = FlowOptionsSchema.parse(rawOptions);
       const { runFlows } = await import('../flow/run-flows.js');

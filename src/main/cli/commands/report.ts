@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { CliInvocation } from '../io.js';
 import { ReportOptionsSchema } from '../report/report-options.js';
+import { TEAM_OPTION_HELP } from '../team/team-store-options.js';
 
 export function registerReportCommand(program: Command, invocation: CliInvocation): void {
   program
@@ -14,6 +15,8 @@ export function registerReportCommand(program: Command, invocation: CliInvocatio
     .option('--html <file>', 'write the report as one HTML file: turns, steps, frames with click marks, answers and their evidence')
     .option('--gif <file>', 'write the settled frames as an animation with click marks and step captions (.gif or .webp)')
     .option('--max-size <size>', 'largest file to write, e.g. 20MB (default), 5MB, 800KB: frames are reduced to fit')
+    .option('--store <url>', TEAM_OPTION_HELP.store)
+    .option('--blobs <url>', TEAM_OPTION_HELP.blobs)
     .action(async (session: string, rawOptions: unknown, command: Command) => {
       const options = ReportOptionsSchema.parse(rawOptions);
       const { writeSessionReport } = await import('../report/write-session-report.js');

@@ -1,6 +1,7 @@
 /**
  * `sightline sessions ls` and `sightline sessions show ID`: what is stored, read straight from the
- * database of the chosen home folder. Read-only: listing a home that has no database creates nothing.
+ * database of the chosen home folder, or with --store/--blobs from the team store (through its local mirror).
+ * Read-only: listing a home that has no database creates nothing.
  * `sightline sessions pin IMAGE_ID` and `unpin IMAGE_ID`: a person keeps a key frame whole in every later
  * request of its session (issue 16), or lets it fold again.
  */
@@ -13,12 +14,15 @@ import { explainStorageFailure } from '../storage-failure-errors.js';
 import { DatabaseOpenError, DatabaseVersionError, openStorage, type Storage } from '../../storage/index.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { commandOutput } from '../terminal-output.js';
+import { openTeamReader } from '../team/team-reader.js';
+import { TEAM_OPTION_HELP, teamAddresses, type TeamAddresses } from '../team/team-store-options.js';
 import { renderSessionDetail, renderSessionTable, sessionDetail } from './sessions-output.js';
 
 const DEFAULT_LIST_LIMIT = 20;
 
-const ListOptionsSchema = z.object({ json: z.boolean().optional(), limit: z.number().int().positive() });
-const ShowOptionsSchema = z.object({ json: z.boolean().optional() });
+const TeamOptionsSchema = { store: z.string().optional(), blobs: z.string().optional() };
+const ListOptionsSchema = z.object({ json: z.boolean().optional(), limit: z.number().int().positive(), ...TeamOptionsSchema });
+const ShowOptionsSchema = z.object({ json: z.boolean().optional(), ...TeamOptionsSchema });
 const GlobalOptionsSchema = z.looseObject({ home: z.string().optional() });
 
 export function registerSessionsCommand(program: Command, invocation: CliInvocation): void {
@@ -33,9 +37,11 @@ export function registerSessionsCommand(program: Command, invocation: CliInvocat
         .argParser(parsePositiveInteger)
         .default(DEFAULT_LIST_LIMIT),
     )
-    .action((rawOptions: unknown, command: Command) => {
+    .option('--store <url>', TEAM_OPTION_HELP.store)
+    .option('--blobs <url>', TEAM_OPTION_HELP.blobs)
+    .action(async (rawOptions: unknown, command: Command) => {
       const options = ListOptionsSchema.parse(rawOptions);
-      listSessions(invocation, homeOf(command, invocation), options);
+      await listSessions(invocation, homeOf(command, invocation), options);
     });
 
   sessions
@@ -43,9 +49,11 @@ export function registerSessionsCommand(program: Command, invocation: CliInvocat
     .description('show one session: its turns, their steps and screenshots, and search reports')
     .argument('<id>', 'session id, with or without its ses_ prefix')
     .option('--json', 'print JSON instead of text')
-    .action((id: string, rawOptions: unknown, command: Command) => {
+    .option('--store <url>', TEAM_OPTION_HELP.store)
+    .option('--blobs <url>', TEAM_OPTION_HELP.blobs)
+    .action(async (id: string, rawOptions: unknown, command: Command) => {
       const options = ShowOptionsSchema.parse(rawOptions);
-      showSession(invocation, homeOf(command, invocation), id, options);
+      await showSession(invocation, homeOf(command, invocation), id, options);
     });
 
   sessions
@@ -65,18 +73,20 @@ export function registerSessionsCommand(program: Command, invocation: CliInvocat
     });
 }
 
-function listSessions(invocation: CliInvocation, home: SightlineHome, options: z.infer<typeof ListOptionsSchema>): void {
+async function listSessions(invocation: CliInvocation, home: SightlineHome, options: z.infer<typeof ListOptionsSchema>): Promise<void> {
   const stdout = commandOutput(invocation.io.stdout, options.json);
-  if (!existsSync(home.databaseFile)) {
+  const team = teamAddresses(options, invocation.io.env);
+  const where = team === undefined ? home.root : team.store.shown;
+  if (team === undefined && !existsSync(home.databaseFile)) {
     stdout(options.json === true ? '[]\n' : `no sessions yet (in ${home.root})\n`);
     return;
   }
-  withStorage(home, (storage) => {
+  await withStorage(home, team, invocation.io.env, (storage) => {
     const summaries = storage.sessions.list({ limit: options.limit });
     if (options.json === true) {
       stdout(`${JSON.stringify(summaries, null, 2)}\n`);
     } else if (summaries.length === 0) {
-      stdout(`no sessions yet (in ${home.root})\n`);
+      stdout(`no sessions yet (in ${where})\n`);
     } else {
       stdout(renderSessionTable(summaries));
       const total = storage.sessions.count();
@@ -85,19 +95,20 @@ function listSessions(invocation: CliInvocation, home: SightlineHome, options: z
   });
 }
 
-function showSession(
+async function showSession(
   invocation: CliInvocation,
   home: SightlineHome,
   idText: string,
   options: z.infer<typeof ShowOptionsSchema>,
-): void {
+): Promise<void> {
   const id = parseId('session', idText);
   if (id === undefined) {
     throw new UserError(`"${idText}" is not a session id (expected ses_ followed by 12 hex digits).`, EXIT.usage);
   }
-  const unknown = new UserError(`no session ${id} in ${home.root} (see \`sightline sessions ls\`).`, EXIT.usage);
-  if (!existsSync(home.databaseFile)) throw unknown;
-  withStorage(home, (storage) => {
+  const team = teamAddresses(options, invocation.io.env);
+  const unknown = new UserError(`no session ${id} in ${team === undefined ? home.root : team.store.shown} (see \`sightline sessions ls\`).`, EXIT.usage);
+  if (team === undefined && !existsSync(home.databaseFile)) throw unknown;
+  await withStorage(home, team, invocation.io.env, (storage) => {
     const detail = sessionDetail(storage, id);
     if (detail === undefined) throw unknown;
     const stdout = commandOutput(invocation.io.stdout, options.json);
@@ -112,7 +123,7 @@ function changePin(invocation: CliInvocation, home: SightlineHome, idText: strin
   }
   const unknown = new UserError(`no image ${id} in ${home.root} (see \`sightline sessions show SESSION_ID\`).`, EXIT.usage);
   if (!existsSync(home.databaseFile)) throw unknown;
-  withStorage(home, (storage) => {
+  withHomeStorage(home, (storage) => {
     const image = storage.images.get(id);
     if (image === undefined) throw unknown;
     if (change === 'unpin') {
@@ -126,7 +137,26 @@ function changePin(invocation: CliInvocation, home: SightlineHome, idText: strin
   });
 }
 
-function withStorage(home: SightlineHome, use: (storage: Storage) => void): void {
+/** The home's storage, or with --store the team store's mirror after a pull. */
+async function withStorage(
+  home: SightlineHome,
+  team: TeamAddresses | undefined,
+  env: Record<string, string | undefined>,
+  use: (storage: Storage) => void,
+): Promise<void> {
+  if (team === undefined) {
+    withHomeStorage(home, use);
+    return;
+  }
+  const mirror = await openTeamReader(home, team, env);
+  try {
+    use(mirror.storage);
+  } finally {
+    await mirror.close();
+  }
+}
+
+function withHomeStorage(home: SightlineHome, use: (storage: Storage) => void): void {
   let storage: Storage;
   try {
     storage = openStorage(home);

@@ -32,6 +32,8 @@ export const FlowOptionsSchema = z.object({
   yes: z.boolean().optional(),
   queue: z.string().optional(),
   wait: z.boolean().optional(),
+  store: z.string().optional(),
+  blobs: z.string().optional(),
 });
 export type FlowOptions = z.infer<typeof FlowOptionsSchema>;
 

@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import type { SightlineHome } from '../../config/home.js';
 import type { FlowResult, FlowRunResult } from '../../flows/flow-result.js';
 import { buildFlowRunReport, ReportTooLargeError } from '../../report/index.js';
-import { openStorage } from '../../storage/index.js';
+import { openStorage, type Storage } from '../../storage/index.js';
 import { UserError } from '../io.js';
 import { writeOutputFile } from '../output-files.js';
 import { packageVersion } from '../package-info.js';
@@ -18,11 +18,12 @@ export async function writeFlowRunReport(
   file: string,
   result: FlowRunResult,
   status: FlowResult['status'],
-  home: SightlineHome,
+  from: { home: SightlineHome } | { storage: Storage },
   redact: (text: string) => string,
   stderr: (text: string) => void,
 ): Promise<void> {
-  const storage = openStorage(home);
+  // A queued run's sessions are read from the team store's mirror, which the caller opened and closes.
+  const storage = 'storage' in from ? from.storage : openStorage(from.home);
   try {
     const report = await buildFlowRunReport(result, status, { storage, redact, sightlineVersion: packageVersion() });
     writeOutputFile('--report', file, report.html);
@@ -34,7 +35,7 @@ export async function writeFlowRunReport(
     }
     throw error;
   } finally {
-    storage.close();
+    if (!('storage' in from)) storage.close();
   }
 }
 

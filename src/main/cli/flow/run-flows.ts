@@ -45,6 +45,9 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const queue = queueAddressOf(options.queue, io.env);
   if (queue !== undefined) return enqueueFlows(invocation, command, files, options, { address: queue, vars, retries, shard });
   if (options.wait === true) throw new UserError('--wait waits for queued flows: give --queue URL (or set SIGHTLINE_QUEUE_URL).', EXIT.usage);
+  if (options.store !== undefined || options.blobs !== undefined) {
+    throw new UserError("--store and --blobs go with --queue: a flow run here keeps its session in this machine's home (sightline worker --store ships the runs it takes).", EXIT.usage);
+  }
   const outFile = outputFile('--out', options.out, io.cwd);
   const junitFile = outputFile('--junit', options.junit, io.cwd);
   const reportFile = outputFile('--report', options.report, io.cwd);
@@ -110,7 +113,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const redacted = redactResult(result, redact);
   if (outFile !== undefined) writeOutputFile('--out', outFile, jsonReport(redacted, status));
   if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
-  if (reportFile !== undefined) await writeFlowRunReport(reportFile, redacted, status, loaded.home, redact, stderr);
+  if (reportFile !== undefined) await writeFlowRunReport(reportFile, redacted, status, { home: loaded.home }, redact, stderr);
   stderr(summaryLine(result));
   invocation.exitCode = status === 'passed' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.failed;
 }

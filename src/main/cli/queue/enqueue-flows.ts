@@ -26,7 +26,9 @@ import { redactingWriter } from '../run/secrets.js';
 import { orderedFlows, readFlows } from '../flow/flow-files.js';
 import { flowLine, stepLine, summaryLine } from '../flow/flow-lines.js';
 import { FLOW_CONFIG_FLAG_NAMES, flowConfigFlags, type FlowOptions } from '../flow/flow-options.js';
-import { redactResult } from '../flow/report-files.js';
+import { redactResult, writeFlowRunReport } from '../flow/report-files.js';
+import { openTeamReader } from '../team/team-reader.js';
+import { BLOBS_VARIABLE, STORE_VARIABLE, teamAddresses, teamSecrets } from '../team/team-store-options.js';
 import { reachQueue } from './queue-reach.js';
 
 export interface EnqueueRequest {
@@ -42,13 +44,23 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
   const wait = options.wait === true;
   const outFile = outputFile('--out', options.out, io.cwd);
   const junitFile = outputFile('--junit', options.junit, io.cwd);
-  if (!wait && (outFile !== undefined || junitFile !== undefined)) {
-    throw new UserError(`${outFile !== undefined ? '--out' : '--junit'} reports results: add --wait, or read them later with sightline queue status RUN_ID.`, EXIT.usage);
+  const reportFile = outputFile('--report', options.report, io.cwd);
+  if (!wait && (outFile !== undefined || junitFile !== undefined || reportFile !== undefined)) {
+    const flag = outFile !== undefined ? '--out' : junitFile !== undefined ? '--junit' : '--report';
+    throw new UserError(`${flag} reports results: add --wait, or read them later with sightline queue status RUN_ID.`, EXIT.usage);
+  }
+  // The report draws each flow's screenshots from its session, which is in its worker's home and in the team store.
+  const team = teamAddresses(options, io.env);
+  if (reportFile !== undefined && team === undefined) {
+    throw new UserError(
+      `--report with --queue reads the sessions from the team store the workers ship them to: add --store and --blobs (or set ${STORE_VARIABLE} and ${BLOBS_VARIABLE}). Without one, use --out or --junit, and sightline report SESSION on the worker that ran it.`,
+      EXIT.usage,
+    );
   }
   // The flags are checked here as for a local run, so a typo fails now rather than on every worker.
   const loaded = loadCliConfig(command, io, flowConfigFlags(options), FLOW_CONFIG_FLAG_NAMES);
   const flows = orderedFlows(readFlows(files, request.vars, io.env, io.cwd, true), io.cwd, request.shard);
-  const redact = redactorOf(configuredSecrets(loaded.config));
+  const redact = redactorOf([...configuredSecrets(loaded.config), ...teamSecrets(team, io.env)]);
   const stdout = redactingWriter(commandOutput(io.stdout, options.json), redact);
   const stderr = redactingWriter(io.stderr, redact);
   if (flows.length === 0) {
@@ -91,6 +103,15 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
     const redacted = redactResult(result, redact);
     if (outFile !== undefined) writeOutputFile('--out', outFile, jsonReport(redacted, status));
     if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
+    if (reportFile !== undefined && team !== undefined) {
+      // Each worker shipped its session before it reported the result, so the store has them all by now.
+      const mirror = await openTeamReader(loaded.home, team, io.env);
+      try {
+        await writeFlowRunReport(reportFile, redacted, status, { storage: mirror.storage }, redact, stderr);
+      } finally {
+        await mirror.close();
+      }
+    }
     stderr(summaryLine(result));
     invocation.exitCode = status === 'passed' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.failed;
   } finally {
@@ -110,13 +131,6 @@ function refuseLocalOnlyFlags(options: FlowOptions): void {
   if (options.replay === true) {
     // A replay follows the latest passing run of the flow in the home it runs in: a worker's home holds only its own runs.
     throw new UserError("--replay is not available with --queue yet: the runs it replays are in each worker's own Sightline home. Replay on the machine that recorded the flow.", EXIT.usage);
-  }
-  if (options.report !== undefined) {
-    // The report draws each flow's screenshots from its session, and a queued flow's session is in its worker's home.
-    throw new UserError(
-      "--report is not available with --queue yet: each flow's session and screenshots stay in its worker's Sightline home. Use --out or --junit, and sightline report SESSION on the worker that ran it.",
-      EXIT.usage,
-    );
   }
 }
 

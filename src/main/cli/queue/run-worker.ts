@@ -20,10 +20,19 @@ import { redactingWriter } from '../run/secrets.js';
 import { flowLauncher } from '../flow/flow-launch.js';
 import { wholeNumber } from '../flow/flow-options.js';
 import { requiredQueueAddress } from './queue-address.js';
+import type { AgentEvent } from '../../../shared/events.js';
+import { openCliRuntime } from '../open-cli-runtime.js';
+import type { CliConfig } from '../cli-config.js';
+import { PostgresTeamStore } from '../../team-store/postgres-team-store.js';
+import { Replicator } from '../../team-store/replicator.js';
+import { S3TeamBlobs } from '../../team-store/s3-team-blobs.js';
+import { teamAddresses, teamSecrets, type TeamAddresses } from '../team/team-store-options.js';
 import { queueConnection } from './queue-reach.js';
 
 export const WorkerOptionsSchema = z.object({
   queue: z.string().optional(),
+  store: z.string().optional(),
+  blobs: z.string().optional(),
   concurrency: z.string().optional(),
   operator: z.string().optional(),
 });
@@ -39,8 +48,9 @@ export async function runWorker(invocation: CliInvocation, command: Command, opt
   const operator = options.operator ?? 'browser';
   if (operator !== 'browser' && operator !== 'desktop') throw new UserError(`--operator: expected browser or desktop, got ${JSON.stringify(operator.slice(0, 40))}.`, EXIT.usage);
   const lockMs = wholeNumber(LOCK_VARIABLE, io.env[LOCK_VARIABLE] === '' ? undefined : io.env[LOCK_VARIABLE], DEFAULT_LOCK_MS, { min: 500, max: 600_000 });
+  const team = teamAddresses(options, io.env);
   const loaded = loadCliConfig(command, io);
-  const configured = configuredSecrets(loaded.config);
+  const configured = [...configuredSecrets(loaded.config), ...teamSecrets(team, io.env)];
   const stderr = redactingWriter(io.stderr, redactorOf(configured));
   const privacyWarning = homePrivacyWarning(loaded.home.root);
   if (privacyWarning !== undefined) stderr(`sightline: ${privacyWarning}\n`);
@@ -48,6 +58,8 @@ export async function runWorker(invocation: CliInvocation, command: Command, opt
   await explainSetupErrors(() => assembleRun({ config: loaded.config, env: io.env, onWarning: () => undefined }));
 
   const host = hostname();
+  const shipping = team === undefined ? undefined : await startShipping(loaded, team, { host, pid: process.pid, env: io.env, say: stderr });
+  const replicator = shipping?.replicator;
   const worker = new FlowWorker({
     connection: queueConnection(address, stderr, undefined),
     operators: operator === 'desktop' ? ['browser', 'desktop'] : ['browser'],
@@ -57,8 +69,18 @@ export async function runWorker(invocation: CliInvocation, command: Command, opt
     host,
     pid: process.pid,
     say: stderr,
-    open: (job) => flowLauncher({ home: loaded.home.root, env: io.env, maxCost: job.settings.maxCost, config: jobConfig(job), yes: job.settings.yes }),
+    open: (job) =>
+      flowLauncher({
+        home: loaded.home.root,
+        env: io.env,
+        maxCost: job.settings.maxCost,
+        config: jobConfig(job),
+        yes: job.settings.yes,
+        // Each step, screenshot and turn as it lands in the home goes on to the team store.
+        ...(replicator === undefined ? {} : { onEvent: (event) => (SHIPPED_EVENTS.has(event.type) ? replicator.schedule(event.sessionId) : undefined) }),
+      }),
     redact: (flow) => redactorOf([...configured, ...Object.values(flowSecrets(flow, io.env))]),
+    runs: replicator === undefined ? undefined : { ended: (sessionId, jobId) => replicator.settle(sessionId, jobId), lost: (sessionId, detail) => replicator.lost(sessionId, detail) },
   });
 
   let signals = 0;
@@ -85,12 +107,60 @@ export async function runWorker(invocation: CliInvocation, command: Command, opt
       stderr(`worker ${host} (pid ${process.pid}) serving ${operator === 'desktop' ? 'browser and desktop flows' : 'browser flows'} from ${address.shown}, ${concurrency} at a time\n`);
     }
     await done;
+    await shipping?.close();
     stderr('worker stopped\n');
   } finally {
     process.off('SIGTERM', onTerm);
     process.off('SIGINT', onInt);
+    await shipping?.close();
   }
 }
+
+/** What a worker's run says as it goes that changes what the team store should hold. */
+const SHIPPED_EVENTS = new Set<AgentEvent['type']>(['turn-started', 'screenshot', 'step', 'media', 'search-report', 'turn-ended']);
+
+/**
+ * The worker's replicator: its own connection to the home (the jobs open theirs), after the home's startup repairs,
+ * so a run the last worker on this home left running is ended before it is shipped, then shipped with the rest it
+ * left dirty.
+ */
+async function startShipping(
+  loaded: CliConfig,
+  team: TeamAddresses,
+  worker: { host: string; pid: number; env: Record<string, string | undefined>; say: (line: string) => void },
+): Promise<{ replicator: Replicator; close(): Promise<void> }> {
+  const runtime = await openCliRuntime(loaded);
+  const blobs = S3TeamBlobs.create(team.blobs, worker.env);
+  const replicator = new Replicator({
+    storage: runtime.storage,
+    connect: () => PostgresTeamStore.open(team.store),
+    blobs,
+    worker: { host: worker.host, pid: worker.pid },
+    say: worker.say,
+    settleMs: wholeNumber(SETTLE_VARIABLE, worker.env[SETTLE_VARIABLE] === '' ? undefined : worker.env[SETTLE_VARIABLE], 60_000, { min: 0, max: 3_600_000 }),
+  });
+  worker.say(`worker ships its runs to ${team.store.shown}, screenshots to ${team.blobs.shown}\n`);
+  const pending = replicator.resumePending();
+  if (pending > 0) worker.say(`team store: shipping ${pending} ${pending === 1 ? 'session' : 'sessions'} an earlier worker on this home left unshipped\n`);
+  let closing: Promise<void> | undefined;
+  return {
+    replicator,
+    close: () =>
+      (closing ??= (async () => {
+        await replicator.close();
+        const shipped = replicator.counts;
+        // What the store cost this worker: npm run bench -- queue reads this line for its writes per step.
+        worker.say(
+          `team store: ${shipped.shipments} shipments, ${shipped.rowsSent} rows sent (${shipped.rowsWritten} written) in ${shipped.statements} statements, ${shipped.blobsUploaded} objects uploaded (${shipped.blobsPresent} already there)\n`,
+        );
+        blobs.close();
+        runtime.close();
+      })()),
+  };
+}
+
+/** How long a job's result waits for its session to reach the team store (ms); tests shorten it. */
+export const SETTLE_VARIABLE = 'SIGHTLINE_STORE_SETTLE_MS';
 
 /** The job's flags as config paths, over the worker's configuration; the endpoint stays the worker's own. */
 function jobConfig(job: FlowJob): Record<string, string | undefined> {

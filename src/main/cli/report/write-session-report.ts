@@ -1,12 +1,13 @@
 /**
  * `sightline report`: every flag is checked before anything is read (exit 2), the session is read from the
- * home's database (a missing one is exit 2 with the way to list them), and each file is written whole.
+ * home's database (a missing one is exit 2 with the way to list them), or with --store/--blobs from the team store's
+ * mirror, and each file is written whole.
  */
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { Command } from 'commander';
 import { parseId } from '../../../shared/ids.js';
-import { secretRedactor } from '../../../shared/secret-redaction.js';
+import { configuredSecrets, redactorOf } from '../../../shared/secret-redaction.js';
 import { REPORT_MAX_BYTES_DEFAULT, REPORT_MAX_BYTES_LIMIT } from '../../../shared/report-model.js';
 import { AnimationTooLargeError, buildSessionAnimation, buildSessionReport, NothingToAnimateError, ReportSessionNotFoundError, ReportTooLargeError } from '../../report/index.js';
 import { DatabaseOpenError, DatabaseVersionError, openStorage, type Storage } from '../../storage/index.js';
@@ -15,6 +16,8 @@ import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { outputFile, writeOutputFile } from '../output-files.js';
 import { packageVersion } from '../package-info.js';
 import { explainStorageFailure } from '../storage-failure-errors.js';
+import { openTeamReader } from '../team/team-reader.js';
+import { teamAddresses, teamSecrets } from '../team/team-store-options.js';
 import type { ReportCommandOptions } from './report-options.js';
 
 export async function writeSessionReport(invocation: CliInvocation, command: Command, idText: string, options: ReportCommandOptions): Promise<void> {
@@ -27,10 +30,11 @@ export async function writeSessionReport(invocation: CliInvocation, command: Com
   const gifFile = outputFile('--gif', options.gif, io.cwd);
   const format = gifFile === undefined ? undefined : animationFormat(gifFile);
   const loaded = loadCliConfig(command, io);
-  const unknown = new UserError(`no session ${id} in ${loaded.home.root} (see \`sightline sessions ls\`).`, EXIT.usage);
-  if (!existsSync(loaded.home.databaseFile)) throw unknown;
-  const redact = secretRedactor(loaded.config);
-  await withStorage(loaded.home, async (storage) => {
+  const team = teamAddresses(options, io.env);
+  const unknown = new UserError(`no session ${id} in ${team === undefined ? loaded.home.root : team.store.shown} (see \`sightline sessions ls\`).`, EXIT.usage);
+  if (team === undefined && !existsSync(loaded.home.databaseFile)) throw unknown;
+  const redact = redactorOf([...configuredSecrets(loaded.config), ...teamSecrets(team, io.env)]);
+  const read = async (storage: Storage): Promise<void> => {
     try {
       if (htmlFile !== undefined) {
         const report = await buildSessionReport(id, { storage, redact, maxBytes, sightlineVersion: packageVersion() });
@@ -48,7 +52,18 @@ export async function writeSessionReport(invocation: CliInvocation, command: Com
       if (error instanceof ReportTooLargeError || error instanceof AnimationTooLargeError || error instanceof NothingToAnimateError) throw new UserError(error.message, EXIT.usage);
       throw error;
     }
-  });
+  };
+  if (team === undefined) {
+    await withStorage(loaded.home, read);
+    return;
+  }
+  // The team store's session, from its local mirror: frames not yet there come from the bucket as the report reads them.
+  const mirror = await openTeamReader(loaded.home, team, io.env);
+  try {
+    await read(mirror.storage);
+  } finally {
+    await mirror.close();
+  }
 }
 
 const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
