@@ -14,7 +14,7 @@
  * its winston console logger stays quiet with `silent`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -38,6 +38,8 @@ export interface S3Server {
   /** Where s3rver keeps the objects. */
   directory: string;
   requests: S3Request[];
+  /** While true, every write is answered 503 Service Unavailable (an S3 write failure); reads go on. */
+  failWrites(refuse: boolean): void;
   /** Closes the server (the port then refuses connections) and removes its folder. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -54,7 +56,22 @@ export async function startS3Server(options: { bucket?: string; prefix?: string 
     throw error;
   }
   const requests: S3Request[] = [];
-  server.httpServer!.on('request', (request: IncomingMessage) => requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers }));
+  let refusingWrites = false;
+  // Every request passes here first: logged, and while writes are refused a PUT or POST is answered 503 as S3 does
+  // when it cannot take them, before s3rver sees it.
+  const http = server.httpServer!;
+  const handlers = http.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>;
+  http.removeAllListeners('request');
+  http.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers });
+    if (refusingWrites && (request.method === 'PUT' || request.method === 'POST')) {
+      request.resume();
+      response.writeHead(503, { 'content-type': 'application/xml' });
+      response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>ServiceUnavailable</Code><Message>Writes are refused by the test.</Message></Error>');
+      return;
+    }
+    for (const handler of handlers) handler.call(http, request, response);
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   let stopped = false;
   return {
@@ -65,6 +82,9 @@ export async function startS3Server(options: { bucket?: string; prefix?: string 
     env: { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' },
     directory,
     requests,
+    failWrites: (refuse) => {
+      refusingWrites = refuse;
+    },
     stop: async () => {
       if (stopped) return;
       stopped = true;

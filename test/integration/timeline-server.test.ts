@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTimelineServer, TIMELINE_CONTENT_SECURITY_POLICY, type TimelineServer } from '../../src/main/api/http/http-server.js';
+import { parsePublicOrigin } from '../../src/main/api/http/http-request-guard.js';
+import { createAppService } from '../../src/main/api/app-service.js';
+import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { startAppApiHarness, type AppApiHarness } from '../helpers/app-api-harness.js';
 import { createTemporaryHome, openHomeStorage, seedStorage } from '../helpers/seed.js';
 
@@ -114,6 +117,53 @@ describe('timeline server', () => {
     expect(page.status).toBe(403);
     const own = await send(server.port, '/api/listSessions', { method: 'POST', headers: json(server.token, { Origin: `http://127.0.0.1:${server.port}` }), body });
     expect(own.status).toBe(200);
+  });
+
+  it('behind a reverse proxy (--public-origin): answers its host and origin, with the token only; other hosts and origins are still refused', async () => {
+    const publicOrigin = parsePublicOrigin('https://Timeline.Team.example');
+    const proxied = await startTimelineServer({ implementation: api.service.implementation, events: api.service.events, rendererDirectory, dispatch: api.service.dispatch, publicOrigin });
+    try {
+      expect(proxied.publicUrl).toBe(`https://timeline.team.example/#token=${proxied.token}`);
+      const body = JSON.stringify([{ limit: 5 }]);
+      const through = { Host: 'timeline.team.example', Origin: 'https://timeline.team.example' };
+      expect((await send(proxied.port, '/api/listSessions', { method: 'POST', headers: json(proxied.token, through), body })).status).toBe(200);
+      expect((await send(proxied.port, '/api/listSessions', { method: 'POST', headers: json(undefined, through), body })).status).toBe(401);
+      expect((await send(proxied.port, '/api/listSessions', { method: 'POST', headers: json(proxied.token, { ...through, Origin: 'https://evil.example' }), body })).status).toBe(403);
+      expect((await send(proxied.port, '/api/listSessions', { method: 'POST', headers: json(proxied.token, { ...through, Origin: 'http://timeline.team.example' }), body })).status).toBe(403);
+      expect((await send(proxied.port, '/', { headers: { Host: 'other.team.example' } })).status).toBe(403);
+      // Without --public-origin the same request is a rebinding attempt.
+      expect((await send(server.port, '/api/listSessions', { method: 'POST', headers: json(server.token, through), body })).status).toBe(403);
+    } finally {
+      await proxied.close();
+    }
+    expect(() => parsePublicOrigin('https://user:pw@timeline.example')).toThrow(/no user, path/);
+    expect(() => parsePublicOrigin('https://timeline.example/sightline')).toThrow(/no user, path/);
+    expect(() => parsePublicOrigin('ftp://timeline.example')).toThrow(/http:\/\/ or https:\/\//);
+  });
+
+  it('a read-only service (the team timeline) refuses every change with the reason and answers every read', async () => {
+    const readOnly = createAppService({ storage: api.storage, config: DEFAULT_CONFIG, appInfo: () => ({ version: '0.1.0', platform: 'linux' }), readOnly: 'This timeline shows the team store, read-only.' });
+    const viewer = await startTimelineServer({ implementation: readOnly.implementation, events: readOnly.events, rendererDirectory, dispatch: readOnly.dispatch });
+    try {
+      const sessionId = api.seeded[0]!.session.id;
+      const imageId = api.seeded[0]!.turns[0]!.images[0]!.id;
+      const call = (name: string, args: unknown[]) => send(viewer.port, `/api/${name}`, { method: 'POST', headers: json(viewer.token), body: JSON.stringify(args) });
+      for (const [name, args] of [
+        ['deleteSession', [sessionId]],
+        ['pinImage', [imageId]],
+        ['startRun', [{ task: 'Open the settings' }]],
+      ] as const) {
+        const reply = await call(name, [...args]);
+        expect(reply.status, name).toBe(403);
+        expect(JSON.parse(reply.body.toString()), name).toMatchObject({ error: { code: 'refused', message: 'This timeline shows the team store, read-only.' } });
+      }
+      expect((await call('listSessions', [{ limit: 5 }])).status).toBe(200);
+      expect((await call('getSession', [sessionId])).status).toBe(200);
+      expect(api.storage.sessions.get(sessionId)).toBeDefined();
+    } finally {
+      await viewer.close();
+      await readOnly.close();
+    }
   });
 
   it('validates arguments with the same schemas, naming the field', async () => {
