@@ -238,6 +238,47 @@ export class PostgresTeamStore {
     });
   }
 
+  /**
+   * What changed since `since`, handed over a batch of sessions at a time so a mirror's first pull of a large store
+   * never holds it all in memory: every batch has all the changed rows of its sessions (parents with their children,
+   * which a mirror needs to apply each batch alone). One REPEATABLE READ snapshot covers every batch, so a row
+   * rewritten during the pull (a higher revision) is neither half seen nor skipped: it comes at the next pull.
+   * Resolves with the revision to pull from next time; `onBatch` runs in order, each awaited.
+   */
+  async pullInBatches(since: number, onBatch: (batch: Omit<TeamChanges, 'revision'>) => Promise<void> | void, options: { sessionsPerBatch?: number } = {}): Promise<number> {
+    z.number().int().nonnegative().parse(since);
+    const perBatch = options.sessionsPerBatch ?? 200;
+    return this.withClient(async (client) => {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const tables = [...REPLICATED_TABLES.map((spec) => spec.name), 'team_session_states'];
+      const highest = await client.query<{ revision: number | null }>(`SELECT GREATEST(${tables.map((name) => `(SELECT max(revision) FROM ${name})`).join(', ')}) AS revision`);
+      const revision = Math.max(since, Number(highest.rows[0]?.revision ?? since));
+      const changed = await client.query<{ session_id: string }>(
+        `SELECT DISTINCT session_id FROM (${tables.map((name) => `SELECT ${name === 'sessions' ? 'id' : 'session_id'} AS session_id FROM ${name} WHERE revision > $1`).join(' UNION ALL ')}) AS changed ORDER BY session_id`,
+        [since],
+      );
+      const sessionIds = changed.rows.map((row) => row.session_id);
+      for (let start = 0; start < sessionIds.length; start += perBatch) {
+        const batch = sessionIds.slice(start, start + perBatch);
+        const rows: Partial<Record<ReplicatedTable, Row[]>> = {};
+        for (const spec of REPLICATED_TABLES) {
+          const result = await client.query<Row & { revision: number }>(
+            `SELECT ${spec.columns.join(', ')}, revision FROM ${spec.name} WHERE ${spec.name === 'sessions' ? 'id' : 'session_id'} = ANY($2) AND revision > $1 ORDER BY revision`,
+            [since, batch],
+          );
+          if (result.rows.length > 0) rows[spec.name] = result.rows.map(({ revision: _revision, ...row }) => row);
+        }
+        const stateResult = await client.query(
+          'SELECT session_id, state, worker_host, worker_pid, job_id, detail, updated_at, revision FROM team_session_states WHERE session_id = ANY($2) AND revision > $1 ORDER BY revision',
+          [since, batch],
+        );
+        await onBatch({ tables: rows, states: z.array(StateRow).parse(stateResult.rows).map((row) => row.status) });
+      }
+      await client.query('COMMIT');
+      return revision;
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

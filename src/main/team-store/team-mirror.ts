@@ -1,9 +1,9 @@
 /**
  * The readers' side of the team store: a local, read-only mirror of it, so `sessions`, `report` and `timeline` read
  * the team's sessions with the same code that reads a home. A mirror is a SQLite home of its own (under the reader's
- * home, one per store), filled by pulling the rows whose revision is newer than the last pull, with pixels fetched
- * from S3 only when something shows them (the blob store's remote fallback keeps each in the mirror's cold-storage/
- * once fetched, checked against its hash).
+ * home, one per store), filled by pulling the rows whose revision is newer than the last pull, a batch of sessions at
+ * a time, with pixels fetched from S3 only when something shows them (the blob store's remote fallback keeps each in
+ * the mirror's cold-storage/ once fetched, checked against its hash).
  *
  * Nothing writes to a mirror but the pull: it is never opened through the startup repairs (the turns in it belong to
  * other machines' processes), and the timeline serves it read-only. A session the store marks lost (its worker died
@@ -17,7 +17,7 @@ import { openStorage, type ReplicatedTable, type Row, type Storage } from '../st
 import type { PostgresTeamStore, TeamSessionStatus } from './postgres-team-store.js';
 import type { S3TeamBlobs } from './s3-team-blobs.js';
 
-export type MirrorRows = Pick<PostgresTeamStore, 'changesSince' | 'close' | 'shown'>;
+export type MirrorRows = Pick<PostgresTeamStore, 'pullInBatches' | 'close' | 'shown'>;
 export type MirrorBlobs = Pick<S3TeamBlobs, 'get' | 'shown'>;
 
 export interface TeamMirrorOptions {
@@ -74,23 +74,28 @@ export function openTeamMirror(options: TeamMirrorOptions): TeamMirror {
   };
 
   const pullOnce = async (): Promise<PullResult> => {
-    const changes = await options.rows.changesSince(readMark());
-    const applied = storage.replication.applyRows(changes.tables);
     const sessionIds = new Set<string>();
-    for (const [table, rows] of Object.entries(changes.tables) as Array<[ReplicatedTable, Row[]]>) {
-      for (const row of rows) sessionIds.add(String(table === 'sessions' ? row['id'] : row['session_id']));
-    }
-    for (const status of changes.states) {
-      states.set(status.sessionId, status);
-      sessionIds.add(status.sessionId);
-    }
-    for (const sessionId of sessionIds) {
-      if (states.get(sessionId)?.state !== 'lost') continue;
-      // Its worker died and its last steps never came: the turn it was running will not end by itself.
-      for (const turn of storage.turns.listRunning()) if (turn.sessionId === sessionId) storage.endAbandonedTurn(turn);
-    }
+    let applied = 0;
+    // A batch of whole sessions at a time: the first pull of a large store is never all in memory at once.
+    const revision = await options.rows.pullInBatches(readMark(), (batch) => {
+      applied += storage.replication.applyRows(batch.tables);
+      const changed = new Set<string>();
+      for (const [table, rows] of Object.entries(batch.tables) as Array<[ReplicatedTable, Row[]]>) {
+        for (const row of rows) changed.add(String(table === 'sessions' ? row['id'] : row['session_id']));
+      }
+      for (const status of batch.states) {
+        states.set(status.sessionId, status);
+        changed.add(status.sessionId);
+      }
+      for (const sessionId of changed) {
+        sessionIds.add(sessionId);
+        if (states.get(sessionId)?.state !== 'lost') continue;
+        // Its worker died and its last steps never came: the turn it was running will not end by itself.
+        for (const turn of storage.turns.listRunning()) if (turn.sessionId === sessionId) storage.endAbandonedTurn(turn);
+      }
+    });
     const temporary = `${markFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ revision: changes.revision, store: options.rows.shown }), { mode: 0o600 });
+    writeFileSync(temporary, JSON.stringify({ revision, store: options.rows.shown }), { mode: 0o600 });
     renameSync(temporary, markFile);
     return { sessionIds: [...sessionIds], rows: applied };
   };
