@@ -3,7 +3,8 @@
  * flows run by one `sightline flow` process (flow-suite.ts), one and two at a time; the queue's overhead per job;
  * the Redis commands a job costs (read with MONITOR: the commands clients send, and those BullMQ's Lua scripts run
  * inside Redis); and the time from a worker's SIGKILL to another worker taking its job, with the test's lock of
- * 2 s and BullMQ's default of 30 s.
+ * 2 s and BullMQ's default of 30 s; and with a team store (a real PostgreSQL, s3rver), the time it adds and what a worker
+ * sends it per flow and per step.
  *
  * Every process is the real CLI (node + tsx), on the fake OpenAI server (every assertion true at once) and the cart
  * page, in headless Chromium: a flow costs what opening a browser, one screenshot and one model call cost here. The
@@ -17,6 +18,8 @@ import { Redis } from 'ioredis';
 import { startCartPage } from '../test/helpers/cart-page.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest, type ScriptedReply } from '../test/helpers/fake-openai-server.js';
 import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
+import { postgresAvailable, startPostgres } from '../test/helpers/postgres-server.js';
+import { startS3Server } from '../test/helpers/s3-server.js';
 import { scriptedMoves, summarizeRequest } from '../test/helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../test/helpers/seed.js';
 import { waitFor } from '../test/helpers/wait-for.js';
@@ -171,6 +174,61 @@ async function recovery(context: Context, lockMs: number): Promise<{ takenMs: nu
   return { takenMs, reportedMs };
 }
 
+interface Shipped {
+  shipments: number;
+  rowsSent: number;
+  rowsWritten: number;
+  statements: number;
+  uploaded: number;
+  present: number;
+}
+
+/** The worker's own count of what it shipped, from the line it prints when it stops. */
+function shippedOf(stderr: string): Shipped {
+  const match = /team store: (\d+) shipments, (\d+) rows sent \((\d+) written\) in (\d+) statements, (\d+) objects uploaded \((\d+) already there\)/.exec(stderr);
+  if (match === null) throw new Error(`the worker printed no team store summary:\n${stderr.slice(-2000)}`);
+  const [shipments, rowsSent, rowsWritten, statements, uploaded, present] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  return { shipments, rowsSent, rowsWritten, statements, uploaded, present };
+}
+
+/**
+ * The same 12 flows on one worker that ships every run to a team store (a real PostgreSQL, s3rver), once with one
+ * step a flow and once with MORE_STEPS: the wall time against the queue without a store, and what the store is sent
+ * per flow and per step more, as the worker counts it.
+ */
+async function teamStoreRuns(context: Context, files: readonly string[]): Promise<{ times: number[]; one: Shipped; more: Shipped }> {
+  const postgres = await startPostgres();
+  const s3 = await startS3Server();
+  try {
+    const store = ['--store', postgres.url, '--blobs', s3.url];
+    const worker = async () => {
+      const started = start(context, 'team-worker', ['worker', '--queue', context.redis.url, ...store], s3.env);
+      await waitFor(() => started.output.stderr.includes('serving browser flows'), { description: 'a team worker serving', timeoutMs: 60_000 });
+      return started;
+    };
+    const stop = async (child: SightlineProcess) => {
+      child.child.kill('SIGTERM');
+      const ended = await child.exited;
+      return shippedOf(ended.stderr);
+    };
+    const times: number[] = [];
+    let one: Shipped | undefined;
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      const serving = await worker();
+      times.push(await queuedRun(context, files));
+      const shipped = await stop(serving);
+      one ??= shipped;
+    }
+    const serving = await worker();
+    await queuedRun(context, flowFiles(context.folder, FLOWS, 'TeamLong', MORE_STEPS));
+    const more = await stop(serving);
+    return { times, one: one!, more };
+  } finally {
+    await s3.stop();
+    await postgres.remove();
+  }
+}
+
 const seconds = (milliseconds: number): string => (milliseconds / 1000).toFixed(1);
 
 function perStep(one: CommandCount | undefined, more: CommandCount | undefined, of: (count: CommandCount) => number): string {
@@ -228,6 +286,7 @@ async function run(): Promise<string> {
       if (twoWatch !== undefined) two = await twoWatch.stop();
       await stopAll(context);
     }
+    const team = postgresAvailable() ? await teamStoreRuns(context, files) : undefined;
     const fast = await recovery(context, 2000);
     const slow = await recovery(context, 30_000);
 
@@ -256,6 +315,22 @@ async function run(): Promise<string> {
         [`an idle worker, sent per minute (${seconds(idleMs)} s watched)`, String(idle === undefined ? 0 : total(idle)), ((idle === undefined ? 0 : total(idle)) / (idleMs / 60_000)).toFixed(1)],
       ],
     );
+    const queueOne = median(timings[2]!.runs);
+    const teamTable =
+      team === undefined
+        ? 'The team store was not measured: no PostgreSQL binaries here (.ci/run installs them).'
+        : markdownTable(
+            ['the team store (1 worker, PostgreSQL and s3rver on this machine)', 'count', 'per flow (1 step)', 'per step more'],
+            [
+              ['wall time of the 12 flows, s (median of runs)', `${seconds(median(team.times))} (${team.times.map(seconds).join(', ')})`, `${((median(team.times) - queueOne) / FLOWS / 1000 >= 0 ? '+' : '')}${((median(team.times) - queueOne) / FLOWS / 1000).toFixed(2)} s against the queue without a store`, ''],
+              ['shipments (one transaction each)', String(team.one.shipments), (team.one.shipments / FLOWS).toFixed(1), ((team.more.shipments - team.one.shipments) / (FLOWS * (MORE_STEPS - 1))).toFixed(1)],
+              ['SQL statements sent (upserts and the state row)', String(team.one.statements), (team.one.statements / FLOWS).toFixed(1), ((team.more.statements - team.one.statements) / (FLOWS * (MORE_STEPS - 1))).toFixed(1)],
+              ['rows sent (changed since the last shipment)', String(team.one.rowsSent), (team.one.rowsSent / FLOWS).toFixed(1), ((team.more.rowsSent - team.one.rowsSent) / (FLOWS * (MORE_STEPS - 1))).toFixed(1)],
+              ['rows written (different from the stored row)', String(team.one.rowsWritten), (team.one.rowsWritten / FLOWS).toFixed(1), ((team.more.rowsWritten - team.one.rowsWritten) / (FLOWS * (MORE_STEPS - 1))).toFixed(1)],
+              ['objects uploaded to S3 (PUT after a HEAD)', String(team.one.uploaded), (team.one.uploaded / FLOWS).toFixed(1), ((team.more.uploaded - team.one.uploaded) / (FLOWS * (MORE_STEPS - 1))).toFixed(1)],
+              ['objects already in the bucket (HEAD only)', String(team.one.present), (team.one.present / FLOWS).toFixed(1), ((team.more.present - team.one.present) / (FLOWS * (MORE_STEPS - 1))).toFixed(1)],
+            ],
+          );
     const recoveryTable = markdownTable(
       ['lock and stalled-check interval', 'SIGKILL → another worker starts the job, s', 'SIGKILL → the client reports it, s'],
       [
@@ -268,6 +343,8 @@ async function run(): Promise<string> {
       `Each worker runs one flow at a time (\`--concurrency 1\`); a flow is one browser, one screenshot, one model call. "vs one process" is (row − first row) / ${FLOWS}: the queue's overhead per job where it is positive.`,
       commandTable,
       'Sent commands include the blocking reads of every QueueEvents (the waiting client\'s, and each worker\'s, which listens for cancels) and each worker\'s blocking wait for a job. Script-internal commands cost Redis CPU but no round trip.',
+      teamTable,
+      'Counted by the worker itself (its replicator), per 12 flows; "per step more" is (12 flows of 5 steps − the worker\'s 12 flows of 1) / 48. Each flow\'s page looks the same, so one upload serves many screenshots: a real run\'s distinct screens upload once each.',
       recoveryTable,
       'A killed worker\'s job is found by the next stalled-job check after its lock expires: between one and two lock periods after the kill.',
     ].join('\n\n');
