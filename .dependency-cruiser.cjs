@@ -19,11 +19,12 @@ const MAIN_LAYERS = [
 ];
 
 /**
- * An npm package as dependency-cruiser names it: by the file it resolves to (`node_modules/bullmq/dist/…`), not by
- * the name in the import. A rule written as `^bullmq` never matched, which a probe import found (2026-11-27).
+ * An npm package as dependency-cruiser names it: by the file it resolves to (`node_modules/bullmq/dist/…`) when it is
+ * installed, by the import's name (`bullmq`) when it cannot be resolved. A rule written only as `^bullmq` never
+ * matched an installed package, which a probe import found (2026-11-27).
  */
 function npmPackage(names) {
-  return `(^|/)node_modules/(${names})/`;
+  return `^(${names})($|/)|node_modules/(${names})/`;
 }
 
 function layerPath(folder) {

@@ -4,7 +4,7 @@
  * the project's own rules, exactly as `npm run layers` does.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,27 @@ describe('the layering check', () => {
     expect(violations.some((line) => line.includes('src/main/api/reads.ts')), output).toBe(true);
     expect(violations.some((line) => line.includes('src/main/context/rows.ts')), output).toBe(true);
     expect(violations.some((line) => line.includes('src/main/storage/')), output).toBe(false);
+  });
+
+  it('keeps installed clients in their folders: a package resolved under node_modules is caught as well as an unresolved name', () => {
+    const root = treeWith({
+      'src/main/queue/jobs.ts': "import { Queue } from 'bullmq';\nexport const jobs = Queue;\n",
+      'src/main/team-store/rows.ts': "import pg from 'pg';\nimport { S3Client } from '@aws-sdk/client-s3';\nexport const clients = [pg, S3Client];\n",
+      'src/main/perception/probe.ts':
+        "import { Queue } from 'bullmq';\nimport pg from 'pg';\nimport { S3Client } from '@aws-sdk/client-s3';\nexport const probe = [Queue, pg, S3Client];\n",
+    });
+    // The packages as installed: depcruise then names each by the file it resolves to (node_modules/bullmq/dist/…).
+    // With the package.json that lists them, as in the repository: depcruise calls them npm dependencies only then.
+    symlinkSync(join(repositoryRoot, 'node_modules'), join(root, 'node_modules'), 'dir');
+    copyFileSync(join(repositoryRoot, 'package.json'), join(root, 'package.json'));
+    const { exitCode, output } = runLayerCheck(root);
+    expect(exitCode).not.toBe(0);
+    const lines = output.split('\n');
+    for (const rule of ['only-queue-imports-bullmq', 'only-team-store-imports-its-clients']) {
+      const violations = lines.filter((line) => line.includes(rule));
+      expect(violations.some((line) => line.includes('src/main/perception/probe.ts') && line.includes('node_modules/')), `${rule}\n${output}`).toBe(true);
+      expect(violations.some((line) => line.includes('src/main/queue/') || line.includes('src/main/team-store/')), output).toBe(false);
+    }
   });
 
   it('keeps the faces above the run assembly, and the assembly above the agent', () => {
