@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REPLICATED_TABLES, type SessionRows, type Storage } from '../../src/main/storage/index.js';
 import { PostgresTeamStore, TeamStoreError } from '../../src/main/team-store/postgres-team-store.js';
+import { TEAM_MIGRATIONS } from '../../src/main/team-store/migrations/index.js';
 import { parseStoreUrl } from '../../src/main/team-store/store-url.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 import { freePort } from '../helpers/redis-server.js';
@@ -230,7 +231,8 @@ describe.skipIf(!postgresAvailable())('the team store on a real PostgreSQL', () 
       } finally {
         await holder.end();
       }
-      expect(await query('SELECT version, name FROM team_schema_version ORDER BY version')).toEqual([{ version: 1, name: 'sessions-and-states' }]);
+      expect(await query('SELECT version, name FROM team_schema_version ORDER BY version')).toEqual(TEAM_MIGRATIONS.map(({ version, name }) => ({ version, name })));
+      expect(await query('SELECT count(*)::int AS count FROM team_store_identity')).toEqual([{ count: 1 }]);
     });
 
     it('keeps every column of the replicated tables, with a revision', async () => {
@@ -251,7 +253,7 @@ describe.skipIf(!postgresAvailable())('the team store on a real PostgreSQL', () 
       const failure = await failureOf(open());
       expect(failure.failure).toBe('schema');
       expect(failure.message).toBe(
-        `The team store at ${parseStoreUrl(url).shown} has schema version 99, but this Sightline knows versions up to 1. It was written by a newer Sightline: upgrade this one.`,
+        `The team store at ${parseStoreUrl(url).shown} has schema version 99, but this Sightline knows versions up to ${TEAM_MIGRATIONS.length}. It was written by a newer Sightline: upgrade this one.`,
       );
     });
   });

@@ -6,6 +6,7 @@
  * stopped; a home left dirty by a dead worker is shipped by the next replicator on it.
  */
 import { createHash } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/main/storage/index.js';
 import { PostgresTeamStore } from '../../src/main/team-store/postgres-team-store.js';
@@ -171,6 +172,34 @@ describe.skipIf(!postgresAvailable())('the replicator and the mirror on PostgreS
     const changes = await store.changesSince(0);
     expect(changes.states.find((state) => state.sessionId === session.sessionId)?.state).toBe('complete');
     expect((changes.tables.turns ?? []).find((turn) => turn['id'] === runningTurn.id)?.['status']).toBe('stopped');
+  });
+
+  it('a store dropped and made again under the same URL: the mirror starts over instead of keeping what the new store lacks', async () => {
+    const worker = home('worker');
+    const old = await writeReplicationSession(worker.storage, 'Before the reset');
+    const first = replicator(worker.storage).replicator;
+    expect(await first.settle(old.sessionId)).toBe(true);
+    await first.close();
+    const reader = home('reader');
+    const before = await mirror(reader.home.root);
+    await before.pull();
+    expect(before.storage.sessions.get(old.sessionId)).toBeDefined();
+    await before.close();
+
+    // The team drops the store's tables and lets the next worker make them again, under the same URL.
+    const admin = new pg.Client({ connectionString: storeUrl });
+    await admin.connect();
+    await admin.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+    await admin.end();
+    const fresh = await writeReplicationSession(worker.storage, 'After the reset');
+    const second = replicator(worker.storage).replicator;
+    expect(await second.settle(fresh.sessionId)).toBe(true);
+
+    const after = await mirror(reader.home.root);
+    const pulled = await after.pull();
+    expect(pulled.sessionIds).toEqual([fresh.sessionId]);
+    expect(after.storage.sessions.get(old.sessionId)).toBeUndefined();
+    expect(after.storage.sessions.get(fresh.sessionId)?.title).toBe('After the reset');
   });
 
   it('with PostgreSQL gone, shipping says so once and retries; the session arrives when it is back', async () => {

@@ -104,6 +104,8 @@ const StateRow = z
 
 export class PostgresTeamStore {
   readonly shown: string;
+  /** The store's own random id (migration 0002): another id under the same URL is another store. */
+  identity = '';
   private closed = false;
 
   private constructor(
@@ -139,7 +141,11 @@ export class PostgresTeamStore {
     pool.on('connect', (client) => client.on('error', () => undefined));
     const store = new PostgresTeamStore(pool, context);
     try {
-      await store.withClient(async (client) => migrateTeamStore(client, TEAM_MIGRATIONS, url.shown));
+      await store.withClient(async (client) => {
+        await migrateTeamStore(client, TEAM_MIGRATIONS, url.shown);
+        const identity = await client.query<{ id: string }>('SELECT id FROM team_store_identity LIMIT 1');
+        store.identity = identity.rows[0]?.id ?? '';
+      });
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw teamStoreFailure(error, context);

@@ -10,14 +10,14 @@
  * and never shipped the rest) has its running turn shown as stopped, with the reason in the session's store state.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { openStorage, type ReplicatedTable, type Row, type Storage } from '../storage/index.js';
 import type { PostgresTeamStore, TeamSessionStatus } from './postgres-team-store.js';
 import type { S3TeamBlobs } from './s3-team-blobs.js';
 
-export type MirrorRows = Pick<PostgresTeamStore, 'pullInBatches' | 'close' | 'shown'>;
+export type MirrorRows = Pick<PostgresTeamStore, 'pullInBatches' | 'close' | 'shown' | 'identity'>;
 export type MirrorBlobs = Pick<S3TeamBlobs, 'get' | 'shown'>;
 
 export interface TeamMirrorOptions {
@@ -42,7 +42,7 @@ export interface TeamMirror {
   close(): Promise<void>;
 }
 
-const MarkSchema = z.object({ revision: z.number().int().min(0), store: z.string() });
+const MarkSchema = z.object({ revision: z.number().int().min(0), store: z.string(), identity: z.string().optional() });
 
 export function mirrorFolder(homeRoot: string, rows: Pick<MirrorRows, 'shown'>, blobs: Pick<MirrorBlobs, 'shown'>): string {
   // The shown forms carry no credentials; two stores (or one store with another bucket) never share a mirror.
@@ -50,8 +50,23 @@ export function mirrorFolder(homeRoot: string, rows: Pick<MirrorRows, 'shown'>, 
   return join(homeRoot, 'team-mirrors', id);
 }
 
+/** The identity of the store a mirror last pulled from; undefined when it has not pulled (or its mark is unreadable). */
+function markedIdentity(markFile: string): string | undefined {
+  try {
+    return MarkSchema.parse(JSON.parse(readFileSync(markFile, 'utf8'))).identity;
+  } catch {
+    return undefined;
+  }
+}
+
 export function openTeamMirror(options: TeamMirrorOptions): TeamMirror {
   const folder = mirrorFolder(options.homeRoot, options.rows, options.blobs);
+  const markFile = join(folder, 'pulled.json');
+  // A mirror of another store under the same URL (dropped and made again) would wait for revisions past its old
+  // mark and keep what the new store lacks: it starts over. Pixels may stay: they are named by their hashes.
+  if (markedIdentity(markFile) !== options.rows.identity) {
+    for (const file of ['sightline.db', 'sightline.db-wal', 'sightline.db-shm', 'pulled.json']) rmSync(join(folder, file), { force: true });
+  }
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const storage = openStorage({
     databaseFile: join(folder, 'sightline.db'),
@@ -59,7 +74,6 @@ export function openTeamMirror(options: TeamMirrorOptions): TeamMirror {
     coldStorageDirectory: join(folder, 'cold-storage'),
     remoteBlobs: { fetch: (sha256, mime) => options.blobs.get(sha256, mime) },
   });
-  const markFile = join(folder, 'pulled.json');
   // The store's state of the sessions this process pulled: a lost one's turn is ended when its rows come.
   const states = new Map<string, TeamSessionStatus>();
   let pulling: Promise<PullResult> | undefined;
@@ -67,7 +81,7 @@ export function openTeamMirror(options: TeamMirrorOptions): TeamMirror {
   const readMark = (): number => {
     try {
       const mark = MarkSchema.parse(JSON.parse(readFileSync(markFile, 'utf8')));
-      return mark.store === options.rows.shown ? mark.revision : 0;
+      return mark.store === options.rows.shown && mark.identity === options.rows.identity ? mark.revision : 0;
     } catch {
       return 0; // first pull, or a mark we cannot read: pulling everything again is only slower
     }
@@ -95,7 +109,7 @@ export function openTeamMirror(options: TeamMirrorOptions): TeamMirror {
       }
     });
     const temporary = `${markFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ revision, store: options.rows.shown }), { mode: 0o600 });
+    writeFileSync(temporary, JSON.stringify({ revision, store: options.rows.shown, identity: options.rows.identity }), { mode: 0o600 });
     renameSync(temporary, markFile);
     return { sessionIds: [...sessionIds], rows: applied };
   };
