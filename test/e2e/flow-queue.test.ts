@@ -15,6 +15,7 @@ import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-s
 import { scriptedMoves, summarizeRequest } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { startXvfb } from '../helpers/xvfb.js';
 import { startSightline, type SightlineProcess } from './support/sightline-process.js';
 
 const LATCH = 'HANG-LATCH';
@@ -264,7 +265,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(gone.stderr).toContain(`no job or run ${runId} in the queue`);
   });
 
-  it('a desktop flow waits for a desktop worker: a browser-only worker never takes it', { timeout: 120_000 }, async () => {
+  it('a desktop flow waits for a desktop worker: a browser-only worker never takes it, one with a desktop runs it', { timeout: 120_000 }, async () => {
     model.script(answeringModel(() => undefined));
     const desktop = join(folder, 'a-desktop.flow.yaml');
     writeFileSync(desktop, 'name: On the desktop\ntarget: { operator: desktop }\nsteps:\n  - assert: The desktop shows a window\n');
@@ -285,5 +286,33 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     );
     expect(jobs.find((job) => job.flow === 'On the desktop')).toMatchObject({ queue: 'sightline-desktop', state: 'waiting', attempts: [] });
     expect(worker.output.stderr).not.toContain('▶ On the desktop');
+
+    // A worker that declares a desktop (its own X display) takes the waiting desktop flow and runs it there.
+    const xvfb = await startXvfb({ width: 1024, height: 640 });
+    try {
+      const desktopWorker = startSightline(['--home', home('desktop-worker'), 'worker', '--queue', redis.url, '--operator', 'desktop'], {
+        SIGHTLINE_MODEL_BASE_URL: model.baseUrl,
+        SIGHTLINE_QUEUE_LOCK_MS: '2000',
+        DISPLAY: xvfb.display,
+      });
+      started.push(desktopWorker);
+      const done = await waitFor(
+        async () => {
+          const found = await queueStatus(runId);
+          return found.find((job) => job.flow === 'On the desktop')?.state === 'completed' && found;
+        },
+        { description: 'the desktop flow completed on the desktop worker', timeoutMs: 90_000, intervalMs: 250 },
+      );
+      expect(done.find((job) => job.flow === 'On the desktop')).toMatchObject({ queue: 'sightline-desktop', status: 'passed', attempts: [{ pid: desktopWorker.child.pid, outcome: 'passed' }] });
+      expect(desktopWorker.output.stderr).toContain('serving browser and desktop flows');
+      expect(desktopWorker.output.stderr).toContain('✓ On the desktop');
+      expect(worker.output.stderr).not.toContain('▶ On the desktop');
+    } finally {
+      for (const process of started.splice(0)) {
+        if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill('SIGKILL');
+        await process.exited.catch(() => undefined);
+      }
+      await xvfb.stop();
+    }
   });
 });
