@@ -12,13 +12,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startCartPage, type CartPageServer } from '../helpers/cart-page.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest, type ScriptedReply } from '../helpers/fake-openai-server.js';
 import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
-import { scriptedMoves, summarizeRequest } from '../helpers/scripted-computer-model.js';
+import { summarizeRequest } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { answeringModel, answerTrue, LATCH, queuedFlowFile } from '../helpers/queued-flows.js';
 import { startXvfb } from '../helpers/xvfb.js';
 import { startSightline, type SightlineProcess } from './support/sightline-process.js';
-
-const LATCH = 'HANG-LATCH';
 
 let page: CartPageServer;
 let redis: RedisServer;
@@ -59,10 +58,7 @@ function home(name: string): string {
 }
 
 function flowFile(name: string, assertion: string): string {
-  const path = join(folder, `${name.toLowerCase().replace(/\s+/g, '-')}.flow.yaml`);
-  // ${env.PAGE_URL} is read on the worker: only the workers are given PAGE_URL.
-  writeFileSync(path, `name: ${name}\ntarget: { operator: browser, url: "\${env.PAGE_URL}" }\nsteps:\n  - assert: ${assertion}\n`);
-  return path;
+  return queuedFlowFile(folder, name, assertion);
 }
 
 function startWorker(name: string, url = redis.url): SightlineProcess {
@@ -81,24 +77,10 @@ function startClient(args: readonly string[]): SightlineProcess {
   return client;
 }
 
-/** A model that answers every assertion true, except that the first request naming the latch never gets an answer. */
-function answeringModel(onHang: () => void): ScriptedReply[] {
-  let hung = false;
-  const answer = scriptedMoves([{ tool: 'answer', arguments: { verdict: true, reason: 'The page shows the cart.', evidence: [] } }])[0]!;
-  return Array.from({ length: 40 }, () => (request: RecordedRequest) => {
-    if (!hung && summarizeRequest(request).text.includes(LATCH)) {
-      hung = true;
-      onHang();
-      return { type: 'hang' };
-    }
-    return answer(request);
-  });
-}
-
 /** A model whose first request naming the latch waits for `release` before it answers; every other one answers at once. */
 function heldModel(onHeld: () => void, release: Promise<void>): ScriptedReply[] {
   let held = false;
-  const answer = scriptedMoves([{ tool: 'answer', arguments: { verdict: true, reason: 'The page shows the cart.', evidence: [] } }])[0]!;
+  const answer = answerTrue();
   return Array.from({ length: 40 }, () => async (request: RecordedRequest) => {
     if (!held && summarizeRequest(request).text.includes(LATCH)) {
       held = true;

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,17 +22,15 @@ import { parseStoreUrl } from '../../src/main/team-store/store-url.js';
 import { parseBlobsUrl } from '../../src/main/team-store/blobs-url.js';
 import { S3TeamBlobs } from '../../src/main/team-store/s3-team-blobs.js';
 import { startCartPage, type CartPageServer } from '../helpers/cart-page.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest, type ScriptedReply } from '../helpers/fake-openai-server.js';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
-import { scriptedMoves, summarizeRequest } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { answeringModel, answerTrue, LATCH, queuedFlowFile } from '../helpers/queued-flows.js';
 import { REPO_ROOT, startSightline, type SightlineProcess } from './support/sightline-process.js';
 import { launchTimelineBrowser } from './support/timeline-browser.js';
-
-const LATCH = 'HANG-LATCH';
 
 let page: CartPageServer;
 let redis: RedisServer;
@@ -86,9 +84,7 @@ function teamArgs(): string[] {
 }
 
 function flowFile(name: string, assertion: string): string {
-  const path = join(folder, `${name.toLowerCase().replace(/\s+/g, '-')}.flow.yaml`);
-  writeFileSync(path, `name: ${name}\ntarget: { operator: browser, url: "\${env.PAGE_URL}" }\nsteps:\n  - assert: ${assertion}\n`);
-  return path;
+  return queuedFlowFile(folder, name, assertion);
 }
 
 function startWorker(name: string, extraEnv: Record<string, string> = {}): SightlineProcess {
@@ -107,24 +103,6 @@ function startClient(args: readonly string[]): SightlineProcess {
   const client = startSightline(['--home', home('client'), 'flow', ...args], s3.env);
   started.push(client);
   return client;
-}
-
-function answer(): ScriptedReply {
-  return scriptedMoves([{ tool: 'answer', arguments: { verdict: true, reason: 'The page shows the cart.', evidence: [] } }])[0]!;
-}
-
-/** Every assertion answered true, except that the first request naming the latch never gets an answer. */
-function answeringModel(onHang: () => void): ScriptedReply[] {
-  let hung = false;
-  const reply = answer();
-  return Array.from({ length: 40 }, () => (request: RecordedRequest) => {
-    if (!hung && summarizeRequest(request).text.includes(LATCH)) {
-      hung = true;
-      onHang();
-      return { type: 'hang' };
-    }
-    return reply(request);
-  });
 }
 
 async function storeClient(): Promise<PostgresTeamStore> {
@@ -262,7 +240,7 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
   });
 
   it('PostgreSQL unreachable: the worker runs its flow, says so, and ships the session when PostgreSQL comes up; readers exit 1 without the password', { timeout: 180_000 }, async () => {
-    model.script(Array.from({ length: 10 }, () => answer()));
+    model.script(Array.from({ length: 10 }, () => answerTrue()));
     await postgres.stop();
     const reader = await startSightline(['--home', home('reader'), 'sessions', 'ls', ...teamArgs()], s3.env).exited;
     expect(reader.code).toBe(1);
@@ -294,7 +272,7 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
   });
 
   it('S3 refusing writes: no row reaches PostgreSQL without its pixels, and all of it arrives when S3 is back', { timeout: 180_000 }, async () => {
-    model.script(Array.from({ length: 10 }, () => answer()));
+    model.script(Array.from({ length: 10 }, () => answerTrue()));
     s3.failWrites(true);
     const worker = startWorker('worker', { SIGHTLINE_STORE_SETTLE_MS: '2000' });
     await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
@@ -322,7 +300,7 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
     const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(build.status, build.stderr).toBe(0);
     expect(existsSync(join(REPO_ROOT, 'out/renderer/index.html'))).toBe(true);
-    model.script(Array.from({ length: 20 }, () => answer()));
+    model.script(Array.from({ length: 20 }, () => answerTrue()));
     const worker = startWorker('worker');
     await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
     const first = await startClient([flowFile('Seen in the timeline', 'The page shows a cart'), '--queue', redis.url, '--wait', '--out', join(folder, 'first.json')]).exited;
