@@ -227,6 +227,32 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(waiting).toMatchObject({ flow: 'Later', state: 'waiting', attempts: [] });
   });
 
+  it('queue cancel stops a running job: its worker stops the flow, and the client waiting for it reports it stopped', { timeout: 120_000 }, async () => {
+    let hangSeen!: () => void;
+    const hang = new Promise<void>((resolve) => (hangSeen = resolve));
+    model.script(answeringModel(() => hangSeen()));
+    const worker = startWorker('worker');
+    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
+    const client = startClient([flowFile('Held', `${LATCH} The page shows a cart`), '--queue', redis.url, '--wait']);
+    // The flow's model call hangs: the job is running, and only a cancel ends it.
+    await hang;
+    const runId = runIdOf(client.output.stderr);
+    const cancel = await startSightline(['--home', home('cancel'), 'queue', 'cancel', runId, '--queue', redis.url]).exited;
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stdout + cancel.stderr).toContain('its worker was asked to stop it');
+    await waitFor(() => new RegExp(`job ${runId}\\.\\d+: cancelled; stopping its flow`).test(worker.output.stderr), {
+      description: 'the worker stopping the cancelled flow',
+      timeoutMs: 30_000,
+    });
+    const run = await client.exited;
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain('1 flow: 0 passed, 0 failed, 1 stopped');
+    // The worker is free again: it takes the next job.
+    model.script([answerTrue()]);
+    const next = await startClient([flowFile('Next', 'The page shows a cart'), '--queue', redis.url, '--wait']).exited;
+    expect(next.code, next.stderr).toBe(0);
+  });
+
   it('queue cancel removes a waiting job, and the client waiting for it reports it stopped', { timeout: 120_000 }, async () => {
     // No worker: the job waits until it is cancelled.
     const client = startClient([flowFile('Never run', 'The page shows a cart'), '--queue', redis.url, '--wait']);

@@ -4,11 +4,11 @@
  * a check saw it. Events can be missed (a reconnection, an event sent before the listener started), so every
  * pending job is also checked right after enqueuing and every few seconds: an event only makes a result come sooner.
  */
-import { Job, Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import type { FlowResult, StepResult } from '../flows/flow-result.js';
 import { attemptsOfLog } from './job-attempts.js';
 import { FlowJobSchema, JOB_ID_PATTERN, QUEUE_NAMES, queueNameOf, readFlowJobResult, RUN_ID_PATTERN, type FlowJob, type QueueAttempt, type QueueOperator } from './flow-job.js';
-import { CANCEL_EVENT } from './flow-worker.js';
+import { requestCancel } from './cancel-requests.js';
 import type { QueueConnection } from './queue-connection.js';
 
 /** Finished jobs stay this long for `queue status`, then BullMQ removes them. */
@@ -170,7 +170,7 @@ export class FlowQueueClient {
   async cancel(id: string): Promise<{ id: string; done: string }[]> {
     const found = await this.find(id);
     const done: { id: string; done: string }[] = [];
-    for (const { job, queue } of found) done.push({ id: job.id ?? '', done: await this.cancelOne(queue, job) });
+    for (const { job } of found) done.push({ id: job.id ?? '', done: await this.cancelOne(job) });
     return done;
   }
 
@@ -178,11 +178,11 @@ export class FlowQueueClient {
     for (const job of jobs) {
       const queue = queueNameOf(job.operator);
       const found = await Job.fromId(this.queue(queue), jobIdOf(job));
-      if (found !== undefined) await this.cancelOne(queue, found);
+      if (found !== undefined) await this.cancelOne(found);
     }
   }
 
-  private async cancelOne(queue: string, job: Job): Promise<string> {
+  private async cancelOne(job: Job): Promise<string> {
     const state = await job.getState();
     if (state === 'completed' || state === 'failed') return `already ${state}`;
     if (state !== 'active') {
@@ -193,11 +193,11 @@ export class FlowQueueClient {
         // A worker took it meanwhile: ask that worker to stop it.
       }
     }
-    const producer = new QueueEventsProducer(queue, { connection: this.connection.options() });
+    const redis = this.connection.client();
     try {
-      await producer.publishEvent({ eventName: CANCEL_EVENT, jobId: job.id ?? '' });
+      await requestCancel(redis, job.id ?? '');
     } finally {
-      await producer.close();
+      redis.disconnect();
     }
     return 'its worker was asked to stop it';
   }

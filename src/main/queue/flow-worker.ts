@@ -11,7 +11,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job, type QueueEventsListener } from 'bullmq';
+import { Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { CANCEL_CHECK_MS, cancelledAmong } from './cancel-requests.js';
 import { FlowFileError, loadFlowFiles } from '../flows/flow-file.js';
 import type { Flow } from '../flows/flow-model.js';
 import type { FlowResult } from '../flows/flow-result.js';
@@ -20,9 +22,6 @@ import { attemptLogLine, attemptsOfLog, countedAttempts, nextAttemptNumber } fro
 import { flowJobResult, FlowJobSchema, MAX_ATTEMPTS, queueNameOf, type FlowJob, type QueueAttempt, type QueueOperator } from './flow-job.js';
 import { writeFlowBundle } from './flow-bundle.js';
 import type { QueueConnection } from './queue-connection.js';
-
-/** The custom event `sightline queue cancel` publishes for a job a worker holds. */
-export const CANCEL_EVENT = 'sightline-cancel';
 
 /** How long a job's lock lasts (renewed every half of it), and how often the stalled-job check runs: BullMQ's default. */
 export const DEFAULT_LOCK_MS = 30_000;
@@ -54,8 +53,6 @@ export interface RunObserver {
   lost(sessionId: string, detail: string): void;
 }
 
-type CancelListener = QueueEventsListener & { [CANCEL_EVENT]: (payload: { jobId?: unknown }) => void };
-
 interface Held {
   controller: AbortController;
   /** The worker is stopping and hands the job back instead of finishing it. */
@@ -65,7 +62,9 @@ interface Held {
 export class FlowWorker {
   private readonly workers: Worker[] = [];
   private readonly queues = new Map<string, Queue>();
-  private readonly events: QueueEvents[] = [];
+  private redis: Redis | undefined;
+  private cancelCheck: NodeJS.Timeout | undefined;
+  private checking = false;
   private readonly held = new Map<string, Held>();
   private stopping: Promise<void> | undefined;
 
@@ -76,10 +75,6 @@ export class FlowWorker {
     for (const operator of this.options.operators) {
       const name = queueNameOf(operator);
       this.queues.set(name, connection.watch(new Queue(name, { connection: connection.options() })));
-      const events = connection.watch(new QueueEvents(name, { connection: connection.options() }));
-      // A custom event: BullMQ's listener type names it through a listener map of our own.
-      events.on<CancelListener>(CANCEL_EVENT, (payload: { jobId?: unknown }) => this.cancel(payload.jobId));
-      this.events.push(events);
       const worker = new Worker(name, (job, token, signal) => this.process(name, job, token, signal), {
         connection: connection.options(),
         concurrency: operator === 'desktop' ? 1 : this.options.concurrency,
@@ -93,6 +88,22 @@ export class FlowWorker {
       this.workers.push(worker);
     }
     await Promise.all(this.workers.map((worker) => worker.waitUntilReady()));
+    this.redis = connection.client();
+    this.cancelCheck = setInterval(() => void this.checkCancels(), CANCEL_CHECK_MS);
+    this.cancelCheck.unref();
+  }
+
+  /** Stops the flows of held jobs someone cancelled (cancel-requests.ts); one check at a time, none while idle. */
+  private async checkCancels(): Promise<void> {
+    if (this.checking || this.held.size === 0 || this.redis === undefined) return;
+    this.checking = true;
+    try {
+      for (const jobId of await cancelledAmong(this.redis, [...this.held.keys()])) this.cancel(jobId);
+    } catch {
+      // Redis is away: the connection says so, and the next check asks again.
+    } finally {
+      this.checking = false;
+    }
   }
 
   /** Ends the worker: `finish` waits for the jobs in hand, `return` stops their flows and hands them back. */
@@ -105,7 +116,9 @@ export class FlowWorker {
     }
     this.stopping ??= (async () => {
       await Promise.all(this.workers.map((worker) => worker.close()));
-      await Promise.all([...this.events.map((events) => events.close()), ...[...this.queues.values()].map((queue) => queue.close())]);
+      clearInterval(this.cancelCheck);
+      this.redis?.disconnect();
+      await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     })();
     return this.stopping;
   }
@@ -115,10 +128,9 @@ export class FlowWorker {
     return this.held.size;
   }
 
-  private cancel(jobId: unknown): void {
-    if (typeof jobId !== 'string') return;
+  private cancel(jobId: string): void {
     const held = this.held.get(jobId);
-    if (held === undefined) return;
+    if (held === undefined || held.controller.signal.aborted) return;
     this.options.say(`job ${jobId}: cancelled; stopping its flow\n`);
     held.controller.abort(new Error('the job was cancelled'));
   }

@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { createIORedisClient, RedisConnection, type ConnectionOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { redactedQueueUrl, type QueueAddress } from './queue-url.js';
 
 const FIRST_RETRY_MS = 200;
@@ -39,16 +40,19 @@ export class RedisClientMissingError extends Error {
  * Gives BullMQ its Redis client. BullMQ 6 loads `ioredis` with `require`, which a native ES module (this package)
  * does not have, so it is loaded here through createRequire and handed over as BullMQ's client factory.
  */
+let redisConstructor: (new (options: object) => Redis) | undefined;
+
 function installRedisClient(): void {
-  if (RedisConnection.clientFactory !== undefined) return;
-  let constructor: new (options: object) => unknown;
+  if (redisConstructor !== undefined) return;
+  let constructor: new (options: object) => Redis;
   try {
     const loaded = createRequire(import.meta.url)('ioredis') as { default?: typeof constructor } & typeof constructor;
     constructor = loaded.default ?? loaded;
   } catch {
     throw new RedisClientMissingError("the queue needs the Redis client BullMQ is built for, the 'ioredis' package, and it is not installed (npm install ioredis)");
   }
-  RedisConnection.clientFactory = (options) => createIORedisClient(new constructor(options) as Parameters<typeof createIORedisClient>[0]);
+  redisConstructor = constructor;
+  RedisConnection.clientFactory ??= (options) => createIORedisClient(new constructor(options) as Parameters<typeof createIORedisClient>[0]);
 }
 
 export class QueueConnection {
@@ -88,6 +92,16 @@ export class QueueConnection {
       maxRetriesPerRequest: null,
       retryStrategy: (times: number) => this.retry(times),
     };
+  }
+
+  /** A plain Redis client on the same connection settings and retries, for the commands BullMQ has no call for (cancel-requests.ts). */
+  client(): Redis {
+    const client = new redisConstructor!(this.options());
+    client.on('error', (error: Error) => {
+      this.lastError = redactedQueueUrl(error.message);
+    });
+    client.on('ready', () => this.reached());
+    return client;
   }
 
   /** Listens to an object's errors: BullMQ emits them as events, and an `error` event no one hears would end the process. */
