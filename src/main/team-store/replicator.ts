@@ -34,7 +34,7 @@ export interface ReplicatorOptions {
   say(line: string): void;
   /** The wait after the first failure, doubled per failure up to maxMs. */
   backoff?: { firstMs: number; maxMs: number };
-  /** How long `settle` waits for a run's last shipment before the job's result goes on without it. */
+  /** How long `settle` waits for a run's last shipment before the job's result goes on without it (not at all while the store fails). */
   settleMs?: number;
 }
 
@@ -107,12 +107,15 @@ export class Replicator {
     tracked.ended = true;
     this.changed(sessionId, tracked);
     let timer: NodeJS.Timeout | undefined;
-    const inTime = await Promise.race([
-      new Promise<boolean>((resolve) => tracked.waiters.push(resolve)),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), this.options.settleMs ?? DEFAULT_SETTLE_MS);
-      }),
-    ]);
+    // A store known to be failing is not waited for: every job would lose settleMs to an outage it cannot end.
+    const inTime =
+      this.failing === undefined &&
+      (await Promise.race([
+        new Promise<boolean>((resolve) => tracked.waiters.push(resolve)),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), this.options.settleMs ?? DEFAULT_SETTLE_MS);
+        }),
+      ]));
     clearTimeout(timer);
     if (!inTime) {
       this.options.say(
@@ -272,6 +275,8 @@ export class Replicator {
       this.options.say(`team store: ${message}; retrying with backoff (the runs wait in this machine's home, nothing is lost)\n`);
     }
     this.failing = message;
+    // Jobs waiting for their sessions go on: the store will not take them before the next try at the earliest.
+    for (const tracked of this.sessions.values()) for (const wake of tracked.waiters.splice(0)) wake(false);
     const { firstMs, maxMs } = this.options.backoff ?? DEFAULT_BACKOFF;
     const wait = Math.min(maxMs, firstMs * 2 ** Math.min(this.failures, 16));
     this.failures += 1;
