@@ -50,10 +50,10 @@ export function mirrorFolder(homeRoot: string, rows: Pick<MirrorRows, 'shown'>, 
   return join(homeRoot, 'team-mirrors', id);
 }
 
-/** The identity of the store a mirror last pulled from; undefined when it has not pulled (or its mark is unreadable). */
-function markedIdentity(markFile: string): string | undefined {
+/** Where the last pull left off, or undefined before the first pull (or for a mark that cannot be read). */
+function readMark(markFile: string): z.infer<typeof MarkSchema> | undefined {
   try {
-    return MarkSchema.parse(JSON.parse(readFileSync(markFile, 'utf8'))).identity;
+    return MarkSchema.parse(JSON.parse(readFileSync(markFile, 'utf8')));
   } catch {
     return undefined;
   }
@@ -62,11 +62,15 @@ function markedIdentity(markFile: string): string | undefined {
 export function openTeamMirror(options: TeamMirrorOptions): TeamMirror {
   const folder = mirrorFolder(options.homeRoot, options.rows, options.blobs);
   const markFile = join(folder, 'pulled.json');
+  const mark = readMark(markFile);
   // A mirror of another store under the same URL (dropped and made again) would wait for revisions past its old
   // mark and keep what the new store lacks: it starts over. Pixels may stay: they are named by their hashes.
-  if (markedIdentity(markFile) !== options.rows.identity) {
+  const sameStore = mark?.store === options.rows.shown && mark.identity === options.rows.identity;
+  if (!sameStore) {
     for (const file of ['sightline.db', 'sightline.db-wal', 'sightline.db-shm', 'pulled.json']) rmSync(join(folder, file), { force: true });
   }
+  // Only this mirror's pulls move it on, so after this first read it is kept here rather than read again per pull.
+  let pulledTo = sameStore ? mark.revision : 0;
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const storage = openStorage({
     databaseFile: join(folder, 'sightline.db'),
@@ -78,20 +82,11 @@ export function openTeamMirror(options: TeamMirrorOptions): TeamMirror {
   const states = new Map<string, TeamSessionStatus>();
   let pulling: Promise<PullResult> | undefined;
 
-  const readMark = (): number => {
-    try {
-      const mark = MarkSchema.parse(JSON.parse(readFileSync(markFile, 'utf8')));
-      return mark.store === options.rows.shown && mark.identity === options.rows.identity ? mark.revision : 0;
-    } catch {
-      return 0; // first pull, or a mark we cannot read: pulling everything again is only slower
-    }
-  };
-
   const pullOnce = async (): Promise<PullResult> => {
     const sessionIds = new Set<string>();
     let applied = 0;
     // A batch of whole sessions at a time: the first pull of a large store is never all in memory at once.
-    const revision = await options.rows.pullInBatches(readMark(), (batch) => {
+    const revision = await options.rows.pullInBatches(pulledTo, (batch) => {
       applied += storage.replication.applyRows(batch.tables);
       const changed = new Set<string>();
       for (const [table, rows] of Object.entries(batch.tables) as Array<[ReplicatedTable, Row[]]>) {
@@ -101,16 +96,16 @@ export function openTeamMirror(options: TeamMirrorOptions): TeamMirror {
         states.set(status.sessionId, status);
         changed.add(status.sessionId);
       }
-      for (const sessionId of changed) {
-        sessionIds.add(sessionId);
-        if (states.get(sessionId)?.state !== 'lost') continue;
-        // Its worker died and its last steps never came: the turn it was running will not end by itself.
-        for (const turn of storage.turns.listRunning()) if (turn.sessionId === sessionId) storage.endAbandonedTurn(turn);
-      }
+      for (const sessionId of changed) sessionIds.add(sessionId);
+      // A lost run's worker died and its last steps never came: the turn it was running will not end by itself.
+      const lost = [...changed].filter((sessionId) => states.get(sessionId)?.state === 'lost');
+      if (lost.length === 0) return;
+      for (const turn of storage.turns.listRunning()) if (lost.includes(turn.sessionId)) storage.endAbandonedTurn(turn);
     });
     const temporary = `${markFile}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify({ revision, store: options.rows.shown, identity: options.rows.identity }), { mode: 0o600 });
     renameSync(temporary, markFile);
+    pulledTo = revision;
     return { sessionIds: [...sessionIds], rows: applied };
   };
 
