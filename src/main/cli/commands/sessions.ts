@@ -14,7 +14,7 @@ import { explainStorageFailure } from '../storage-failure-errors.js';
 import { DatabaseOpenError, DatabaseVersionError, openStorage, type Storage } from '../../storage/index.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { commandOutput } from '../terminal-output.js';
-import { openTeamReader } from '../team/team-reader.js';
+import { readTeamStore } from '../team/team-reader.js';
 import { TEAM_OPTION_HELP, teamAddresses, type TeamAddresses } from '../team/team-store-options.js';
 import { renderSessionDetail, renderSessionTable, sessionDetail } from './sessions-output.js';
 
@@ -148,12 +148,7 @@ async function withStorage(
     withHomeStorage(home, use);
     return;
   }
-  const mirror = await openTeamReader(home, team, env);
-  try {
-    use(mirror.storage);
-  } finally {
-    await mirror.close();
-  }
+  await readTeamStore(home, team, env, use);
 }
 
 function withHomeStorage(home: SightlineHome, use: (storage: Storage) => void): void {

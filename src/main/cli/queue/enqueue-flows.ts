@@ -27,7 +27,7 @@ import { orderedFlows, readFlows } from '../flow/flow-files.js';
 import { flowLine, stepLine, summaryLine } from '../flow/flow-lines.js';
 import { FLOW_CONFIG_FLAG_NAMES, flowConfigFlags, type FlowOptions } from '../flow/flow-options.js';
 import { redactResult, writeFlowRunReport } from '../flow/report-files.js';
-import { openTeamReader } from '../team/team-reader.js';
+import { readTeamStore } from '../team/team-reader.js';
 import { BLOBS_VARIABLE, STORE_VARIABLE, teamAddresses, teamSecrets } from '../team/team-store-options.js';
 import { reachQueue } from './queue-reach.js';
 
@@ -105,12 +105,7 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
     if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
     if (reportFile !== undefined && team !== undefined) {
       // Each worker shipped its session before it reported the result, so the store has them all by now.
-      const mirror = await openTeamReader(loaded.home, team, io.env);
-      try {
-        await writeFlowRunReport(reportFile, redacted, status, { storage: mirror.storage }, redact, stderr);
-      } finally {
-        await mirror.close();
-      }
+      await readTeamStore(loaded.home, team, io.env, (storage) => writeFlowRunReport(reportFile, redacted, status, { storage }, redact, stderr));
     }
     stderr(summaryLine(result));
     invocation.exitCode = status === 'passed' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.failed;

@@ -16,7 +16,7 @@ import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { outputFile, writeOutputFile } from '../output-files.js';
 import { packageVersion } from '../package-info.js';
 import { explainStorageFailure } from '../storage-failure-errors.js';
-import { openTeamReader } from '../team/team-reader.js';
+import { readTeamStore } from '../team/team-reader.js';
 import { teamAddresses, teamSecrets } from '../team/team-store-options.js';
 import type { ReportCommandOptions } from './report-options.js';
 
@@ -58,12 +58,7 @@ export async function writeSessionReport(invocation: CliInvocation, command: Com
     return;
   }
   // The team store's session, from its local mirror: frames not yet there come from the bucket as the report reads them.
-  const mirror = await openTeamReader(loaded.home, team, io.env);
-  try {
-    await read(mirror.storage);
-  } finally {
-    await mirror.close();
-  }
+  await readTeamStore(loaded.home, team, io.env, read);
 }
 
 const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };

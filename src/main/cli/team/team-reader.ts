@@ -44,3 +44,18 @@ function unreachable(error: unknown): unknown {
   if (error instanceof TeamStoreError) return new UserError(error.message, EXIT.failed);
   return error;
 }
+
+/** Opens the team store's mirror (pulled), lends its storage to `use`, and closes it: one read by a short command. */
+export async function readTeamStore<Result>(
+  home: SightlineHome,
+  addresses: TeamAddresses,
+  env: Record<string, string | undefined>,
+  use: (storage: TeamMirror['storage']) => Result | Promise<Result>,
+): Promise<Result> {
+  const mirror = await openTeamReader(home, addresses, env);
+  try {
+    return await use(mirror.storage);
+  } finally {
+    await mirror.close();
+  }
+}
