@@ -16,7 +16,7 @@
  * not one per step (a generation count).
  */
 import { createHash } from 'node:crypto';
-import type { ReplicatedTable, Row, Storage } from '../storage/index.js';
+import { REPLICATED_TABLES, type ReplicatedTable, type Row, type Storage } from '../storage/index.js';
 import type { PostgresTeamStore } from './postgres-team-store.js';
 import type { S3TeamBlobs } from './s3-team-blobs.js';
 
@@ -42,6 +42,8 @@ export interface ReplicatorOptions {
 const STREAM_FROM_BYTES = 8 * 1024 * 1024;
 const DEFAULT_BACKOFF = { firstMs: 1_000, maxMs: 30_000 };
 const DEFAULT_SETTLE_MS = 60_000;
+/** Each replicated table's primary key column, as storage names it: what a row's fingerprint is kept under. */
+const KEY_OF = Object.fromEntries(REPLICATED_TABLES.map((spec) => [spec.name, spec.key])) as Record<ReplicatedTable, string>;
 
 interface Tracked {
   jobId: string | undefined;
@@ -209,7 +211,7 @@ export class Replicator {
     let sent = 0;
     for (const [table, tableRows] of Object.entries(rows.tables) as Array<[ReplicatedTable, Row[]]>) {
       for (const row of tableRows) {
-        const key = `${table}:${String(row['id'] ?? row['image_id'])}`;
+        const key = `${table}:${String(row[KEY_OF[table]])}`;
         const fingerprint = createHash('sha256').update(JSON.stringify(row)).digest('base64');
         if (tracked.fingerprints.get(key) === fingerprint) continue;
         fingerprints.set(key, fingerprint);
