@@ -7,7 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SightlineAgent } from '../../src/main/automation/index.js';
 import { FlowFileError, loadFlowFile, type LoadFlowOptions } from '../../src/main/flows/flow-file.js';
+import { runFlow } from '../../src/main/flows/flow-runner.js';
+import { MAX_RENDERED_TEXT_CHARS, renderTemplate, TemplateTooLongError } from '../../src/main/flows/templates.js';
 import { runSightline } from '../helpers/cli-io.js';
 
 const TARGET = 'target: { operator: browser, url: https://shop.example/ }\n';
@@ -115,5 +118,83 @@ describe('with a root folder, every use: stays inside it (finding 3, a worker\'s
     const file = write('flows/main.flow.yaml', usingFlow('../shared/login.flow.yaml'));
     const flow = loadFlowFile(file, { vars: {}, env: {}, root: root() });
     expect(flow.steps[0]).toMatchObject({ kind: 'use', flow: { file: join(folder, 'shared/login.flow.yaml') } });
+  });
+});
+
+describe('rendered texts are bounded at load, from lengths alone (finding 6)', () => {
+  /** Each level references the one before ten times: level k renders 10^(k+1) characters. */
+  function bomb(levels: number): string {
+    const vars = [`  l0: "xxxxxxxxxx"`];
+    for (let level = 1; level < levels; level++) vars.push(`  l${level}: "${`\${l${level - 1}}`.repeat(10)}"`);
+    return `${TARGET}vars:\n${vars.join('\n')}\nsteps:\n  - do: "Type \${l${levels - 1}}"\n`;
+  }
+
+  it('the template bomb is refused at the first variable past 1 MB, with its line and name', () => {
+    const text = bomb(9);
+    expect(text.length).toBeLessThan(700);
+    const file = write('bomb.flow.yaml', text);
+    // l5 is a million characters, under 1 MB; l6 would be ten million.
+    expect(problemsOf(file)).toEqual([
+      "bomb.flow.yaml:9:3: variable l6: rendered, it would be longer than 1 MB, the most a text of a flow may be; each ${…} repeats its variable's whole text",
+    ]);
+  });
+
+  it('a --var value counts: a parameter repeated past 1 MB is refused (a queued job\'s vars are loaded the same way)', () => {
+    const file = write('param.flow.yaml', `${TARGET}params: [note]\nvars:\n  twice: "${'${note}'.repeat(20)}"\nsteps:\n  - do: "\${twice}"\n`);
+    expect(problemsOf(file, { vars: { note: 'n'.repeat(60_000) } })).toEqual([expect.stringMatching(/^param\.flow\.yaml:4:3: variable twice: rendered, it would be longer than 1 MB/)]);
+    expect(() => loadFlowFile(file, { vars: { note: 'n'.repeat(50_000) }, env: {} })).not.toThrow();
+  });
+
+  it('a big but legal flow loads; a ninth step of a megabyte passes the 10 MB a flow may hold, at that step', () => {
+    const big = 'x'.repeat(500_000);
+    const flow = (steps: number) => `${TARGET}vars:\n  big: "${big}"\n  two: "\${big}\${big}"\nsteps:\n${'  - do: "${two}"\n'.repeat(steps)}`;
+    const legal = loadFlowFile(write('legal.flow.yaml', flow(8)), { vars: {}, env: {} });
+    expect(legal.steps).toHaveLength(8);
+    expect(problemsOf(write('too-much.flow.yaml', flow(10)))).toEqual([
+      "too-much.flow.yaml:14:5: the do step: with it the flow's rendered texts pass 10 MB, the most a flow may hold",
+    ]);
+  });
+
+  it('a sub-flow\'s bomb is refused in its own file', () => {
+    write('sub.flow.yaml', bomb(8).replace(TARGET, ''));
+    const file = write('main.flow.yaml', usingFlow('sub.flow.yaml'));
+    expect(problemsOf(file)).toEqual([expect.stringMatching(/^sub\.flow\.yaml:8:3: variable l6: rendered, it would be longer than 1 MB/)]);
+  });
+});
+
+describe('what only a run knows is bounded as it renders (finding 6, at run time)', () => {
+  it('renderTemplate stops as soon as the text would pass its bound', () => {
+    const scope = { half: 'h'.repeat(MAX_RENDERED_TEXT_CHARS / 2 + 1) };
+    expect(() => renderTemplate('${half}${half}', scope, { secrets: [] })).toThrow(TemplateTooLongError);
+    expect(renderTemplate('${half}', scope, { secrets: [] })).toHaveLength(MAX_RENDERED_TEXT_CHARS / 2 + 1);
+  });
+
+  it('a sub-flow whose variable repeats a big with: value fails its run, naming the variable, before any step', async () => {
+    write('sub.flow.yaml', `params: [part]\nvars:\n  twice: "\${part}\${part}"\nsteps:\n  - do: "Type \${twice}"\n`);
+    const file = write('main.flow.yaml', `${TARGET}vars:\n  big: "${'b'.repeat(600_000)}"\nsteps:\n  - use: sub.flow.yaml\n    with: { part: "\${big}" }\n`);
+    const flow = loadFlowFile(file, { vars: {}, env: {} });
+    const typed: string[] = [];
+    const agent = { sessionId: 'ses_test', steps: [], cost: { dollars: null }, do: async (text: string) => void typed.push(text), close: async () => undefined };
+    const result = await runFlow(flow, { open: async () => agent as unknown as SightlineAgent, env: {}, continueOnError: false, signal: new AbortController().signal });
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatch(/variable twice of sub: rendered, it would be longer than 1 MB/);
+    expect(typed).toEqual([]);
+  });
+});
+
+describe('schema patterns must run in linear time (finding 8, at load)', () => {
+  const extract = (schema: string) => `${TARGET}steps:\n  - extract: the code\n    schema: ${schema}\n`;
+
+  it('a catastrophic but linear-time pattern is taken (RE2 runs it in linear time)', () => {
+    const flow = loadFlowFile(write('ok.flow.yaml', extract('{ type: string, pattern: "^(a+)+$" }')), { vars: {}, env: {} });
+    expect(flow.steps[0]).toMatchObject({ kind: 'extract', schema: { pattern: '^(a+)+$' } });
+  });
+
+  it('lookahead and backreferences are refused at their line, saying why', () => {
+    const found = problemsOf(write('bad.flow.yaml', extract('{ type: object, properties: { code: { type: string, pattern: "(?=a)b" } }, patternProperties: { "(a)\\\\1": { type: string } } }')));
+    expect(found).toEqual([
+      expect.stringMatching(/^bad\.flow\.yaml:4:74: schema properties\.code\.pattern: cannot run in linear time: .*\(lookahead and backreferences can take exponential time on an answer, so they are not run; rewrite the pattern without them\)$/),
+      expect.stringMatching(/^bad\.flow\.yaml:4:109: schema patternProperties\.\(a\)\\1: cannot run in linear time: .*lookahead and backreferences/),
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import { closestName } from '../../shared/suggestions.js';
 import type { Flow } from './flow-model.js';
 import { FlowNodes, listed } from './flow-nodes.js';
 import type { FlowReadContext, LoadedFlow } from './flow-read-context.js';
+import { flowSizeProblem } from './flow-size.js';
 import { readFlowSource, type FlowFileProblem, type FlowSource } from './flow-source.js';
 import { readMidsceneFlow } from './midscene-flow.js';
 import { readSightlineFlow } from './sightline-flow.js';
@@ -109,7 +110,15 @@ function topFlow(loader: FlowLoader, loaded: LoadedFlow, vars: Record<string, st
     // A --var value is literal text: a `${` in it is not a reference.
     overrides[name] = escapeTemplateText(value);
   }
-  return ok ? { ...flow, vars: { ...flow.vars, ...overrides } } : undefined;
+  if (!ok) return undefined;
+  const top = { ...flow, vars: { ...flow.vars, ...overrides } };
+  const given = Object.fromEntries(Object.entries(vars).filter(([name]) => loaded.inputs.includes(name)));
+  const tooBig = flowSizeProblem(top, loaded.varsAt ?? {}, given);
+  if (tooBig !== undefined) {
+    loader.problems.push(tooBig);
+    return undefined;
+  }
+  return top;
 }
 
 /**
@@ -178,6 +187,9 @@ class FlowLoader {
       const nodes = new FlowNodes(source);
       const context: FlowReadContext = { nodes, env: this.env, useFlow: (path, at) => this.use(file, path, at, nodes) };
       loaded = readFlow(context, document.contents ?? undefined);
+      // A sub-flow on its own terms (its params count as empty); the top flow is measured with its --var values.
+      const tooBig = loaded !== undefined && this.reading.length > 1 ? flowSizeProblem(loaded.flow, loaded.varsAt ?? {}, {}) : undefined;
+      if (tooBig !== undefined) source.problems.push(tooBig);
     }
     this.reading.pop();
     const result = source.problems.length === 0 ? loaded : undefined;
