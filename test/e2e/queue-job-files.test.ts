@@ -45,7 +45,10 @@ afterEach(async () => {
 
 /** A payload as a hostile enqueuer writes it: valid for the job schema, one flow file whose steps are `uses`. */
 function craftedJob(uses: readonly string[]): Record<string, unknown> {
-  const text = `name: crafted\ntarget: { operator: browser, url: "https://shop.example/" }\nsteps:\n${uses.map((use) => `  - use: ${JSON.stringify(use)}\n`).join('')}`;
+  return jobOf(`name: crafted\ntarget: { operator: browser, url: "https://shop.example/" }\nsteps:\n${uses.map((use) => `  - use: ${JSON.stringify(use)}\n`).join('')}`, {});
+}
+
+function jobOf(text: string, vars: Record<string, string>): Record<string, unknown> {
   return {
     version: 1,
     runId: 'run_0123456789ab',
@@ -55,7 +58,7 @@ function craftedJob(uses: readonly string[]): Record<string, unknown> {
     clientFile: 'main.flow.yaml',
     flowName: 'crafted',
     operator: 'browser',
-    vars: {},
+    vars,
     settings: { allowFileUrls: false, continueOnError: false, yes: false },
     secretNames: [],
     attempts: 1,
@@ -113,6 +116,29 @@ describe.skipIf(!redisAvailable())('a queued job reads only the files it carried
       }
     } finally {
       rmSync(workerTmp, { recursive: true, force: true });
+    }
+  });
+
+  it('a --var value repeated past 1 MB by the flow\'s vars is refused at load, at the var\'s line (issue 33, finding 6)', { timeout: 180_000 }, async () => {
+    worker = startSightline(['--home', home.root, 'worker', '--queue', redis.url], { SIGHTLINE_MODEL_BASE_URL: model.baseUrl });
+    const running = worker;
+    await waitFor(() => running.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 90_000 });
+    const connection = { host: '127.0.0.1', port: redis.port };
+    const queue = new Queue(QUEUE, { connection });
+    const events = new QueueEvents(QUEUE, { connection });
+    try {
+      await events.waitUntilReady();
+      const text = `name: bomb\ntarget: { operator: browser, url: "https://shop.example/" }\nparams: [seed]\nvars:\n  wide: "${'${seed}'.repeat(10)}"\n  wider: "${'${wide}'.repeat(10)}"\nsteps:\n  - do: "\${wider}"\n`;
+      const job = await queue.add('bomb', jobOf(text, { seed: 's'.repeat(100_000) }), { jobId: 'run_0123456789ab.1', attempts: 1 });
+      await job.waitUntilFinished(events, 120_000);
+      const result = ((await Job.fromId(queue, job.id!))!.returnvalue as { flow: { status: string; error: string; steps: unknown[] } }).flow;
+      expect(result.status).toBe('failed');
+      expect(result.steps).toEqual([]);
+      expect(result.error).toContain("main.flow.yaml:6:3: variable wider: rendered, it would be longer than 1 MB, the most a text of a flow may be; each ${…} repeats its variable's whole text");
+      expect(model.requests).toEqual([]);
+    } finally {
+      await events.close();
+      await queue.close();
     }
   });
 });
