@@ -4,15 +4,16 @@
  * `tasks:` a Midscene script. Sub-flows named by `use:` are read too, once each, with a cycle of `use` named by
  * its chain. Nothing runs and no model is called: the only I/O is reading the flow files themselves.
  */
-import { existsSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
-import { isMap, type Node } from 'yaml';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isMap, isScalar, type Node } from 'yaml';
 import { z } from 'zod';
 import { closestName } from '../../shared/suggestions.js';
 import type { Flow } from './flow-model.js';
 import { FlowNodes, listed } from './flow-nodes.js';
 import type { FlowReadContext, LoadedFlow } from './flow-read-context.js';
-import { readFlowSource, type FlowFileProblem } from './flow-source.js';
+import { flowSizeProblem } from './flow-size.js';
+import { readFlowSource, type FlowFileProblem, type FlowSource } from './flow-source.js';
 import { readMidsceneFlow } from './midscene-flow.js';
 import { readSightlineFlow } from './sightline-flow.js';
 import { escapeTemplateText, excerpt, isTemplateName } from './templates.js';
@@ -40,6 +41,11 @@ const LoadOptionsSchema = z.object({
    * secrets: here their names are checked, not their values (`env` is not read).
    */
   environmentElsewhere: z.boolean().optional(),
+  /**
+   * Every flow file read must lie inside this folder, on its real path (a symlink does not lead out of it): on a
+   * queue's worker, the job's own folder. `name` says what the folder is, in the refusal of a `use:` outside it.
+   */
+  root: z.object({ folder: z.string().min(1), name: z.string().min(1) }).optional(),
 });
 export type LoadFlowOptions = z.input<typeof LoadOptionsSchema>;
 
@@ -51,13 +57,13 @@ export function loadFlowFile(path: string, options: LoadFlowOptions): Flow {
 
 /** Each file as a flow to run on its own; throws one FlowFileError with the problems of all of them. */
 export function loadFlowFiles(paths: readonly string[], options: LoadFlowOptions): Flow[] {
-  const { vars, env, environmentElsewhere } = LoadOptionsSchema.parse(options);
-  const loader = new FlowLoader(environmentElsewhere === true ? ELSEWHERE : env);
+  const { vars, env, environmentElsewhere, root } = LoadOptionsSchema.parse(options);
+  const loader = new FlowLoader(environmentElsewhere === true ? ELSEWHERE : env, root);
   const flows: Flow[] = [];
   const usedVars = new Set<string>();
   for (const path of paths) {
     const file = resolve(path);
-    const loaded = loader.load(file);
+    const loaded = loader.loadTop(file);
     if (loaded === undefined) continue;
     const flow = topFlow(loader, loaded, vars, usedVars);
     if (flow !== undefined) flows.push(flow);
@@ -104,7 +110,15 @@ function topFlow(loader: FlowLoader, loaded: LoadedFlow, vars: Record<string, st
     // A --var value is literal text: a `${` in it is not a reference.
     overrides[name] = escapeTemplateText(value);
   }
-  return ok ? { ...flow, vars: { ...flow.vars, ...overrides } } : undefined;
+  if (!ok) return undefined;
+  const top = { ...flow, vars: { ...flow.vars, ...overrides } };
+  const given = Object.fromEntries(Object.entries(vars).filter(([name]) => loaded.inputs.includes(name)));
+  const tooBig = flowSizeProblem(top, loaded.varsAt ?? {}, given);
+  if (tooBig !== undefined) {
+    loader.problems.push(tooBig);
+    return undefined;
+  }
+  return top;
 }
 
 /**
@@ -116,6 +130,12 @@ const ELSEWHERE: Record<string, string | undefined> = new Proxy(
   { get: (_target, name) => (typeof name === 'string' ? `(\${env.${name}} on the worker)` : undefined) },
 );
 
+/** A folder, as written and as its real path: a path is checked against the first, a file against the second. */
+interface Folder {
+  path: string;
+  real: string;
+}
+
 class FlowLoader {
   readonly problems: FlowFileProblem[] = [];
   readonly topInputs: string[] = [];
@@ -123,20 +143,53 @@ class FlowLoader {
   private readonly loaded = new Map<string, LoadedFlow | undefined>();
   /** The files being read, outermost first: a `use` of one of them is a cycle. */
   private readonly reading: string[] = [];
+  /** The folder of the top flow being read: a file outside it is shown only if it is a flow (see `foreign`). */
+  private home: Folder | undefined;
+  private readonly root: (Folder & { name: string }) | undefined;
 
-  constructor(private readonly env: Record<string, string | undefined>) {}
+  constructor(
+    private readonly env: Record<string, string | undefined>,
+    root: { folder: string; name: string } | undefined,
+  ) {
+    this.root = root === undefined ? undefined : { path: resolve(root.folder), real: realPath(root.folder) ?? resolve(root.folder), name: root.name };
+  }
 
-  load(file: string): LoadedFlow | undefined {
+  /** A flow named on the command line (or a job's entry): its folder is the one whose files are shown whole. */
+  loadTop(file: string): LoadedFlow | undefined {
+    const real = realPath(file);
+    if (this.root !== undefined && !(inside(this.root.path, file) && real !== undefined && inside(this.root.real, real))) {
+      this.problems.push({ file, line: 1, column: 1, message: `is outside ${this.root.name}` });
+      return undefined;
+    }
+    this.home = { path: dirname(file), real: dirname(real ?? file) };
+    return this.load(file, undefined);
+  }
+
+  private load(file: string, foreign: { path: string; at: Node; nodes: FlowNodes } | undefined): LoadedFlow | undefined {
     if (this.loaded.has(file)) return this.loaded.get(file);
     this.reading.push(file);
     const source = readFlowSource(file);
-    this.sources.push(source);
     let loaded: LoadedFlow | undefined;
+    if (foreign !== undefined && !looksLikeFlow(source)) {
+      // Not a flow, and not in the flow's folder: /etc/passwd, a config file, /proc/self/environ. Its problems
+      // would quote it, so none is kept; the `use:` that named it is refused with the path as written.
+      foreign.nodes.problem(
+        foreign.at,
+        `use: ${excerpt(foreign.path)} is not a flow file (a YAML map with steps: or tasks:); it lies outside the folder of ${basename(this.reading[0] ?? file)}, so nothing of it is shown (check it on its own with sightline flow FILE)`,
+      );
+      this.reading.pop();
+      this.loaded.set(file, undefined);
+      return undefined;
+    }
+    this.sources.push(source);
     const document = source.document;
     if (document !== undefined) {
       const nodes = new FlowNodes(source);
       const context: FlowReadContext = { nodes, env: this.env, useFlow: (path, at) => this.use(file, path, at, nodes) };
       loaded = readFlow(context, document.contents ?? undefined);
+      // A sub-flow on its own terms (its params count as empty); the top flow is measured with its --var values.
+      const tooBig = loaded !== undefined && this.reading.length > 1 ? flowSizeProblem(loaded.flow, loaded.varsAt ?? {}, {}) : undefined;
+      if (tooBig !== undefined) source.problems.push(tooBig);
     }
     this.reading.pop();
     const result = source.problems.length === 0 ? loaded : undefined;
@@ -146,6 +199,12 @@ class FlowLoader {
 
   private use(from: string, path: string, at: Node, nodes: FlowNodes): LoadedFlow | undefined {
     const file = resolve(dirname(from), path);
+    const root = this.root;
+    // Refused before anything is asked of the file system: whether a file outside exists is not told either.
+    if (root !== undefined && !inside(root.path, file)) {
+      nodes.problem(at, `use: ${excerpt(path)} is outside ${root.name}`);
+      return undefined;
+    }
     const start = this.reading.indexOf(file);
     if (start !== -1) {
       const base = dirname(this.reading[0] ?? from);
@@ -153,12 +212,19 @@ class FlowLoader {
       nodes.problem(at, `use makes a cycle: ${chain.join(' → ')}`);
       return undefined;
     }
-    if (!existsSync(file)) {
+    const real = existsSync(file) ? realPath(file) : undefined;
+    if (real === undefined) {
       nodes.problem(at, `use: no such flow file ${excerpt(path)} (looked for ${file})`);
       return undefined;
     }
+    if (root !== undefined && !inside(root.real, real)) {
+      nodes.problem(at, `use: ${excerpt(path)} leads outside ${root.name} (through a symbolic link)`);
+      return undefined;
+    }
+    const home = this.home;
+    const foreign = home !== undefined && inside(home.path, file) && inside(home.real, real) ? undefined : { path, at, nodes };
     // A sub-flow with problems reports them in its own file; the step that uses it is dropped quietly.
-    return this.load(file);
+    return this.load(file, foreign);
   }
 
   allProblems(): FlowFileProblem[] {
@@ -171,6 +237,29 @@ class FlowLoader {
       return true;
     });
   }
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function inside(folder: string, path: string): boolean {
+  const part = relative(folder, path);
+  return part !== '' && part !== '..' && !part.startsWith(`..${sep}`) && !isAbsolute(part);
+}
+
+/**
+ * A file read, parsed, and a map with steps: or tasks: at its top: a flow someone wrote, whose problems may be
+ * shown with their text. Anything else outside the flow's folder is refused without a word of it.
+ */
+function looksLikeFlow(source: FlowSource): boolean {
+  const top = source.document?.contents;
+  if (source.problems.length > 0 || !isMap(top)) return false;
+  return top.items.some((pair) => isScalar(pair.key) && (pair.key.value === 'steps' || pair.key.value === 'tasks'));
 }
 
 function byPosition(problems: FlowFileProblem[]): FlowFileProblem[] {

@@ -10,6 +10,8 @@ export interface LoadedFlow {
   params: { name: string; at: SourceAt }[];
   /** Every name `with:` or --var may set: the params and the vars. */
   inputs: string[];
+  /** Where each var is declared, for a problem with its rendered value. */
+  varsAt?: Record<string, SourceAt>;
 }
 
 export interface FlowReadContext {

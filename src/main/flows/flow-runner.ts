@@ -117,7 +117,16 @@ function flowScope(flow: Flow, given: Scope, outer: Scope, secretNames: readonly
   const scope: Scope = { ...given };
   for (const [name, value] of Object.entries(flow.vars)) {
     if (Object.hasOwn(given, name)) continue;
-    scope[name] = typeof value === 'string' ? renderTemplate(value, { ...outer, ...scope }, { secrets: secretNames }) : value;
+    if (typeof value !== 'string') {
+      scope[name] = value;
+      continue;
+    }
+    try {
+      scope[name] = renderTemplate(value, { ...outer, ...scope }, { secrets: secretNames });
+    } catch (error) {
+      if (error instanceof TemplateError) throw new TemplateError(`variable ${name} of ${flow.name}: ${error.message}`);
+      throw error;
+    }
   }
   return scope;
 }

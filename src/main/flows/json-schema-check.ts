@@ -7,6 +7,7 @@
  * `propertys:` is a typo that would silently drop a constraint.
  */
 import { z } from 'zod';
+import { linearPatternProblem } from '../../shared/linear-patterns.js';
 import { closestName } from '../../shared/suggestions.js';
 
 export type SchemaPath = (string | number)[];
@@ -62,7 +63,7 @@ const names: Rule = (value, path, problems) => {
 const pattern: Rule = (value, path, problems) => {
   if (typeof value !== 'string') return problems.push(valueProblem(path, 'expected a regular expression (a string)'));
   const error = regexError(value);
-  if (error !== undefined) problems.push(valueProblem(path, `not a regular expression: ${error}`));
+  if (error !== undefined) problems.push(valueProblem(path, error));
 };
 const type: Rule = (value, path, problems) => {
   const expected = `expected one of ${TYPES.join(', ')}, or a list of them`;
@@ -90,7 +91,7 @@ const patternMap: Rule = (value, path, problems, depth) => {
   if (!isObject(value)) return problems.push(valueProblem(path, 'expected a map of regular expressions to schemas'));
   for (const [key, schema] of Object.entries(value)) {
     const error = regexError(key);
-    if (error !== undefined) problems.push({ path: [...path, key], atKey: true, message: `not a regular expression: ${error}` });
+    if (error !== undefined) problems.push({ path: [...path, key], atKey: true, message: error });
     checkSchema(schema, [...path, key], problems, depth + 1);
   }
 };
@@ -207,13 +208,14 @@ function typeHint(value: string): string {
   return suggestion === undefined ? `unknown type ${value}; ` : `unknown type ${value} (did you mean ${suggestion}?); `;
 }
 
+/** A pattern must be JavaScript's (JSON Schema says ECMA-262) and run on RE2, which the runner matches it with. */
 function regexError(source: string): string | undefined {
   try {
     new RegExp(source, 'u');
-    return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return `not a regular expression: ${error instanceof Error ? error.message : String(error)}`;
   }
+  return linearPatternProblem(source);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -49,7 +49,8 @@ export function readSightlineFlow(context: FlowReadContext, root: YAMLMap): Load
 
   const secrets = readSecrets(context, entry('secrets'));
   const params = readParams(context, entry('params'), secrets);
-  const vars = readVars(context, entry('vars'), secrets, params);
+  const varsAt: Record<string, SourceAt> = {};
+  const vars = readVars(context, entry('vars'), secrets, params, varsAt);
   const scope = new Scope(new Set([...params.map((param) => param.name), ...Object.keys(vars)]), new Set(secrets));
   const targetEntry = entry('target');
   const target = targetEntry === undefined ? undefined : readTarget(context, targetEntry, scope);
@@ -65,7 +66,7 @@ export function readSightlineFlow(context: FlowReadContext, root: YAMLMap): Load
   }
   if (name === undefined) return undefined;
   const flow: Flow = { name, file, format: 'sightline', target, vars, secrets, steps };
-  return { flow, params, inputs: [...params.map((param) => param.name), ...Object.keys(vars)] };
+  return { flow, params, inputs: [...params.map((param) => param.name), ...Object.keys(vars)], varsAt };
 }
 
 function readSecrets(context: FlowReadContext, entry: Entry | undefined): string[] {
@@ -112,7 +113,13 @@ function readParams(context: FlowReadContext, entry: Entry | undefined, secrets:
   return params;
 }
 
-function readVars(context: FlowReadContext, entry: Entry | undefined, secrets: string[], params: { name: string }[]): Record<string, unknown> {
+function readVars(
+  context: FlowReadContext,
+  entry: Entry | undefined,
+  secrets: string[],
+  params: { name: string }[],
+  varsAt: Record<string, SourceAt>,
+): Record<string, unknown> {
   if (entry === undefined) return {};
   const { nodes } = context;
   const map = nodes.readMap(entry.value, 'vars', entry.keyNode);
@@ -131,6 +138,7 @@ function readVars(context: FlowReadContext, entry: Entry | undefined, secrets: s
     const current = scope;
     const read = nodes.readJson(variable.value, `variable ${name}`, variable.keyNode, (scalar) => checkedTemplate(nodes, scalar, current, context.env));
     if (read !== undefined) vars[name] = read.value;
+    varsAt[name] = nodes.at(variable.keyNode);
     scope = scope.with(name);
   }
   return vars;

@@ -118,30 +118,71 @@ export class TemplateError extends Error {
   override name = 'TemplateError';
 }
 
+/**
+ * How long one rendered text may be (a variable, a step's text, a URL), and all of a flow's together. A reference
+ * repeats its variable's text, so ten references a level make a 567-byte file a 100-million-character prompt:
+ * these bounds are checked at load from the lengths alone, and rendering stops as soon as one is passed.
+ */
+export const MAX_RENDERED_TEXT_CHARS = 1024 * 1024;
+export const MAX_RENDERED_FLOW_CHARS = 10 * 1024 * 1024;
+
+/** "1 MB", for messages. */
+export function sizeName(chars: number): string {
+  return `${Math.round((chars / (1024 * 1024)) * 10) / 10} MB`;
+}
+
 export interface RenderOptions {
   /** Names of the flow's secrets: each renders as `{{NAME}}`, never as its value. */
   secrets: readonly string[] | ReadonlySet<string>;
+  /** At most this many characters, MAX_RENDERED_TEXT_CHARS unless given. */
+  limit?: number;
+}
+
+/** A rendering that would pass its bound: stopped there, the long text never built. */
+export class TemplateTooLongError extends TemplateError {
+  override name = 'TemplateTooLongError';
+
+  constructor(readonly limit: number) {
+    super(`rendered, it would be longer than ${sizeName(limit)}, the most a text of a flow may be (each \${…} repeats its variable's text)`);
+  }
 }
 
 /**
  * The text with every reference replaced by its value: strings as they are, numbers and booleans with
- * String(), null, objects and arrays as JSON. Throws a TemplateError for a reference without a value.
+ * String(), null, objects and arrays as JSON. Throws a TemplateError for a reference without a value, and a
+ * TemplateTooLongError as soon as the text would pass its bound.
  */
 export function renderTemplate(text: string, scope: Readonly<Record<string, unknown>>, options: RenderOptions): string {
   const { parts, problems } = parseTemplate(text);
   const problem = problems[0];
   if (problem !== undefined) throw new TemplateError(problem.message);
   const secrets = new Set(options.secrets);
-  return parts
-    .map((part) => {
-      if (typeof part === 'string') return part;
-      if (secrets.has(part.root)) {
-        if (part.path.length > 0) throw new TemplateError(`${excerpt(part.raw)}: ${part.root} is a secret, a text without fields`);
-        return `{{${part.root}}}`;
-      }
-      return renderedValue(lookUp(part, scope));
-    })
-    .join('');
+  const limit = options.limit ?? MAX_RENDERED_TEXT_CHARS;
+  let rendered = '';
+  for (const part of parts) {
+    let piece: string;
+    if (typeof part === 'string') piece = part;
+    else if (secrets.has(part.root)) {
+      if (part.path.length > 0) throw new TemplateError(`${excerpt(part.raw)}: ${part.root} is a secret, a text without fields`);
+      piece = `{{${part.root}}}`;
+    } else piece = renderedValue(lookUp(part, scope));
+    if (rendered.length + piece.length > limit) throw new TemplateTooLongError(limit);
+    rendered += piece;
+  }
+  return rendered;
+}
+
+/**
+ * How long the text would be rendered, from the length each reference gives (`lengthOf`), without building it;
+ * counting stops as soon as it passes `limit` (the result is then above it, not exact).
+ */
+export function renderedLength(text: string, lengthOf: (reference: TemplateReference) => number, limit: number): number {
+  let length = 0;
+  for (const part of parseTemplate(text).parts) {
+    length += typeof part === 'string' ? part.length : lengthOf(part);
+    if (length > limit) return length;
+  }
+  return length;
 }
 
 /** The value a text that is exactly one reference points at, unrendered (an array for `for_each:`). */

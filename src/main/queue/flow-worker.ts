@@ -215,7 +215,9 @@ export class FlowWorker {
       let flow: Flow;
       try {
         const entry = writeFlowBundle(data, folder);
-        [flow] = loadFlowFiles([entry], { vars: data.vars, env: { ...this.options.env } }) as [Flow];
+        // A job is a request: its `use:` reaches only the files it carried, never the rest of this machine.
+        const root = { folder, name: "the job's folder: a queued flow may use only the files its job carried" };
+        [flow] = loadFlowFiles([entry], { vars: data.vars, env: { ...this.options.env }, root }) as [Flow];
       } catch (error) {
         const message = error instanceof Error ? error.message.split(folder + sep).join('') : String(error);
         const why = error instanceof FlowFileError ? `the flow files have problems on worker ${this.options.host}:\n${message}` : message;

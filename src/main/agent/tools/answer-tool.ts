@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import type { AnswerKind, TurnAnswer } from '../../../shared/answers.js';
+import { schemaPatterns, withLinearPatterns } from '../../../shared/linear-patterns.js';
 import type { MessagePart } from '../../../shared/messages.js';
 import type { Storage } from '../../storage/index.js';
 import type { AnswerRequest } from '../agent-contract.js';
@@ -171,7 +172,8 @@ function checkValue(value: unknown, request: AnswerRequest): ValueCheck {
 
 /** A check from a JSON Schema, through zod's reading of it. */
 export function checkerOf(schema: Record<string, unknown>): (value: unknown) => ValueCheck {
-  const zodSchema = z.fromJSONSchema(schema);
+  // The schema's patterns run on the model's answer: on RE2, where no answer can make them backtrack for ever.
+  const zodSchema = withLinearPatterns(schemaPatterns(schema), () => z.fromJSONSchema(schema));
   return (value) => {
     const parsed = zodSchema.safeParse(value);
     return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: z.prettifyError(parsed.error).replace(/\n/g, ' ') };
