@@ -9,8 +9,9 @@
  *
  * Without --yes, in a run that cannot ask (no terminal), each of five spellings of a click on Save goes to the
  * gate and is refused: upper case, a trailing space, an unknown decision, the camelCase key and the documented
- * one. Nothing is saved, and no response acknowledges. Two unreadable safety fields (a bare string, a nested
- * object) are answered as malformed and never run. Only the documented proceed value clicks, and saves once.
+ * one (and a sixth with control characters, which reach the terminal escaped). Nothing is saved, and no
+ * response acknowledges. Two unreadable safety fields (a bare string, a nested object) are answered as
+ * malformed and never run. Only the documented proceed value clicks, and saves once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
@@ -57,6 +58,8 @@ describe("sightline run with a Gemini model whose safety_decision is spelt any w
       { label: 'an unknown decision', args: { safety_decision: { decision: 'block_unless_confirmed', explanation: EXPLANATION } } },
       { label: 'the camelCase key', args: { safetyDecision: { decision: 'require_confirmation', explanation: EXPLANATION } } },
       { label: 'the documented one', args: { safety_decision: { decision: 'require_confirmation', explanation: EXPLANATION } } },
+      // What a person reads on the terminal carries no control characters from the API.
+      { label: 'control characters', args: { safety_decision: { decision: 'require_confirmation\u001b[2J', explanation: `${EXPLANATION}\u001b]0;owned\u0007` } } },
     ];
     const malformed: Array<{ label: string; args: Record<string, unknown> }> = [
       { label: 'a bare string', args: { safety_decision: 'require_confirmation' } },
@@ -80,13 +83,15 @@ describe("sightline run with a Gemini model whose safety_decision is spelt any w
     for (const [index, { label }] of gated.entries()) {
       const response = lastResponse(requests[index + 1]!);
       expect(response.name, label).toBe('click_at');
-      expect(String(response.response?.error), label).toMatch(/Gemini's safety decision.* required a person's confirmation \(Saving changes the team settings for everyone\.\), which was not given/);
+      expect(String(response.response?.error), label).toMatch(/Gemini's safety decision.* required a person's confirmation \(Saving changes the team settings for everyone\.(\\x1b\]0;owned\\x07)?\), which was not given/);
       expect(response.response, label).not.toHaveProperty('safety_acknowledgement');
     }
     // The spellings other than the documented one are named as written, so the person sees what was said.
     expect(String(lastResponse(requests[1]!).response?.error)).toContain('(safety_decision: "REQUIRE_CONFIRMATION")');
     expect(String(lastResponse(requests[4]!).response?.error)).toContain('(safetyDecision: "require_confirmation")');
     expect(run.stderr.match(/refused: .*Gemini's safety decision/g)?.length, run.stderr).toBe(gated.length);
+    expect(run.stderr).toContain('(safety_decision: "require_confirmation\\u001b[2J") asks a person to confirm this action (Saving changes the team settings for everyone.\\x1b]0;owned\\x07)');
+    expect(run.stderr.includes('\u001b') || run.stderr.includes('\u0007')).toBe(false);
     for (const [offset, { label }] of malformed.entries()) {
       const response = lastResponse(requests[gated.length + offset + 1]!);
       expect(String(response.response?.error), label).toMatch(/The arguments of click_at do not fit its schema:[\s\S]*safety_decision is not a safety decision/);
@@ -105,7 +110,14 @@ describe("sightline run with a Gemini model whose safety_decision is spelt any w
         .listBySession(session.id)
         .map((step) => (step.result as { safetyDecision?: { decision: string; acknowledged: boolean } } | null)?.safetyDecision)
         .filter((decision) => decision !== undefined);
-      expect(decisions.map((decision) => decision.decision)).toEqual(['REQUIRE_CONFIRMATION', 'require_confirmation ', 'block_unless_confirmed', 'require_confirmation', 'require_confirmation']);
+      expect(decisions.map((decision) => decision.decision)).toEqual([
+        'REQUIRE_CONFIRMATION',
+        'require_confirmation ',
+        'block_unless_confirmed',
+        'require_confirmation',
+        'require_confirmation',
+        'require_confirmation\u001b[2J',
+      ]);
       expect(decisions.every((decision) => !decision.acknowledged)).toBe(true);
     } finally {
       storage.close();

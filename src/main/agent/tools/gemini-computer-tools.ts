@@ -21,6 +21,7 @@ import { z } from 'zod';
 import type { ComputerAction } from '../../../shared/actions.js';
 import type { ConfirmationAnswerer } from '../../../shared/events.js';
 import type { MessagePart } from '../../../shared/messages.js';
+import { terminalLine } from '../../../shared/terminal-text.js';
 import type { GeminiComputerToolDeclaration } from '../../llm/model-adapter.js';
 import { askConfirmation } from '../confirmation-gate.js';
 import { maskedForApproval } from '../password-masking.js';
@@ -160,7 +161,9 @@ async function answerSafetyDecision(
 ): Promise<{ answer: SafetyDecisionAnswer; refusal: string; shown: ComputerAction }> {
   const { explanation } = decision;
   const shown = (await typesIntoPasswordField(first, options.operator)) ? maskedForApproval(first) : first;
-  const why = explanation === undefined || explanation.trim() === '' ? '' : ` (${explanation.trim()})`;
+  // Google's words reach the question a person reads on a terminal: one line, no control characters (the
+  // decision itself is shown JSON-quoted, which escapes them).
+  const why = explanation === undefined || explanation.trim() === '' ? '' : ` (${terminalLine(explanation.trim())})`;
   const documented = decision.field === GEMINI_SAFETY_FIELD && decision.decision === 'require_confirmation';
   const which = documented ? "Gemini's safety decision" : `Gemini's safety decision (${decision.field}: ${JSON.stringify(decision.decision)})`;
   const reason = `${which} asks a person to confirm this action${why}`;
