@@ -16,6 +16,13 @@
  *   `safety_decision {decision: "require_confirmation", explanation}` among the args), and the client answers each
  *   with a `functionResponse {name, response: {url, …, safety_acknowledgement}, parts: [{inlineData}]}`:
  *   https://ai.google.dev/gemini-api/docs/computer-use and google-gemini/computer-use-preview (agent.py);
+ * - the safety decision: the guide's "Safety decision" section classes an action as "Regular / allowed" (which
+ *   may also be shown by no `safety_decision` at all) or "Requires confirmation" (`require_confirmation`), and the
+ *   reference agent's `_get_safety_confirmation` raises on any other decision rather than running the action
+ *   (https://ai.google.dev/gemini-api/docs/computer-use). Tests script the other spellings on purpose;
+ * - a reply may carry no candidates (a blocked prompt: `promptFeedback.blockReason`), a candidate without
+ *   content, or a finishReason of SAFETY, RECITATION, MALFORMED_FUNCTION_CALL or OTHER with no parts
+ *   (https://ai.google.dev/api/generate-content#FinishReason): `{type: 'chunks'}` scripts such replies as written;
  * - thought signatures must come back on the function-call parts they were given on, else the API answers 400:
  *   https://ai.google.dev/gemini-api/docs/thought-signatures;
  * - a computer-use model (its name says so) asked without the computerUse tool answers 400, as the API does;

@@ -73,4 +73,32 @@ describe('the browser scope', () => {
     // A new tab or popup starts empty: that is never a navigation anywhere.
     expect(scope.refusal('about:blank')).toBeUndefined();
   });
+
+  it('opens only web pages, with or without patterns: no browser page, source view, made-up document or script', () => {
+    const schemes = [
+      'chrome://version',
+      'chrome://settings/passwords',
+      'devtools://devtools/bundled/inspector.html',
+      'view-source:http://127.0.0.1:8080/',
+      'data:text/html,<h1>made up</h1>',
+      'blob:http://127.0.0.1:8080/0d1e0f2a-0000-4000-8000-000000000000',
+      'filesystem:http://127.0.0.1:8080/temporary/page.html',
+      'javascript:alert(document.cookie)',
+      'chrome-extension://abcdefghijklmnopabcdefghijklmnop/page.html',
+      'about:version',
+      'about:config',
+      'ftp://example.com/',
+      'ws://127.0.0.1:8080/',
+    ];
+    const scopes = [BrowserUrlScope.from(), BrowserUrlScope.from({ allowFileUrls: true }), BrowserUrlScope.from({ blockedUrls: ['https://admin.example.com/*'] })];
+    for (const scope of scopes) {
+      for (const url of schemes) expect(scope.refusal(url), url).toMatch(/URL, and the browser opens only http\(s\) pages \(and file: ones with agent\.allowFileUrls\)$/);
+      expect(scope.refusal('http://127.0.0.1:8080/')).toBeUndefined();
+      expect(scope.refusal('https://example.com/a?b=c')).toBeUndefined();
+      expect(scope.refusal('about:blank')).toBeUndefined();
+    }
+    // A whole document in a data: URL is named by its start only.
+    const long = `data:text/html,${'x'.repeat(5000)}`;
+    expect(BrowserUrlScope.from().refusal(long)!.length).toBeLessThan(300);
+  });
 });

@@ -6,7 +6,12 @@
  * of Gemini 2.5 actions gives `{"name": "click_at", "arguments": {"y": 300, "x": 500}}`: pixel (720, 270).
  */
 import { describe, expect, it } from 'vitest';
-import { excludedGeminiFunctions, translateGeminiCall } from '../../src/main/agent/tools/gemini-computer-translation.js';
+import {
+  excludedGeminiFunctions,
+  GeminiComputerArgumentsSchema,
+  geminiSafetyDecisionOf,
+  translateGeminiCall,
+} from '../../src/main/agent/tools/gemini-computer-translation.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { mapModelPoint, type FrameGeometry } from '../../src/main/operators/coordinates.js';
 import type { ModelView } from '../../src/shared/model-view.js';
@@ -80,5 +85,63 @@ describe("Gemini's 0–999 grid through the one coordinate mapping", () => {
     expect(excludedGeminiFunctions('gemini-2.5', 'browser')).toEqual(['go_back', 'go_forward', 'search', 'navigate']);
     expect(excludedGeminiFunctions('gemini-2.5', 'desktop')).toEqual(['open_web_browser', 'go_back', 'go_forward', 'search', 'navigate']);
     expect(excludedGeminiFunctions('gemini-3.5', 'desktop')).toEqual(['key_down', 'key_up', 'go_back', 'navigate', 'go_forward']);
+  });
+});
+
+/**
+ * Gemini's safety_decision (https://ai.google.dev/gemini-api/docs/computer-use, "Safety decision": "regular /
+ * allowed", or no decision, lets the action run; `require_confirmation` asks a person). Issue 33, finding 5:
+ * anything but the exact `require_confirmation` used to run unasked.
+ */
+describe("Gemini's safety decision", () => {
+  const click = { x: 500, y: 300 };
+  const decisionOf = (args: Record<string, unknown>) => geminiSafetyDecisionOf(GeminiComputerArgumentsSchema.parse({ ...click, ...args }));
+
+  it('lets a call run only without a decision or with the documented proceed value under the documented key', () => {
+    expect(decisionOf({})).toEqual({ kind: 'proceed' });
+    expect(decisionOf({ safety_decision: { decision: 'regular' } })).toEqual({ kind: 'proceed' });
+    expect(decisionOf({ safety_decision: { decision: 'regular', explanation: 'A plain click.' } })).toEqual({ kind: 'proceed' });
+  });
+
+  it('sends every other decision, however spelt, to the gate', () => {
+    const confirmations: Array<[Record<string, unknown>, string, string]> = [
+      [{ safety_decision: { decision: 'require_confirmation', explanation: 'Deleting the account.' } }, 'safety_decision', 'require_confirmation'],
+      [{ safety_decision: { decision: 'REQUIRE_CONFIRMATION' } }, 'safety_decision', 'REQUIRE_CONFIRMATION'],
+      [{ safety_decision: { decision: 'require_confirmation ' } }, 'safety_decision', 'require_confirmation '],
+      [{ safety_decision: { decision: 'block' } }, 'safety_decision', 'block'],
+      [{ safety_decision: { decision: 'Regular' } }, 'safety_decision', 'Regular'],
+      [{ safety_decision: { decision: 'regular ' } }, 'safety_decision', 'regular '],
+      [{ safety_decision: { decision: 'allowed' } }, 'safety_decision', 'allowed'],
+      [{ safetyDecision: { decision: 'require_confirmation' } }, 'safetyDecision', 'require_confirmation'],
+      // Even the proceed value, under a key that is not the documented one, is not known to mean "proceed".
+      [{ safetyDecision: { decision: 'regular' } }, 'safetyDecision', 'regular'],
+      [{ SAFETY_DECISION: { decision: 'regular' } }, 'SAFETY_DECISION', 'regular'],
+    ];
+    for (const [args, field, decision] of confirmations) {
+      expect(decisionOf(args), JSON.stringify(args)).toMatchObject({ kind: 'confirm', field, decision });
+    }
+  });
+
+  it('refuses a safety field it cannot read as malformed, so the call never runs', () => {
+    const malformed: Array<Record<string, unknown>> = [
+      { safety_decision: 'require_confirmation' },
+      { safety_decision: null },
+      { safety_decision: true },
+      { safety_decision: ['require_confirmation'] },
+      { safety_decision: {} },
+      { safety_decision: { decision: '' } },
+      { safety_decision: { decision: 7 } },
+      { safety_decision: { decision: { decision: 'regular' } } },
+      { safety_decision: { safety_decision: { decision: 'regular' } } },
+      { safety_decision: { decision: 'regular', acknowledged: true } },
+      { safety_decision: { decision: 'regular', explanation: 42 } },
+      { safetyDecision: 'regular' },
+      { safety_decision: { decision: 'regular' }, safetyDecision: { decision: 'require_confirmation' } },
+    ];
+    for (const args of malformed) {
+      const parsed = GeminiComputerArgumentsSchema.safeParse({ ...click, ...args });
+      expect(parsed.success, JSON.stringify(args)).toBe(false);
+      expect(JSON.stringify(parsed.error?.issues), JSON.stringify(args)).toMatch(/safety/i);
+    }
   });
 });

@@ -11,12 +11,14 @@
  * each silence; the client's own timeout is not used, since it would bound the whole streamed answer.
  *
  * A reply the API ends with MALFORMED_FUNCTION_CALL is asked for once more; a second one comes back as a call
- * marked invalid (MALFORMED_FUNCTION_CALL_NAME), which the agent answers and counts as malformed.
+ * marked invalid (MALFORMED_FUNCTION_CALL_NAME), which the agent answers and counts as malformed. Any other
+ * reply that holds neither a call nor text, or that the API ended for SAFETY, RECITATION, OTHER and the like
+ * before a call, is a model error (gemini-reply.ts, unreadableReplyReason): the turn fails, never finishes.
  */
 import type { GenerateContentConfig, GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { FunctionCallingConfigMode } from '@google/genai';
 import { MALFORMED_FUNCTION_CALL_NAME, toGeminiConversation } from './gemini-contents.js';
-import { GeminiReplyAssembler, type AssembledGeminiReply } from './gemini-reply.js';
+import { GeminiReplyAssembler, unreadableReplyReason, type AssembledGeminiReply } from './gemini-reply.js';
 import { toGeminiTools } from './gemini-tools.js';
 import type { CompleteOptions, CompletedAssistantMessage, ModelAdapter, ModelRequest } from './model-adapter.js';
 import type { CallSettings } from './model-call.js';
@@ -39,14 +41,24 @@ export class GeminiAdapter implements ModelAdapter {
 
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<CompletedAssistantMessage> {
     const first = await this.call(request, options);
-    if (!isMalformedCall(first)) return first.message;
+    if (!isMalformedCall(first)) return this.readable(first);
     const second = await this.call(request, options);
-    if (!isMalformedCall(second)) return second.message;
+    if (!isMalformedCall(second)) return this.readable(second);
     const why = second.finishMessage ?? 'the API could not read the function call the model wrote';
     return {
       ...second.message,
       toolCalls: [{ id: `gemini_malformed_${Date.now().toString(16)}`, name: MALFORMED_FUNCTION_CALL_NAME, argumentsText: '{}', invalid: `MALFORMED_FUNCTION_CALL: ${why}` }],
     };
+  }
+
+  /**
+   * The reply's message, when it is one: a reply with neither a call nor text (or ended for SAFETY and the
+   * like) would end the turn as finished with nothing done, so it is a model error that names what was wrong.
+   */
+  private readable(reply: AssembledGeminiReply): CompletedAssistantMessage {
+    const why = unreadableReplyReason(reply);
+    if (why === undefined) return reply.message;
+    throw new ModelCallError(`The Gemini API's reply for model "${this.profile.model}" cannot be read: ${why}.`, { retryable: false });
   }
 
   private async call(request: ModelRequest, options: CompleteOptions): Promise<AssembledGeminiReply> {

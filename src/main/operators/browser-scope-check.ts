@@ -11,11 +11,14 @@
  * a refused navigation.
  */
 import type { Frame, Page } from 'playwright-core';
-import type { BrowserUrlScope } from './browser-url-scope.js';
+import { shortened, type BrowserUrlScope } from './browser-url-scope.js';
 
-// What the scope governs: URLs that load from somewhere. about:, data:, blob: and Chromium's error page hold
-// what the page itself put there.
+// What the scope governs in a frame: URLs that load from somewhere. An iframe's about:, data: and blob:
+// documents hold what the page itself put there. A page's main frame is held to web pages whatever its scheme
+// (browser-url-scope.ts): a tab showing chrome:, view-source: or a top-level data: or blob: document is left.
 const CHECKED_PROTOCOLS = new Set(['http:', 'https:', 'file:']);
+// Chromium's own error page, shown in place of a page that failed to load: nothing was opened.
+const ERROR_PAGE_PROTOCOL = 'chrome-error:';
 
 export interface ScopeCheckTarget {
   scope: BrowserUrlScope;
@@ -31,15 +34,15 @@ export async function leaveOutOfScope(target: ScopeCheckTarget): Promise<string[
   for (const page of target.pages) {
     if (page.isClosed()) continue;
     const main = page.mainFrame();
-    const mainRefusal = refusalOf(main, target.scope);
+    const mainRefusal = refusalOf(main, target.scope, true);
     if (mainRefusal !== undefined) {
       const url = main.url();
       const how = page === target.firstPage ? await goBackIntoScope(page, target.scope) : await closed(page);
-      notices.push(`The browser did not stay on ${url}: ${mainRefusal}; it ${how}.`);
+      notices.push(`The browser did not stay on ${shortened(url)}: ${mainRefusal}; it ${how}.`);
       continue;
     }
     for (const frame of page.frames()) {
-      const refusal = frame === main ? undefined : refusalOf(frame, target.scope);
+      const refusal = frame === main ? undefined : refusalOf(frame, target.scope, false);
       if (refusal === undefined) continue;
       const url = frame.url();
       await frame.goto('about:blank').catch(() => undefined);
@@ -49,7 +52,7 @@ export async function leaveOutOfScope(target: ScopeCheckTarget): Promise<string[
   return notices;
 }
 
-function refusalOf(frame: Frame, scope: BrowserUrlScope): string | undefined {
+function refusalOf(frame: Frame, scope: BrowserUrlScope, mainFrame: boolean): string | undefined {
   const url = frame.url();
   let protocol: string;
   try {
@@ -57,13 +60,14 @@ function refusalOf(frame: Frame, scope: BrowserUrlScope): string | undefined {
   } catch {
     return undefined; // a frame not yet committed reads as ''
   }
+  if (mainFrame) return protocol === ERROR_PAGE_PROTOCOL ? undefined : scope.refusal(url);
   return CHECKED_PROTOCOLS.has(protocol) ? scope.refusal(url) : undefined;
 }
 
 async function goBackIntoScope(page: Page, scope: BrowserUrlScope): Promise<string> {
   // Going back is a navigation like any other: the guard checks it before its request.
   await page.goBack({ waitUntil: 'commit' }).catch(() => null);
-  if (refusalOf(page.mainFrame(), scope) === undefined && page.url() !== '') return 'went back';
+  if (refusalOf(page.mainFrame(), scope, true) === undefined && page.url() !== '') return 'went back';
   await page.goto('about:blank').catch(() => undefined);
   return 'went to an empty page';
 }

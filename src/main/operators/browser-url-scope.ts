@@ -2,6 +2,13 @@
  * Which URLs the browser operator may open (agent.allowedUrls, agent.blockedUrls, agent.allowFileUrls). A page
  * on the screen can tell the model anything, so where the browser may go is decided here, outside the model:
  * a navigation outside the scope is never made, whatever started it.
+ *
+ * Only web pages are ever opened: http and https, and file: with agent.allowFileUrls, patterns or not. Every
+ * other scheme is a way around the scope or into the browser itself: chrome: and devtools: (the browser's own
+ * pages and settings), view-source: (any URL's source, read as a page of its own), data:, blob: and
+ * filesystem: (a document made from text the model or a page wrote), javascript: (a script run in the page),
+ * chrome-extension:, and about: pages other than the empty ones. A pattern can name none of them
+ * (url-patterns.ts), so an allow list already kept them out; a block list alone, or no list, did not.
  */
 import { parseUrlPattern, urlMatchesPattern, type UrlPattern } from '../../shared/url-patterns.js';
 
@@ -16,6 +23,8 @@ export interface BrowserUrlScopeSettings {
 
 // The empty page a new tab or popup starts with, and an iframe's inline document: they load nothing.
 const ALWAYS_OPEN = new Set(['about:blank', 'about:srcdoc']);
+/** The schemes of web pages: the only ones the browser operator opens (file: only when allowed). */
+const WEB_PROTOCOLS = new Set(['http:', 'https:', 'file:']);
 
 export class BrowserUrlScope {
   private constructor(
@@ -33,9 +42,12 @@ export class BrowserUrlScope {
   }
 
   /**
-   * Whether navigations must be watched at all. Without patterns, only file: URLs are out of scope, and the
-   * browser itself refuses a web page's way to a file: URL; intercepting every request would cost each page
-   * its HTTP cache for nothing.
+   * Whether navigations must be watched at all. Without patterns, only file: URLs and the schemes that are no
+   * web pages are out of scope: the browser itself refuses a web page's way to a file: URL and to its own pages
+   * (chrome:, view-source:, a top-level data:), and requests to those never come through a route anyway; the
+   * operator's own navigations (the start URL, goto) are checked before they are made, and the capture's check
+   * (browser-scope-check.ts) leaves a page on any of them. Intercepting every request would cost each page its
+   * HTTP cache for nothing.
    */
   get watchesNavigations(): boolean {
     return this.allowed !== undefined || this.blocked.length > 0;
@@ -50,6 +62,9 @@ export class BrowserUrlScope {
     } catch {
       return `${text} is not a URL`;
     }
+    if (!WEB_PROTOCOLS.has(url.protocol)) {
+      return `${shortened(url.href)} is a ${url.protocol} URL, and the browser opens only http(s) pages (and file: ones with agent.allowFileUrls)`;
+    }
     if (url.protocol === 'file:' && !this.allowFileUrls) {
       return `${url.href} is a file: URL, and file: URLs are not allowed (agent.allowFileUrls, --allow-file-urls)`;
     }
@@ -60,6 +75,14 @@ export class BrowserUrlScope {
     }
     return undefined;
   }
+}
+
+// A data: or javascript: URL can hold a whole document: the message names its start.
+const MOST_SHOWN_CHARACTERS = 100;
+
+/** The URL as messages show it: a long one (a data: document) cut after its start. */
+export function shortened(href: string): string {
+  return href.length <= MOST_SHOWN_CHARACTERS ? href : `${href.slice(0, MOST_SHOWN_CHARACTERS)}…`;
 }
 
 function patternOf(text: string): UrlPattern {

@@ -7,10 +7,12 @@
  * policy and confirmation gate, the call's view, the operator, the screenshot after), in order, stopping at the
  * first that fails.
  *
- * A call whose `safety_decision` is `require_confirmation` goes to the same confirmation gate first, as OpenAI's
- * pending safety checks do (openai-computer-tool.ts): only a person's yes, or --yes, lets it run, and then its
- * response acknowledges the decision (`safety_acknowledgement`) and the step records who approved it. Without
- * one nothing runs and the response says so, with no acknowledgement.
+ * A call whose `safety_decision` is anything but the documented proceed value (`regular`), `require_confirmation`
+ * or any other spelling or decision (gemini-computer-translation.ts, geminiSafetyDecisionOf), goes to the same
+ * confirmation gate first, as OpenAI's pending safety checks do (openai-computer-tool.ts): only a person's yes,
+ * or --yes, lets it run, and then its response acknowledges the decision (`safety_acknowledgement`) and the
+ * step records who approved it. Without one nothing runs and the response says so, with no acknowledgement.
+ * A safety field of an unknown shape fails the arguments' schema: the call is answered as malformed.
  *
  * Every response that ran ends with the screen after it (the documented shape: the URL and the screenshot), or
  * says the screen is unchanged, as everywhere.
@@ -19,6 +21,7 @@ import { z } from 'zod';
 import type { ComputerAction } from '../../../shared/actions.js';
 import type { ConfirmationAnswerer } from '../../../shared/events.js';
 import type { MessagePart } from '../../../shared/messages.js';
+import { terminalLine } from '../../../shared/terminal-text.js';
 import type { GeminiComputerToolDeclaration } from '../../llm/model-adapter.js';
 import { askConfirmation } from '../confirmation-gate.js';
 import { maskedForApproval } from '../password-masking.js';
@@ -28,9 +31,12 @@ import {
   GEMINI_25_FUNCTIONS,
   GEMINI_35_FUNCTIONS,
   GEMINI_ANSWERED_FUNCTIONS,
+  GEMINI_SAFETY_FIELD,
   GeminiComputerArgumentsSchema,
+  geminiSafetyDecisionOf,
   translateGeminiCall,
   type GeminiComputerArguments,
+  type GeminiSafetyDecision,
 } from './gemini-computer-translation.js';
 import { computerActionOf, PasswordTyping, typesIntoPasswordField } from './openai-password-typing.js';
 import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
@@ -101,8 +107,8 @@ async function runGeminiCall(name: string, args: GeminiComputerArguments, scope:
   const actions = step.actions;
   const first = actions[0]!;
 
-  const decision = args.safety_decision;
-  const safety = decision?.decision === 'require_confirmation' ? await answerSafetyDecision(decision.explanation, first, scope, options) : undefined;
+  const decision = geminiSafetyDecisionOf(args);
+  const safety = decision.kind === 'confirm' ? await answerSafetyDecision(decision, first, scope, options) : undefined;
   if (safety !== undefined && !safety.answer.acknowledged) {
     return { parts: [{ type: 'text', text: safety.refusal }], isError: true, record: { action: safety.shown, result: { ok: false, refused: true, safetyDecision: safety.answer } } };
   }
@@ -142,22 +148,30 @@ async function runGeminiCall(name: string, args: GeminiComputerArguments, scope:
   };
 }
 
-/** Only a person's yes, or --yes, acknowledges Gemini's safety decision; a rule's approval does not. */
+/**
+ * Only a person's yes, or --yes, acknowledges Gemini's safety decision; a rule's approval does not. A decision
+ * other than the documented `require_confirmation` under the documented key is named as written, so the person
+ * sees what Gemini (or whatever answered in its place) actually said.
+ */
 async function answerSafetyDecision(
-  explanation: string | undefined,
+  decision: Extract<GeminiSafetyDecision, { kind: 'confirm' }>,
   first: ComputerAction,
   scope: ToolCallScope,
   options: GeminiComputerToolOptions,
 ): Promise<{ answer: SafetyDecisionAnswer; refusal: string; shown: ComputerAction }> {
+  const { explanation } = decision;
   const shown = (await typesIntoPasswordField(first, options.operator)) ? maskedForApproval(first) : first;
-  const why = explanation === undefined || explanation.trim() === '' ? '' : ` (${explanation.trim()})`;
-  const reason = `Gemini's safety decision asks a person to confirm this action${why}`;
+  // Google's words reach the question a person reads on a terminal: one line, no control characters (the
+  // decision itself is shown JSON-quoted, which escapes them).
+  const why = explanation === undefined || explanation.trim() === '' ? '' : ` (${terminalLine(explanation.trim())})`;
+  const documented = decision.field === GEMINI_SAFETY_FIELD && decision.decision === 'require_confirmation';
+  const which = documented ? "Gemini's safety decision" : `Gemini's safety decision (${decision.field}: ${JSON.stringify(decision.decision)})`;
+  const reason = `${which} asks a person to confirm this action${why}`;
   const answer = await askConfirmation(shown, reason, scope, options.confirm);
   const acknowledged = answer.approved && (answer.by === 'user' || answer.by === 'flag');
-  const refusal =
-    answer.refusal ?? `Gemini's safety decision required a person's confirmation${why}, which was not given. Nothing was done; do not try to get around it.`;
+  const refusal = answer.refusal ?? `${which} required a person's confirmation${why}, which was not given. Nothing was done; do not try to get around it.`;
   return {
-    answer: { decision: 'require_confirmation', ...(explanation === undefined ? {} : { explanation }), acknowledged, by: answer.by },
+    answer: { decision: decision.decision, ...(explanation === undefined ? {} : { explanation }), acknowledged, by: answer.by },
     refusal,
     shown,
   };

@@ -84,12 +84,69 @@ export function excludedGeminiFunctions(set: 'gemini-2.5' | 'gemini-3.5', operat
 }
 
 const gridValue = z.number().finite();
-const SafetyDecisionSchema = z.object({ decision: z.string().optional(), explanation: z.string().optional() }).loose();
+
+/**
+ * Gemini's safety service may attach a `safety_decision {decision, explanation}` to a call
+ * (https://ai.google.dev/gemini-api/docs/computer-use, "Safety decision"): "regular / allowed" (or no decision
+ * at all) means the action may run; `require_confirmation` means a person must confirm it first. Only the
+ * documented proceed value, under the documented key, lets a call run unasked: every other decision, however
+ * it is spelt (`REQUIRE_CONFIRMATION`, a trailing space, a decision Google adds later, `safetyDecision`), goes
+ * to the confirmation gate. A field that cannot be read as a decision (not an object, no `decision` string,
+ * a nested object, fields Google does not document) is refused as malformed: the call is answered and never runs.
+ */
+export const GEMINI_SAFETY_FIELD = 'safety_decision';
+export const GEMINI_PROCEED_DECISION = 'regular';
+const MAX_DECISION_LENGTH = 200;
+const MAX_EXPLANATION_LENGTH = 4000;
+
+const SafetyDecisionSchema = z
+  .object({
+    decision: z.string().min(1).max(MAX_DECISION_LENGTH),
+    explanation: z.string().max(MAX_EXPLANATION_LENGTH).optional(),
+  })
+  .strict();
+
+/** What a call's safety decision asks: nothing (run it), or a person's confirmation first. */
+export type GeminiSafetyDecision =
+  | { kind: 'proceed' }
+  | { kind: 'confirm'; field: string; decision: string; explanation: string | undefined };
+
+/** Any spelling of a safety field: `safety_decision`, `safetyDecision`, `SAFETY-DECISION`, `safety`, … */
+function isSafetyField(key: string): boolean {
+  return key.toLowerCase().includes('safety');
+}
+
+function safetyFieldsOf(args: Record<string, unknown>): string[] {
+  return Object.keys(args).filter(isSafetyField);
+}
+
+/** Why the call's safety field cannot be read, for the schema's refusal; undefined when it can (or there is none). */
+function safetyShapeProblem(args: Record<string, unknown>): string | undefined {
+  const fields = safetyFieldsOf(args);
+  if (fields.length === 0) return undefined;
+  if (fields.length > 1) return `the call carries ${fields.length} safety fields (${fields.join(', ')}); a call has at most one ${GEMINI_SAFETY_FIELD}`;
+  const parsed = SafetyDecisionSchema.safeParse(args[fields[0]!]);
+  if (parsed.success) return undefined;
+  return `${fields[0]} is not a safety decision: expected {"decision": "<text>", "explanation": "<text>"}`;
+}
+
+/**
+ * The call's safety decision, from arguments the schema accepted (so its safety field, if any, has the shape).
+ * Only `safety_decision.decision` equal to the documented proceed value runs unasked.
+ */
+export function geminiSafetyDecisionOf(args: Record<string, unknown>): GeminiSafetyDecision {
+  const field = safetyFieldsOf(args)[0];
+  if (field === undefined) return { kind: 'proceed' };
+  const value = SafetyDecisionSchema.parse(args[field]);
+  if (field === GEMINI_SAFETY_FIELD && value.decision === GEMINI_PROCEED_DECISION) return { kind: 'proceed' };
+  return { kind: 'confirm', field, decision: value.decision, explanation: value.explanation };
+}
 
 /**
  * Every function's arguments in one lenient object: Gemini sends each function its own fields (and `intent`,
  * `safety_decision`), and what each needs is checked when it is translated, so a missing field is answered with
- * that function's own words.
+ * that function's own words. The safety field is the exception: one that cannot be read fails the schema, so
+ * the call is answered as malformed before anything is done.
  */
 export const GeminiComputerArgumentsSchema = z
   .object({
@@ -111,9 +168,12 @@ export const GeminiComputerArgumentsSchema = z
     magnitude_in_pixels: z.number().finite().min(0).optional(),
     seconds: z.number().finite().min(0).optional(),
     intent: z.string().optional(),
-    safety_decision: SafetyDecisionSchema.optional(),
   })
-  .loose();
+  .loose()
+  .superRefine((args, context) => {
+    const problem = safetyShapeProblem(args);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem, path: safetyFieldsOf(args).slice(0, 1) });
+  });
 export type GeminiComputerArguments = z.infer<typeof GeminiComputerArgumentsSchema>;
 
 export type GeminiStep =
