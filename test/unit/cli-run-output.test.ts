@@ -128,6 +128,26 @@ describe('confirmation and questions', () => {
     expect(questions[0]).toBe('Allow key alt+F4 (key combination alt+F4 may close a window or tab)? [y/N] ');
   });
 
+  it('shows the model\'s words in a question or a refusal on one line, escaped', async () => {
+    // A reason or typed text the model chose may carry escape sequences (retitle, clear, clipboard) and line breaks.
+    const hostile = { ...request, action: { action: 'type' as const, text: 'hi\u001b]52;c;cGF5bG9hZA==\u0007\nrefused: nothing' }, reason: 'looks\rlike a secret' };
+    const io = { ...captureIo(), isInteractive: true };
+    const questions: string[] = [];
+    const ask = async (question: string): Promise<string | undefined> => {
+      questions.push(question);
+      return 'n';
+    };
+    await confirmationHandler({ io, stderr: io.stderr, assumeYes: false, ask })(hostile, signal);
+    const headless = captureIo();
+    await confirmationHandler({ io: headless, stderr: headless.stderr, assumeYes: false, ask: neverAsked })(hostile, signal);
+    for (const printed of [questions[0]!, io.output.stderr, headless.output.stderr]) {
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
+      expect(printed).not.toMatch(/[\u001b\u0007\r]/);
+      expect(printed.trimEnd().split('\n')).toHaveLength(1);
+      expect(printed).toContain('looks\\rlike');
+    }
+  });
+
   it('leaves a question unanswered without a terminal, and passes the answer on with one', async () => {
     const headless = captureIo();
     const context = { sessionId: scope.sessionId, turnId: scope.turnId, requestId: 'request-2' };

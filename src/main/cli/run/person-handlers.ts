@@ -6,6 +6,7 @@
 import { describeForApproval } from '../../../shared/action-descriptions.js';
 import type { AskUserHandler, ConfirmationHandler } from '../../agent/index.js';
 import type { CliIo } from '../io.js';
+import { terminalLine } from '../../../shared/terminal-text.js';
 
 export type TerminalQuestion = (question: string, signal: AbortSignal) => Promise<string | undefined>;
 
@@ -19,7 +20,8 @@ export interface PersonHandlerOptions {
 
 export function confirmationHandler(options: PersonHandlerOptions): ConfirmationHandler {
   return async (request, signal) => {
-    const what = `${describeForApproval(request.action)} (${request.reason})`;
+    // The action's text and the reason are the model's (or a provider's) words: one line, nothing a terminal obeys.
+    const what = terminalLine(`${describeForApproval(request.action)} (${request.reason})`);
     if (options.assumeYes) {
       options.stderr(`allowed by --yes: ${what}\n`);
       return { approved: true, by: 'flag' };
