@@ -71,6 +71,10 @@ const BrowserOperatorOptionsSchema = z.object({
 });
 
 export class BrowserOperator implements Operator {
+  /** A page moves the focus while a key is dispatched; a navigation a key starts is waited for (waitForPendingWork). */
+  readonly focusCurrentAfterKeys = true;
+  /** Chromium on Linux pastes the primary selection on a middle click, as every X11 and Wayland application does. */
+  readonly middleClickPastes = process.platform === 'linux';
   private closed = false;
   /** The geometry of the last frame captured, and of which page: a frame of another page maps nothing. */
   private lastFrame: { page: Page; geometry: FrameGeometry } | undefined;

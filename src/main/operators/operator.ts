@@ -71,6 +71,19 @@ export interface Operator extends FrameSource {
    */
   focus?(): Promise<FocusReading>;
   /**
+   * True when the focus read right after a key is where that key put it: a page moves the focus (Tab,
+   * shift+Tab, an arrow in a radio group) while the key is dispatched, before the press returns. A key that
+   * starts a navigation is waited for first (waitForPendingWork). Absent where the reading may still show the
+   * field before the key (the desktop, whose accessibility events arrive later): after a key that may move the
+   * focus, such a reading counts only if it says password field, and otherwise as 'unknown'.
+   */
+  readonly focusCurrentAfterKeys?: boolean;
+  /**
+   * True where a middle click pastes the primary selection (the text last selected) where it clicks: X11 and
+   * Wayland on Linux, the desktop and Chromium alike. The gate then judges a middle click like a paste.
+   */
+  readonly middleClickPastes?: boolean;
+  /**
    * What kind of field lies under a point of the model's view (mapped through `view` like an action's), or
    * under the pointer: where a drag would drop dragged text. Only operators that can tell implement it
    * (the browser, looking into frames); absent means "unknown".
