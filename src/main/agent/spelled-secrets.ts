@@ -56,6 +56,7 @@ export class SpelledSecrets<Rows> {
     text: string,
     oneString: boolean,
     edits: readonly Edit[] = [{ kind: 'insert', text }],
+    fieldText?: string,
   ): { piece: SpelledPiece<Rows>; toMask: Array<SpelledPiece<Rows>> } {
     const run = this.bySession.get(sessionId) ?? [];
     this.bySession.set(sessionId, run);
@@ -65,7 +66,7 @@ export class SpelledSecrets<Rows> {
     while (run.length > 1 && kept - run[0]!.text.length >= KEPT_CHARACTERS) kept -= run.shift()!.text.length;
     const fields = this.fieldsOf(sessionId);
     fields.apply(edits, piece);
-    const spanned = new Set([...this.spanned(run), ...this.editedInto(fields)]);
+    const spanned = new Set([...this.spanned(run), ...this.editedInto(fields), ...this.heldBy(run, fieldText)]);
     return { piece, toMask: run.filter((each) => spanned.has(each) && !each.masked) };
   }
 
@@ -93,6 +94,21 @@ export class SpelledSecrets<Rows> {
     if (found === undefined || !fields.holds(next, found.start, found.end)) return false;
     const owners = fields.ownersBetween(found.start, found.end);
     return owners.size > 1 || this.redact(text) === text;
+  }
+
+  /**
+   * The pieces that may have typed a secret the field holds, as the operator read it once this piece had typed
+   * (the browser): a caret moved by a click inside the field is not followed by the model of the fields, the
+   * field's own text is. Which pieces typed it is not known, so each kept piece whose text is a part of the
+   * secret found there counts; one that holds it whole is the redactor's.
+   */
+  private heldBy(run: ReadonlyArray<SpelledPiece<Rows>>, fieldText: string | undefined): Array<SpelledPiece<Rows>> {
+    if (fieldText === undefined) return [];
+    const span = secretSpan(fieldText, this.redact);
+    if (span === undefined) return [];
+    const secret = fieldText.slice(span.start, span.end).toLowerCase();
+    const parts = run.filter((each) => each.text !== '' && secret.includes(each.text.toLowerCase()));
+    return parts.length === 1 && parts[0]!.oneString && this.redact(parts[0]!.text) !== parts[0]!.text ? [] : parts;
   }
 
   private fieldsOf(sessionId: string): EditedText<SpelledPiece<Rows>> {

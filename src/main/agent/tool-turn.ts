@@ -220,7 +220,7 @@ export class ToolTurn {
     if (typing.length === 0 && record?.action !== undefined && isComputerAction(record.action) && !outcome.result.isError) {
       this.parts.spelledSecrets.edit(this.sessionId, editsOf(record.action));
     }
-    const spelled = this.joinSpelledRun(call.id, typing);
+    const spelled = this.joinSpelledRun(call.id, typing, record?.typedFieldText);
     const findable = this.findableTyped();
     const mask = typedMasker(findable);
     const result = spelled?.piece.masked === true ? maskedSpelledResult(outcome.result, typing) : outcome.result;
@@ -253,6 +253,7 @@ export class ToolTurn {
   private joinSpelledRun(
     callId: string,
     typing: readonly WrittenTyping[],
+    fieldText: string | undefined,
   ): { piece: SpelledPiece<SpelledPieceRows>; earlier: SpelledPieceRows[]; replyText: TextChange | undefined } | undefined {
     if (typing.length === 0) return undefined;
     const { piece, toMask } = this.parts.spelledSecrets.add(
@@ -260,6 +261,7 @@ export class ToolTurn {
       typing.map((each) => typedText(each.action)).join(''),
       typing.length === 1,
       typing.flatMap((each) => editsOf(each.action)),
+      fieldText,
     );
     let replyText: TextChange | undefined;
     if (toMask.includes(piece)) {

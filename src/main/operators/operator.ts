@@ -97,6 +97,13 @@ export interface Operator extends FrameSource {
    */
   passwordFieldText?(place: 'focused' | { x: number; y: number } | 'pointer', view: ModelView): Promise<string | undefined>;
   /**
+   * The text the focused field holds when it is not a password field (a text input, a textarea, an editable
+   * element): read after an action types, so that a configured secret the field ends up holding is found however
+   * it was put together (a caret moved by a click, text typed in pieces out of order). Held in memory only. Only
+   * operators that can read a field implement it (the browser); the desktop's accessibility APIs are not asked.
+   */
+  focusedFieldText?(): Promise<string | undefined>;
+  /**
    * After an action, before the screen is watched settle: waits, for at most `remainingMs`, for what the
    * operator itself knows is still coming (a browser's pending navigation and the requests the action
    * started). Only operators that can tell implement it; the desktop's screen is all there is to watch.

@@ -159,6 +159,9 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
   if (action.action === 'key' && pieces.length > 1 && details.every((detail, index) => detail === `pressed ${(pieces[index]!.action as { keys: string }).keys}`)) {
     details.splice(0, details.length, `pressed ${action.keys}`);
   }
+  // What the field holds now, for the turn to check for configured secrets however they were put together.
+  const typedFieldText = !intoPasswordField && typedText(action) !== '' ? await fieldText(options.operator) : undefined;
+  const heldText = typedFieldText === undefined ? {} : { typedFieldText };
   const capture = await options.screen.capture(action.action !== 'screenshot');
   // Read once the screen has settled: a navigation the action started and the operator refused is known by then.
   const notices = options.operator.takeNotices?.() ?? [];
@@ -169,12 +172,12 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
   if (capture.settle?.settled === false) parts.push({ type: 'text', text: unsettledNotice(capture.settle.maxMs) });
   if (capture.kind === 'new') {
     parts.push({ type: 'image', imageId: capture.imageId });
-    return { parts, record: { action: recorded(), result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle }, ...masking() } };
+    return { parts, record: { action: recorded(), result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle }, ...masking(), ...heldText } };
   }
   parts.push({ type: 'text', text: unchangedNotice(capture.sameAs) });
   return {
     parts,
-    record: { action: recorded(), result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs, ...masking() },
+    record: { action: recorded(), result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs, ...masking(), ...heldText },
   };
 }
 
@@ -258,6 +261,15 @@ async function readFieldAt(operator: Operator, place: DropPlace, call: ToolCallS
 async function passwordText(operator: Operator, place: 'focused' | DropPlace, view: ModelView): Promise<string | undefined> {
   try {
     return await operator.passwordFieldText?.(place, view);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The focused field's text where the operator can read it; undefined otherwise (the desktop, a failed read). */
+async function fieldText(operator: Operator): Promise<string | undefined> {
+  try {
+    return await operator.focusedFieldText?.();
   } catch {
     return undefined;
   }
