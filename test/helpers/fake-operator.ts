@@ -41,6 +41,17 @@ export interface FakeOperatorOptions {
   onExecute?: (action: ComputerAction) => Promise<void> | void;
   /** What describe() throws, as a desktop operator whose display cannot be reached does. */
   describeError?: Error;
+  /**
+   * Where the focus goes after each executed action, as a page moves it (`key Tab` to the next field): the
+   * field kind the operator reads from then on. Runs after the action is recorded.
+   */
+  focusAfter?: (action: ComputerAction, focused: FocusedFieldKind | undefined) => FocusedFieldKind | undefined;
+  /** Whether the focus read right after a key is where the key put it (the browser's); absent by default (the desktop's). */
+  focusCurrentAfterKeys?: boolean;
+  /** Whether a middle click pastes the primary selection (Linux); absent by default. */
+  middleClickPastes?: boolean;
+  /** The field under each point of the model's view, where the operator can tell it (the browser); absent by default. */
+  fieldKindAt?: (point: { x: number; y: number } | 'pointer') => FocusedFieldKind;
 }
 
 export interface ExecutedAction {
@@ -78,6 +89,10 @@ export class FakeOperator implements Operator {
     if (this.focusedField !== undefined) {
       this.focusedFieldKind = async () => this.focusedField ?? 'unknown';
     }
+    if (options.focusCurrentAfterKeys !== undefined) this.focusCurrentAfterKeys = options.focusCurrentAfterKeys;
+    if (options.middleClickPastes !== undefined) this.middleClickPastes = options.middleClickPastes;
+    const fieldAt = options.fieldKindAt;
+    if (fieldAt !== undefined) this.fieldKindAt = async (place) => fieldAt(place);
     const application = options.focusedApplication;
     if (application !== undefined) {
       this.focus = async () => ({ fieldKind: this.focusedField ?? 'unknown', application });
@@ -86,6 +101,9 @@ export class FakeOperator implements Operator {
 
   focusedFieldKind?: () => Promise<FocusedFieldKind>;
   focus?: () => Promise<FocusReading>;
+  focusCurrentAfterKeys?: boolean;
+  middleClickPastes?: boolean;
+  fieldKindAt?: (place: { x: number; y: number } | 'pointer', view: ModelView) => Promise<FocusedFieldKind>;
 
   async capture(): Promise<Frame> {
     this.captures += 1;
@@ -128,6 +146,7 @@ export class FakeOperator implements Operator {
     if (action.action === 'mouse_up') this.buttonHeld = false;
     const changes = this.options.changesScreen?.(action) ?? !PASSIVE.has(action.action);
     if (changes) this.version += 1;
+    if (this.options.focusAfter !== undefined) this.focusedField = this.options.focusAfter(action, this.focusedField);
     await this.options.onExecute?.(action);
     return { ok: true, detail: `${action.action} done${points.screens.length > 0 ? ` at ${points.screens.map((p) => `(${p.x}, ${p.y})`).join(' → ')}` : ''}` };
   }

@@ -1,7 +1,8 @@
 /** The safety policy alone: which actions are risky, and which need a person under each policy. */
 import { describe, expect, it } from 'vitest';
 import type { ComputerAction } from '../../src/shared/actions.js';
-import { assessRisk, dropPlace, needsConfirmation, pastes } from '../../src/main/agent/safety-policy.js';
+import { assessRisk, dropPlace, focusRisk, needsConfirmation, pastes } from '../../src/main/agent/safety-policy.js';
+import { performedPieces } from '../../src/main/agent/typing-pieces.js';
 
 const unknownField = { focusedFieldKind: 'unknown' as const };
 const key = (keys: string): ComputerAction => ({ action: 'key', keys });
@@ -150,5 +151,68 @@ describe('needsConfirmation', () => {
   it('asks for a held risky combination under "risky", as for the key press', () => {
     const held: ComputerAction = { action: 'hold_key', keys: 'ctrl+w', seconds: 1 };
     expect(needsConfirmation('risky', assessRisk(held, unknownField), held)).toBe(true);
+  });
+});
+
+describe('keys that may move the focus (issue 33, finding 4)', () => {
+  it('finds a middle click over a password field risky where a middle click pastes, and only there', () => {
+    const click: ComputerAction = { action: 'middle_click', x: 5, y: 5 };
+    const reason = 'pasting the selection into a password field (a middle click pastes it on Linux)';
+    expect(assessRisk(click, { ...unknownField, middleClickFieldKind: 'password' })).toEqual({ risky: true, reason });
+    expect(assessRisk(click, { ...unknownField, middleClickFieldKind: 'text' }).risky).toBe(false);
+    // Where a middle click pastes nothing the computer tool gives no middleClickFieldKind: a middle click is a click.
+    expect(assessRisk(click, { focusedFieldKind: 'password' }).risky).toBe(false);
+    expect(assessRisk({ action: 'click', x: 5, y: 5 }, { ...unknownField, middleClickFieldKind: 'password' }).risky).toBe(false);
+  });
+
+  it.each(['Tab+s', 'shift+Tab+a', 'Return+x', 'ctrl+Tab+v'])('finds %s risky: it types where the focus cannot be read first', (keys) => {
+    expect(assessRisk(key(keys), { focusedFieldKind: 'text' })).toEqual({
+      risky: true,
+      reason: `key combination ${keys} types together with a key that may move the focus, into a field that cannot be told before it lands`,
+    });
+  });
+
+  it.each(['h+u+n', 'shift+a', 'ctrl+v', 'shift+Tab', 'ctrl+shift+t'])('lets %s through as no such combination', (keys) => {
+    expect(assessRisk(key(keys), { focusedFieldKind: 'text' }).risky).toBe(false);
+  });
+
+  it('judges the focus alone with focusRisk: a later part of a key sequence is not asked about its combinations again', () => {
+    expect(focusRisk(key('ctrl+w'), unknownField).risky).toBe(false);
+    expect(focusRisk(key('s e c'), { focusedFieldKind: 'password' })).toEqual({ risky: true, reason: 'typing into a password field' });
+  });
+});
+
+describe('the parts a key sequence is performed in', () => {
+  const keysOf = (keys: string) => performedPieces(key(keys)).map((piece) => [piece.action, piece.afterFocusMove, piece.continuesKeys]);
+
+  it('cuts after each combination that may move the focus, and reads the focus again before the next part', () => {
+    expect(keysOf('Tab s e c r e t')).toEqual([
+      [key('Tab'), false, false],
+      [key('s e c r e t'), true, true],
+    ]);
+    expect(keysOf('h i shift+Tab ctrl+v')).toEqual([
+      [key('h i shift+Tab'), false, false],
+      [key('ctrl+v'), true, true],
+    ]);
+    expect(keysOf('a space b Home c Return')).toEqual([
+      [key('a space'), false, false],
+      [key('b Home'), true, true],
+      [key('c Return'), true, true],
+    ]);
+  });
+
+  it('leaves whole a sequence of character keys, one that ends with its only such key, and one that does not parse', () => {
+    expect(keysOf('s shift+e c r e t')).toEqual([[key('s shift+e c r e t'), false, false]]);
+    expect(keysOf('ctrl+a')).toEqual([[key('ctrl+a'), false, false]]);
+    expect(keysOf('Tab nonsense+key s')).toEqual([[key('Tab nonsense+key s'), false, false]]);
+  });
+
+  it('reads the focus again after the Enter typed text is cut at', () => {
+    const pieces = performedPieces({ action: 'type', text: 'alice\nhunter2' });
+    expect(pieces.map((piece) => [piece.action, piece.afterFocusMove, piece.continuesKeys])).toEqual([
+      [{ action: 'type', text: 'alice' }, false, false],
+      [key('Return'), false, false],
+      [{ action: 'type', text: 'hunter2' }, true, false],
+    ]);
   });
 });

@@ -64,3 +64,30 @@ describe('SpelledSecrets', () => {
     expect(runs.add('ses', 'y'.repeat(200), true).toMask).toEqual([]);
   });
 });
+
+describe('SpelledSecrets, what the fields hold (issue 33, finding 7)', () => {
+  it('finds a key typed out of order or with corrections, and names every piece that typed a character of it', () => {
+    const runs = new SpelledSecrets<string>(redact);
+    const second = runs.add('ses', 'Y0123456789', true);
+    expect(second.toMask).toEqual([]);
+    runs.edit('ses', [{ kind: 'move', to: 'line-start', selecting: false }]);
+    expect(runs.completes('ses', 'sk-testKE')).toBe(true);
+    const first = runs.add('ses', 'sk-testKE', true);
+    expect(first.toMask).toEqual([second.piece, first.piece]);
+  });
+
+  it('does not join across a click, but finds the key in the text the field reads back', () => {
+    const runs = new SpelledSecrets<string>(redact);
+    const second = runs.add('ses', 'Y0123456789', true);
+    runs.edit('ses', [{ kind: 'leave' }]);
+    expect(runs.add('other', 'sk-testKE', true).toMask).toEqual([]);
+    const first = runs.add('ses', 'sk-testKE', true, [{ kind: 'insert', text: 'sk-testKE' }], `note: ${KEY}`);
+    expect(first.toMask).toEqual([second.piece, first.piece]);
+  });
+
+  it('leaves to the redactor a key one piece typed whole, and a field that holds no key', () => {
+    const runs = new SpelledSecrets<string>(redact);
+    expect(runs.add('ses', KEY, true, [{ kind: 'insert', text: KEY }], KEY).toMask).toEqual([]);
+    expect(runs.add('ses', 'hello', true, [{ kind: 'insert', text: 'hello' }], 'hello').toMask).toEqual([]);
+  });
+});

@@ -15,8 +15,14 @@
  * Pasting is typing what the clipboard holds, and dropping dragged text is typing it where it lands: a paste
  * chord (ctrl+v, cmd+v, shift+Insert, ctrl+shift+v) while a password field has the focus, and a drag or a
  * mouse_up that ends on a password field (the operator reads what field lies under the point), are judged
- * like typing there. What is pasted or dropped is not known before it lands, so where the field cannot be
+ * like typing there. So is a middle click over one where a middle click pastes the primary selection (X11 and
+ * Wayland on Linux). What is pasted or dropped is not known before it lands, so where the field cannot be
  * told there is no text to judge: only the field decides.
+ *
+ * Keys are judged against the focus each will meet: a key sequence is performed in parts, cut after each key
+ * that may move the focus (typing-pieces.ts), and each part is judged against the focus read again before it.
+ * Within one combination the focus cannot be read between its keys, so a combination that presses such a key
+ * together with keys that type is risky in itself.
  *
  * Enter in a terminal runs a command. For an operator that can tell that the focused application is a
  * terminal (the desktop, from the OS: focus/terminal-applications.ts), Enter there is risky: a `key` or
@@ -40,6 +46,12 @@ export interface RiskEvidence {
   redactSecrets?: Redact | undefined;
   /** For an action that may drop dragged text (dropPlace): the kind of field under its end point; unknown when absent. */
   dropFieldKind?: FocusedFieldKind | undefined;
+  /**
+   * For a middle click where a middle click pastes (the primary selection on Linux): the kind of field it
+   * pastes into, the one under its point (or the focused one, where the operator cannot tell the field under a
+   * point). Absent where a middle click pastes nothing.
+   */
+  middleClickFieldKind?: FocusedFieldKind | undefined;
 }
 
 /** Where an action that lets go of the left button does so: a point of the model's view, or where the pointer is. */
@@ -77,9 +89,29 @@ const RISKY_CHORDS: Array<{ matches: (chord: ChordShape) => boolean; effect: str
   { matches: (c) => c.keys.has('Q') && (has(c, 'ctrl') || has(c, 'cmd')), effect: 'may quit an application' },
   { matches: (c) => c.keys.has('W') && (has(c, 'ctrl') || has(c, 'cmd')), effect: 'may close a window or tab' },
   { matches: (c) => has(c, 'cmd', 'alt') && c.keys.has('Escape'), effect: 'opens Force Quit' },
+  {
+    matches: (c) => [...c.keys].some(isCharacterKey) && [...c.keys].some((key) => !isCharacterKey(key)),
+    effect: 'types together with a key that may move the focus, into a field that cannot be told before it lands',
+  },
 ];
 
+/**
+ * Everything that makes an action risky. A key sequence is performed in parts, the focus read again after
+ * each key that may move it (typing-pieces.ts); the first part is judged here as the whole action, each later
+ * part by focusRisk alone against the focus it meets, since its key combinations were judged with the whole.
+ */
 export function assessRisk(action: ComputerAction, evidence: RiskEvidence): RiskAssessment {
+  const focused = focusRisk(action, evidence);
+  if (focused.risky) return focused;
+  for (const { written, chord } of pressedCombinations(action)) {
+    const rule = RISKY_CHORDS.find((candidate) => candidate.matches(chordShape(chord)));
+    if (rule !== undefined) return { risky: true, reason: `key combination ${written} ${rule.effect}` };
+  }
+  return { risky: false };
+}
+
+/** What makes an action risky where it lands: the field or the application it meets, and what it types there. */
+export function focusRisk(action: ComputerAction, evidence: RiskEvidence): RiskAssessment {
   const typed = typedText(action);
   if (typesText(action) && evidence.focusedFieldKind === 'password') {
     return { risky: true, reason: 'typing into a password field' };
@@ -90,6 +122,9 @@ export function assessRisk(action: ComputerAction, evidence: RiskEvidence): Risk
   if (dropPlace(action) !== undefined && evidence.dropFieldKind === 'password') {
     return { risky: true, reason: 'dropping dragged text into a password field' };
   }
+  if (action.action === 'middle_click' && evidence.middleClickFieldKind === 'password') {
+    return { risky: true, reason: 'pasting the selection into a password field (a middle click pastes it on Linux)' };
+  }
   if (typed !== '' && evidence.focusedFieldKind === 'unknown') {
     const likeness = secretLikeness(typed, evidence.redactSecrets ?? ((text) => text));
     if (likeness !== undefined) return { risky: true, reason: `typing text that ${likeness} where the focused field cannot be told` };
@@ -97,11 +132,12 @@ export function assessRisk(action: ComputerAction, evidence: RiskEvidence): Risk
   if (evidence.focusedApplication?.isTerminal === true && pressesEnter(action)) {
     return { risky: true, reason: `pressing Enter in a terminal (${evidence.focusedApplication.name}) runs the command line` };
   }
-  for (const { written, chord } of pressedCombinations(action)) {
-    const rule = RISKY_CHORDS.find((candidate) => candidate.matches(chordShape(chord)));
-    if (rule !== undefined) return { risky: true, reason: `key combination ${written} ${rule.effect}` };
-  }
   return { risky: false };
+}
+
+/** A key that types a character (a letter, a digit, punctuation), as nut-js names it; Space is a key of its own. */
+function isCharacterKey(key: NutKeyName): boolean {
+  return /^(?:[A-Z]|Num[0-9]|Minus|Equal|Add|Comma|Period|Slash|Backslash|Semicolon|Quote|Grave|LeftBracket|RightBracket)$/.test(key);
 }
 
 /**

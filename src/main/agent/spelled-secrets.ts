@@ -12,8 +12,13 @@
  * more can only mask more, and only when the joined text spells a configured secret, which ordinary typing
  * does not do by chance. Kept in memory only, like typed passwords, and only its last few thousand
  * characters: no configured key is nearly that long.
+ *
+ * The redactor is asked about the text as the fields would hold it, too (typed-editing.ts): a secret typed out
+ * of order (its second half, Home, its first half) or with corrections (BackSpace over a wrong key) is in no
+ * call and in no join of them, but it is in the field; every piece that typed a character of it is masked.
  */
 import { secretSpan, type Redact } from '../../shared/secret-redaction.js';
+import { EditedText, type Edit } from './typed-editing.js';
 
 /** Longer than any key a configuration holds, with room for what was typed around it. */
 const KEPT_CHARACTERS = 4096;
@@ -35,32 +40,96 @@ export interface SpelledPiece<Rows> {
 
 export class SpelledSecrets<Rows> {
   private readonly bySession = new Map<string, Array<SpelledPiece<Rows>>>();
+  /** What each session typed as the fields would hold it, each character with its piece. */
+  private readonly edited = new Map<string, EditedText<SpelledPiece<Rows>>>();
 
   constructor(private readonly redact: Redact) {}
 
   /**
    * Adds what a call typed to the session's run; returns its piece, and the pieces not masked yet (this one
-   * among them, or not) that a secret found in the run spans.
+   * among them, or not) that a secret found in the run spans, or in the text as the fields hold it. `edits`
+   * are what the call did to that text (typed-editing.ts: its keys that move the caret or erase count there);
+   * by default it only inserted `text`.
    */
-  add(sessionId: string, text: string, oneString: boolean): { piece: SpelledPiece<Rows>; toMask: Array<SpelledPiece<Rows>> } {
+  add(
+    sessionId: string,
+    text: string,
+    oneString: boolean,
+    edits: readonly Edit[] = [{ kind: 'insert', text }],
+    fieldText?: string,
+  ): { piece: SpelledPiece<Rows>; toMask: Array<SpelledPiece<Rows>> } {
     const run = this.bySession.get(sessionId) ?? [];
     this.bySession.set(sessionId, run);
     const piece: SpelledPiece<Rows> = { text, oneString, rows: undefined, masked: false };
     run.push(piece);
     let kept = run.reduce((length, each) => length + each.text.length, 0);
     while (run.length > 1 && kept - run[0]!.text.length >= KEPT_CHARACTERS) kept -= run.shift()!.text.length;
-    return { piece, toMask: this.spanned(run).filter((each) => !each.masked) };
+    const fields = this.fieldsOf(sessionId);
+    fields.apply(edits, piece);
+    const spanned = new Set([...this.spanned(run), ...this.editedInto(fields), ...this.heldBy(run, fieldText)]);
+    return { piece, toMask: run.filter((each) => spanned.has(each) && !each.masked) };
   }
 
   /**
-   * Whether one action typing `text` next would complete a configured secret begun by the session's earlier
-   * calls (one it holds whole is the redactor's).
+   * What a call that typed nothing did to the fields' text: its keys that move the caret or erase (`key Home`
+   * between two halves), or a click (`leave`), after which what is typed goes to a new line.
    */
-  completes(sessionId: string, text: string): boolean {
+  edit(sessionId: string, edits: readonly Edit[]): void {
+    if (edits.length > 0) this.fieldsOf(sessionId).apply(edits, undefined);
+  }
+
+  /**
+   * Whether one action typing `text` next (doing `edits` to the fields' text) would complete a configured
+   * secret begun by the session's earlier calls (one it holds whole is the redactor's).
+   */
+  completes(sessionId: string, text: string, edits: readonly Edit[] = [{ kind: 'insert', text }]): boolean {
     if (text === '') return false;
     const before = (this.bySession.get(sessionId) ?? []).map((piece) => piece.text).join('');
     const span = secretSpan(before + text, this.redact);
-    return span !== undefined && span.end > before.length && span.start < before.length;
+    if (span !== undefined && span.end > before.length && span.start < before.length) return true;
+    const next: SpelledPiece<Rows> = { text, oneString: true, rows: undefined, masked: false };
+    const fields = this.fieldsOf(sessionId).copy();
+    fields.apply(edits, next);
+    const found = secretSpan(fields.text, this.redact);
+    if (found === undefined || !fields.holds(next, found.start, found.end)) return false;
+    const owners = fields.ownersBetween(found.start, found.end);
+    return owners.size > 1 || this.redact(text) === text;
+  }
+
+  /**
+   * The pieces that may have typed a secret the field holds, as the operator read it once this piece had typed
+   * (the browser): a caret moved by a click inside the field is not followed by the model of the fields, the
+   * field's own text is. Which pieces typed it is not known, so each kept piece whose text is a part of the
+   * secret found there counts; one that holds it whole is the redactor's.
+   */
+  private heldBy(run: ReadonlyArray<SpelledPiece<Rows>>, fieldText: string | undefined): Array<SpelledPiece<Rows>> {
+    if (fieldText === undefined) return [];
+    const span = secretSpan(fieldText, this.redact);
+    if (span === undefined) return [];
+    const secret = fieldText.slice(span.start, span.end).toLowerCase();
+    const parts = run.filter((each) => each.text !== '' && secret.includes(each.text.toLowerCase()));
+    return parts.length === 1 && parts[0]!.oneString && this.redact(parts[0]!.text) !== parts[0]!.text ? [] : parts;
+  }
+
+  private fieldsOf(sessionId: string): EditedText<SpelledPiece<Rows>> {
+    let fields = this.edited.get(sessionId);
+    if (fields === undefined) {
+      fields = new EditedText(KEPT_CHARACTERS);
+      this.edited.set(sessionId, fields);
+    }
+    return fields;
+  }
+
+  /**
+   * The pieces that typed the characters of the secrets found in the fields' text. One piece that holds a
+   * secret whole in what it typed is the redactor's, as below; one that built it with its own editing keys
+   * (`s e c x BackSpace r e t`) holds it in no text the redactor reads, so is masked whole.
+   */
+  private editedInto(fields: EditedText<SpelledPiece<Rows>>): Array<SpelledPiece<Rows>> {
+    const span = secretSpan(fields.text, this.redact);
+    if (span === undefined) return [];
+    const owners = [...fields.ownersBetween(span.start, span.end)];
+    return owners.length === 1 && owners[0]!.oneString && this.redact(owners[0]!.text) !== owners[0]!.text ? [] : owners;
   }
 
   /** The pieces the secrets found in the run lie in: from the one the first begins in to the one the last ends in. */

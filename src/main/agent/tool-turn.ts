@@ -4,7 +4,7 @@
  * host). Each call runs with the screenshot its maker was looking at (`shown`, a value the caller passes
  * in), which the computer tool maps the call's coordinates through and the step row records.
  */
-import type { ComputerAction } from '../../shared/actions.js';
+import { isComputerAction, type ComputerAction } from '../../shared/actions.js';
 import type { AgentEvent, TokenReport } from '../../shared/events.js';
 import { textOfParts, type AssistantMessage, type MessagePart, type ToolCall, type UserMessage } from '../../shared/messages.js';
 import type { ShownScreenshot } from '../../shared/model-view.js';
@@ -20,6 +20,7 @@ import type { Emit } from './event-emitter.js';
 import type { ScreenRecorder } from './screen-recorder.js';
 import { MASKED_PASSWORD, maskedAssistantMessage, maskedAtPaths, maskTyped, typedMasker, typedText, withTypedValue, type ArgumentPath } from './password-masking.js';
 import type { SpelledPiece, SpelledSecrets } from './spelled-secrets.js';
+import { editsOf } from './typed-editing.js';
 import { maskedSpelledCall, maskedSpelledResult, maskStoredPiece, type SpelledPieceRows } from './spelled-secret-masking.js';
 import type { WrittenTyping } from './tools/tool-definition.js';
 import { maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
@@ -192,7 +193,7 @@ export class ToolTurn {
         shownImages,
         redact: (text: string) => mask(redact(text)),
         maskSpelledSecret: (action: ComputerAction) =>
-          this.parts.spelledSecrets.completes(this.sessionId, typedText(action)) ? withTypedValue(action, REDACTED) : action,
+          this.parts.spelledSecrets.completes(this.sessionId, typedText(action), editsOf(action)) ? withTypedValue(action, REDACTED) : action,
       };
       const outcome = await dispatchToolCall(registry, call, scope);
       return { ...outcome, stopped: false, storageFailure: undefined };
@@ -215,7 +216,11 @@ export class ToolTurn {
     if (typed.length > 0 || pasted.length > 0) this.maskPasswordTyping(call.id, [...typed, ...pasted], typed.length > 0 ? record?.typedArgumentPaths ?? [] : undefined);
     else maskStoredSearchReports(this.parts.storage, this.turnId, this.findableTyped());
     const typing = record?.writtenTyping ?? [];
-    const spelled = this.joinSpelledRun(call.id, typing);
+    // A call that typed nothing may still move the caret (`key Home`) or the focus (a click) before the next typing.
+    if (typing.length === 0 && record?.action !== undefined && isComputerAction(record.action) && !outcome.result.isError) {
+      this.parts.spelledSecrets.edit(this.sessionId, editsOf(record.action));
+    }
+    const spelled = this.joinSpelledRun(call.id, typing, record?.typedFieldText);
     const findable = this.findableTyped();
     const mask = typedMasker(findable);
     const result = spelled?.piece.masked === true ? maskedSpelledResult(outcome.result, typing) : outcome.result;
@@ -248,12 +253,15 @@ export class ToolTurn {
   private joinSpelledRun(
     callId: string,
     typing: readonly WrittenTyping[],
+    fieldText: string | undefined,
   ): { piece: SpelledPiece<SpelledPieceRows>; earlier: SpelledPieceRows[]; replyText: TextChange | undefined } | undefined {
     if (typing.length === 0) return undefined;
     const { piece, toMask } = this.parts.spelledSecrets.add(
       this.sessionId,
       typing.map((each) => typedText(each.action)).join(''),
       typing.length === 1,
+      typing.flatMap((each) => editsOf(each.action)),
+      fieldText,
     );
     let replyText: TextChange | undefined;
     if (toMask.includes(piece)) {

@@ -80,6 +80,24 @@ export async function focusedPasswordText(page: Page): Promise<string | undefine
   }
 }
 
+/** Longest field text read back: no configured key is nearly this long, and a page's huge editor is not read whole. */
+const MAX_FIELD_TEXT = 20_000;
+
+const READ_FOCUSED_TEXT = `(() => { ${CLASSIFY_ELEMENT}; ${ACTIVE_ELEMENT}; const element = active();
+  if (classify(element) !== 'text') return null;
+  const text = typeof element.value === 'string' ? element.value : element.innerText;
+  return typeof text === 'string' ? text.slice(0, ${MAX_FIELD_TEXT}) : null; })()`;
+
+/** The text of the focused field that is not a password field (a text input, a textarea, an editable element), in whichever frame has it. */
+export async function focusedTextFieldText(page: Page): Promise<string | undefined> {
+  try {
+    const values = await Promise.all(page.frames().map(async (frame) => z.string().nullable().parse(await frame.evaluate(READ_FOCUSED_TEXT))));
+    return values.find((value) => value !== null) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const PointAnswerSchema = z.union([
   z.object({ kind: z.enum(['password', 'text', 'other']), value: z.string().nullable() }),
   // An iframe under the point: the point in its own viewport (past its border and padding).

@@ -24,7 +24,7 @@ import { PendingRequests } from './browser-pending-requests.js';
 import { createBrowserProfile, type BrowserProfile } from './browser-profile.js';
 import { leaveOutOfScope } from './browser-scope-check.js';
 import { BrowserUrlScope, type BrowserUrlScopeSettings } from './browser-url-scope.js';
-import { focusedFieldKind, focusedPasswordText, fieldKindAtPoint, passwordTextAtPoint } from './browser-field-reading.js';
+import { focusedFieldKind, focusedPasswordText, focusedTextFieldText, fieldKindAtPoint, passwordTextAtPoint } from './browser-field-reading.js';
 import { mapModelPoint, type FrameGeometry, type Point } from './coordinates.js';
 import type { ModelView } from '../../shared/model-view.js';
 import type { ActionResult, FocusedFieldKind, Operator, OperatorDescription } from './operator.js';
@@ -71,6 +71,10 @@ const BrowserOperatorOptionsSchema = z.object({
 });
 
 export class BrowserOperator implements Operator {
+  /** A page moves the focus while a key is dispatched; a navigation a key starts is waited for (waitForPendingWork). */
+  readonly focusCurrentAfterKeys = true;
+  /** Chromium on Linux pastes the primary selection on a middle click, as every X11 and Wayland application does. */
+  readonly middleClickPastes = process.platform === 'linux';
   private closed = false;
   /** The geometry of the last frame captured, and of which page: a frame of another page maps nothing. */
   private lastFrame: { page: Page; geometry: FrameGeometry } | undefined;
@@ -301,6 +305,11 @@ export class BrowserOperator implements Operator {
   async fieldKindAt(place: Point | 'pointer', view: ModelView): Promise<FocusedFieldKind> {
     const point = await this.pagePoint(place, view);
     return point === undefined ? 'unknown' : fieldKindAtPoint(this.page, point);
+  }
+
+  /** The text the focused field (not a password field) holds, looking into frames. */
+  focusedFieldText(): Promise<string | undefined> {
+    return focusedTextFieldText(this.page);
   }
 
   async passwordFieldText(place: 'focused' | Point | 'pointer', view: ModelView): Promise<string | undefined> {

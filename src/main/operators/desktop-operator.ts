@@ -44,6 +44,8 @@ export interface DesktopOperatorOptions {
 }
 
 export class DesktopOperator implements Operator {
+  /** X11 and Wayland applications paste the primary selection where a middle click lands. */
+  readonly middleClickPastes = process.platform === 'linux';
   private readonly frameSource: DesktopFrameSource;
   private readonly input: InputDriver;
   private readonly ownWindow: OwnWindowHook | undefined;

@@ -71,6 +71,19 @@ export interface Operator extends FrameSource {
    */
   focus?(): Promise<FocusReading>;
   /**
+   * True when the focus read right after a key is where that key put it: a page moves the focus (Tab,
+   * shift+Tab, an arrow in a radio group) while the key is dispatched, before the press returns. A key that
+   * starts a navigation is waited for first (waitForPendingWork). Absent where the reading may still show the
+   * field before the key (the desktop, whose accessibility events arrive later): after a key that may move the
+   * focus, such a reading counts only if it says password field, and otherwise as 'unknown'.
+   */
+  readonly focusCurrentAfterKeys?: boolean;
+  /**
+   * True where a middle click pastes the primary selection (the text last selected) where it clicks: X11 and
+   * Wayland on Linux, the desktop and Chromium alike. The gate then judges a middle click like a paste.
+   */
+  readonly middleClickPastes?: boolean;
+  /**
    * What kind of field lies under a point of the model's view (mapped through `view` like an action's), or
    * under the pointer: where a drag would drop dragged text. Only operators that can tell implement it
    * (the browser, looking into frames); absent means "unknown".
@@ -83,6 +96,13 @@ export interface Operator extends FrameSource {
    * that cannot read one (the desktop: accessibility APIs never give a password field's text).
    */
   passwordFieldText?(place: 'focused' | { x: number; y: number } | 'pointer', view: ModelView): Promise<string | undefined>;
+  /**
+   * The text the focused field holds when it is not a password field (a text input, a textarea, an editable
+   * element): read after an action types, so that a configured secret the field ends up holding is found however
+   * it was put together (a caret moved by a click, text typed in pieces out of order). Held in memory only. Only
+   * operators that can read a field implement it (the browser); the desktop's accessibility APIs are not asked.
+   */
+  focusedFieldText?(): Promise<string | undefined>;
   /**
    * After an action, before the screen is watched settle: waits, for at most `remainingMs`, for what the
    * operator itself knows is still coming (a browser's pending navigation and the requests the action

@@ -19,8 +19,8 @@ import { unsettledNotice } from '../../perception/settle-watch.js';
 import type { ConfirmationHandler } from '../agent-contract.js';
 import { askConfirmation, refusalText } from '../confirmation-gate.js';
 import { filledDetail, landedText, maskedDetail, maskedForApproval, maskedTyping, typedField, typedStrings, typedText, type ArgumentPath } from '../password-masking.js';
-import { assessRisk, confirmationReason, dropPlace, needsConfirmation, pastes, pressesEnter, typesText, type DropPlace } from '../safety-policy.js';
-import { typingPieces } from '../typing-pieces.js';
+import { assessRisk, confirmationReason, dropPlace, focusRisk, needsConfirmation, pastes, pressesEnter, typesText, type DropPlace } from '../safety-policy.js';
+import { performedPieces, type PerformedPiece } from '../typing-pieces.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
 import { computerInputSchema } from './computer-input-schema.js';
 import type { ToolCallScope, ToolDefinition, ToolResult, ToolStepRecord } from './tool-definition.js';
@@ -113,8 +113,9 @@ export function withTypedArgumentPaths(result: ToolResult, paths: readonly Argum
  * the operator, the screenshot after. The native computer tools of other dialects translate their actions
  * and come through here, so the gate and the coordinates are the same for every protocol.
  *
- * Typed text with a newline is performed piece by piece (typing-pieces.ts), each piece through the gate on
- * its own; a piece refused or failed stops the rest, and the model is told what was done before it.
+ * Typed text with a newline, and a key sequence with keys that may move the focus, are performed piece by
+ * piece (typing-pieces.ts), each piece through the gate on its own against the focus read again before it; a
+ * piece refused or failed stops the rest, and the model is told what was done before it.
  */
 export async function performComputerAction(action: ComputerAction, scope: ToolCallScope, options: ComputerToolOptions): Promise<ToolResult> {
   const details: string[] = [];
@@ -126,9 +127,11 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
     ...(intoPasswordField ? { typedIntoPasswordField: typedStrings(action) } : {}),
     ...(landed.length > 0 ? { pastedIntoPasswordField: [...landed] } : {}),
   });
-  for (const piece of typingPieces(action)) {
-    const gate = await confirmIfNeeded(piece, scope, options);
-    intoPasswordField ||= gate.focusedFieldKind === 'password' && typesText(piece);
+  const pieces = performedPieces(action);
+  for (const [index, piece] of pieces.entries()) {
+    // A key sequence's first part is judged as the whole sequence: its combinations, and what it types where the focus is now.
+    const gate = await confirmIfNeeded(piece, index === 0 && action.action === 'key' ? action : piece.action, scope, options);
+    intoPasswordField ||= gate.focusedFieldKind === 'password' && typesText(piece.action);
     if (gate.refusal !== undefined) return stoppedPartWay(details, gate.refusal, { action: recorded(), result: { ok: false, refused: true }, ...masking() });
     if (scope.shown === undefined) {
       return {
@@ -140,18 +143,25 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
     const view = scope.shown.view;
     const fills = gate.fillsPassword;
     const before = fills === undefined ? undefined : await passwordText(options.operator, fills.at, view);
-    const outcome = await options.operator.execute(piece, view, scope.signal);
+    const outcome = await options.operator.execute(piece.action, view, scope.signal);
     if (!outcome.ok) return stoppedPartWay(details, outcome.error, { action: recorded(), result: { ok: false }, ...masking() });
-    const done = outcome.detail ?? `${piece.action} done`;
+    const done = outcome.detail ?? `${piece.action.action} done`;
     if (fills !== undefined) {
       const after = await passwordText(options.operator, fills.at, view);
       const put = after === undefined ? undefined : landedText(before ?? '', after);
       landed.push(...[put, after].filter((text): text is string => text !== undefined && text !== ''));
       details.push(filledDetail(fills.how, done, put));
     } else {
-      details.push(intoPasswordField ? maskedDetail(piece) : done);
+      details.push(intoPasswordField ? maskedDetail(piece.action) : done);
     }
   }
+  // A key sequence performed in parts is told as the operator tells one: "pressed <its keys>".
+  if (action.action === 'key' && pieces.length > 1 && details.every((detail, index) => detail === `pressed ${(pieces[index]!.action as { keys: string }).keys}`)) {
+    details.splice(0, details.length, `pressed ${action.keys}`);
+  }
+  // What the field holds now, for the turn to check for configured secrets however they were put together.
+  const typedFieldText = !intoPasswordField && typedText(action) !== '' ? await fieldText(options.operator) : undefined;
+  const heldText = typedFieldText === undefined ? {} : { typedFieldText };
   const capture = await options.screen.capture(action.action !== 'screenshot');
   // Read once the screen has settled: a navigation the action started and the operator refused is known by then.
   const notices = options.operator.takeNotices?.() ?? [];
@@ -162,12 +172,12 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
   if (capture.settle?.settled === false) parts.push({ type: 'text', text: unsettledNotice(capture.settle.maxMs) });
   if (capture.kind === 'new') {
     parts.push({ type: 'image', imageId: capture.imageId });
-    return { parts, record: { action: recorded(), result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle }, ...masking() } };
+    return { parts, record: { action: recorded(), result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle }, ...masking(), ...heldText } };
   }
   parts.push({ type: 'text', text: unchangedNotice(capture.sameAs) });
   return {
     parts,
-    record: { action: recorded(), result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs, ...masking() },
+    record: { action: recorded(), result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs, ...masking(), ...heldText },
   };
 }
 
@@ -186,29 +196,59 @@ interface GateOutcome {
   fillsPassword?: { how: 'pasted' | 'dropped'; at: 'focused' | DropPlace } | undefined;
 }
 
-async function confirmIfNeeded(action: ComputerAction, call: ToolCallScope, options: ComputerToolOptions): Promise<GateOutcome> {
-  const pasting = pastes(action);
+/**
+ * Judges one part of an action against what it will meet, and asks when the policy says so. `judged` is what
+ * the question is about: the whole action for its first part, the part itself for the others. A later part of
+ * a key sequence is asked about only for what the focus it meets makes risky (its combinations were judged
+ * with the whole, and under `always` the person answered for the whole).
+ */
+async function confirmIfNeeded(piece: PerformedPiece, judged: ComputerAction, call: ToolCallScope, options: ComputerToolOptions): Promise<GateOutcome> {
+  const { operator } = options;
+  const pasting = pastes(judged);
+  const middlePaste = judged.action === 'middle_click' && operator.middleClickPastes === true;
   // Enter is judged by the focused application, which only an operator with focus() can tell.
-  const asksFocus = typesText(action) || pasting || (pressesEnter(action) && options.operator.focus !== undefined);
-  const focus = asksFocus ? await readFocus(options.operator) : { fieldKind: 'unknown' as const };
+  const asksFocus = typesText(judged) || pasting || (pressesEnter(judged) && operator.focus !== undefined) || (middlePaste && operator.fieldKindAt === undefined);
+  const focus = asksFocus ? await focusMet(piece, operator) : { fieldKind: 'unknown' as const };
   const focusedFieldKind = focus.fieldKind;
-  const drop = dropPlace(action);
-  const dropFieldKind = drop === undefined ? undefined : await readFieldAt(options.operator, drop, call);
+  const drop = dropPlace(judged);
+  const dropFieldKind = drop === undefined ? undefined : await readFieldAt(operator, drop, call);
+  // A middle click pastes where it clicks: the field there, or, where the operator cannot tell it, the focused one.
+  const middleClickFieldKind = !middlePaste ? undefined : operator.fieldKindAt === undefined ? focusedFieldKind : await readFieldAt(operator, { x: judged.x, y: judged.y }, call);
   const fillsPassword =
     pasting && focusedFieldKind === 'password'
       ? { how: 'pasted' as const, at: 'focused' as const }
       : drop !== undefined && dropFieldKind === 'password'
         ? { how: 'dropped' as const, at: drop }
-        : undefined;
-  const evidence = { focusedFieldKind, focusedApplication: focus.application, redactSecrets: options.redactSecrets, dropFieldKind };
-  const risk = assessRisk(action, evidence);
-  if (!needsConfirmation(options.policy, risk, action)) return { focusedFieldKind, fillsPassword };
-  const reason = confirmationReason(options.policy, risk, action);
+        : judged.action === 'middle_click' && middleClickFieldKind === 'password'
+          ? { how: 'pasted' as const, at: operator.fieldKindAt === undefined ? ('focused' as const) : { x: judged.x, y: judged.y } }
+          : undefined;
+  const evidence = { focusedFieldKind, focusedApplication: focus.application, redactSecrets: options.redactSecrets, dropFieldKind, middleClickFieldKind };
+  const risk = piece.continuesKeys ? focusRisk(judged, evidence) : assessRisk(judged, evidence);
+  const policy = piece.continuesKeys && options.policy === 'always' ? 'risky' : options.policy;
+  if (!needsConfirmation(policy, risk, judged)) return { focusedFieldKind, fillsPassword };
+  const reason = confirmationReason(policy, risk, judged);
   // The person decides on that the action types into a password field, and how much; never on what. A
   // paste or a drop is shown as it is: its keys and points hold none of what it puts there.
-  const shown = focusedFieldKind === 'password' && typesText(action) ? maskedForApproval(action) : action;
+  const shown = focusedFieldKind === 'password' && typesText(judged) ? maskedForApproval(judged) : judged;
   const answer = await askConfirmation(shown, reason, call, options.confirm);
   return { focusedFieldKind, fillsPassword, refusal: answer.approved ? undefined : refusalText(answer, reason) };
+}
+
+/** How long a part of an action waits, after a key that may have moved the focus, for a navigation that key started. */
+const FOCUS_MOVE_WAIT_MS = 2000;
+
+/**
+ * The focus a part of an action meets. After a key that may have moved it, a navigation the key started is
+ * waited for first; and where the operator's reading may lag behind the key (the desktop), a reading that
+ * does not say password field may be the field before the key: it counts as 'unknown', for the secret
+ * heuristics to judge what is typed.
+ */
+async function focusMet(piece: PerformedPiece, operator: Operator): Promise<FocusReading> {
+  if (!piece.afterFocusMove) return readFocus(operator);
+  await operator.waitForPendingWork?.(FOCUS_MOVE_WAIT_MS).catch(() => undefined);
+  const reading = await readFocus(operator);
+  if (operator.focusCurrentAfterKeys === true || reading.fieldKind === 'password') return reading;
+  return { ...reading, fieldKind: 'unknown' };
 }
 
 /** The field under where a drag or a mouse_up lets go, as the operator can tell it (in the call's view). */
@@ -221,6 +261,15 @@ async function readFieldAt(operator: Operator, place: DropPlace, call: ToolCallS
 async function passwordText(operator: Operator, place: 'focused' | DropPlace, view: ModelView): Promise<string | undefined> {
   try {
     return await operator.passwordFieldText?.(place, view);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The focused field's text where the operator can read it; undefined otherwise (the desktop, a failed read). */
+async function fieldText(operator: Operator): Promise<string | undefined> {
+  try {
+    return await operator.focusedFieldText?.();
   } catch {
     return undefined;
   }

@@ -85,6 +85,11 @@ export interface ToolStepRecord {
    * each piece where it was written (spelled-secrets.ts).
    */
   writtenTyping?: WrittenTyping[];
+  /**
+   * With `writtenTyping`: what the focused field held once the call had typed, as the operator read it (the
+   * browser): the turn checks it for configured secrets and masks the pieces that typed one. Never stored.
+   */
+  typedFieldText?: string;
 }
 
 /** An action of a call that types, and where the call's arguments, as the model wrote them, hold what it types. */
