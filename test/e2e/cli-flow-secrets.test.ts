@@ -223,14 +223,19 @@ describe('sightline flow keeps secrets out of what it prints and stores', () => 
   });
 });
 
-describe('sightline run keeps a URL password out of what it prints and stores', () => {
-  it('finding 18: run --url with credentials', { timeout: 180_000 }, async () => {
+describe('sightline run keeps a URL password and a cut key out of what it prints and stores', () => {
+  it('finding 18: run --url with credentials; finding 9: a session title cut across a configured key', { timeout: 180_000 }, async () => {
     const url = `http://shopper:hunter2-run@127.0.0.1:${port}/`;
+    const key = 'sk-test-0123456789abcdefghij';
+    // The session's title is the request cut to 80 characters: 11 of the key's would be left before the ellipsis.
+    const task = `${'Look at the page and tell me what the notice says about the tokens'} ${key} here`;
     model.script(scriptedMoves([{ finish: `Opened ${url}.` }]));
-    const run = await runSightlineProcess(['--home', home.root, 'run', 'Look at the page', '--operator', 'browser', '--url', url, '--base-url', model.baseUrl, '--json']);
+    const run = await runSightlineProcess(['--home', home.root, 'run', task, '--operator', 'browser', '--url', url, '--base-url', model.baseUrl, '--json'], { OPENAI_API_KEY: key });
     expect(run.code, run.stderr).toBe(0);
     const everything = everythingWritten(run, []);
     expect(everything).not.toContain('hunter2-run');
     expect(everything).toContain(`shopper:[redacted]@127.0.0.1:${port}`);
+    expect(everything).not.toContain(key.slice(0, 10));
+    expect(everything).toContain('the tokens [redacted]…');
   });
 });
