@@ -23,10 +23,6 @@ export const SECRET_PLACEHOLDER_NOTE =
   'Text in double braces, such as {{NAME}}, stands for a secret: type it exactly as written, braces included, ' +
   'and it is replaced by its value as it is typed, in this step only. Never write the placeholder anywhere but the field it is meant for.';
 
-export function hasSecretPlaceholder(text: string, secrets: Readonly<Record<string, string>>): boolean {
-  return secretsNamedIn(text, secrets).length > 0;
-}
-
 /** The secrets whose placeholders a step's text holds: the ones it may type. */
 export function secretsNamedIn(text: string, secrets: Readonly<Record<string, string>>): string[] {
   return Object.keys(secrets).filter((name) => text.includes(secretPlaceholder(name)));
