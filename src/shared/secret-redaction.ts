@@ -10,6 +10,14 @@
  * operator's "pressed s k - t e s t" and the progress line's `key s+k+-+t`. Each shape is text wherever it
  * goes (a stored call, a step's action and result, an event, a printed line), so the text is where it is
  * recognized: the same one place as the secret written whole.
+ *
+ * Three more things are masked here, since every way out already passes through here:
+ * - a URL's credentials (`https://user:password@host`), whoever wrote the URL (a flow's `goto:`, `--url`, a page
+ *   that navigates): the password is a secret wherever it appears, and no list could name it in advance;
+ * - the beginning of a secret that something cut before it was redacted (`sk-test-01234…`), and its end after a
+ *   cut from the left: text is shortened in many places (a line, a title, an error), not all of which hold the
+ *   redactor, and a cut key is still most of a key;
+ * - the short secrets a flow or a script declares (4 or 5 characters: a PIN), whole and where they stand alone.
  */
 import { SECRET_FIELD_PATHS, mcpSecretValues, type Config } from './config.js';
 import { PUNCTUATION_KEY_NAMES } from './key-names.js';
@@ -18,8 +26,31 @@ export const REDACTED = '[redacted]';
 
 export type Redact = (text: string) => string;
 
-/** Shorter strings could match ordinary text; no real key is this short. */
+/** Shorter strings could match ordinary text; no real key is this short. Spelled key by key from this length. */
 const MIN_SECRET_LENGTH = 6;
+
+/**
+ * The shortest secret a flow or a script may declare (a 4-digit PIN is a real secret). Secrets from here up to
+ * MIN_SECRET_LENGTH are masked only whole and standing alone (not inside a longer word or number, not spelled
+ * key by key), so that `1234` does not mangle `12345` or `12:34`; shorter ones would mangle any text and are
+ * refused where they are declared (declaredSecretProblem).
+ */
+export const MIN_DECLARED_SECRET_LENGTH = 4;
+
+/**
+ * Why a declared secret cannot be kept, or undefined when it can. Names the secret and the rule, never the
+ * value: the message is printed.
+ */
+export function declaredSecretProblem(name: string, value: string): string | undefined {
+  if (value.length >= MIN_DECLARED_SECRET_LENGTH) return undefined;
+  return (
+    `secret ${name} is shorter than ${MIN_DECLARED_SECRET_LENGTH} characters: a secret that short cannot be masked ` +
+    `wherever it is echoed without mangling ordinary text; give it a value of at least ${MIN_DECLARED_SECRET_LENGTH} characters`
+  );
+}
+
+/** How much of a cut secret must be left before (or after) the cut for it to be masked: less tells little. */
+const MIN_CUT_PART = MIN_SECRET_LENGTH;
 
 /**
  * The secret values of a configuration, longest first so that a key containing another is masked whole.
@@ -35,14 +66,53 @@ export function configuredSecrets(config: Config): string[] {
   return [...new Set(values)].filter((value) => value.length >= MIN_SECRET_LENGTH).sort((first, second) => second.length - first.length);
 }
 
-/** Replaces every occurrence of each secret in a text, written whole or spelled key by key (in any case). */
+/**
+ * Replaces every occurrence of each secret in a text, written whole or spelled key by key (in any case), and
+ * what a cut left of one; secrets of 4 or 5 characters only whole and standing alone, shorter ones not at all.
+ * Every URL's password is masked too, with or without secrets.
+ */
 export function redactorOf(secrets: readonly (string | undefined)[]): Redact {
   const known = [...new Set(secrets)]
-    .filter((secret): secret is string => secret !== undefined && secret.length >= MIN_SECRET_LENGTH)
+    .filter((secret): secret is string => secret !== undefined && secret.length >= MIN_DECLARED_SECRET_LENGTH)
     .sort((first, second) => second.length - first.length);
-  if (known.length === 0) return (text) => text;
+  if (known.length === 0) return maskUrlCredentials;
   const occurrences = compiledOccurrences(known);
-  return (text) => text.replace(occurrences, REDACTED);
+  return (text) => maskUrlCredentials(text).replace(occurrences, REDACTED);
+}
+
+/**
+ * A text cut to at most `most` characters (an ellipsis marks the cut), redacted first: a secret is masked whole
+ * before any cut could leave a part of it, and the mask counts for its own length, not the secret's.
+ */
+export function redactedCut(text: string, most: number, redact: Redact): string {
+  const redacted = redact(text);
+  return redacted.length > most ? `${redacted.slice(0, Math.max(0, most - 1))}…` : redacted;
+}
+
+/**
+ * `scheme://user:password@host` → `scheme://user:[redacted]@host`, the user and the host left readable. A
+ * userinfo without a password is a user's name, kept, unless it is as long as a token (`https://TOKEN@github.com`
+ * is how tokens are often given). The userinfo runs to the authority's last `@`, as URL parsers read it, so a
+ * password holding a raw `@` is masked whole. A password already masked (`***`, `[redacted]`) is left. Found from
+ * each `://`, so a long text without URLs costs one scan.
+ */
+const URL_USERINFO = /:\/\/([^\s/?#"<>]*)@/g;
+/** A URL cut inside its password (`https://user:pass…`): what is left after the colon is masked, a port too. */
+const CUT_URL_USERINFO = /:\/\/([^\s/?#"<>@]*:[^\s/?#"<>@]*)(?=…|\.\.\.)/g;
+const LONGEST_USER_NAME = 24;
+const ALREADY_MASKED = /^(?:\*+|\[redacted\])$/;
+
+export function maskUrlCredentials(text: string): string {
+  if (!text.includes('://')) return text;
+  return text.replace(URL_USERINFO, maskedUserinfo).replace(CUT_URL_USERINFO, maskedUserinfo);
+}
+
+function maskedUserinfo(whole: string, userinfo: string): string {
+  const colon = userinfo.indexOf(':');
+  if (colon === -1) return userinfo.length <= LONGEST_USER_NAME || ALREADY_MASKED.test(userinfo) ? whole : `://${REDACTED}@`;
+  const password = userinfo.slice(colon + 1);
+  const end = whole.endsWith('@') ? '@' : '';
+  return password === '' || ALREADY_MASKED.test(password) ? whole : `://${userinfo.slice(0, colon)}:${REDACTED}${end}`;
 }
 
 /**
@@ -59,8 +129,36 @@ let lastCompiled: { key: string; pattern: RegExp } | undefined;
 
 function compiledOccurrences(secrets: readonly string[]): RegExp {
   const key = secrets.join('\0');
-  if (lastCompiled?.key !== key) lastCompiled = { key, pattern: new RegExp(secrets.map(spelledPattern).join('|'), 'gi') };
+  if (lastCompiled?.key !== key) {
+    const long = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+    const short = secrets.filter((secret) => secret.length < MIN_SECRET_LENGTH);
+    // Whole secrets first, so that one followed by an ellipsis is masked whole, not taken for a cut one.
+    const patterns = [...long.map(spelledPattern), ...short.map(standingAlonePattern), ...long.flatMap(cutPatterns)];
+    lastCompiled = { key, pattern: new RegExp(patterns.join('|'), 'gi') };
+  }
   return lastCompiled.pattern;
+}
+
+/** A short secret written whole, not part of a longer word or number. */
+function standingAlonePattern(secret: string): string {
+  return `(?<![A-Za-z0-9])${escapedForPattern(secret)}(?![A-Za-z0-9])`;
+}
+
+/** What an ellipsis-marked cut leaves of a secret: a beginning of it right before the mark, an end right after. */
+const CUT_MARK = '(?:…|\\.\\.\\.)';
+
+function cutPatterns(secret: string): string[] {
+  const characters = [...secret].map(escapedForPattern);
+  const last = characters.length - 1;
+  // s0 … s5 (?:s6 (?:s7 …)?)?: at least MIN_CUT_PART characters of the beginning, the whole secret less one at most.
+  let beginning = '';
+  for (let index = last - 1; index >= MIN_CUT_PART; index -= 1) beginning = `(?:${characters[index]}${beginning})?`;
+  beginning = `${characters.slice(0, MIN_CUT_PART).join('')}${beginning}(?=${CUT_MARK})`;
+  // (?:(?:s1)? s2)? … and the last MIN_CUT_PART characters: an end of the secret, the whole less one at most.
+  let end = '';
+  for (let index = 1; index <= last - MIN_CUT_PART; index += 1) end = `(?:${end}${characters[index]})?`;
+  end = `(?<=${CUT_MARK})${end}${characters.slice(characters.length - MIN_CUT_PART).join('')}`;
+  return [beginning, end];
 }
 
 /**

@@ -25,7 +25,7 @@ import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import { prepareSchema, type ExtractSchema } from './answer-schemas.js';
 import { AssertionFailedError, SightlineError, StepFailedError, StepStoppedError, WaitTimeoutError, whereToLook } from './automation-errors.js';
-import { hasSecretPlaceholder, SECRET_PLACEHOLDER_NOTE } from './secret-typing.js';
+import { SECRET_PLACEHOLDER_NOTE, secretsNamedIn, type SecretTyping } from './secret-typing.js';
 import type { StepRecord } from './step-record.js';
 
 export interface StepOptions {
@@ -65,6 +65,8 @@ export interface AutomationParts {
   sessionId: string;
   /** Secret names, for the note that tells the model how to type a placeholder. */
   secrets: Readonly<Record<string, string>>;
+  /** Types the secrets a step names, and only those, during the step. */
+  secretTyping: SecretTyping;
   /** The run's confirmation gate, which a goto passes under `always`. */
   confirm: ConfirmationHandler;
   confirmPolicy: 'never' | 'risky' | 'always';
@@ -211,10 +213,12 @@ export class SightlineAgent {
     const trimmed = text.trim();
     if (trimmed === '') throw new SightlineError(`${kind}: the text is empty; say what to ${kind === 'do' ? 'do' : 'look for'}.`);
     const signal = options.signal === undefined ? this.stopAll.signal : AbortSignal.any([options.signal, this.stopAll.signal]);
-    const ephemeral: EphemeralContext[] = hasSecretPlaceholder(trimmed, this.parts.secrets) ? [{ type: 'note', content: SECRET_PLACEHOLDER_NOTE }] : [];
+    // The secrets this step may type: those its own text names.
+    const named = secretsNamedIn(trimmed, this.parts.secrets);
+    const ephemeral: EphemeralContext[] = named.length > 0 ? [{ type: 'note', content: SECRET_PLACEHOLDER_NOTE }] : [];
     const started = Date.now();
     const replay = replaySetting(options.replay ?? this.parts.replay);
-    const turn = this.parts.agent.runTurn({
+    const turn = this.parts.secretTyping.during(named, () => this.parts.agent.runTurn({
       sessionId: this.sessionId,
       request: userText(trimmed),
       stepKind: kind,
@@ -233,7 +237,7 @@ export class SightlineAgent {
               spentBefore: { dollars: this.spent.dollars ?? 0, tokens: this.spentTokens },
             },
           }),
-    });
+    }));
     this.running = turn.catch(() => undefined);
     const outcome = await turn;
     const step = recordOf(kind, trimmed, outcome, started);

@@ -11,7 +11,7 @@ import type { ConfirmationPolicy } from '../../shared/config.js';
 import { COST_CEILING_FORMS, parseCostCeiling, type CostCeiling } from '../../shared/cost-ceiling.js';
 import type { DialectName } from '../../shared/dialects.js';
 import type { AgentEvent } from '../../shared/events.js';
-import { configuredSecrets, redactorOf } from '../../shared/secret-redaction.js';
+import { configuredSecrets, declaredSecretProblem, redactorOf } from '../../shared/secret-redaction.js';
 import { createAgent, type ConfirmationHandler } from '../agent/index.js';
 import { assembleRun, RunSetupError, type RunParts } from '../app/run-assembly.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
@@ -64,7 +64,10 @@ export interface SightlineOptions {
   env?: Record<string, string | undefined>;
   /**
    * Secrets by name: the model sees `{{NAME}}` and the operator types the value. They never reach the model, the
-   * database, events or reports; the value is masked wherever it might appear.
+   * database, events or reports; the value is masked wherever it might appear. A secret is typed only during a
+   * step whose text holds its placeholder (`do('Type {{PIN}} into the PIN field')`); elsewhere typing the
+   * placeholder is refused and the model told why. Each value needs at least 4 characters (shorter ones could
+   * not be masked without mangling ordinary text), and is refused at launch otherwise.
    */
   secrets?: Record<string, string>;
   /** Any other configuration field by its dotted path: `{ 'model.apiKey': …, 'agent.allowedUrls': [...] }`. */
@@ -120,7 +123,8 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
     runtime.close();
     throw error instanceof RunSetupError ? new SightlineSetupError(error.message) : error;
   }
-  const operator = withSecretTyping(parts.operator, secrets);
+  const secretTyping = withSecretTyping(parts.operator, secrets);
+  const operator = secretTyping.operator;
   const listeners = new Set<EventListener>(options.onEvent === undefined ? [] : [options.onEvent]);
   const session = runtime.storage.sessions.create({
     title: options.flowName ?? 'Automation',
@@ -149,6 +153,7 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
     operator,
     sessionId: session.id,
     secrets,
+    secretTyping,
     confirm,
     confirmPolicy: config.agent.confirm,
     budget,
@@ -203,12 +208,14 @@ function optionNameOf(path: string): string {
   return OPTION_NAMES[path] === undefined ? `config['${path}']` : `option ${OPTION_NAMES[path]}`;
 }
 
-/** Names a script can write in a flow and a placeholder: letters, digits and _; values must be text. */
+/** Names a script can write in a flow and a placeholder: letters, digits and _; values text of 4 characters or more. */
 function checkedSecrets(secrets: Record<string, string> | undefined): Record<string, string> {
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(secrets ?? {})) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new SightlineSetupError(`secrets: ${JSON.stringify(name)} is not a name (letters, digits and _).`);
     if (typeof value !== 'string' || value === '') throw new SightlineSetupError(`secrets: ${name} has no value.`);
+    const problem = declaredSecretProblem(name, value);
+    if (problem !== undefined) throw new SightlineSetupError(`secrets: ${problem}.`);
     checked[name] = value;
   }
   return checked;

@@ -5,6 +5,7 @@
  * the step (or the run) continues on error; the steps not reached are recorded as skipped.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { redactStrings } from '../../shared/secret-redaction.js';
 import { StepFailedError, StepStoppedError, type SightlineAgent, type StepRecord, type StepReplay } from '../automation/index.js';
 import type { Flow, FlowStep } from './flow-model.js';
 import type { FlowResult, StepReplayResult, StepResult, StepResultStatus } from './flow-result.js';
@@ -184,7 +185,7 @@ class FlowRun {
         case 'extract': {
           text = this.render(step.text, scope);
           const value = await this.agent.extract(text, step.schema, this.signal());
-          if (step.as !== undefined) scope[step.as] = value;
+          if (step.as !== undefined) scope[step.as] = this.withoutPlaceholders(value);
           break;
         }
         case 'wait_for':
@@ -295,6 +296,17 @@ class FlowRun {
       turnId: undefined,
     };
     this.result.steps.push(result);
+  }
+
+  /**
+   * An extracted value as later steps' templates see it: a secret's placeholder in it (a page can show
+   * `{{SHOP_PASSWORD}}`) is written with its braces apart, so that a step using the value does not name the
+   * secret and cannot have it typed. The step's own result keeps the value as it was read.
+   */
+  private withoutPlaceholders(value: unknown): unknown {
+    if (this.secretNames.length === 0) return value;
+    const placeholder = new RegExp(`\\{\\{(${this.secretNames.join('|')})\\}\\}`, 'g');
+    return redactStrings(value, (text) => text.replace(placeholder, '{ {$1} }'));
   }
 
   private render(text: string, scope: Scope): string {

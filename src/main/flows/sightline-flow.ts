@@ -6,6 +6,7 @@
 import { isMap, isScalar, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { closestName } from '../../shared/suggestions.js';
 import { readDuration } from '../../shared/durations.js';
+import { declaredSecretProblem } from '../../shared/secret-redaction.js';
 import type { Flow, FlowStep, FlowTarget, JsonSchema, SourceAt } from './flow-model.js';
 import { listed, type Entry } from './flow-nodes.js';
 import { defaultFlowName, type FlowReadContext, type LoadedFlow } from './flow-read-context.js';
@@ -89,6 +90,11 @@ function readSecrets(context: FlowReadContext, entry: Entry | undefined): string
     }
     if (context.env[secret] === undefined) nodes.problem(scalar, `secret ${secret} is not set in the environment (secrets are read from the environment only)`);
     else if (context.env[secret] === '') nodes.problem(scalar, `secret ${secret} is empty in the environment`);
+    else {
+      // Refused here, before anything runs: a value this short would be echoed unmasked (never quoted here).
+      const problem = declaredSecretProblem(secret, context.env[secret]);
+      if (problem !== undefined) nodes.problem(scalar, `${problem} (it is read from the environment)`);
+    }
     // Declared even when unset, so that its references are not also reported as undefined variables.
     secrets.push(secret);
   }

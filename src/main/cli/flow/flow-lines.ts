@@ -1,19 +1,27 @@
-/** What `sightline flow` prints on stderr: a line per step, a line per flow, a summary of the run. */
+/**
+ * What `sightline flow` prints on stderr: a line per step, a line per flow, a summary of the run. Each text is
+ * redacted before it is cut to its line (redactedCut): cut first, a key across the cut would keep most of itself.
+ */
 import { dollarText } from '../../../shared/cost.js';
+import { redactedCut, type Redact } from '../../../shared/secret-redaction.js';
 import type { FlowResult, FlowRunResult, StepResult } from '../../flows/flow-result.js';
 
 const MARKS: Record<StepResult['status'], string> = { passed: '✓', failed: '✗', stopped: '■', skipped: '-' };
 
-export function stepLine(step: StepResult): string {
+const keepText: Redact = (text) => text;
+
+/** The step's line; `redact` is the run's redactor (the writer's, which also masks the whole line after). */
+export function stepLine(step: StepResult, redact: Redact = keepText): string {
+  const oneLine = shortLine(redact);
   const text = step.text === undefined ? '' : `: ${oneLine(step.text, 100)}`;
   const time = step.status === 'skipped' ? '' : ` (${seconds(step.durationMs)})`;
   const why = step.status === 'failed' && step.reason !== undefined ? `\n      ${oneLine(step.reason, 300)}${step.evidence.length > 0 ? ` [evidence: ${step.evidence.join(', ')}]` : ''}` : '';
   const value = step.kind === 'extract' && step.status === 'passed' && step.value !== undefined ? ` → ${oneLine(JSON.stringify(step.value) ?? '', 100)}` : '';
-  return `  ${MARKS[step.status]} ${step.path} ${step.label}${text}${value}${time}${replayNote(step)}${why}\n`;
+  return `  ${MARKS[step.status]} ${step.path} ${step.label}${text}${value}${time}${replayNote(step, oneLine)}${why}\n`;
 }
 
 /** "replayed, 2 model calls saved", "healed: before action 1 (…): …", "model". */
-function replayNote(step: StepResult): string {
+function replayNote(step: StepResult, oneLine: (text: string, most: number) => string): string {
   const replay = step.replay;
   if (replay === undefined || replay.mode === 'model') return '';
   const saved = replay.saved.modelCalls > 0 ? `, ${replay.saved.modelCalls} model call${replay.saved.modelCalls === 1 ? '' : 's'} saved` : '';
@@ -21,7 +29,8 @@ function replayNote(step: StepResult): string {
   return ` [${replay.mode}${replay.reusedAnswer === true ? ' verdict' : ''}${saved}${why}]`;
 }
 
-export function flowLine(flow: FlowResult): string {
+export function flowLine(flow: FlowResult, redact: Redact = keepText): string {
+  const oneLine = shortLine(redact);
   const cost = flow.costDollars === undefined ? '' : `, ${dollarText(flow.costDollars)}`;
   // A stopped flow says why too: the run was interrupted, or (queued) its job was cancelled.
   const error = flow.status !== 'passed' && flow.error !== undefined ? `: ${oneLine(flow.error, 300)}` : '';
@@ -35,9 +44,9 @@ export function summaryLine(result: FlowRunResult): string {
   return `${flows}: ${parts.join(', ')} (${seconds(result.durationMs)}${result.shard === undefined ? '' : `, shard ${result.shard}`})\n`;
 }
 
-function oneLine(text: string, most: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > most ? `${line.slice(0, most - 1)}…` : line;
+/** A text on one line, redacted, then cut to `most` characters. */
+function shortLine(redact: Redact): (text: string, most: number) => string {
+  return (text, most) => redactedCut(text.replace(/\s+/g, ' ').trim(), most, redact);
 }
 
 function seconds(milliseconds: number): string {

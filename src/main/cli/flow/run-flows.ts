@@ -98,11 +98,11 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
         if (json) print({ type: 'flow-started', flow: flow.name, file: flow.file, attempt });
       },
       onStep: (flow, step) => {
-        stderr(stepLine(step));
+        stderr(stepLine(step, redact));
         if (json) print({ type: 'flow-step', flow: flow.name, ...step });
       },
       onFlowEnd: (flow, flowResult) => {
-        stderr(flowLine(flowResult));
+        stderr(flowLine(flowResult, redact));
         if (json) print({ type: 'flow-ended', flow: flow.name, status: flowResult.status, sessionId: flowResult.sessionId, error: flowResult.error });
       },
     });
