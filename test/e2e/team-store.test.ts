@@ -332,7 +332,10 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
 
     // Read-only: a change through the API is refused with the reason (the same token the page uses).
     const deleted = await view.evaluate(async (id) => {
-      const token = new URL((globalThis as unknown as { location: { href: string } }).location.href).hash.replace(/^#token=/, '');
+      // The page took the token out of its address into the tab's sessionStorage (renderer/src/api/connect.ts).
+      const page = globalThis as unknown as { location: { href: string }; sessionStorage: { getItem(key: string): string | null } };
+      if (page.location.href.includes('token=')) throw new Error('the token is still in the address bar');
+      const token = page.sessionStorage.getItem('sightline.timeline-token') ?? '';
       const response = await fetch(`/api/deleteSession`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify([id]) });
       return { status: response.status, body: await response.text() };
     }, sessionId);
