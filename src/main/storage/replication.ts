@@ -268,7 +268,9 @@ export class ReplicationRepository {
           result.written += this.applySessionSavepoint(rows);
           result.applied.push(sessionId);
         } catch (error) {
-          result.skipped.push({ sessionId, problem: error instanceof RowFailure ? error.message : quoted(error instanceof Error ? error.message : String(error)) });
+          // Only a row's own fault skips its session; a full disk or a busy database fails the pull, which is retried.
+          if (!(error instanceof RowFailure)) throw error;
+          result.skipped.push({ sessionId, problem: error.message });
         }
       }
       return result;
@@ -403,7 +405,17 @@ function rethrow(_spec: ReplicatedTableSpec, _row: Row, error: unknown): never {
   throw error;
 }
 
+/**
+ * What SQLite says when the row itself is at fault: a constraint (CHECK, NOT NULL, UNIQUE, FOREIGN KEY, a STRICT
+ * column's type), a value too large, a type it cannot take. Anything else (SQLITE_FULL, SQLITE_BUSY, an I/O error) is
+ * this machine's trouble, not the row's.
+ */
+const ROW_FAULT_CODES = /^(SQLITE_CONSTRAINT|SQLITE_MISMATCH|SQLITE_TOOBIG)/;
+
 function describedRowFailure(spec: ReplicatedTableSpec, row: Row, error: unknown): never {
+  const code = (error as { code?: unknown } | null)?.code;
+  const fromSqlite = typeof code === 'string';
+  if (fromSqlite && !ROW_FAULT_CODES.test(code)) throw error;
   const reason = error instanceof Error ? error.message : String(error);
   // SQLite's messages name the rule and the columns (`CHECK constraint failed: json_valid(parts) AND …`, `cannot
   // store TEXT value in INTEGER column turns.sequence`), not the values; a foreign key's names neither.
