@@ -94,7 +94,7 @@ describe('applying pulled rows (a mirror home)', () => {
     const other = await writeReplicationSession(storage, 'Another');
     const good = storage.replication.readSession(written.sessionId)!.tables;
     const bad = storage.replication.readSession(other.sessionId)!.tables;
-    const brokenTurn = { ...bad.turns[0]!, status: 'exploded' };
+    const brokenTurn: Row = { ...bad.turns[0]!, status: 'exploded' };
     const result = mirror.storage.replication.applySessions({ ...mergeTables(good, bad), turns: [...good.turns, brokenTurn, ...bad.turns.slice(1)] });
     expect(result.applied).toEqual([written.sessionId]);
     expect(result.skipped).toEqual([
