@@ -309,7 +309,11 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
 
     const timeline = startSightline(['--home', home('reader'), 'timeline', ...teamArgs()], s3.env);
     started.push(timeline);
-    const url = await waitFor(() => /^(http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(timeline.output.stdout)?.[1], { description: 'the timeline URL', timeoutMs: 60_000 });
+    // The URL goes to stdout just before the line naming the store goes to stderr: two pipes, read in either order.
+    const url = await waitFor(() => (timeline.output.stderr.includes('Sightline timeline for') ? /^(http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(timeline.output.stdout)?.[1] : undefined), {
+      description: 'the timeline URL and its startup line',
+      timeoutMs: 60_000,
+    });
     expect(timeline.output.stderr).toContain(parseStoreUrl(postgres.url).shown);
     expect(timeline.output.stderr + timeline.output.stdout).not.toContain(postgres.password);
 
