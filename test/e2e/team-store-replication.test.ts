@@ -3,7 +3,9 @@
  * a worker's home ships its sessions (pixels first, changed rows only, a burst of changes coalesced), a reader's mirror
  * pulls them in batches of whole sessions and reads every row and pixel back as the worker's home has them; a
  * session whose parent row changed after its children still applies one batch at a time; a lost run's turn is shown
- * stopped; a home left dirty by a dead worker is shipped by the next replicator on it.
+ * stopped; a home left dirty by a dead worker is shipped by the next replicator on it. A row in PostgreSQL that the
+ * mirror's SQLite refuses costs its own session only: the others are read, by the mirror and `sessions ls`, the skipped
+ * one is said once with the reason, and a later good revision of it arrives whole (issue 33, finding 12).
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -15,6 +17,7 @@ import { S3TeamBlobs } from '../../src/main/team-store/s3-team-blobs.js';
 import { parseBlobsUrl } from '../../src/main/team-store/blobs-url.js';
 import { parseStoreUrl } from '../../src/main/team-store/store-url.js';
 import { openTeamMirror, type TeamMirror } from '../../src/main/team-store/team-mirror.js';
+import { runSightline } from '../helpers/cli-io.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 import { writeReplicationSession } from '../helpers/replication-session.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
@@ -87,10 +90,18 @@ function replicator(storage: Storage, said: string[] = []): { replicator: Replic
 async function mirror(root: string, sessionsPerBatch?: number): Promise<TeamMirror> {
   const rows = await PostgresTeamStore.open(parseStoreUrl(storeUrl));
   const pull = rows.pullInBatches.bind(rows);
-  if (sessionsPerBatch !== undefined) rows.pullInBatches = (since, onBatch) => pull(since, onBatch, { sessionsPerBatch });
+  if (sessionsPerBatch !== undefined) rows.pullInBatches = (since, onBatch, options) => pull(since, onBatch, { ...options, sessionsPerBatch });
   const opened = openTeamMirror({ homeRoot: root, rows, blobs: blobs() });
   closers.push(() => opened.close());
   return opened;
+}
+
+/** A session's rows per table, in key order: equal when two homes hold the same rows, whatever order they came in. */
+function rowsByKey(storage: Storage, sessionId: string): Record<string, unknown[]> {
+  const tables = storage.replication.readSession(sessionId)!.tables;
+  return Object.fromEntries(
+    Object.entries(tables).map(([table, rows]) => [table, [...rows].sort((left, right) => String(left['id'] ?? left['image_id']).localeCompare(String(right['id'] ?? right['image_id'])))]),
+  );
 }
 
 describe.skipIf(!postgresAvailable())('the replicator and the mirror on PostgreSQL and s3rver', () => {
@@ -125,7 +136,7 @@ describe.skipIf(!postgresAvailable())('the replicator and the mirror on PostgreS
         if (read.status === 'ok') expect(createHash('sha256').update(read.bytes).digest('hex')).toBe(blob.sha256);
       }
     }
-    expect(await view.pull()).toEqual({ sessionIds: [], rows: 0 });
+    expect(await view.pull()).toEqual({ sessionIds: [], rows: 0, skipped: [] });
   });
 
   it('a burst of changes during a shipment is one more shipment, and only changed rows are sent', async () => {
@@ -200,6 +211,75 @@ describe.skipIf(!postgresAvailable())('the replicator and the mirror on PostgreS
     expect(pulled.sessionIds).toEqual([fresh.sessionId]);
     expect(after.storage.sessions.get(old.sessionId)).toBeUndefined();
     expect(after.storage.sessions.get(fresh.sessionId)?.title).toBe('After the reset');
+  });
+
+  it('a malformed row skips its own session, said once with the reason; the rest is read, the mirror pulls on, and a later good revision arrives whole', { timeout: 120_000 }, async () => {
+    const worker = home('worker');
+    const kept = await writeReplicationSession(worker.storage, 'Kept whole');
+    const badMessage = await writeReplicationSession(worker.storage, 'Bad message');
+    const badStep = await writeReplicationSession(worker.storage, 'Bad step');
+    const { replicator: shipping } = replicator(worker.storage);
+    for (const session of [kept, badMessage, badStep]) expect(await shipping.settle(session.sessionId)).toBe(true);
+    // A reader that pulled while every row was good.
+    const earlier = await mirror(home('earlier').home.root);
+    expect((await earlier.pull()).sessionIds).toHaveLength(3);
+
+    // Anyone who can write to the store writes rows the homes' schema refuses, each with a new revision.
+    const orphanSession = 'ses_\u001b]0;pwned\u0007';
+    const admin = new pg.Client({ connectionString: storeUrl });
+    await admin.connect();
+    closers.push(() => admin.end());
+    const message = (await admin.query<{ id: string; parts: string }>('SELECT id, parts FROM messages WHERE session_id = $1 ORDER BY sequence LIMIT 1', [badMessage.sessionId])).rows[0]!;
+    // A JSON column of the wrong type: an object where the schema holds an array.
+    await admin.query(`UPDATE messages SET parts = '{"not":"an array"}', revision = nextval('team_revision') WHERE id = $1`, [message.id]);
+    // A CHECK-violating value.
+    await admin.query(`UPDATE steps SET sequence = 0, revision = nextval('team_revision') WHERE id = $1`, [badStep.stepIds[0]]);
+    // A missing parent: a turn of a session that has no row, under an id made to retitle a terminal.
+    await admin.query(
+      `INSERT INTO turns (id, session_id, sequence, user_request, status, started_at, revision)
+       VALUES ('turn_orphan', $1, 1, 'Nobody asked', 'finished', '2026-11-28T00:00:00.000Z', nextval('team_revision'))`,
+      [orphanSession],
+    );
+
+    const reader = home('reader');
+    const view = await mirror(reader.home.root, 1);
+    const pulled = await view.pull();
+    expect(pulled.sessionIds).toEqual([kept.sessionId]);
+    expect(view.storage.replication.readSession(kept.sessionId)!.tables).toEqual(worker.storage.replication.readSession(kept.sessionId)!.tables);
+    expect(view.storage.sessions.get(badMessage.sessionId)).toBeUndefined();
+    expect(view.storage.sessions.get(badStep.sessionId)).toBeUndefined();
+    const problems = Object.fromEntries(pulled.skipped.map((entry) => [entry.sessionId, entry.problem]));
+    expect(Object.keys(problems).sort()).toEqual([badMessage.sessionId, badStep.sessionId, orphanSession].sort());
+    expect(problems[badMessage.sessionId]).toBe(`its messages row "${message.id}" was refused: CHECK constraint failed: json_valid(parts) AND json_type(parts) = 'array'`);
+    expect(problems[badStep.sessionId]).toBe(`its steps row "${badStep.stepIds[0]}" was refused: CHECK constraint failed: sequence >= 1`);
+    expect(problems[orphanSession]).toMatch(/^its turns row "turn_orphan" was refused: FOREIGN KEY constraint failed \(a row it refers to, such as its session or turn, is missing\)$/);
+    // Said once: the next pull has nothing new, and the mirror still knows what it lacks.
+    expect(await view.pull()).toEqual({ sessionIds: [], rows: 0, skipped: [] });
+    expect(view.skipped().map((entry) => entry.sessionId).sort()).toEqual(Object.keys(problems).sort());
+
+    // A reader that had the good versions keeps them whole.
+    const later = await earlier.pull();
+    expect(later.skipped.map((entry) => entry.sessionId).sort()).toEqual(Object.keys(problems).sort());
+    expect(earlier.storage.replication.readSession(badMessage.sessionId)!.tables).toEqual(worker.storage.replication.readSession(badMessage.sessionId)!.tables);
+
+    // `sessions ls` on the store lists the rest and says what it skipped, each line safe for a terminal.
+    const listed = await runSightline(['--home', home('cli').home.root, 'sessions', 'ls', '--store', storeUrl, '--blobs', s3.url], s3.env);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('Kept whole');
+    expect(listed.stdout).not.toContain('Bad message');
+    expect(listed.stderr).toContain(`team store: skipped session ${badMessage.sessionId}: its messages row "${message.id}" was refused: CHECK constraint failed`);
+    expect(listed.stderr).toContain(`team store: skipped session ${badStep.sessionId}: its steps row`);
+    expect(listed.stderr).toContain('team store: skipped session ses_\\x1b]0;pwned\\x07: its turns row "turn_orphan" was refused: FOREIGN KEY');
+    expect(listed.stderr).not.toContain('\u001b');
+
+    // The worker ships the message again, good: the mirror takes the whole session, not only the changed row.
+    await admin.query(`UPDATE messages SET parts = $2, revision = nextval('team_revision') WHERE id = $1`, [message.id, message.parts]);
+    const fixed = await view.pull();
+    expect(fixed.sessionIds).toEqual([badMessage.sessionId]);
+    expect(fixed.skipped).toEqual([]);
+    // Row for row; the fixed row came last, so the mirror wrote it after the others.
+    expect(rowsByKey(view.storage, badMessage.sessionId)).toEqual(rowsByKey(worker.storage, badMessage.sessionId));
+    expect(view.skipped().map((entry) => entry.sessionId).sort()).toEqual([badStep.sessionId, orphanSession].sort());
   });
 
   it('with PostgreSQL gone, shipping says so once and retries, a run ending meanwhile does not wait for it, and the session arrives when it is back', async () => {

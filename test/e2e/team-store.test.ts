@@ -309,7 +309,11 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
 
     const timeline = startSightline(['--home', home('reader'), 'timeline', ...teamArgs()], s3.env);
     started.push(timeline);
-    const url = await waitFor(() => /^(http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(timeline.output.stdout)?.[1], { description: 'the timeline URL', timeoutMs: 60_000 });
+    // The URL goes to stdout just before the line naming the store goes to stderr: two pipes, read in either order.
+    const url = await waitFor(() => (timeline.output.stderr.includes('Sightline timeline for') ? /^(http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(timeline.output.stdout)?.[1] : undefined), {
+      description: 'the timeline URL and its startup line',
+      timeoutMs: 60_000,
+    });
     expect(timeline.output.stderr).toContain(parseStoreUrl(postgres.url).shown);
     expect(timeline.output.stderr + timeline.output.stdout).not.toContain(postgres.password);
 
@@ -332,7 +336,10 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
 
     // Read-only: a change through the API is refused with the reason (the same token the page uses).
     const deleted = await view.evaluate(async (id) => {
-      const token = new URL((globalThis as unknown as { location: { href: string } }).location.href).hash.replace(/^#token=/, '');
+      // The page took the token out of its address into the tab's sessionStorage (renderer/src/api/connect.ts).
+      const page = globalThis as unknown as { location: { href: string }; sessionStorage: { getItem(key: string): string | null } };
+      if (page.location.href.includes('token=')) throw new Error('the token is still in the address bar');
+      const token = page.sessionStorage.getItem('sightline.timeline-token') ?? '';
       const response = await fetch(`/api/deleteSession`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify([id]) });
       return { status: response.status, body: await response.text() };
     }, sessionId);

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStorage, REPLICATED_TABLES, type ReplicatedTable, type Row, type Storage } from '../../src/main/storage/index.js';
-import { withRawDatabase } from '../helpers/raw-database.js';
+import { openRawDatabase, withRawDatabase } from '../helpers/raw-database.js';
 import { writeReplicationSession, type ReplicationSession } from '../helpers/replication-session.js';
 import { createTemporaryStorage, type TemporaryStorage } from '../helpers/temporary-storage.js';
 
@@ -90,6 +90,35 @@ describe('reading a session for the team store', () => {
 });
 
 describe('applying pulled rows (a mirror home)', () => {
+  it('applies session by session: a row SQLite refuses skips its session, named with the rule; the others land (issue 33, finding 12)', async () => {
+    const other = await writeReplicationSession(storage, 'Another');
+    const good = storage.replication.readSession(written.sessionId)!.tables;
+    const bad = storage.replication.readSession(other.sessionId)!.tables;
+    const brokenTurn: Row = { ...bad.turns[0]!, status: 'exploded' };
+    const result = mirror.storage.replication.applySessions({ ...mergeTables(good, bad), turns: [...good.turns, brokenTurn, ...bad.turns.slice(1)] });
+    expect(result.applied).toEqual([written.sessionId]);
+    expect(result.skipped).toEqual([
+      { sessionId: other.sessionId, problem: `its turns row "${String(brokenTurn['id'])}" was refused: CHECK constraint failed: status IN ('running', 'finished', 'failed', 'stopped')` },
+    ]);
+    expect(mirror.storage.replication.readSession(written.sessionId)?.tables).toEqual(good);
+    expect(mirror.storage.sessions.get(other.sessionId)).toBeUndefined();
+  });
+
+  it('skips nothing when the fault is this machine’s, not a row’s: the database locked fails the whole apply, to be retried', { timeout: 30_000 }, () => {
+    const good = storage.replication.readSession(written.sessionId)!.tables;
+    const blocker = openRawDatabase(mirror.home.databaseFile);
+    blocker.pragma('busy_timeout = 0');
+    blocker.exec('BEGIN IMMEDIATE');
+    try {
+      expect(() => mirror.storage.replication.applySessions(good)).toThrow(/locked|busy/i);
+    } finally {
+      blocker.exec('ROLLBACK');
+      blocker.close();
+    }
+    expect(mirror.storage.sessions.get(written.sessionId)).toBeUndefined();
+    expect(mirror.storage.replication.applySessions(good).applied).toEqual([written.sessionId]);
+  });
+
   it('reproduces the session, its generated media index included, and counts the rows it wrote', () => {
     const read = storage.replication.readSession(written.sessionId)!;
     const rowCount = Object.values(read.tables).reduce((sum, rows) => sum + rows.length, 0);
@@ -198,3 +227,7 @@ describe('replication marks', () => {
     expect(() => storage.replication.markShipped('ses_nope')).not.toThrow();
   });
 });
+
+function mergeTables(...all: Array<Record<ReplicatedTable, Row[]>>): Record<ReplicatedTable, Row[]> {
+  return Object.fromEntries(REPLICATED_TABLES.map((spec) => [spec.name, all.flatMap((tables) => tables[spec.name])])) as Record<ReplicatedTable, Row[]>;
+}

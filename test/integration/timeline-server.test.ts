@@ -225,6 +225,31 @@ describe('timeline server', () => {
     expect((await send(server.port, '/%2e%2e/sightline-secret-outside.txt')).status).toBe(404);
   });
 
+  it('takes the token in the query only on the event stream and images: an API call with ?token= alone is refused 401 (issue 33, finding 13)', async () => {
+    const body = JSON.stringify([{ limit: 5 }]);
+    for (const path of [`/api/listSessions?token=${server.token}`, `/api/listSessions?limit=5&token=${server.token}`]) {
+      const refused = await send(server.port, path, { method: 'POST', headers: json(undefined), body });
+      expect(refused.status).toBe(401);
+      expect(JSON.parse(refused.body.toString())).toMatchObject({ error: { code: 'refused', message: expect.stringContaining('Authorization: Bearer') } });
+    }
+    // Not a GET, so not what EventSource or <img> send: the header is required there too.
+    const image = api.seeded[0]?.turns[0]?.images[0]?.id ?? '';
+    expect((await send(server.port, `/api/images/${image}?token=${server.token}`, { method: 'POST', headers: json(undefined), body: '[]' })).status).toBe(401);
+    expect((await send(server.port, `/api/events?token=${server.token}`, { method: 'POST', headers: json(undefined), body: '[]' })).status).toBe(401);
+    // The same call with the header is answered, and the two GETs take the query.
+    expect((await send(server.port, '/api/listSessions', { method: 'POST', headers: json(server.token), body })).status).toBe(200);
+    expect((await send(server.port, `/api/images/${image}?token=${server.token}`)).status).toBe(200);
+    const stream = await new Promise<number>((resolve, reject) => {
+      const outgoing = httpRequest({ host: '127.0.0.1', port: server.port, path: `/api/events?token=${server.token}` }, (response) => {
+        outgoing.destroy();
+        resolve(response.statusCode ?? 0);
+      });
+      outgoing.on('error', (error) => (outgoing.destroyed ? undefined : reject(error)));
+      outgoing.end();
+    });
+    expect(stream).toBe(200);
+  });
+
   it('serves an image by id with the token in the query, and a thumbnail', async () => {
     const image = api.seeded[0]?.turns[0]?.images[0];
     const reply = await send(server.port, `/api/images/${image?.id ?? ''}?token=${server.token}`);

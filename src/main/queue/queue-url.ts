@@ -4,6 +4,7 @@
  * (in messages, `queue ls`, errors the client passes on).
  */
 import { z } from 'zod';
+import { maskedQuery } from '../../shared/url-credentials.js';
 
 export interface QueueAddress {
   /** The URL with any credentials replaced by `***`: the only form ever printed. */
@@ -50,7 +51,14 @@ export function parseQueueUrl(text: string): QueueAddress {
   };
 }
 
-/** Any URL in a text (a mistyped scheme too) with its user and password masked: for texts that came from elsewhere (a client's error). */
+/**
+ * Any URL in a text (a mistyped scheme too) with its user and password masked: for texts that came from elsewhere (a
+ * client's error). Up to the last `@` of the authority, since a password may hold a `/`; and every value of a query
+ * and any fragment, which the queue's URL does not take, so whatever is there (`?password=…`) is no setting to show.
+ */
 export function redactedQueueUrl(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^@/\s]*@/gi, '$1***@');
+  return text
+    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s?#]*@/gi, '$1***@')
+    .replace(/\?[^\s#]*/g, (query) => maskedQuery(query, { maskAll: true }))
+    .replace(/#\S*/g, '#***');
 }

@@ -44,10 +44,12 @@ export {
   checkedReplicatedRow,
   REPLICATED_TABLES,
   ReplicationRepository,
+  type AppliedSessions,
   type BlobRef,
   type ReplicatedTable,
   type ReplicatedTableSpec,
   type Row,
   type RowValue,
   type SessionRows,
+  type SkippedSession,
 } from './replication.js';

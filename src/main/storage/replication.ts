@@ -170,7 +170,24 @@ export interface SessionRows {
   blobs: BlobRef[];
 }
 
+/** A session a mirror did not apply, and why, in words that hold no value of its rows. */
+export interface SkippedSession {
+  sessionId: string;
+  problem: string;
+}
+
+export interface AppliedSessions {
+  /** Rows written (a row already as given is not counted). */
+  written: number;
+  /** The sessions whose rows all landed. */
+  applied: string[];
+  /** The sessions none of whose rows landed, because one of them could not. */
+  skipped: SkippedSession[];
+}
+
 const MarkRow = z.object({ dirty_mark: z.number().int() });
+/** How much of a row's key or a reason a problem quotes: enough to find the row, not a page of someone's text. */
+const QUOTED_LENGTH = 120;
 const ImageBlobRow = z.object({ sha256: z.string(), mime: z.string(), byte_size: z.number().int().nonnegative() });
 const MediaBlobRow = z.object({ media_id: z.string(), mime: z.string() });
 
@@ -186,6 +203,8 @@ export class ReplicationRepository {
   private readonly pendingStatement;
   private readonly readSnapshot;
   private readonly applyTransaction;
+  private readonly applySessionsTransaction;
+  private readonly applySessionSavepoint;
   /**
    * The mark each session had when readSession last read it here: markShipped covers that mark, not a later
    * one, so a step that landed after the read keeps its session pending until the next shipment carries it.
@@ -240,6 +259,22 @@ export class ReplicationRepository {
     // with a turn from before it.
     this.readSnapshot = database.transaction((sessionId: string) => this.readRows(sessionId));
     this.applyTransaction = database.transaction((rows: Partial<Record<ReplicatedTable, Row[]>>) => this.upsertRows(rows));
+    // Called inside applySessionsTransaction, so a savepoint: a session that fails rolls back alone.
+    this.applySessionSavepoint = database.transaction((rows: Partial<Record<ReplicatedTable, Row[]>>) => this.upsertRows(rows, describedRowFailure));
+    this.applySessionsTransaction = database.transaction((bySession: Map<string, Partial<Record<ReplicatedTable, Row[]>>>) => {
+      const result: AppliedSessions = { written: 0, applied: [], skipped: [] };
+      for (const [sessionId, rows] of bySession) {
+        try {
+          result.written += this.applySessionSavepoint(rows);
+          result.applied.push(sessionId);
+        } catch (error) {
+          // Only a row's own fault skips its session; a full disk or a busy database fails the pull, which is retried.
+          if (!(error instanceof RowFailure)) throw error;
+          result.skipped.push({ sessionId, problem: error.message });
+        }
+      }
+      return result;
+    });
   }
 
   /** Every replicated row of the session and the pixels they name; undefined when there is no such session. */
@@ -260,6 +295,30 @@ export class ReplicationRepository {
       if (!REPLICATED_TABLES.some((spec) => spec.name === table)) throw new Error(`${table} is not a replicated table.`);
     }
     return this.applyTransaction(rows);
+  }
+
+  /**
+   * The mirror's import of rows it cannot trust (another machine wrote them, or anyone with write access to the team
+   * store): each session's rows land whole or not at all, in one transaction with a savepoint per session, so a row
+   * SQLite refuses (a CHECK, a type, a missing parent) costs its own session, said with the table, the row's key and
+   * the rule it broke, and every other session still lands. A session is the unit because half of one (its turns
+   * without their steps, a step without its turn) would show a run that never happened; its earlier version, if the
+   * mirror had one, stays.
+   */
+  applySessions(rows: Partial<Record<ReplicatedTable, Row[]>>): AppliedSessions {
+    for (const table of Object.keys(rows)) {
+      if (!REPLICATED_TABLES.some((spec) => spec.name === table)) throw new Error(`${table} is not a replicated table.`);
+    }
+    const bySession = new Map<string, Partial<Record<ReplicatedTable, Row[]>>>();
+    for (const spec of REPLICATED_TABLES) {
+      for (const row of rows[spec.name] ?? []) {
+        const owner = String(spec.name === 'sessions' ? row['id'] : row['session_id']);
+        const tables = bySession.get(owner) ?? {};
+        (tables[spec.name] ??= []).push(row);
+        bySession.set(owner, tables);
+      }
+    }
+    return this.applySessionsTransaction(bySession);
   }
 
   /** Notes that the session has rows the team store has not seen yet. Throws for a session this home lacks. */
@@ -321,14 +380,51 @@ export class ReplicationRepository {
     return undefined;
   }
 
-  private upsertRows(rows: Partial<Record<ReplicatedTable, Row[]>>): number {
+  private upsertRows(rows: Partial<Record<ReplicatedTable, Row[]>>, failed: (spec: ReplicatedTableSpec, row: Row, error: unknown) => never = rethrow): number {
     let written = 0;
     for (const spec of REPLICATED_TABLES) {
       const statement = this.upsertStatements.get(spec.name)!;
-      for (const row of rows[spec.name] ?? []) written += statement.run(checkedReplicatedRow(spec, row)).changes;
+      for (const row of rows[spec.name] ?? []) {
+        try {
+          written += statement.run(checkedReplicatedRow(spec, row)).changes;
+        } catch (error) {
+          failed(spec, row, error);
+        }
+      }
     }
     return written;
   }
+}
+
+/** A pulled row that did not land, described: its table, its key and the rule, never a value of its columns. */
+class RowFailure extends Error {
+  override name = 'RowFailure';
+}
+
+function rethrow(_spec: ReplicatedTableSpec, _row: Row, error: unknown): never {
+  throw error;
+}
+
+/**
+ * What SQLite says when the row itself is at fault: a constraint (CHECK, NOT NULL, UNIQUE, FOREIGN KEY, a STRICT
+ * column's type), a value too large, a type it cannot take. Anything else (SQLITE_FULL, SQLITE_BUSY, an I/O error) is
+ * this machine's trouble, not the row's.
+ */
+const ROW_FAULT_CODES = /^(SQLITE_CONSTRAINT|SQLITE_MISMATCH|SQLITE_TOOBIG)/;
+
+function describedRowFailure(spec: ReplicatedTableSpec, row: Row, error: unknown): never {
+  const code = (error as { code?: unknown } | null)?.code;
+  const fromSqlite = typeof code === 'string';
+  if (fromSqlite && !ROW_FAULT_CODES.test(code)) throw error;
+  const reason = error instanceof Error ? error.message : String(error);
+  // SQLite's messages name the rule and the columns (`CHECK constraint failed: json_valid(parts) AND …`, `cannot
+  // store TEXT value in INTEGER column turns.sequence`), not the values; a foreign key's names neither.
+  const hint = /FOREIGN KEY constraint failed/i.test(reason) ? ' (a row it refers to, such as its session or turn, is missing)' : '';
+  throw new RowFailure(`its ${spec.name} row ${quoted(JSON.stringify(row[spec.key] ?? null))} was refused: ${quoted(reason)}${hint}`);
+}
+
+function quoted(text: string): string {
+  return text.length > QUOTED_LENGTH ? `${text.slice(0, QUOTED_LENGTH)}…` : text;
 }
 
 function specOf(name: ReplicatedTable): ReplicatedTableSpec {

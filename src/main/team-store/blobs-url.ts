@@ -149,13 +149,16 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /**
  * The text with whatever could be a secret masked: user and password of any URL in it (also percent-encoded, as an
- * endpoint in a query is), and the values of settings the URL does not know (someone's `secret=…`).
+ * endpoint in a query is), the values of settings the URL does not know (someone's `secret=…`), and an endpoint's
+ * own query or fragment (`endpoint=http://minio:9000/?password=…`), of which only the origin is used; and a fragment.
  */
 export function redactedBlobsUrl(text: string): string {
   return text
     .replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s?#&]*@/gi, '$1***@')
     .replace(/([a-z][a-z0-9+.-]*%3A%2F%2F)[^\s?#&]*(?:@|%40)/gi, '$1***@')
-    .replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, separator: string, key: string) =>
-      (QUERY_KEYS as readonly string[]).includes(key) ? whole : `${separator}${key}=***`,
-    );
+    .replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, separator: string, key: string, value: string) => {
+      if (key === 'endpoint') return `${separator}${key}=${value.replace(/(\?|%3F|#|%23)[\s\S]*$/i, '$1***')}`;
+      return (QUERY_KEYS as readonly string[]).includes(key) ? whole : `${separator}${key}=***`;
+    })
+    .replace(/#\S*/, '#***');
 }

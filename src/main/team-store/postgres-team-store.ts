@@ -250,10 +250,18 @@ export class PostgresTeamStore {
    * which a mirror needs to apply each batch alone). One REPEATABLE READ snapshot covers every batch, so a row
    * rewritten during the pull (a higher revision) is neither half seen nor skipped: it comes at the next pull.
    * Resolves with the revision to pull from next time; `onBatch` runs in order, each awaited.
+   *
+   * A session named in `whole` (one the mirror skipped for a bad row) comes with all its rows, not only those after
+   * `since`, when it has changed: the mirror never took its older rows, and a later good revision must give it all.
    */
-  async pullInBatches(since: number, onBatch: (batch: Omit<TeamChanges, 'revision'>) => Promise<void> | void, options: { sessionsPerBatch?: number } = {}): Promise<number> {
+  async pullInBatches(
+    since: number,
+    onBatch: (batch: Omit<TeamChanges, 'revision'>) => Promise<void> | void,
+    options: { sessionsPerBatch?: number; whole?: readonly string[] } = {},
+  ): Promise<number> {
     z.number().int().nonnegative().parse(since);
     const perBatch = options.sessionsPerBatch ?? 200;
+    const whole = z.array(z.string()).parse(options.whole ?? []);
     return this.withClient(async (client) => {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const tables = [...REPLICATED_TABLES.map((spec) => spec.name), 'team_session_states'];
@@ -269,14 +277,14 @@ export class PostgresTeamStore {
         const rows: Partial<Record<ReplicatedTable, Row[]>> = {};
         for (const spec of REPLICATED_TABLES) {
           const result = await client.query<Row & { revision: number }>(
-            `SELECT ${spec.columns.join(', ')}, revision FROM ${spec.name} WHERE ${spec.name === 'sessions' ? 'id' : 'session_id'} = ANY($2) AND revision > $1 ORDER BY revision`,
-            [since, batch],
+            `SELECT ${spec.columns.join(', ')}, revision FROM ${spec.name} WHERE ${spec.name === 'sessions' ? 'id' : 'session_id'} = ANY($2) AND (revision > $1 OR ${spec.name === 'sessions' ? 'id' : 'session_id'} = ANY($3)) ORDER BY revision`,
+            [since, batch, whole],
           );
           if (result.rows.length > 0) rows[spec.name] = result.rows.map(({ revision: _revision, ...row }) => row);
         }
         const stateResult = await client.query(
-          'SELECT session_id, state, worker_host, worker_pid, job_id, detail, updated_at, revision FROM team_session_states WHERE session_id = ANY($2) AND revision > $1 ORDER BY revision',
-          [since, batch],
+          'SELECT session_id, state, worker_host, worker_pid, job_id, detail, updated_at, revision FROM team_session_states WHERE session_id = ANY($2) AND (revision > $1 OR session_id = ANY($3)) ORDER BY revision',
+          [since, batch, whole],
         );
         await onBatch({ tables: rows, states: z.array(StateRow).parse(stateResult.rows).map((row) => row.status) });
       }

@@ -1,9 +1,11 @@
 /**
  * The team store's address: `postgres://user:password@host:port/database?sslmode=…` (or `postgresql://`), as
  * `--store` and SIGHTLINE_STORE_URL give it. The password may also come from PGPASSWORD, which pg reads itself.
- * Everything printed uses `shown`, the URL with its password masked; the password is kept only inside the
- * connection string handed to pg.
+ * Everything printed uses `shown`, the URL with its password masked, and so is every credential setting of its query
+ * (`password`, `sslpassword`, any name holding "password": shared/url-credentials.ts) and any #fragment; the secrets
+ * are kept only inside the connection string handed to pg.
  */
+import { credentialValues, MASK, maskedQuery } from '../../shared/url-credentials.js';
 
 /** A store URL that cannot be used; the message says what is wrong without repeating a password. */
 export class StoreUrlError extends Error {
@@ -14,7 +16,7 @@ export class StoreUrlError extends Error {
 }
 
 export interface StoreAddress {
-  /** The URL as it may be printed: the password (and a `password` parameter) masked as ***. */
+  /** The URL as it may be printed: the password, every credential setting (`sslpassword`…) and a fragment masked as ***. */
   shown: string;
   /** The URL as given, for pg: it holds the password. */
   connectionString: string;
@@ -27,7 +29,6 @@ export interface StoreAddress {
 }
 
 const SCHEMES = ['postgres:', 'postgresql:'];
-const MASK = '***';
 const DEFAULT_PORT = 5432;
 
 export function parseStoreUrl(text: string): StoreAddress {
@@ -75,17 +76,17 @@ export function withoutSecrets(text: string, address: Pick<StoreAddress, 'secret
 }
 
 function secretsOf(url: URL): string[] {
-  const written = [url.password, url.searchParams.get('password') ?? ''].filter((secret) => secret !== '');
+  const written = [url.password].filter((secret) => secret !== '');
   const decoded = written.map((secret) => safeDecode(secret));
-  return [...new Set([...written, ...decoded])].sort((left, right) => right.length - left.length);
+  return [...new Set([...written, ...decoded, ...credentialValues(url.search)])].sort((left, right) => right.length - left.length);
 }
 
 function maskedUrl(url: URL): string {
   const copy = new URL(url.href);
   if (copy.password !== '') copy.password = MASK;
-  if (copy.searchParams.has('password')) copy.searchParams.set('password', MASK);
-  // URLSearchParams encodes the mask; the printed form reads better with it as typed.
-  return copy.href.replaceAll(encodeURIComponent(MASK), MASK);
+  // pg never reads a fragment, so nothing there is for it; whatever was pasted there is not printed either.
+  if (copy.hash !== '') copy.hash = MASK;
+  return `${copy.href.slice(0, copy.href.length - copy.search.length - copy.hash.length)}${maskedQuery(copy.search)}${copy.hash}`;
 }
 
 /** Something that is not a URL may still hold a password after a colon: show only its start. */

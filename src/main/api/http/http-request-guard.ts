@@ -3,7 +3,8 @@
  * still send requests there, and a DNS-rebinding attack can make a foreign name resolve to 127.0.0.1. So:
  * - the Host header must name this server (127.0.0.1:PORT or localhost:PORT): a rebound name is refused;
  * - an Origin header, when present, must be this server's own origin: cross-site requests are refused;
- * - every API request must carry the token printed with the URL, compared in constant time;
+ * - every API request must carry the token printed with the URL, compared in constant time, in the Authorization
+ *   header; only the event stream and images, which EventSource and <img> fetch, may carry it in the query;
  * - a call's body must be declared application/json, which a plain HTML form cannot send (415 otherwise).
  * No CORS header is ever sent, so a foreign page cannot read an answer either.
  */
@@ -55,17 +56,38 @@ export function checkHostAndOrigin(request: IncomingMessage, port: number, publi
   return { ok: true };
 }
 
-/** The token from `Authorization: Bearer …`, else from the `token` query parameter (EventSource and <img>). */
-export function presentedToken(request: IncomingMessage, url: URL): string | undefined {
-  const header = request.headers.authorization;
-  const bearer = header === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-  return bearer ?? url.searchParams.get('token') ?? undefined;
+/**
+ * Where a `token` query parameter is taken: GET of the event stream and of an image, which EventSource and <img>
+ * request and cannot give a header. Anywhere else a URL's query ends up in proxy and server logs for nothing, so every
+ * other request must send `Authorization: Bearer`.
+ */
+export function acceptsTokenInQuery(method: string | undefined, pathname: string): boolean {
+  return method === 'GET' && (pathname === '/api/events' || /^\/api\/images\/[^/]+$/.test(pathname));
 }
 
-export function checkToken(presented: string | undefined, expected: string): GuardVerdict {
+export interface PresentedToken {
+  token: string | undefined;
+  /** A `token` query parameter was sent where only the header is taken (and no header came). */
+  queryRefused: boolean;
+}
+
+/** The token from `Authorization: Bearer …`, else, on the event stream and images only, from the `token` query parameter. */
+export function presentedToken(request: IncomingMessage, url: URL): PresentedToken {
+  const header = request.headers.authorization;
+  const bearer = header === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  if (bearer !== undefined) return { token: bearer, queryRefused: false };
+  const query = url.searchParams.get('token') ?? undefined;
+  if (query === undefined) return { token: undefined, queryRefused: false };
+  return acceptsTokenInQuery(request.method, url.pathname) ? { token: query, queryRefused: false } : { token: undefined, queryRefused: true };
+}
+
+export function checkToken(presented: PresentedToken, expected: string): GuardVerdict {
+  if (presented.queryRefused) {
+    return { ok: false, status: 401, message: 'Send the token as `Authorization: Bearer TOKEN`: a token in the query is taken only by GET /api/events and images.' };
+  }
   const refusal: GuardVerdict = { ok: false, status: 401, message: 'A valid token is required: open the URL `sightline timeline` printed.' };
-  if (presented === undefined) return refusal;
-  const given = Buffer.from(presented);
+  if (presented.token === undefined) return refusal;
+  const given = Buffer.from(presented.token);
   const wanted = Buffer.from(expected);
   return given.length === wanted.length && timingSafeEqual(given, wanted) ? { ok: true } : refusal;
 }

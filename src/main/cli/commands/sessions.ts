@@ -81,7 +81,7 @@ async function listSessions(invocation: CliInvocation, home: SightlineHome, opti
     stdout(options.json === true ? '[]\n' : `no sessions yet (in ${home.root})\n`);
     return;
   }
-  await withStorage(home, team, invocation.io.env, (storage) => {
+  await withStorage(home, team, invocation.io, (storage) => {
     const summaries = storage.sessions.list({ limit: options.limit });
     if (options.json === true) {
       stdout(`${JSON.stringify(summaries, null, 2)}\n`);
@@ -108,7 +108,7 @@ async function showSession(
   const team = teamAddresses(options, invocation.io.env);
   const unknown = new UserError(`no session ${id} in ${team === undefined ? home.root : team.store.shown} (see \`sightline sessions ls\`).`, EXIT.usage);
   if (team === undefined && !existsSync(home.databaseFile)) throw unknown;
-  await withStorage(home, team, invocation.io.env, (storage) => {
+  await withStorage(home, team, invocation.io, (storage) => {
     const detail = sessionDetail(storage, id);
     if (detail === undefined) throw unknown;
     const stdout = commandOutput(invocation.io.stdout, options.json);
@@ -141,14 +141,14 @@ function changePin(invocation: CliInvocation, home: SightlineHome, idText: strin
 async function withStorage(
   home: SightlineHome,
   team: TeamAddresses | undefined,
-  env: Record<string, string | undefined>,
+  io: Pick<CliInvocation['io'], 'env' | 'stderr'>,
   use: (storage: Storage) => void,
 ): Promise<void> {
   if (team === undefined) {
     withHomeStorage(home, use);
     return;
   }
-  await readTeamStore(home, team, env, use);
+  await readTeamStore(home, team, io.env, io.stderr, use);
 }
 
 function withHomeStorage(home: SightlineHome, use: (storage: Storage) => void): void {

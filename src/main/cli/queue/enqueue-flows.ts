@@ -105,7 +105,7 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
     if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
     if (reportFile !== undefined && team !== undefined) {
       // Each worker shipped its session before it reported the result, so the store has them all by now.
-      await readTeamStore(loaded.home, team, io.env, (storage) => writeFlowRunReport(reportFile, redacted, status, { storage }, redact, stderr));
+      await readTeamStore(loaded.home, team, io.env, stderr, (storage) => writeFlowRunReport(reportFile, redacted, status, { storage }, redact, stderr));
     }
     stderr(summaryLine(result));
     invocation.exitCode = status === 'passed' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.failed;

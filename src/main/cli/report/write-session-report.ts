@@ -58,7 +58,7 @@ export async function writeSessionReport(invocation: CliInvocation, command: Com
     return;
   }
   // The team store's session, from its local mirror: frames not yet there come from the bucket as the report reads them.
-  await readTeamStore(loaded.home, team, io.env, read);
+  await readTeamStore(loaded.home, team, io.env, io.stderr, read);
 }
 
 const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };

@@ -15,7 +15,7 @@ import { loadCliConfig } from '../cli-config.js';
 import { packageRoots, packageVersion } from '../package-info.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
 import { redactingWriter } from '../run/secrets.js';
-import { openTeamReader } from '../team/team-reader.js';
+import { openTeamReader, skippedSessionLines } from '../team/team-reader.js';
 import { teamAddresses, teamSecrets, type TeamAddresses, type TeamStoreOptions } from '../team/team-store-options.js';
 import type { CliConfig } from '../cli-config.js';
 import type { SightlineHome } from '../../config/home.js';
@@ -102,8 +102,8 @@ async function homeSource(loaded: CliConfig): Promise<TimelineSource> {
 }
 
 async function teamSource(home: SightlineHome, team: TeamAddresses, io: CliInvocation['io']): Promise<TimelineSource> {
-  const mirror = await openTeamReader(home, team, io.env);
   const stderr = redactingWriter(io.stderr, redactorOf(teamSecrets(team, io.env)));
+  const mirror = await openTeamReader(home, team, io.env, stderr);
   return {
     storage: mirror.storage,
     name: `the team store ${team.store.shown} (screenshots in ${team.blobs.shown})`,
@@ -117,6 +117,7 @@ async function teamSource(home: SightlineHome, team: TeamAddresses, io: CliInvoc
           const pulled = await mirror.pull();
           if (failing !== undefined) stderr('team store: reachable again\n');
           failing = undefined;
+          for (const line of skippedSessionLines(pulled.skipped)) stderr(line);
           if (pulled.sessionIds.length > 0) changed(pulled.sessionIds);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);

@@ -1,31 +1,44 @@
 /**
  * Picks the transport for this page: the preload's bridge inside the Electron app; the token in the URL
  * (`#token=…`, or `?token=…`) when `sightline timeline` opened the page in a browser; null otherwise (a
- * plain preview of the built page, with nothing to talk to).
+ * plain preview of the built page, with nothing to talk to). The token is taken from the URL once
+ * (token-exchange.ts): kept in the tab's sessionStorage and removed from the address bar.
  */
 import type { SightlineBridge } from '../../../shared/app-api.js';
 import type { AppApiClient } from './app-api-client.js';
-import { createHttpClient } from './http-client.js';
 import { createIpcClient } from './ipc-client.js';
+import { connectOverHttp, type PageLocation, type TokenKeeper } from './token-exchange.js';
 
-export interface PageLocation {
-  origin: string;
-  hash: string;
-  search: string;
-}
+export { tokenFromLocation, type PageLocation } from './token-exchange.js';
 
 export function connectAppApi(
   bridge: SightlineBridge | undefined = window.sightline,
   location: PageLocation = window.location,
+  keeper: TokenKeeper = browserTokenKeeper(),
 ): AppApiClient | null {
   if (bridge) return createIpcClient(bridge);
-  const token = tokenFromLocation(location);
-  return token === null ? null : createHttpClient({ origin: location.origin, token });
+  return connectOverHttp(location, keeper);
 }
 
-/** The token `sightline timeline` put in the URL it printed, from the fragment or the query. */
-export function tokenFromLocation(location: Pick<PageLocation, 'hash' | 'search'>): string | null {
-  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('token');
-  const token = fromHash ?? new URLSearchParams(location.search).get('token');
-  return token !== null && /^[A-Za-z0-9_-]{16,200}$/.test(token) ? token : null;
+const TOKEN_KEY = 'sightline.timeline-token';
+
+function browserTokenKeeper(): TokenKeeper {
+  return {
+    recall: () => {
+      try {
+        return window.sessionStorage.getItem(TOKEN_KEY);
+      } catch {
+        return null;
+      }
+    },
+    keep: (token) => {
+      try {
+        window.sessionStorage.setItem(TOKEN_KEY, token);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    replaceAddress: (url) => window.history.replaceState(window.history.state, '', url),
+  };
 }
