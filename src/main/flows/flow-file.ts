@@ -40,6 +40,8 @@ const LoadOptionsSchema = z.object({
    * secrets: here their names are checked, not their values (`env` is not read).
    */
   environmentElsewhere: z.boolean().optional(),
+  /** Told each name the flows read from the environment (`${env.NAME}`, a secret): a queue's worker checks them against what it allows. */
+  onEnvironmentRead: z.custom<(name: string) => void>((value) => typeof value === 'function').optional(),
 });
 export type LoadFlowOptions = z.input<typeof LoadOptionsSchema>;
 
@@ -51,8 +53,9 @@ export function loadFlowFile(path: string, options: LoadFlowOptions): Flow {
 
 /** Each file as a flow to run on its own; throws one FlowFileError with the problems of all of them. */
 export function loadFlowFiles(paths: readonly string[], options: LoadFlowOptions): Flow[] {
-  const { vars, env, environmentElsewhere } = LoadOptionsSchema.parse(options);
-  const loader = new FlowLoader(environmentElsewhere === true ? ELSEWHERE : env);
+  const { vars, env, environmentElsewhere, onEnvironmentRead } = LoadOptionsSchema.parse(options);
+  const environment = environmentElsewhere === true ? ELSEWHERE : env;
+  const loader = new FlowLoader(onEnvironmentRead === undefined ? environment : readsTold(environment, onEnvironmentRead));
   const flows: Flow[] = [];
   const usedVars = new Set<string>();
   for (const path of paths) {
@@ -115,6 +118,15 @@ const ELSEWHERE: Record<string, string | undefined> = new Proxy(
   {},
   { get: (_target, name) => (typeof name === 'string' ? `(\${env.${name}} on the worker)` : undefined) },
 );
+
+function readsTold(env: Record<string, string | undefined>, told: (name: string) => void): Record<string, string | undefined> {
+  return new Proxy(env, {
+    get: (target, name) => {
+      if (typeof name === 'string') told(name);
+      return Reflect.get(target, name) as string | undefined;
+    },
+  });
+}
 
 class FlowLoader {
   readonly problems: FlowFileProblem[] = [];
