@@ -70,6 +70,11 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
   const runId = `run_${newId('session').slice('ses_'.length)}`;
   const jobs = flows.map((flow, index) => flowJob(flow, index, runId, options, request));
 
+  const loosening = [options.yes === true ? '--yes' : undefined, options.allowFileUrls === true ? '--allow-file-urls' : undefined, options.confirm === 'never' ? '--confirm never' : undefined].filter((flag) => flag !== undefined);
+  if (loosening.length > 0) {
+    // The client cannot know each worker's settings; it says now what a worker will say when it takes the job.
+    stderr(`note: ${loosening.join(', ')} ${loosening.length === 1 ? 'loosens' : 'loosen'} a worker's own settings: a worker refuses such a job before running it unless its owner set worker.allowLoosening (docs/teams.md)\n`);
+  }
   const client = await reachQueue(request.address, stderr);
   try {
     await client.enqueue(jobs);
