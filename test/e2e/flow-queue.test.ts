@@ -15,7 +15,7 @@ import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-s
 import { summarizeRequest } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { answeringModel, answerTrue, LATCH, queuedFlowFile } from '../helpers/queued-flows.js';
+import { answeringModel, answerTrue, LATCH, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
 import { startXvfb } from '../helpers/xvfb.js';
 import { startSightline, type SightlineProcess } from './support/sightline-process.js';
 
@@ -66,6 +66,7 @@ function startWorker(name: string, url = redis.url): SightlineProcess {
     SIGHTLINE_MODEL_BASE_URL: model.baseUrl,
     PAGE_URL: page.url,
     SIGHTLINE_QUEUE_LOCK_MS: '2000',
+    ...WORKER_READS_PAGE_URL,
   });
   started.push(worker);
   return worker;
