@@ -2,7 +2,8 @@
  * The queue's parts that need no Redis (issue 29): the URL read and redacted, the job refused when its paths could
  * leave the worker's folder, the attempts told from a job's log (a dead worker's run is lost and counted, a handed
  * back one is not), a flow with a sub-flow in a sibling folder sent as text and loaded again elsewhere with that
- * machine's environment, and the client's flags checked before any connection.
+ * machine's environment, and the client's flags checked before any connection. Issue 33: a worker's policy for jobs
+ * (its allow lists read from the environment, loosening flags refused by name), and a job's progress read as a step.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
