@@ -256,7 +256,7 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
     expect(accepted.code, accepted.stderr).toBe(0);
   });
 
-  it('queue ls works on an empty Redis and a busy one; a flow name forges no line; the client prints steps as a local run does', { timeout: 480_000 }, async () => {
+  it('queue ls works on an empty Redis and a busy one, and a flow name forges no line there or in the worker\'s log', { timeout: 480_000 }, async () => {
     const empty = await runSightlineProcess(['--home', home('ls'), 'queue', 'ls', '--queue', redis.url]);
     expect(empty.code, empty.stderr).toBe(0);
     expect(empty.stdout).toBe('the queue is empty\n');
@@ -291,7 +291,9 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
     expect(listed.find((line) => line.startsWith(waiting))).toContain('waiting  Waiting\\nmore');
     const busyJson = await runSightlineProcess(['--home', home('ls'), 'queue', 'ls', '--queue', redis.url, '--json']);
     expect((JSON.parse(busyJson.stdout) as Array<{ id: string }>).map((job) => job.id).sort()).toEqual([forging, waiting].sort());
+  });
 
+  it('the client prints a queued flow\'s steps as a local run does', { timeout: 480_000 }, async () => {
     // The same flow, queued and run here: the same step lines, times aside.
     const file = join(folder, 'steps.flow.yaml');
     writeFileSync(file, `name: Steps\n${target}\nsteps:\n  - assert: The page shows a cart\n  - assert: The cart has a name field\n    continue_on_error: true\n`);
