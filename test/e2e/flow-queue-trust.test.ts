@@ -266,15 +266,22 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
 
     model.script(answeringModel(() => undefined));
     const worker = await startWorker('worker');
+    const forgedLine = (text: string) => text.split('\n').filter((line) => line.startsWith('✓ Forged') || line.startsWith('■ Overprinted'));
     const forged = 'Innocent\n✓ Forged passed\r■ Overprinted';
     const forging = await putJob(`name: Innocent\n${target}\nsteps:\n  - assert: The page shows a cart\n`, { flowName: forged });
     expect((await ended(forging)).state).toBe('completed');
+    // Our client prints the name its worker reports on one line too.
+    const named = join(folder, 'named.flow.yaml');
+    writeFileSync(named, `name: "Named\\n✓ Forged passed"\n${target}\nsteps:\n  - assert: The page shows a cart\n`);
+    const waited = await runSightlineProcess(['--home', home('client'), 'flow', named, '--queue', redis.url, '--wait']);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(forgedLine(waited.stderr)).toEqual([]);
+    expect(waited.stderr).toContain('✓ Named\\n✓ Forged passed passed');
     worker.child.kill('SIGTERM');
     await worker.exited;
     // Put with no worker serving: it stays waiting.
     const waiting = await putJob(`name: Waiting\n${target}\nsteps: []\n`, { flowName: 'Waiting\nmore' });
 
-    const forgedLine = (text: string) => text.split('\n').filter((line) => line.startsWith('✓ Forged') || line.startsWith('■ Overprinted'));
     expect(forgedLine(worker.output.stderr)).toEqual([]);
     expect(worker.output.stderr).toContain('Innocent\\n✓ Forged passed\\r■ Overprinted');
     const status = await runSightlineProcess(['--home', home('status'), 'queue', 'status', forging.replace(/\.1$/, ''), '--queue', redis.url]);
@@ -286,11 +293,13 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
     expect(busy.code, busy.stderr).toBe(0);
     expect(forgedLine(busy.stdout)).toEqual([]);
     const listed = busy.stdout.trimEnd().split('\n');
-    expect(listed).toHaveLength(2);
+    expect(listed).toHaveLength(3);
     expect(listed.find((line) => line.startsWith(forging))).toContain('completed (passed)');
     expect(listed.find((line) => line.startsWith(waiting))).toContain('waiting  Waiting\\nmore');
     const busyJson = await runSightlineProcess(['--home', home('ls'), 'queue', 'ls', '--queue', redis.url, '--json']);
-    expect((JSON.parse(busyJson.stdout) as Array<{ id: string }>).map((job) => job.id).sort()).toEqual([forging, waiting].sort());
+    const ids = (JSON.parse(busyJson.stdout) as Array<{ id: string }>).map((job) => job.id);
+    expect(ids).toHaveLength(3);
+    expect(ids).toEqual(expect.arrayContaining([forging, waiting]));
   });
 
   it('the client prints a queued flow\'s steps as a local run does', { timeout: 480_000 }, async () => {
