@@ -160,7 +160,7 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
       flowFile('Held', `${LATCH} The page shows a cart`),
     ];
     const workers = [startWorker('worker-a'), startWorker('worker-b')];
-    for (const worker of workers) await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'a worker serving', timeoutMs: 60_000 });
+    for (const worker of workers) await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'a worker serving', timeoutMs: 120_000 });
 
     const out = join(folder, 'report.json');
     const runReport = join(folder, 'run.html');
