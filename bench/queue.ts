@@ -20,6 +20,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest, typ
 import { startRedis, type RedisServer } from '../test/helpers/redis-server.js';
 import { postgresAvailable, startPostgres } from '../test/helpers/postgres-server.js';
 import { startS3Server } from '../test/helpers/s3-server.js';
+import { WORKER_READS_PAGE_URL } from '../test/helpers/queued-flows.js';
 import { scriptedMoves, summarizeRequest } from '../test/helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../test/helpers/seed.js';
 import { waitFor } from '../test/helpers/wait-for.js';
@@ -82,7 +83,7 @@ function home(context: Context, name: string): string {
 }
 
 function start(context: Context, name: string, args: readonly string[], env: Record<string, string> = {}): SightlineProcess {
-  const child = startSightline(['--home', home(context, name), ...args], { SIGHTLINE_MODEL_BASE_URL: context.model.baseUrl, PAGE_URL: context.pageUrl, ...env });
+  const child = startSightline(['--home', home(context, name), ...args], { SIGHTLINE_MODEL_BASE_URL: context.model.baseUrl, PAGE_URL: context.pageUrl, ...WORKER_READS_PAGE_URL, ...env });
   context.started.push(child);
   return child;
 }

@@ -177,6 +177,26 @@ const SearchConfigSchema = z
   })
   .strict();
 
+/** An environment variable's name, as a worker's allow lists give it. */
+const VariableNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name: letters, digits and _, not starting with a digit');
+
+/**
+ * What `sightline worker` lets a queued job do (docs/teams.md, "What a job may ask of a worker"). Whoever can write
+ * to the queue's Redis can enqueue: a job is a request, and the worker's owner decides here what it may read and
+ * loosen. Empty lists and `false` by default: a job reads no variable and types no secret of the worker's unless
+ * named, and may only tighten the worker's own agent settings.
+ */
+const WorkerConfigSchema = z
+  .object({
+    /** The environment variables a job may read through `${env.NAME}`. */
+    allowEnv: z.array(VariableNameSchema).default([]),
+    /** The secrets (environment variables, by name) a job may declare under `secrets:` and have typed. */
+    allowSecrets: z.array(VariableNameSchema).default([]),
+    /** Whether a job may loosen the worker's settings: --yes, --allow-file-urls, a looser --confirm, more --max-steps. */
+    allowLoosening: z.boolean().default(false),
+  })
+  .strict();
+
 /**
  * MCP servers are named in config.json; the name prefixes their tools (`<server>__<tool>`). Letters,
  * digits and "-" only (no "_"), so the first "_" of a namespaced tool name is where its server's name
@@ -245,6 +265,7 @@ export const ConfigSchema = z
     agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),
     search: SearchConfigSchema.default(SearchConfigSchema.parse({})),
     mcp: McpConfigSchema.default(McpConfigSchema.parse({})),
+    worker: WorkerConfigSchema.default(WorkerConfigSchema.parse({})),
   })
   .strict();
 
@@ -291,7 +312,8 @@ export function mcpSecretValues(config: Config): string[] {
   }).filter((value) => value !== '');
 }
 
-const SECRET_VARIABLE_NAME = /key|token|secret|password|passwd|auth|credential/i;
+/** A variable whose name says it holds a credential: its value is masked (MCP servers' env, a queue worker's environment). */
+export const SECRET_VARIABLE_NAME = /key|token|secret|password|passwd|auth|credential/i;
 
 /** A URL's password, and the values of its query parameters whose names say they are secret. */
 function urlSecrets(text: string): string[] {

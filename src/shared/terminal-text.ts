@@ -16,9 +16,12 @@ export function terminalText(text: string): string {
   return text.replace(UNSAFE_CHARACTER, escaped);
 }
 
-/** One line of a listing: line breaks and tabs are shown escaped too, so a title cannot forge lines. */
+/**
+ * One field of a line (a title in a listing, a queued job's flow name in a worker's log): line breaks and tabs are
+ * shown escaped too, the Unicode line and paragraph separators with them, so the text cannot forge lines.
+ */
 export function terminalLine(text: string): string {
-  return terminalText(text).replace(/[\n\t]/g, escaped);
+  return terminalText(text).replace(/[\n\t\u2028\u2029]/g, escaped);
 }
 
 function escaped(character: string): string {

@@ -15,7 +15,7 @@ import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-s
 import { summarizeRequest } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { answeringModel, answerTrue, LATCH, queuedFlowFile } from '../helpers/queued-flows.js';
+import { answeringModel, answerTrue, LATCH, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
 import { startXvfb } from '../helpers/xvfb.js';
 import { startSightline, type SightlineProcess } from './support/sightline-process.js';
 
@@ -66,6 +66,7 @@ function startWorker(name: string, url = redis.url): SightlineProcess {
     SIGHTLINE_MODEL_BASE_URL: model.baseUrl,
     PAGE_URL: page.url,
     SIGHTLINE_QUEUE_LOCK_MS: '2000',
+    ...WORKER_READS_PAGE_URL,
   });
   started.push(worker);
   return worker;
@@ -117,7 +118,7 @@ interface Report {
 }
 
 describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
-  it('runs six flows on two workers; a worker killed mid-job loses nothing and nothing is reported twice', { timeout: 240_000 }, async () => {
+  it('runs six flows on two workers; a worker killed mid-job loses nothing and nothing is reported twice', { timeout: 360_000 }, async () => {
     let hangSeen!: () => void;
     const hang = new Promise<void>((resolve) => (hangSeen = resolve));
     model.script(answeringModel(() => hangSeen()));
@@ -126,7 +127,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
       flowFile('Held', `${LATCH} The page shows a cart`),
     ];
     const workers = [startWorker('worker-a'), startWorker('worker-b')];
-    for (const worker of workers) await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'a worker serving', timeoutMs: 60_000 });
+    for (const worker of workers) await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'a worker serving', timeoutMs: 120_000 });
 
     const out = join(folder, 'report.json');
     const client = startClient([...files, '--queue', redis.url, '--wait', '--retry', '1', '--out', out]);
@@ -164,10 +165,10 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(ended.stderr).toContain('worker stopped');
   });
 
-  it('a worker waiting for jobs rides out a Redis restart and takes the next job', { timeout: 120_000 }, async () => {
+  it('a worker waiting for jobs rides out a Redis restart and takes the next job', { timeout: 240_000 }, async () => {
     model.script(answeringModel(() => undefined));
     const worker = startWorker('worker');
-    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
+    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 120_000 });
     await redis.stop();
     await waitFor(() => worker.output.stderr.includes(`cannot reach the queue at ${redis.url}`), { description: 'the worker saying Redis is gone', timeoutMs: 30_000 });
     await redis.start();
@@ -179,7 +180,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(worker.output.stderr).toContain('✓ After restart');
   });
 
-  it('without Redis, the client exits with a clear message and the worker keeps retrying with backoff; the password is never shown', { timeout: 120_000 }, async () => {
+  it('without Redis, the client exits with a clear message and the worker keeps retrying with backoff; the password is never shown', { timeout: 240_000 }, async () => {
     await redis.stop();
     const url = `redis://sightline:hunter2-secret@127.0.0.1:${redis.port}`;
     const client = await startClient([flowFile('Nowhere', 'The page shows a cart'), '--queue', url, '--wait']).exited;
@@ -197,13 +198,13 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(worker.child.exitCode).toBeNull();
   });
 
-  it('a SIGTERM finishes the job in hand, takes no new one, and the worker exits cleanly', { timeout: 120_000 }, async () => {
+  it('a SIGTERM finishes the job in hand, takes no new one, and the worker exits cleanly', { timeout: 240_000 }, async () => {
     let heldSeen!: () => void;
     const held = new Promise<void>((resolve) => (heldSeen = resolve));
     let release!: () => void;
     model.script(heldModel(() => heldSeen(), new Promise<void>((resolve) => (release = resolve))));
     const worker = startWorker('worker');
-    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
+    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 120_000 });
     const client = startClient([flowFile('In hand', `${LATCH} The page shows a cart`), '--queue', redis.url, '--wait']);
     await held;
 
@@ -227,12 +228,12 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(waiting).toMatchObject({ flow: 'Later', state: 'waiting', attempts: [] });
   });
 
-  it('queue cancel stops a running job: its worker stops the flow, and the client waiting for it reports it stopped', { timeout: 120_000 }, async () => {
+  it('queue cancel stops a running job: its worker stops the flow, and the client waiting for it reports it stopped', { timeout: 240_000 }, async () => {
     let hangSeen!: () => void;
     const hang = new Promise<void>((resolve) => (hangSeen = resolve));
     model.script(answeringModel(() => hangSeen()));
     const worker = startWorker('worker');
-    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
+    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 120_000 });
     const client = startClient([flowFile('Held', `${LATCH} The page shows a cart`), '--queue', redis.url, '--wait']);
     // The flow's model call hangs: the job is running, and only a cancel ends it.
     await hang;
@@ -253,7 +254,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(next.code, next.stderr).toBe(0);
   });
 
-  it('queue cancel removes a waiting job, and the client waiting for it reports it stopped', { timeout: 120_000 }, async () => {
+  it('queue cancel removes a waiting job, and the client waiting for it reports it stopped', { timeout: 240_000 }, async () => {
     // No worker: the job waits until it is cancelled.
     const client = startClient([flowFile('Never run', 'The page shows a cart'), '--queue', redis.url, '--wait']);
     const runId = await waitFor(() => /enqueued .* as (run_[0-9a-f]{12}) /.exec(client.output.stderr)?.[1], { description: 'the run enqueued', timeoutMs: 60_000 });
@@ -273,14 +274,14 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(gone.stderr).toContain(`no job or run ${runId} in the queue`);
   });
 
-  it('a desktop flow waits for a desktop worker: a browser-only worker never takes it, one with a desktop runs it', { timeout: 120_000 }, async () => {
+  it('a desktop flow waits for a desktop worker: a browser-only worker never takes it, one with a desktop runs it', { timeout: 360_000 }, async () => {
     model.script(answeringModel(() => undefined));
     const desktop = join(folder, 'a-desktop.flow.yaml');
     writeFileSync(desktop, 'name: On the desktop\ntarget: { operator: desktop }\nsteps:\n  - assert: The desktop shows a window\n');
     // Enqueued after the desktop flow, in the same run: once the worker has finished it, it had every chance to take the first.
     const browser = flowFile('B in the browser', 'The page shows a cart');
     const worker = startWorker('worker');
-    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
+    await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 120_000 });
     const enqueued = await startClient([desktop, browser, '--queue', redis.url]).exited;
     expect(enqueued.code, enqueued.stderr).toBe(0);
     const runId = runIdOf(enqueued.stderr);

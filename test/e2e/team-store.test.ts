@@ -28,7 +28,7 @@ import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-s
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { answeringModel, answerTrue, LATCH, queuedFlowFile } from '../helpers/queued-flows.js';
+import { answeringModel, answerTrue, LATCH, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
 import { REPO_ROOT, startSightline, type SightlineProcess } from './support/sightline-process.js';
 import { launchTimelineBrowser } from './support/timeline-browser.js';
 
@@ -92,6 +92,7 @@ function startWorker(name: string, extraEnv: Record<string, string> = {}): Sight
     SIGHTLINE_MODEL_BASE_URL: model.baseUrl,
     PAGE_URL: page.url,
     SIGHTLINE_QUEUE_LOCK_MS: '2000',
+    ...WORKER_READS_PAGE_URL,
     ...s3.env,
     ...extraEnv,
   });
@@ -159,7 +160,7 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
       flowFile('Held', `${LATCH} The page shows a cart`),
     ];
     const workers = [startWorker('worker-a'), startWorker('worker-b')];
-    for (const worker of workers) await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'a worker serving', timeoutMs: 60_000 });
+    for (const worker of workers) await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'a worker serving', timeoutMs: 120_000 });
 
     const out = join(folder, 'report.json');
     const runReport = join(folder, 'run.html');

@@ -1,12 +1,15 @@
 /**
  * What the queue's end-to-end tests run (flow-queue.test.ts, team-store.test.ts): one-assertion browser flows whose
- * page is given to the workers only (`${env.PAGE_URL}`), and a fake model that says every assertion holds, except
+ * page is given to the workers only (`${env.PAGE_URL}`, which they must be let read), and a fake model that says every assertion holds, except
  * that the first request naming a latch is never answered, so a test can kill the worker holding that flow.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedRequest, ScriptedReply } from './fake-openai-server.js';
 import { scriptedMoves, summarizeRequest } from './scripted-computer-model.js';
+
+/** A worker reads the page's address from its environment only when its owner allows it (worker.allowEnv). */
+export const WORKER_READS_PAGE_URL = { SIGHTLINE_WORKER_ALLOW_ENV: 'PAGE_URL' } as const;
 
 /** The text a flow's assertion carries to be held by `answeringModel`. */
 export const LATCH = 'HANG-LATCH';

@@ -105,7 +105,7 @@ describe('unknown names', () => {
 
   it('lists the known keys when nothing is close', () => {
     writeFileSync(home.configFile, JSON.stringify({ telemetry: true }));
-    expect(loadError().message).toContain('telemetry: unknown field (the top level has: model, perception, storage, context, agent, search, mcp)');
+    expect(loadError().message).toContain('telemetry: unknown field (the top level has: model, perception, storage, context, agent, search, mcp, worker)');
   });
 
   it('reports a misspelled SIGHTLINE_ variable of a known section', () => {

@@ -2,7 +2,8 @@
  * The queue's parts that need no Redis (issue 29): the URL read and redacted, the job refused when its paths could
  * leave the worker's folder, the attempts told from a job's log (a dead worker's run is lost and counted, a handed
  * back one is not), a flow with a sub-flow in a sibling folder sent as text and loaded again elsewhere with that
- * machine's environment, and the client's flags checked before any connection.
+ * machine's environment, and the client's flags checked before any connection. Issue 33: a worker's policy for jobs
+ * (its allow lists read from the environment, loosening flags refused by name), and a job's progress read as a step.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadFlowFiles } from '../../src/main/flows/flow-file.js';
 import { bundleFlow, writeFlowBundle } from '../../src/main/queue/flow-bundle.js';
-import { FlowJobSchema } from '../../src/main/queue/flow-job.js';
+import { ConfigSchema, type ConfigInput } from '../../src/shared/config.js';
+import { terminalLine } from '../../src/shared/terminal-text.js';
+import { homeAt } from '../../src/main/config/home.js';
+import { loadConfig } from '../../src/main/config/load.js';
+import { FlowJobSchema, readStepProgress, type JobSettings } from '../../src/main/queue/flow-job.js';
+import { checkEnvironmentReads, checkJobSettings, looseningSettings, workerPolicy } from '../../src/main/queue/job-policy.js';
 import { attemptLogLine, attemptsOfLog, countedAttempts, nextAttemptNumber } from '../../src/main/queue/job-attempts.js';
 import { parseQueueUrl, QueueUrlError, redactedQueueUrl } from '../../src/main/queue/queue-url.js';
 import { runSightline } from '../helpers/cli-io.js';
@@ -130,6 +136,54 @@ describe('a flow sent through the queue', () => {
     expect(loaded!.steps[0]).toMatchObject({ kind: 'use' });
     // Without the secret in the worker's environment, loading fails, naming it.
     expect(() => loadFlowFiles([entry], { vars: { item: 'pear' }, env: { SHOP_URL: 'http://shop.test/' } })).toThrow(/secret SHOP_PASSWORD is not set/);
+  });
+});
+
+describe("a worker's policy for jobs", () => {
+  const policy = (config: ConfigInput = {}) => workerPolicy(ConfigSchema.parse(config));
+  const settings = (more: Partial<JobSettings> = {}): JobSettings => ({ allowFileUrls: false, continueOnError: false, yes: false, ...more });
+
+  it('reads worker.allowEnv and worker.allowSecrets from the environment as names with commas between them', () => {
+    const home = homeAt(join(folder, 'home'));
+    const { config } = loadConfig({ home, env: { SIGHTLINE_WORKER_ALLOW_ENV: 'PAGE_URL, SHOP_URL', SIGHTLINE_WORKER_ALLOW_SECRETS: 'SHOP_PASSWORD', SIGHTLINE_WORKER_ALLOW_LOOSENING: 'yes' } });
+    expect(config.worker).toEqual({ allowEnv: ['PAGE_URL', 'SHOP_URL'], allowSecrets: ['SHOP_PASSWORD'], allowLoosening: true });
+    expect(loadConfig({ home, env: {} }).config.worker).toEqual({ allowEnv: [], allowSecrets: [], allowLoosening: false });
+    expect(() => loadConfig({ home, env: { SIGHTLINE_WORKER_ALLOW_ENV: 'PAGE-URL' } })).toThrow(/worker\.allowEnv/);
+  });
+
+  it('lets a job tighten the worker settings and refuses one that loosens them, naming each flag, unless the owner allows it', () => {
+    const worker = policy({ agent: { confirm: 'risky', maxSteps: 20 } });
+    expect(looseningSettings(settings({ confirm: 'always', maxSteps: '10', maxCost: '0.5' }), worker)).toEqual([]);
+    expect(looseningSettings(settings({ confirm: 'risky', maxSteps: '20' }), worker)).toEqual([]);
+    expect(looseningSettings(settings({ allowFileUrls: true, yes: true, confirm: 'never', maxSteps: '21' }), worker)).toEqual([
+      '--allow-file-urls (agent.allowFileUrls is off)',
+      '--yes',
+      '--confirm never (agent.confirm is risky)',
+      '--max-steps 21 (agent.maxSteps is 20)',
+    ]);
+    // A value our client would never send is refused too, not read as the loosest.
+    expect(looseningSettings(settings({ confirm: 'NEVER', maxSteps: 'lots' }), worker)).toHaveLength(2);
+    expect(looseningSettings(settings({ allowFileUrls: true }), policy({ agent: { allowFileUrls: true } }))).toEqual([]);
+    expect(() => checkJobSettings(settings({ confirm: 'never' }), worker)).toThrow(/--confirm never .*worker\.allowLoosening/);
+    expect(() => checkJobSettings(settings({ confirm: 'never', yes: true }), policy({ worker: { allowLoosening: true } }))).not.toThrow();
+  });
+
+  it('refuses variables and secrets the owner did not name, naming them', () => {
+    const worker = policy({ worker: { allowEnv: ['PAGE_URL'], allowSecrets: ['SHOP_PASSWORD'] } });
+    expect(() => checkEnvironmentReads({ env: new Set(['PAGE_URL']), secrets: new Set(['SHOP_PASSWORD']) }, worker)).not.toThrow();
+    expect(() => checkEnvironmentReads({ env: new Set(['PAGE_URL', 'PGPASSWORD']), secrets: new Set() }, worker)).toThrow(/\$\{env\.PGPASSWORD\}, which this worker's worker\.allowEnv/);
+    // Allowed as a secret is not allowed as a variable: `${env.NAME}` would write its value into a step's text.
+    expect(() => checkEnvironmentReads({ env: new Set(['SHOP_PASSWORD']), secrets: new Set() }, worker)).toThrow(/SHOP_PASSWORD/);
+    expect(() => checkEnvironmentReads({ env: new Set(), secrets: new Set(['AWS_SECRET_ACCESS_KEY']) }, worker)).toThrow(/secret AWS_SECRET_ACCESS_KEY, which this worker's worker\.allowSecrets/);
+  });
+
+  it("reads a job's progress only as a step, and escapes a job's line breaks where it is printed", () => {
+    const step = { path: '1', label: 'assert', kind: 'assert', status: 'passed', text: 'ok', reason: undefined, evidence: [], durationMs: 1200 };
+    expect(readStepProgress({ version: 1, step })).toMatchObject({ path: '1', durationMs: 1200 });
+    // What the worker used to send (the whole flow, then the step) and what anyone can write is not a step.
+    expect(readStepProgress({ flow: 'A', step: { name: 'A', file: '/tmp/x', steps: [] } })).toBeUndefined();
+    expect(readStepProgress({ version: 1, step: { ...step, evidence: 'img_1' } })).toBeUndefined();
+    expect(terminalLine('A\n✓ Forged\u2028B\r')).toBe('A\\n✓ Forged\\u2028B\\r');
   });
 });
 

@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import { ConfigSchema, SECRET_FIELD_PATHS, type ModelProvider } from '../../shared/config.js';
 
-export type ConfigFieldKind = 'string' | 'number' | 'boolean' | 'enum';
+/** `list`: a list of names (worker.allowEnv), written in a variable or a flag as text with commas between them. */
+export type ConfigFieldKind = 'string' | 'number' | 'boolean' | 'enum' | 'list';
 
 export interface ConfigField {
   /** Dotted path, e.g. `perception.dedup.threshold`. */
@@ -96,6 +97,7 @@ function leafKind(type: string, path: string): ConfigFieldKind {
   // A number or a text form (agent.maxCost: 0.5 or "200000 tokens"): from a variable or a flag it is text,
   // which the schema itself reads.
   if (type === 'union') return 'string';
+  if (type === 'array') return 'list';
   throw new Error(`config field ${path} has a schema type (${type}) the loader cannot convert from text`);
 }
 

@@ -22,6 +22,9 @@ export function valueFromText(field: ConfigField, text: string): unknown {
       if (FALSE_WORDS.has(word)) return false;
       return text;
     }
+    case 'list':
+      // `PAGE_URL, SHOP_URL` or `PAGE_URL SHOP_URL`: names hold neither commas nor spaces.
+      return trimmed === '' ? [] : trimmed.split(/[\s,]+/).filter((name) => name !== '');
     case 'enum':
       // Enum values are lower-case words; `Browser` in a shell variable means `browser`.
       return field.options.find((option) => option.toLowerCase() === trimmed.toLowerCase()) ?? text;

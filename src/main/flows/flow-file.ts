@@ -46,6 +46,8 @@ const LoadOptionsSchema = z.object({
    * queue's worker, the job's own folder. `name` says what the folder is, in the refusal of a `use:` outside it.
    */
   root: z.object({ folder: z.string().min(1), name: z.string().min(1) }).optional(),
+  /** Told each name the flows read from the environment (`${env.NAME}`, a secret): a queue's worker checks them against what it allows. */
+  onEnvironmentRead: z.custom<(name: string) => void>((value) => typeof value === 'function').optional(),
 });
 export type LoadFlowOptions = z.input<typeof LoadOptionsSchema>;
 
@@ -57,8 +59,9 @@ export function loadFlowFile(path: string, options: LoadFlowOptions): Flow {
 
 /** Each file as a flow to run on its own; throws one FlowFileError with the problems of all of them. */
 export function loadFlowFiles(paths: readonly string[], options: LoadFlowOptions): Flow[] {
-  const { vars, env, environmentElsewhere, root } = LoadOptionsSchema.parse(options);
-  const loader = new FlowLoader(environmentElsewhere === true ? ELSEWHERE : env, root);
+  const { vars, env, environmentElsewhere, root, onEnvironmentRead } = LoadOptionsSchema.parse(options);
+  const environment = environmentElsewhere === true ? ELSEWHERE : env;
+  const loader = new FlowLoader(onEnvironmentRead === undefined ? environment : readsTold(environment, onEnvironmentRead), root);
   const flows: Flow[] = [];
   const usedVars = new Set<string>();
   for (const path of paths) {
@@ -129,6 +132,15 @@ const ELSEWHERE: Record<string, string | undefined> = new Proxy(
   {},
   { get: (_target, name) => (typeof name === 'string' ? `(\${env.${name}} on the worker)` : undefined) },
 );
+
+function readsTold(env: Record<string, string | undefined>, told: (name: string) => void): Record<string, string | undefined> {
+  return new Proxy(env, {
+    get: (target, name) => {
+      if (typeof name === 'string') told(name);
+      return Reflect.get(target, name) as string | undefined;
+    },
+  });
+}
 
 /** A folder, as written and as its real path: a path is checked against the first, a file against the second. */
 interface Folder {

@@ -6,7 +6,7 @@
  * each worker reads their values from its own environment.
  */
 import { z } from 'zod';
-import type { FlowResult } from '../flows/flow-result.js';
+import type { FlowResult, StepResult } from '../flows/flow-result.js';
 
 export const FLOW_JOB_VERSION = 1;
 
@@ -88,7 +88,41 @@ export const QueueAttemptSchema = z.object({
 });
 export type QueueAttempt = z.infer<typeof QueueAttemptSchema>;
 
-const StepResultSchema = z.looseObject({ path: z.string(), label: z.string(), kind: z.string(), status: z.enum(['passed', 'failed', 'stopped', 'skipped']) });
+/**
+ * A step's result as a worker sends it, in the job's progress as it lands and in the result at the end. What is
+ * printed of it is checked: whoever can write to Redis can write a job's progress too.
+ */
+const StepResultSchema = z.looseObject({
+  path: z.string().max(500),
+  label: z.string().max(200),
+  kind: z.string().max(40),
+  status: z.enum(['passed', 'failed', 'stopped', 'skipped']),
+  text: z.string().optional(),
+  reason: z.string().optional(),
+  evidence: z.array(z.string()).default([]),
+  durationMs: z.number().default(0),
+  replay: z
+    .looseObject({
+      mode: z.string(),
+      reusedAnswer: z.boolean().optional(),
+      why: z.string().optional(),
+      saved: z.looseObject({ modelCalls: z.number() }),
+    })
+    .optional(),
+});
+
+/** What a worker puts in a job's progress at each step: that step's result, redacted as the flow's result is. */
+export const StepProgressSchema = z.object({ version: z.literal(FLOW_JOB_VERSION), step: StepResultSchema });
+
+export function stepProgress(step: StepResult): z.infer<typeof StepProgressSchema> {
+  return { version: FLOW_JOB_VERSION, step: JSON.parse(JSON.stringify(step)) as z.infer<typeof StepResultSchema> };
+}
+
+/** A job's progress read back as a step; undefined for anything else (another version's, or someone's forgery). */
+export function readStepProgress(value: unknown): StepResult | undefined {
+  const parsed = StepProgressSchema.safeParse(value);
+  return parsed.success ? (parsed.data.step as unknown as StepResult) : undefined;
+}
 
 const FlowResultSchema = z.looseObject({
   name: z.string(),

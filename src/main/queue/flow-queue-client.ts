@@ -7,7 +7,7 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { FlowResult, StepResult } from '../flows/flow-result.js';
 import { attemptsOfLog } from './job-attempts.js';
-import { FlowJobSchema, JOB_ID_PATTERN, QUEUE_NAMES, queueNameOf, readFlowJobResult, RUN_ID_PATTERN, type FlowJob, type QueueAttempt, type QueueOperator } from './flow-job.js';
+import { FlowJobSchema, JOB_ID_PATTERN, QUEUE_NAMES, queueNameOf, readFlowJobResult, readStepProgress, RUN_ID_PATTERN, type FlowJob, type QueueAttempt, type QueueOperator } from './flow-job.js';
 import { requestCancel } from './cancel-requests.js';
 import type { QueueConnection } from './queue-connection.js';
 
@@ -106,7 +106,7 @@ export class FlowQueueClient {
           queueEvents.on('removed', ({ jobId }) => check(jobId));
           queueEvents.on('progress', ({ jobId, data }) => {
             const job = pending.get(jobId);
-            const step = (data as { step?: StepResult } | undefined)?.step;
+            const step = readStepProgress(data);
             if (job !== undefined && step !== undefined) hooks.onStep?.(job, step);
           });
         }

@@ -13,14 +13,17 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { redactStrings, type Redact } from '../../shared/secret-redaction.js';
+import { terminalLine } from '../../shared/terminal-text.js';
 import { CANCEL_CHECK_MS, cancelledAmong } from './cancel-requests.js';
 import { FlowFileError, loadFlowFiles } from '../flows/flow-file.js';
 import type { Flow } from '../flows/flow-model.js';
-import type { FlowResult } from '../flows/flow-result.js';
-import { runFlow, type FlowRunOptions } from '../flows/flow-runner.js';
+import type { FlowResult, StepResult } from '../flows/flow-result.js';
+import { flowSecretNames, runFlow, type FlowRunOptions } from '../flows/flow-runner.js';
 import { attemptLogLine, attemptsOfLog, countedAttempts, nextAttemptNumber } from './job-attempts.js';
-import { flowJobResult, FlowJobSchema, MAX_ATTEMPTS, queueNameOf, type FlowJob, type QueueAttempt, type QueueOperator } from './flow-job.js';
+import { flowJobResult, FlowJobSchema, MAX_ATTEMPTS, queueNameOf, stepProgress, type FlowJob, type QueueAttempt, type QueueOperator } from './flow-job.js';
 import { writeFlowBundle } from './flow-bundle.js';
+import { checkEnvironmentReads, checkJobSettings, JobRefusedError, type WorkerPolicy } from './job-policy.js';
 import type { QueueConnection } from './queue-connection.js';
 
 /** How long a job's lock lasts (renewed every half of it), and how often the stalled-job check runs: BullMQ's default. */
@@ -32,16 +35,21 @@ export interface FlowWorkerOptions {
   operators: readonly QueueOperator[];
   /** Browser flows at once; desktop flows are one at a time. */
   concurrency: number;
-  /** This machine's environment: `${env.…}` and secrets come from it. */
+  /** This machine's environment: `${env.…}` and secrets come from it, as far as `policy` allows. */
   env: Record<string, string | undefined>;
+  /** What the worker's owner lets a job read and loosen (job-policy.ts). */
+  policy: WorkerPolicy;
   lockMs: number;
   host: string;
   pid: number;
   say(line: string): void;
   /** How a job's flow opens its automation: the worker's configuration under the job's settings. */
   open(job: FlowJob): FlowRunOptions['open'];
-  /** Masks the flow's secrets and the configured keys in what goes back to the queue. */
-  redact(flow: Flow): (text: string) => string;
+  /**
+   * The one redactor (shared/secret-redaction.ts) for what goes back to the queue: the worker's configured keys and
+   * credentials, and `values`, those of the secrets and variables a job's flow read.
+   */
+  redact(values: readonly (string | undefined)[]): Redact;
   /** Told of each run's end and of runs lost with their worker: the team store's replicator, when there is one. */
   runs?: RunObserver | undefined;
 }
@@ -131,20 +139,47 @@ export class FlowWorker {
   private cancel(jobId: string): void {
     const held = this.held.get(jobId);
     if (held === undefined || held.controller.signal.aborted) return;
-    this.options.say(`job ${jobId}: cancelled; stopping its flow\n`);
+    this.options.say(`job ${terminalLine(jobId)}: cancelled; stopping its flow\n`);
     held.controller.abort(new Error('the job was cancelled'));
   }
 
   private async process(queueName: string, job: Job, token: string | undefined, signal: AbortSignal | undefined): Promise<unknown> {
     const parsed = FlowJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`not a flow job this worker can read (version ${JSON.stringify((job.data as { version?: unknown })?.version)}): ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success) throw new UnrecoverableError(`not a flow job this worker can read (version ${JSON.stringify((job.data as { version?: unknown })?.version)?.slice(0, 40)}): ${parsed.error.issues[0]?.message ?? ''}`);
     const data = parsed.data;
     const jobId = job.id ?? '';
+    // What a job names is printed on one line each: a newline in it must not forge a line of this log.
+    const shown = `${terminalLine(data.flowName)} (job ${terminalLine(jobId)})`;
     const queue = this.queues.get(queueName)!;
     const earlier = attemptsOfLog((await queue.getJobLogs(jobId, 0, -1, true)).logs, 'lost');
     const used = countedAttempts(earlier);
     if (used >= data.attempts) return flowJobResult(outOfAttempts(data, earlier));
 
+    const folder = mkdtempSync(join(tmpdir(), 'sightline-job-'));
+    try {
+      let prepared: PreparedJob | FlowResult;
+      try {
+        prepared = this.readJob(data, folder);
+      } catch (error) {
+        if (!(error instanceof JobRefusedError)) throw error;
+        this.options.say(`✗ ${shown} refused: ${terminalLine(error.message)}\n`);
+        // Not retried: another attempt would be refused the same.
+        throw new UnrecoverableError(`refused by worker ${this.options.host} before it ran: ${error.message}`);
+      }
+      return await this.runAttempt(data, job, token, signal, { earlier, used, shown, prepared });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  private async runAttempt(
+    data: FlowJob,
+    job: Job,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+    { earlier, used, shown, prepared }: { earlier: QueueAttempt[]; used: number; shown: string; prepared: PreparedJob | FlowResult },
+  ): Promise<unknown> {
+    const jobId = job.id ?? '';
     const attempt = nextAttemptNumber(earlier);
     const { host, pid } = this.options;
     const startedAt = new Date().toISOString();
@@ -154,7 +189,7 @@ export class FlowWorker {
       if (run.outcome !== 'lost' || run.sessionId === undefined) continue;
       this.options.runs?.lost(run.sessionId, `its worker ${run.host} (pid ${run.pid}) stopped mid-run during attempt ${run.attempt} of job ${jobId}; steps it had not shipped are missing unless that machine's home is shipped again`);
     }
-    this.options.say(`▶ ${data.flowName} (job ${jobId}, attempt ${used + 1} of ${data.attempts}${lost > 0 ? `, after ${lost} lost with its worker` : ''})\n`);
+    this.options.say(`▶ ${terminalLine(data.flowName)} (job ${terminalLine(jobId)}, attempt ${used + 1} of ${data.attempts}${lost > 0 ? `, after ${lost} lost with its worker` : ''})\n`);
 
     const held: Held = { controller: new AbortController(), returning: false };
     this.held.set(jobId, held);
@@ -163,14 +198,17 @@ export class FlowWorker {
     let sessionId: string | undefined;
     let result: FlowResult;
     try {
-      result = await this.runJob(data, held.controller.signal, {
-        onSession: async (id) => {
-          sessionId = id;
-          this.options.say(`  ${data.flowName} (job ${jobId}): session ${id}\n`);
-          await job.log(attemptLogLine({ event: 'session', attempt, sessionId: id }));
-        },
-        onStep: (step) => void job.updateProgress({ flow: data.flowName, step }).catch(() => undefined),
-      });
+      result = isPrepared(prepared)
+        ? await this.runJob(data, prepared, held.controller.signal, {
+            onSession: async (id) => {
+              sessionId = id;
+              this.options.say(`  ${shown}: session ${id}\n`);
+              await job.log(attemptLogLine({ event: 'session', attempt, sessionId: id }));
+            },
+            // Only the step, redacted as the result is: the progress and BullMQ's events stream are in Redis for anyone who reads it.
+            onStep: (step) => void job.updateProgress(stepProgress(step)).catch(() => undefined),
+          })
+        : prepared;
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.held.delete(jobId);
@@ -180,7 +218,7 @@ export class FlowWorker {
 
     if (held.returning) {
       await job.log(attemptLogLine({ event: 'ended', attempt, outcome: 'returned' }));
-      this.options.say(`↩ ${data.flowName} (job ${jobId}) handed back to the queue\n`);
+      this.options.say(`↩ ${shown} handed back to the queue\n`);
       await job.moveToWait(token);
       throw new WaitingError();
     }
@@ -196,7 +234,7 @@ export class FlowWorker {
       earlierSessions: counted.slice(0, -1).flatMap((run) => (run.sessionId === undefined ? [] : [run.sessionId])),
       queueAttempts: all,
     };
-    this.options.say(`${final.status === 'passed' ? '✓' : final.status === 'failed' ? '✗' : '■'} ${data.flowName} (job ${jobId}) ${final.status}${sessionId === undefined ? '' : ` (session ${sessionId})`}\n`);
+    this.options.say(`${final.status === 'passed' ? '✓' : final.status === 'failed' ? '✗' : '■'} ${shown} ${final.status}${sessionId === undefined ? '' : ` (session ${sessionId})`}\n`);
     if (final.status === 'failed' && counted.length < data.attempts) {
       // BullMQ's retry: the job goes back to wait and any worker takes it; the client hears only the final result.
       throw new Error(`attempt ${counted.length} failed: ${final.error ?? 'a step failed'}`);
@@ -204,43 +242,90 @@ export class FlowWorker {
     return flowJobResult(final);
   }
 
-  /** The job's files in a private folder, loaded with this machine's environment, run by the flow runner. */
+  /**
+   * The job's files in `folder` (private to this run), checked against what the worker allows, then loaded with
+   * this machine's environment as far as that goes. Refuses (JobRefusedError) before anything runs; a flow that
+   * does not load is a failed result that says why.
+   */
+  private readJob(data: FlowJob, folder: string): PreparedJob | FlowResult {
+    const { policy } = this.options;
+    checkJobSettings(data.settings, policy);
+    let entry: string;
+    try {
+      entry = writeFlowBundle(data, folder);
+    } catch (error) {
+      return notStarted(data, error instanceof Error ? error.message : String(error));
+    }
+    // A job is a request: its `use:` reaches only the files it carried, never the rest of this machine.
+    const root = { folder, name: "the job's folder: a queued flow may use only the files its job carried" };
+    // A first reading with no value of this machine's: which variables and secrets does the job read?
+    const read = new Set<string>();
+    let probe: Flow | undefined;
+    try {
+      [probe] = loadFlowFiles([entry], { vars: data.vars, env: {}, environmentElsewhere: true, root, onEnvironmentRead: (name) => read.add(name) });
+    } catch {
+      // Its problems are reported by the reading below, with this machine's values.
+    }
+    const secrets = new Set(probe === undefined ? [] : flowSecretNames(probe));
+    // Unread, a secret counts as one where it is allowed as one: the message then names only what is refused.
+    const variables = new Set([...read].filter((name) => !secrets.has(name) && !(probe === undefined && policy.allowSecrets.has(name))));
+    checkEnvironmentReads({ env: variables, secrets }, policy);
+
+    // The reading that runs: the allowed variables it reads, and for its secrets a stand-in (the loader checks they
+    // are set; only the operator types their values), so `${env.SECRET}` cannot write a secret into a step's text.
+    const { env: workerEnv } = this.options;
+    const env: Record<string, string | undefined> = {};
+    for (const name of variables) env[name] = workerEnv[name];
+    for (const name of secrets) if (!Object.hasOwn(env, name)) env[name] = workerEnv[name] === undefined || workerEnv[name] === '' ? workerEnv[name] : `(secret ${name})`;
+    const secretEnv = Object.fromEntries([...secrets].map((name) => [name, workerEnv[name]]));
+    const redact = this.options.redact([...[...variables].map((name) => workerEnv[name]), ...Object.values(secretEnv)]);
+    // The worker's private folder never goes back: a path in it is the client's path to the same file.
+    const clientBase = data.clientFile.endsWith(`/${data.entry}`) ? data.clientFile.slice(0, -data.entry.length) : '';
+    const outgoing: Redact = (text) => redact(text.split(folder + sep).join(clientBase));
+    let flow: Flow;
+    try {
+      [flow] = loadFlowFiles([entry], { vars: data.vars, env, root }) as [Flow];
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return notStarted(data, outgoing(error instanceof FlowFileError ? `the flow files have problems on worker ${this.options.host}:\n${message}` : message));
+    }
+    return { flow, env: secretEnv, outgoing };
+  }
+
+  /** Runs a prepared job's flow; every step and the result leave redacted. */
   private async runJob(
     data: FlowJob,
+    prepared: PreparedJob,
     signal: AbortSignal,
-    hooks: { onSession(id: string): Promise<void>; onStep: NonNullable<FlowRunOptions['onStep']> },
+    hooks: { onSession(id: string): Promise<void>; onStep(step: StepResult): void },
   ): Promise<FlowResult> {
-    const folder = mkdtempSync(join(tmpdir(), 'sightline-job-'));
-    try {
-      let flow: Flow;
-      try {
-        const entry = writeFlowBundle(data, folder);
-        // A job is a request: its `use:` reaches only the files it carried, never the rest of this machine.
-        const root = { folder, name: "the job's folder: a queued flow may use only the files its job carried" };
-        [flow] = loadFlowFiles([entry], { vars: data.vars, env: { ...this.options.env }, root }) as [Flow];
-      } catch (error) {
-        const message = error instanceof Error ? error.message.split(folder + sep).join('') : String(error);
-        const why = error instanceof FlowFileError ? `the flow files have problems on worker ${this.options.host}:\n${message}` : message;
-        return notStarted(data, why);
-      }
-      const open = this.options.open(data);
-      const redact = this.options.redact(flow);
-      const result = await runFlow(flow, {
-        env: this.options.env,
-        continueOnError: data.settings.continueOnError,
-        signal,
-        onStep: hooks.onStep,
-        open: async (opened, start) => {
-          const agent = await open(opened, start);
-          await hooks.onSession(agent.sessionId);
-          return agent;
-        },
-      });
-      return JSON.parse(redact(JSON.stringify(result))) as FlowResult;
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    const { flow, env, outgoing } = prepared;
+    const open = this.options.open(data);
+    const result = await runFlow(flow, {
+      // The runner reads the flow's secrets from here: the allowed ones, and nothing else of this machine's.
+      env,
+      continueOnError: data.settings.continueOnError,
+      signal,
+      onStep: (_flow, step) => hooks.onStep(redactStrings(step, outgoing)),
+      open: async (opened, start) => {
+        const agent = await open(opened, start);
+        await hooks.onSession(agent.sessionId);
+        return agent;
+      },
+    });
+    return redactStrings(result, outgoing);
   }
+}
+
+/** A job ready to run: its flow loaded, the secrets it may have typed, and what its steps and result pass through. */
+interface PreparedJob {
+  flow: Flow;
+  env: Record<string, string | undefined>;
+  outgoing: Redact;
+}
+
+function isPrepared(value: PreparedJob | FlowResult): value is PreparedJob {
+  return 'outgoing' in value;
 }
 
 function notStarted(data: FlowJob, error: string): FlowResult {

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { newId } from '../../../shared/ids.js';
 import { configuredSecrets, redactorOf } from '../../../shared/secret-redaction.js';
+import { terminalLine } from '../../../shared/terminal-text.js';
 import type { Flow } from '../../flows/flow-model.js';
 import { runStatus, type FlowRunResult } from '../../flows/flow-result.js';
 import { flowSecretNames } from '../../flows/flow-runner.js';
@@ -70,6 +71,11 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
   const runId = `run_${newId('session').slice('ses_'.length)}`;
   const jobs = flows.map((flow, index) => flowJob(flow, index, runId, options, request));
 
+  const loosening = [options.yes === true ? '--yes' : undefined, options.allowFileUrls === true ? '--allow-file-urls' : undefined, options.confirm === 'never' ? '--confirm never' : undefined].filter((flag) => flag !== undefined);
+  if (loosening.length > 0) {
+    // The client cannot know each worker's settings; it says now what a worker will say when it takes the job.
+    stderr(`note: ${loosening.join(', ')} ${loosening.length === 1 ? 'loosens' : 'loosen'} a worker's own settings: a worker refuses such a job before running it unless its owner set worker.allowLoosening (docs/teams.md)\n`);
+  }
   const client = await reachQueue(request.address, stderr);
   try {
     await client.enqueue(jobs);
@@ -87,11 +93,12 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
       results = await client.waitFor(jobs, {
         signal: interrupts.signal,
         onStep: (job, step) => {
-          stderr(stepLine(step));
+          // A step's place and label come from Redis, which anyone who can enqueue can write: one line each.
+          stderr(stepLine({ ...step, path: terminalLine(step.path), label: terminalLine(step.label) }));
           if (json) print({ type: 'flow-step', flow: job.flowName, job: jobIdOf(job), ...step });
         },
         onResult: (job, result) => {
-          stderr(flowLine(result));
+          stderr(flowLine({ ...result, name: terminalLine(result.name) }));
           if (json) print({ type: 'flow-ended', flow: job.flowName, job: jobIdOf(job), status: result.status, sessionId: result.sessionId, attempts: result.queueAttempts, error: result.error });
         },
       });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { FlowResult } from '../../flows/flow-result.js';
 import { JOB_ID_PATTERN, readFlowJobResult, RUN_ID_PATTERN, type QueueAttempt } from '../../queue/flow-job.js';
 import type { FlowQueueClient, JobSummary } from '../../queue/flow-queue-client.js';
+import { terminalLine } from '../../../shared/terminal-text.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
 import { commandOutput } from '../terminal-output.js';
 import { wholeNumber } from '../flow/flow-options.js';
@@ -25,13 +26,13 @@ export async function queueCommand(invocation: CliInvocation, _command: Command,
   const stdout = commandOutput(io.stdout, options.json);
   const client = await reachQueue(address, io.stderr);
   try {
-    if (action === 'ls') return listJobs(client, limit, options.json === true, stdout);
+    if (action === 'ls') return await listJobs(client, limit, options.json === true, stdout);
     const found = await client.find(checkedId!);
     if (found.length === 0) throw new UserError(`no job or run ${checkedId} in the queue at ${address.shown} (finished jobs are kept for 7 days).`, EXIT.failed);
     if (action === 'cancel') {
       const done = await client.cancel(checkedId!);
       if (options.json === true) stdout(`${JSON.stringify(done)}\n`);
-      else for (const job of done) stdout(`${job.id}: ${job.done}\n`);
+      else for (const job of done) stdout(`${terminalLine(job.id)}: ${job.done}\n`);
       return;
     }
     const details = [];
@@ -64,21 +65,26 @@ async function listJobs(client: FlowQueueClient, limit: number, json: boolean, s
   }
   for (const job of jobs) {
     const last = job.attempts.at(-1);
-    const where = last === undefined ? '' : `  on ${last.host} (pid ${last.pid})`;
-    stdout(`${job.id}  ${job.state}${job.status === undefined ? '' : ` (${job.status})`}  ${job.flow}  ${job.attempts.length === 1 ? '1 attempt' : `${job.attempts.length} attempts`}${where}  ${job.enqueuedAt}\n`);
+    const where = last === undefined ? '' : `  on ${terminalLine(last.host)} (pid ${last.pid})`;
+    stdout(`${terminalLine(job.id)}  ${job.state}${job.status === undefined ? '' : ` (${job.status})`}  ${terminalLine(job.flow)}  ${job.attempts.length === 1 ? '1 attempt' : `${job.attempts.length} attempts`}${where}  ${job.enqueuedAt}\n`);
   }
 }
 
+/**
+ * A job's lines. Whoever can write to the queue's Redis wrote its flow's name, id and log, so each field is shown
+ * on its line with its line breaks escaped (shared/terminal-text.ts): a name cannot forge a line of its own.
+ */
 function statusText(detail: JobSummary & { result: FlowResult | undefined; failedReason: string | undefined }): string {
-  const lines = [`${detail.id}  ${detail.flow}  ${detail.state}${detail.status === undefined ? '' : ` (${detail.status})`}, enqueued ${detail.enqueuedAt}`];
+  const lines = [`${terminalLine(detail.id)}  ${terminalLine(detail.flow)}  ${detail.state}${detail.status === undefined ? '' : ` (${detail.status})`}, enqueued ${detail.enqueuedAt}`];
   for (const attempt of detail.attempts) lines.push(`  ${attemptLine(attempt)}`);
   const error = detail.result?.error ?? detail.failedReason;
-  if (error !== undefined) lines.push(`  ${error.replace(/\s+/g, ' ').slice(0, 300)}`);
+  if (error !== undefined) lines.push(`  ${terminalLine(error.replace(/\s+/g, ' ').slice(0, 300))}`);
   return `${lines.join('\n')}\n`;
 }
 
 function attemptLine(attempt: QueueAttempt): string {
-  return `attempt ${attempt.attempt} on ${attempt.host} (pid ${attempt.pid}) from ${attempt.startedAt}${attempt.sessionId === undefined ? '' : `, session ${attempt.sessionId}`}: ${attempt.outcome}`;
+  const session = attempt.sessionId === undefined ? '' : `, session ${terminalLine(attempt.sessionId)}`;
+  return `attempt ${attempt.attempt} on ${terminalLine(attempt.host)} (pid ${attempt.pid}) from ${terminalLine(attempt.startedAt)}${session}: ${attempt.outcome}`;
 }
 
 function safeResult(value: unknown): FlowResult | undefined {

@@ -7,11 +7,12 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { SECRET_VARIABLE_NAME } from '../../../shared/config.js';
 import { configuredSecrets, redactorOf } from '../../../shared/secret-redaction.js';
 import { assembleRun } from '../../app/run-assembly.js';
-import { flowSecrets } from '../../flows/flow-runner.js';
 import type { FlowJob } from '../../queue/flow-job.js';
 import { DEFAULT_LOCK_MS, FlowWorker } from '../../queue/flow-worker.js';
+import { workerPolicy } from '../../queue/job-policy.js';
 import { loadCliConfig } from '../cli-config.js';
 import { homePrivacyWarning } from '../home-privacy.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
@@ -65,6 +66,7 @@ export async function runWorker(invocation: CliInvocation, command: Command, opt
     operators: operator === 'desktop' ? ['browser', 'desktop'] : ['browser'],
     concurrency,
     env: io.env,
+    policy: workerPolicy(loaded.config),
     lockMs,
     host,
     pid: process.pid,
@@ -79,7 +81,7 @@ export async function runWorker(invocation: CliInvocation, command: Command, opt
         // Each step, screenshot and turn as it lands in the home goes on to the team store.
         ...(replicator === undefined ? {} : { onEvent: (event) => (SHIPPED_EVENTS.has(event.type) ? replicator.schedule(event.sessionId) : undefined) }),
       }),
-    redact: (flow) => redactorOf([...configured, ...Object.values(flowSecrets(flow, io.env))]),
+    redact: (values) => redactorOf([...configured, address.password, ...credentialsOf(io.env), ...values]),
     runs: replicator === undefined ? undefined : { ended: (sessionId, jobId) => replicator.settle(sessionId, jobId), lost: (sessionId, detail) => replicator.lost(sessionId, detail) },
   });
 
@@ -157,6 +159,16 @@ async function startShipping(
         runtime.close();
       })()),
   };
+}
+
+/**
+ * The worker's own credentials, masked in everything it sends back whether or not a job was let read them: each
+ * variable of its environment whose name says it holds one (AWS_SECRET_ACCESS_KEY, PGPASSWORD, a CI token).
+ * Sightline's own variables are its configuration, whose secrets configuredSecrets names: the names in
+ * SIGHTLINE_WORKER_ALLOW_SECRETS are no secret.
+ */
+function credentialsOf(env: Record<string, string | undefined>): string[] {
+  return Object.entries(env).flatMap(([name, value]) => (SECRET_VARIABLE_NAME.test(name) && !name.startsWith('SIGHTLINE_') && value !== undefined ? [value] : []));
 }
 
 /** How long a job's result waits for its session to reach the team store (ms); tests shorten it. */
