@@ -4,12 +4,12 @@
  * the model of the editing keys cannot follow a click; the field itself holds it, and the browser reads the
  * field back: every piece is masked in every stored row, read as SQLite holds it.
  */
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/shared/secret-redaction.js';
 import { hasBrowser, useBrowserAgent } from '../helpers/browser-agent.js';
 import { useReportingPage } from '../helpers/reporting-page-server.js';
-import { computerCall, finishCall, TEST_API_KEY, type AgentHarness } from '../helpers/agent-harness.js';
+import { computerCall, finishCall, TEST_API_KEY } from '../helpers/agent-harness.js';
+import { everythingStored } from '../helpers/raw-database.js';
 
 const FIRST = TEST_API_KEY.slice(0, 15);
 const SECOND = TEST_API_KEY.slice(15);
@@ -27,16 +27,6 @@ const page = useReportingPage(PAGE);
 
 describe.skipIf(!hasBrowser)('a configured key put together in a browser text field out of order', () => {
   const browser = useBrowserAgent(page);
-
-  function everythingStored(harness: AgentHarness): string {
-    const database = new BetterSqlite3(harness.home.databaseFile, { readonly: true });
-    try {
-      const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-      return tables.map((table) => JSON.stringify(database.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
-    } finally {
-      database.close();
-    }
-  }
 
   it('is found in what the field holds, and each piece is masked where it was stored', async () => {
     // Nobody approves: typing a configured key into a text field is not asked about, only stored masked.
@@ -58,7 +48,7 @@ describe.skipIf(!hasBrowser)('a configured key put together in a browser text fi
       { action: 'type', text: REDACTED },
       { action: 'type', text: REDACTED },
     ]);
-    const stored = everythingStored(harness);
+    const stored = everythingStored(harness.home.databaseFile);
     expect(stored).not.toContain(FIRST);
     expect(stored).not.toContain(SECOND);
   });
