@@ -4,23 +4,12 @@
  * the model of the editing keys cannot follow a click; the field itself holds it, and the browser reads the
  * field back: every piece is masked in every stored row, read as SQLite holds it.
  */
-import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
-import { BrowserOperator } from '../../src/main/operators/browser-operator.js';
-import { userText } from '../../src/shared/messages.js';
+import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/shared/secret-redaction.js';
+import { hasBrowser, useBrowserAgent } from '../helpers/browser-agent.js';
 import { useReportingPage } from '../helpers/reporting-page-server.js';
-import { computerCall, finishCall, startAgentHarness, TEST_API_KEY, type AgentHarness } from '../helpers/agent-harness.js';
-
-const hasBrowser = (() => {
-  try {
-    findBrowserExecutable({ env: process.env, platform: process.platform });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { computerCall, finishCall, TEST_API_KEY } from '../helpers/agent-harness.js';
+import { everythingStored } from '../helpers/raw-database.js';
 
 const FIRST = TEST_API_KEY.slice(0, 15);
 const SECOND = TEST_API_KEY.slice(15);
@@ -37,37 +26,20 @@ const PAGE = `<!doctype html><html><head><title>settings</title></head><body sty
 const page = useReportingPage(PAGE);
 
 describe.skipIf(!hasBrowser)('a configured key put together in a browser text field out of order', () => {
-  let harness: AgentHarness | undefined;
-  let operator: BrowserOperator | undefined;
-
-  afterEach(async () => {
-    await harness?.close();
-    await operator?.close();
-    harness = undefined;
-    operator = undefined;
-    page.reset();
-  });
-
-  function everythingStored(): string {
-    const database = new BetterSqlite3(harness!.home.databaseFile, { readonly: true });
-    try {
-      const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-      return tables.map((table) => JSON.stringify(database.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
-    } finally {
-      database.close();
-    }
-  }
+  const browser = useBrowserAgent(page);
 
   it('is found in what the field holds, and each piece is masked where it was stored', async () => {
-    operator = await BrowserOperator.launch({ url: `${page.origin}/`, viewport: { width: 800, height: 600 } });
-    harness = await startAgentHarness({ extra: { operator } });
-    harness.server.script([
-      computerCall({ action: 'type', text: SECOND }, 'The end of the key first.'),
-      computerCall({ action: 'click', x: 21, y: 35 }, 'To the start of the field.'),
-      computerCall({ action: 'type', text: FIRST }, 'Then its beginning.'),
-      finishCall(),
-    ]);
-    const outcome = await harness.agent.runTurn({ request: userText('Put the key in') });
+    // Nobody approves: typing a configured key into a text field is not asked about, only stored masked.
+    const { own: harness, outcome } = await browser.run(
+      false,
+      [
+        computerCall({ action: 'type', text: SECOND }, 'The end of the key first.'),
+        computerCall({ action: 'click', x: 21, y: 35 }, 'To the start of the field.'),
+        computerCall({ action: 'type', text: FIRST }, 'Then its beginning.'),
+        finishCall(),
+      ],
+      { request: 'Put the key in' },
+    );
     await page.fieldValueBecomes(TEST_API_KEY);
 
     expect(harness.confirmations).toEqual([]);
@@ -76,7 +48,7 @@ describe.skipIf(!hasBrowser)('a configured key put together in a browser text fi
       { action: 'type', text: REDACTED },
       { action: 'type', text: REDACTED },
     ]);
-    const stored = everythingStored();
+    const stored = everythingStored(harness.home.databaseFile);
     expect(stored).not.toContain(FIRST);
     expect(stored).not.toContain(SECOND);
   });

@@ -5,21 +5,10 @@
  * stored row holds `[password]` instead. A middle click over the password field pastes the primary selection
  * on Linux, and is asked about like a paste.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
-import { BrowserOperator } from '../../src/main/operators/browser-operator.js';
-import { userText } from '../../src/shared/messages.js';
+import { describe, expect, it } from 'vitest';
+import { hasBrowser, useBrowserAgent } from '../helpers/browser-agent.js';
 import { useReportingPage } from '../helpers/reporting-page-server.js';
-import { computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
-
-const hasBrowser = (() => {
-  try {
-    findBrowserExecutable({ env: process.env, platform: process.platform });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { computerCall, finishCall, type AgentHarness } from '../helpers/agent-harness.js';
 
 const NAME = 'alice-in-wonderland';
 const NAME_FIELD = { x: 60, y: 35 };
@@ -40,29 +29,12 @@ const PAGE = `<!doctype html><html><head><title>log in</title></head><body style
 const page = useReportingPage(PAGE);
 
 describe.skipIf(!hasBrowser)('keys that move the focus into a browser password field within one action', () => {
-  let harness: AgentHarness | undefined;
-  let operator: BrowserOperator | undefined;
-
-  afterEach(async () => {
-    await harness?.close();
-    await operator?.close();
-    harness = undefined;
-    operator = undefined;
-    page.reset();
-  });
-
-  async function run(approve: boolean, script: ReturnType<typeof computerCall>[], hash = '') {
-    operator = await BrowserOperator.launch({ url: `${page.origin}/${hash}`, viewport: { width: 800, height: 600 } });
-    harness = await startAgentHarness({ confirm: async () => approve, extra: { operator } });
-    harness.server.script(script);
-    const outcome = await harness.agent.runTurn({ request: userText('Log in') });
-    return { own: harness, outcome };
-  }
+  const browser = useBrowserAgent(page);
 
   /** The password field's value as the page has it now. */
   async function passwordValue(): Promise<string> {
     const view = { frameWidth: 800, frameHeight: 600, imageWidth: 800, imageHeight: 600, coordinateSpace: 'pixels' as const };
-    return (await operator!.passwordFieldText(PASSWORD_FIELD, view)) ?? '(no password field)';
+    return (await browser.operator.passwordFieldText(PASSWORD_FIELD, view)) ?? '(no password field)';
   }
 
   function storedText(own: AgentHarness, turnId: string): string {
@@ -73,9 +45,9 @@ describe.skipIf(!hasBrowser)('keys that move the focus into a browser password f
     ['Tab', ''],
     ['shift+Tab', '#after'],
   ])('refuses the keys typed after %s without a person: the password field stays empty', async (move, hash) => {
-    const { own, outcome } = await run(false, [computerCall({ action: 'key', keys: `${move} s 3 c r e t` }), finishCall('Stopped.', false)], hash);
+    const { own, outcome } = await browser.run(false, [computerCall({ action: 'key', keys: `${move} s 3 c r e t` }), finishCall('Stopped.', false)], { hash });
     expect(own.confirmations.map((request) => request.reason)).toEqual(['typing into a password field']);
-    expect(await operator!.focusedFieldKind()).toBe('password');
+    expect(await browser.operator.focusedFieldKind()).toBe('password');
     expect(await passwordValue()).toBe('');
     expect(page.reportedValues).toEqual([]);
     const [step] = own.storage.steps.listByTurn(outcome.turnId);
@@ -87,7 +59,7 @@ describe.skipIf(!hasBrowser)('keys that move the focus into a browser password f
     ['Tab', ''],
     ['shift+Tab', '#after'],
   ])('once approved, the keys after %s reach the password field, and are stored masked', async (move, hash) => {
-    const { own, outcome } = await run(true, [computerCall({ action: 'key', keys: `${move} s 3 c r e t` }, 'Typing s3cret.'), finishCall()], hash);
+    const { own, outcome } = await browser.run(true, [computerCall({ action: 'key', keys: `${move} s 3 c r e t` }, 'Typing s3cret.'), finishCall()], { hash });
     await page.fieldValueBecomes('s3cret');
     const [step] = own.storage.steps.listByTurn(outcome.turnId);
     expect(step!.action).toEqual({ action: 'key', keys: '[password]' });
@@ -97,7 +69,7 @@ describe.skipIf(!hasBrowser)('keys that move the focus into a browser password f
   });
 
   it('refuses a paste chord after Tab: the password field stays empty', async () => {
-    const { own } = await run(false, [
+    const { own } = await browser.run(false, [
       computerCall({ action: 'triple_click', ...NAME_FIELD }, 'Selecting the name.'),
       computerCall({ action: 'key', keys: 'ctrl+c' }, 'Copying it.'),
       computerCall({ action: 'key', keys: 'Tab ctrl+v' }, 'Pasting it into the password field.'),
@@ -109,7 +81,7 @@ describe.skipIf(!hasBrowser)('keys that move the focus into a browser password f
   });
 
   it.skipIf(process.platform !== 'linux')('asks before a middle click over the password field, which pastes the selection on Linux', async () => {
-    const { own, outcome } = await run(false, [
+    const { own, outcome } = await browser.run(false, [
       computerCall({ action: 'triple_click', ...NAME_FIELD }, 'Selecting the name.'),
       computerCall({ action: 'middle_click', ...PASSWORD_FIELD }, 'Pasting it with the middle button.'),
       finishCall('Stopped.', false),
@@ -121,7 +93,7 @@ describe.skipIf(!hasBrowser)('keys that move the focus into a browser password f
   });
 
   it.skipIf(process.platform !== 'linux')('once approved, the middle click pastes the selection there, and the session stores it masked', async () => {
-    const { own, outcome } = await run(true, [
+    const { own, outcome } = await browser.run(true, [
       computerCall({ action: 'triple_click', ...NAME_FIELD }, 'Selecting the name.'),
       computerCall({ action: 'middle_click', ...PASSWORD_FIELD }, `Pasting ${NAME} with the middle button.`),
       finishCall(),

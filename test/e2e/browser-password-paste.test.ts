@@ -5,21 +5,10 @@
  * gets the text, the step says how much was pasted and never what, and every stored row of the session
  * holds `[password]` where the text was (the thought that named it included).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
-import { BrowserOperator } from '../../src/main/operators/browser-operator.js';
-import { userText } from '../../src/shared/messages.js';
+import { describe, expect, it } from 'vitest';
+import { hasBrowser, useBrowserAgent } from '../helpers/browser-agent.js';
 import { useReportingPage } from '../helpers/reporting-page-server.js';
-import { computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
-
-const hasBrowser = (() => {
-  try {
-    findBrowserExecutable({ env: process.env, platform: process.platform });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { computerCall, finishCall } from '../helpers/agent-harness.js';
 
 const SECRET = 'hunter2-correct-horse';
 const NAME_FIELD = { x: 60, y: 35 };
@@ -52,33 +41,16 @@ const dragOnto = [
 ];
 
 describe.skipIf(!hasBrowser)('text pasted or dropped into a browser password field', () => {
-  let harness: AgentHarness | undefined;
-  let operator: BrowserOperator | undefined;
-
-  afterEach(async () => {
-    await harness?.close();
-    await operator?.close();
-    harness = undefined;
-    operator = undefined;
-    page.reset();
-  });
-
-  async function run(approve: boolean, script: ReturnType<typeof computerCall>[]) {
-    operator = await BrowserOperator.launch({ url: `${page.origin}/`, viewport: { width: 800, height: 600 } });
-    harness = await startAgentHarness({ confirm: async () => approve, extra: { operator } });
-    harness.server.script(script);
-    const outcome = await harness.agent.runTurn({ request: userText('Log in') });
-    return { own: harness, outcome };
-  }
+  const browser = useBrowserAgent(page);
 
   /** The password field's value as the page has it now (read directly, not through the operator's reading). */
   async function passwordValue(): Promise<string> {
     const view = { frameWidth: 800, frameHeight: 600, imageWidth: 800, imageHeight: 600, coordinateSpace: 'pixels' as const };
-    return (await operator!.passwordFieldText(PASSWORD_FIELD, view)) ?? '(no password field)';
+    return (await browser.operator.passwordFieldText(PASSWORD_FIELD, view)) ?? '(no password field)';
   }
 
   it.each([['ctrl+v'], ['shift+Insert']])('refuses %s into the password field without a person: the field stays empty', async (keys) => {
-    const { own, outcome } = await run(false, copyThenPaste(keys));
+    const { own, outcome } = await browser.run(false, copyThenPaste(keys));
     expect(own.confirmations.map((request) => request.reason)).toEqual(['pasting into a password field']);
     const steps = own.storage.steps.listByTurn(outcome.turnId);
     expect(steps[3]!.result).toMatchObject({ ok: false, refused: true });
@@ -87,7 +59,7 @@ describe.skipIf(!hasBrowser)('text pasted or dropped into a browser password fie
   });
 
   it('refuses a drag that drops selected text on the password field: the field stays empty', async () => {
-    const { own, outcome } = await run(false, dragOnto);
+    const { own, outcome } = await browser.run(false, dragOnto);
     expect(own.confirmations.map((request) => request.reason)).toEqual(['dropping dragged text into a password field']);
     expect(own.storage.steps.listByTurn(outcome.turnId)[1]!.result).toMatchObject({ ok: false, refused: true });
     expect(await passwordValue()).toBe('');
@@ -98,7 +70,7 @@ describe.skipIf(!hasBrowser)('text pasted or dropped into a browser password fie
     ['a paste', copyThenPaste('ctrl+v'), 3, 'pasted'],
     ['a drop', dragOnto, 1, 'dropped'],
   ])('once approved, %s fills the field, and the session stores the text masked', async (_what, script, index, how) => {
-    const { own, outcome } = await run(true, script);
+    const { own, outcome } = await browser.run(true, script);
     await page.fieldValueBecomes(SECRET);
     const steps = own.storage.steps.listByTurn(outcome.turnId);
     expect(steps[index]!.result).toMatchObject({ ok: true, detail: expect.stringContaining(`${SECRET.length} characters ${how} into a password field`) });

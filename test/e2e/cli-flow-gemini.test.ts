@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GEMINI_25_FUNCTIONS } from '../../src/main/agent/tools/gemini-computer-translation.js';
 import { NAME_FIELD, startCartPage, type CartPageServer } from '../helpers/cart-page.js';
-import { startFakeGeminiServer, type FakeGeminiServer } from '../helpers/fake-gemini-server.js';
+import { grid, startFakeGeminiServer, type FakeGeminiServer } from '../helpers/fake-gemini-server.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
 
@@ -43,11 +43,6 @@ steps:
   - extract: the cart total
     schema: { type: object, properties: { amount: { type: number } }, required: [amount] }
 `;
-
-/** A point of the 1280x800 page on Gemini's 0–999 grid. */
-function grid(point: { x: number; y: number }): { x: number; y: number } {
-  return { x: Math.ceil((point.x * 1000) / 1280), y: Math.ceil((point.y * 1000) / 800) };
-}
 
 describe('sightline flow with a Gemini computer-use model', () => {
   it("answers the flow's assertion and extraction through answer, computer_use declared with nothing to act with", { timeout: 120_000 }, async () => {

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
-import { withRawDatabase } from '../helpers/raw-database.js';
+import { everythingStored } from '../helpers/raw-database.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
@@ -89,17 +89,9 @@ function runFlow(args: readonly string[], env: Record<string, string> = {}) {
   return runSightlineProcess(['--home', home.root, 'flow', ...args, '--base-url', model.baseUrl], { PAGE_URL: pageUrl, ...env });
 }
 
-/** Every row of every table of the home's database, as text. */
-function everythingStored(): string {
-  return withRawDatabase(home.databaseFile, (database) => {
-    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-    return tables.map(({ name }) => JSON.stringify(database.prepare(`SELECT * FROM "${name}"`).all())).join('\n');
-  });
-}
-
 /** What a run printed and wrote: the terminal, the events, --out, --junit and --report, and the database. */
 function everythingWritten(run: { stdout: string; stderr: string }, files: readonly string[]): string {
-  return [run.stdout, run.stderr, ...files.map((file) => readFileSync(file, 'utf8')), everythingStored()].join('\n');
+  return [run.stdout, run.stderr, ...files.map((file) => readFileSync(file, 'utf8')), everythingStored(home.databaseFile)].join('\n');
 }
 
 function outputFiles(): { out: string; junit: string; report: string; args: string[] } {

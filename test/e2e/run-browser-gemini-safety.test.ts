@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
-import { startFakeGeminiServer, type FakeGeminiServer, type GeminiPart, type RecordedGeminiRequest } from '../helpers/fake-gemini-server.js';
+import { grid, partsOf, startFakeGeminiServer, type FakeGeminiServer, type GeminiPart, type RecordedGeminiRequest } from '../helpers/fake-gemini-server.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
 
@@ -39,12 +39,6 @@ afterAll(async () => {
   home.remove();
 });
 
-/** A point of the 1280x800 page on Gemini's 0–999 grid. */
-function grid(point: { x: number; y: number }): { x: number; y: number } {
-  return { x: Math.ceil((point.x * 1000) / 1280), y: Math.ceil((point.y * 1000) / 800) };
-}
-
-const partsOf = (request: RecordedGeminiRequest): GeminiPart[] => request.body.contents.flatMap((content) => content.parts);
 /** The response to the latest call, as the next request sends it back. */
 const lastResponse = (request: RecordedGeminiRequest): NonNullable<GeminiPart['functionResponse']> =>
   partsOf(request).flatMap((part) => (part.functionResponse === undefined ? [] : [part.functionResponse])).at(-1)!;

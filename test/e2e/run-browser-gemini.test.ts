@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
-import { startFakeGeminiServer, type FakeGeminiServer, type GeminiPart, type RecordedGeminiRequest } from '../helpers/fake-gemini-server.js';
+import { grid, partsOf, startFakeGeminiServer, type FakeGeminiServer, type GeminiPart, type RecordedGeminiRequest } from '../helpers/fake-gemini-server.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
 
@@ -40,17 +40,11 @@ afterAll(async () => {
   home.remove();
 });
 
-/** A point of the 1280x800 page on Gemini's 0–999 grid: the grid value whose pixel (floor) is the point's. */
-function grid(point: { x: number; y: number }): { x: number; y: number } {
-  return { x: Math.ceil((point.x * 1000) / 1280), y: Math.ceil((point.y * 1000) / 800) };
-}
-
 function runGemini(task: string, extra: string[] = []) {
   const args = ['--home', home.root, 'run', task, '--operator', 'browser', '--url', sandbox.url, '--model', MODEL, '--base-url', gemini.baseUrl, ...extra];
   return runSightlineProcess(args, { GEMINI_API_KEY: KEY });
 }
 
-const partsOf = (request: RecordedGeminiRequest): GeminiPart[] => request.body.contents.flatMap((content) => content.parts);
 const responseTo = (request: RecordedGeminiRequest, name: string): GeminiPart['functionResponse'][] =>
   partsOf(request).flatMap((part) => (part.functionResponse?.name === name ? [part.functionResponse] : []));
 

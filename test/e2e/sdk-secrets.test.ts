@@ -11,7 +11,7 @@ import { BROWSER_LAUNCH_ARGUMENTS } from '../../src/main/operators/browser-launc
 import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import { startCartPage, NAME_FIELD, type CartPageServer } from '../helpers/cart-page.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
-import { withRawDatabase } from '../helpers/raw-database.js';
+import { everythingStored } from '../helpers/raw-database.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 
@@ -55,13 +55,6 @@ function attach(secrets: Record<string, string>): Promise<SightlineAgent> {
   return Sightline.attach(page, { home: home.root, env: {}, baseUrl: model.baseUrl, model: 'gpt-4.1', secrets });
 }
 
-function everythingStored(): string {
-  return withRawDatabase(home.databaseFile, (database) => {
-    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-    return tables.map(({ name }) => JSON.stringify(database.prepare(`SELECT * FROM "${name}"`).all())).join('\n');
-  });
-}
-
 describe("the SDK's secrets", () => {
   it('finding 10: a secret shorter than 4 characters is refused at launch, by name, without its value', { timeout: 60_000 }, async () => {
     const refused = await attach({ CARD_PIN: 'zq7' }).then(
@@ -86,7 +79,7 @@ describe("the SDK's secrets", () => {
     agent = await attach({ CARD_PIN: pin });
     await agent.do('Type {{CARD_PIN}} into the name field');
     expect(await page.inputValue('#name')).toBe(pin);
-    const stored = everythingStored();
+    const stored = everythingStored(home.databaseFile);
     expect(stored).toContain('Typed [redacted].');
     expect(stored).not.toMatch(new RegExp(`(?<![A-Za-z0-9])${pin}(?![A-Za-z0-9])`, 'i'));
   });
@@ -110,6 +103,6 @@ describe("the SDK's secrets", () => {
     expect(told).toHaveLength(1);
     await agent.do('Type {{SHOP_PASSWORD}} into the name field');
     expect(await page.inputValue('#name')).toBe(secret);
-    expect(everythingStored()).not.toContain(secret);
+    expect(everythingStored(home.databaseFile)).not.toContain(secret);
   });
 });

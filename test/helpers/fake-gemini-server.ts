@@ -90,6 +90,17 @@ export interface GeminiRequestBody {
   generationConfig?: Record<string, unknown>;
 }
 
+/** Every part of every content a request sent, in order. */
+export const partsOf = (request: RecordedGeminiRequest): GeminiPart[] => request.body.contents.flatMap((content) => content.parts);
+
+/**
+ * A point of a 1280x800 page on Gemini's 0–999 grid: the grid value whose pixel (floor) is the point's, so a
+ * scripted call lands exactly where the test's layout says.
+ */
+export function grid(point: { x: number; y: number }): { x: number; y: number } {
+  return { x: Math.ceil((point.x * 1000) / 1280), y: Math.ceil((point.y * 1000) / 800) };
+}
+
 export type FakeGeminiScript = Array<FakeGeminiReply | ((request: RecordedGeminiRequest) => FakeGeminiReply)>;
 
 export interface FakeGeminiServer {

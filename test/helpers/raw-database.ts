@@ -26,3 +26,17 @@ export function withRawDatabase<Result>(databaseFile: string, use: (database: Ra
     database.close();
   }
 }
+
+/**
+ * Every row of every table of the file, as SQLite holds it, one table's rows as JSON a line: the tests that prove
+ * a secret is stored nowhere search this text, so no column or table added later escapes them.
+ */
+export function everythingStored(databaseFile: string): string {
+  const database = new BetterSqlite3(databaseFile, { readonly: true });
+  try {
+    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    return tables.map((table) => JSON.stringify(database.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
+  } finally {
+    database.close();
+  }
+}

@@ -4,11 +4,11 @@
  * what the field holds. Through the real agent loop, every piece that typed a character of it is masked in
  * every stored row, read as SQLite holds it.
  */
-import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/shared/secret-redaction.js';
 import { userText } from '../../src/shared/messages.js';
 import { computerCall, finishCall, startAgentHarness, TEST_API_KEY, type AgentHarness } from '../helpers/agent-harness.js';
+import { everythingStored } from '../helpers/raw-database.js';
 
 let harness: AgentHarness | undefined;
 afterEach(async () => {
@@ -19,17 +19,6 @@ afterEach(async () => {
 const FIRST = TEST_API_KEY.slice(0, 15);
 const SECOND = TEST_API_KEY.slice(15);
 const spelled = (text: string) => [...text].join(' ');
-
-/** Every text of every row of every table, as SQLite holds it. */
-function everythingStored(): string {
-  const database = new BetterSqlite3(harness!.home.databaseFile, { readonly: true });
-  try {
-    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-    return tables.map((table) => JSON.stringify(database.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
-  } finally {
-    database.close();
-  }
-}
 
 async function typeInto(calls: Array<Record<string, unknown>>): Promise<string> {
   // A plain text field has the focus: typing the key there is not asked about, only stored.
@@ -58,13 +47,13 @@ describe('the configured key typed out of order (issue 33, finding 7)', () => {
       { action: 'key', keys: 'Home' },
       { action: 'type', text: REDACTED },
     ]);
-    expectNoPieceLeft(everythingStored(), [FIRST, SECOND]);
+    expectNoPieceLeft(everythingStored(harness!.home.databaseFile), [FIRST, SECOND]);
   });
 
   it('spelled key by key in one call, with Home between the halves: the call is masked', async () => {
     const turnId = await typeInto([{ action: 'key', keys: `${spelled(SECOND)} Home ${spelled(FIRST)}` }]);
     expect(harness!.storage.steps.listByTurn(turnId)[0]!.action).toEqual({ action: 'key', keys: REDACTED });
-    expectNoPieceLeft(everythingStored(), [spelled(FIRST), spelled(SECOND)]);
+    expectNoPieceLeft(everythingStored(harness!.home.databaseFile), [spelled(FIRST), spelled(SECOND)]);
   });
 
   it('with Left arrows back over the second half before the first is typed', async () => {
@@ -74,7 +63,7 @@ describe('the configured key typed out of order (issue 33, finding 7)', () => {
       { action: 'type', text: FIRST },
     ]);
     expect(harness!.storage.steps.listByTurn(turnId)[0]!.action).toEqual({ action: 'type', text: REDACTED });
-    expectNoPieceLeft(everythingStored(), [FIRST, SECOND]);
+    expectNoPieceLeft(everythingStored(harness!.home.databaseFile), [FIRST, SECOND]);
   });
 });
 
@@ -90,13 +79,13 @@ describe('the configured key typed with corrections (issue 33, finding 7)', () =
       { action: 'type', text: REDACTED },
       { action: 'type', text: REDACTED },
     ]);
-    expectNoPieceLeft(everythingStored(), [`${FIRST}X`, SECOND]);
+    expectNoPieceLeft(everythingStored(harness!.home.databaseFile), [`${FIRST}X`, SECOND]);
   });
 
   it('spelled in one call with a typo and BackSpace: the call is masked', async () => {
     const turnId = await typeInto([{ action: 'key', keys: `${spelled(FIRST)} q w BackSpace BackSpace ${spelled(SECOND)}` }]);
     expect(harness!.storage.steps.listByTurn(turnId)[0]!.action).toEqual({ action: 'key', keys: REDACTED });
-    expectNoPieceLeft(everythingStored(), [spelled(FIRST), spelled(SECOND)]);
+    expectNoPieceLeft(everythingStored(harness!.home.databaseFile), [spelled(FIRST), spelled(SECOND)]);
   });
 
   it('leaves ordinary typing with corrections as it was typed', async () => {

@@ -5,12 +5,12 @@
  * known, in what the model writes afterwards, and in what a person is asked to confirm. Each test reads
  * every row of every table as SQLite holds it, and what the next request sent the model.
  */
-import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ComputerAction } from '../../src/shared/actions.js';
 import { REDACTED } from '../../src/shared/secret-redaction.js';
 import { userText } from '../../src/shared/messages.js';
 import { chatMessages, computerCall, finishCall, startAgentHarness, TEST_API_KEY, toolCall, type AgentHarness, type HarnessOptions } from '../helpers/agent-harness.js';
+import { everythingStored } from '../helpers/raw-database.js';
 import type { FakeReply } from '../helpers/fake-openai-server.js';
 import { qwenNativeReply } from '../helpers/qwen-model-replies.js';
 import { claudeComputer, claudeFinish, scriptedClaude } from '../helpers/scripted-claude-model.js';
@@ -37,17 +37,6 @@ afterEach(async () => {
   await tavily?.close();
   harness = researchModel = tavily = undefined;
 });
-
-/** Every text of every row of every table, as SQLite holds it. */
-function everythingStored(): string {
-  const database = new BetterSqlite3(harness!.home.databaseFile, { readonly: true });
-  try {
-    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-    return tables.map((table) => JSON.stringify(database.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
-  } finally {
-    database.close();
-  }
-}
 
 /** The stored calls of a turn, arguments parsed. */
 function storedCalls(turnId: string): unknown[] {
@@ -121,7 +110,7 @@ describe("OpenAI's computer tool", () => {
       { action: 'key', keys: '[password]' },
       { action: 'type', text: '[password]' },
     ]);
-    const stored = everythingStored();
+    const stored = everythingStored(harness!.home.databaseFile);
     for (const secret of [PASSWORD, '"h","u","n"', 'h+u+n', 'correct horse']) expect(stored).not.toContain(secret);
     // The history goes back to OpenAI in its own shape, masked.
     const sent = harness.server.requests[2]!.rawBody;
@@ -153,7 +142,7 @@ describe("OpenAI's safety check on typing into a password field", () => {
     expect(harness.confirmations.map((request) => request.action)).toEqual([{ action: 'type', text: '[password: 7 characters]' }]);
     expect(harness.storage.steps.listByTurn(outcome.turnId)[0]!.action).toEqual({ action: 'type', text: '[password]' });
     expect(storedCalls(outcome.turnId)[0]).toMatchObject({ action: { type: 'type', text: '[password]' } });
-    expect(everythingStored()).not.toContain(PASSWORD);
+    expect(everythingStored(harness!.home.databaseFile)).not.toContain(PASSWORD);
   });
 });
 
@@ -176,7 +165,7 @@ describe("Claude's computer tool", () => {
       { action: 'key', text: '[password]' },
     ]);
     expect(harness.storage.steps.listByTurn(outcome.turnId).map((step) => step.thought).slice(0, 1)).toEqual(['Typing [password].']);
-    expect(everythingStored()).not.toContain(PASSWORD);
+    expect(everythingStored(harness!.home.databaseFile)).not.toContain(PASSWORD);
   });
 });
 
@@ -194,7 +183,7 @@ describe("Qwen's computer_use", () => {
     ]);
     expect(storedCalls(outcome.turnId)[0]).toEqual({ action: 'key', keys: ['[password]'] });
     expect(harness.storage.steps.listByTurn(outcome.turnId)[0]!.action).toEqual({ action: 'key', keys: '[password]' });
-    const stored = everythingStored();
+    const stored = everythingStored(harness!.home.databaseFile);
     expect(stored).not.toContain(PASSWORD);
     expect(stored).not.toContain('"h","u","n"');
   });
@@ -219,7 +208,7 @@ describe('UI-TARS', () => {
       "Thought: I'll type [password] into the password box.\nAction: type(content='[password]\\n')",
       "Thought: One more letter.\nAction: hotkey(key='[password]')",
     ]);
-    expect(everythingStored()).not.toContain(PASSWORD);
+    expect(everythingStored(harness!.home.databaseFile)).not.toContain(PASSWORD);
     // What the model is sent back is the masked reply, still in its grammar.
     const history = JSON.stringify(chatMessages(harness.server, 2));
     expect(history).toContain("hotkey(key='[password]')");
@@ -267,7 +256,7 @@ describe('what the reply and the turn say around the typing', () => {
     const second = await harness.agent.runTurn({ request: userText('Anything else?'), sessionId: first.sessionId });
     expect(harness.storage.steps.listByTurn(second.turnId)[0]!.thought).toBe('Earlier I typed [password].');
 
-    expect(everythingStored()).not.toContain(PASSWORD);
+    expect(everythingStored(harness!.home.databaseFile)).not.toContain(PASSWORD);
     // Sent to the model in the second turn: the masked history.
     expect(JSON.stringify(chatMessages(harness.server, 2))).not.toContain(PASSWORD);
   });
@@ -359,7 +348,7 @@ describe('what tools write and emit after the typing', () => {
     const [report] = harness.storage.searchReports.listByTurn(outcome.turnId);
     expect(report).toMatchObject({ question: 'Has the password [password] leaked?', answer: '[password] is in many leaks.' });
     expect(questions).toEqual(['Is [password] still your password?']);
-    expect(everythingStored()).not.toContain(PASSWORD);
+    expect(everythingStored(harness!.home.databaseFile)).not.toContain(PASSWORD);
     expect(JSON.stringify(harness.events)).not.toContain(PASSWORD);
   });
 });

@@ -6,11 +6,11 @@
  * it. Every piece is masked in every stored row once the key is complete, and what the completing call
  * emits or shows a person is masked as it goes out. Each test reads every row of every table as SQLite holds it.
  */
-import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/shared/secret-redaction.js';
 import { userText } from '../../src/shared/messages.js';
 import { computerCall, finishCall, startAgentHarness, TEST_API_KEY, type AgentHarness } from '../helpers/agent-harness.js';
+import { everythingStored } from '../helpers/raw-database.js';
 import type { FakeReply } from '../helpers/fake-openai-server.js';
 import { uiTarsAnswer } from '../fixtures/ui-tars/ui-tars-answers.js';
 
@@ -21,17 +21,6 @@ afterEach(async () => {
 });
 
 const KEYS = [...TEST_API_KEY];
-
-/** Every text of every row of every table, as SQLite holds it. */
-function everythingStored(): string {
-  const database = new BetterSqlite3(harness!.home.databaseFile, { readonly: true });
-  try {
-    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-    return tables.map((table) => JSON.stringify(database.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
-  } finally {
-    database.close();
-  }
-}
 
 /** Every key the stored rows still name, at any depth of JSON in JSON: a `keys` string or list entry other than the masks. */
 function keysLeft(stored: string): string[] {
@@ -69,7 +58,7 @@ describe("OpenAI's computer tool", () => {
     const batch = (step!.result as { actions: Array<{ action: unknown }> }).actions;
     expect(batch).toHaveLength(actions.length);
     for (const each of batch) expect(each.action).toEqual({ action: 'key', keys: REDACTED });
-    const stored = everythingStored();
+    const stored = everythingStored(harness!.home.databaseFile);
     expect(keysLeft(stored)).toEqual([]);
     expect(stored).not.toContain('"keys":["s"]');
     const event = harness.events.find((each) => each.type === 'step');
@@ -91,7 +80,7 @@ describe("OpenAI's computer tool", () => {
     expect(outcome.status).toBe('finished');
     const steps = harness.storage.steps.listByTurn(outcome.turnId);
     expect(steps.map((step) => step.action)).toEqual(KEYS.map(() => ({ action: 'key', keys: REDACTED })));
-    expect(keysLeft(everythingStored())).toEqual([]);
+    expect(keysLeft(everythingStored(harness!.home.databaseFile))).toEqual([]);
     const stepEvents = harness.events.filter((event) => event.type === 'step');
     expect(stepEvents.at(-1)).toMatchObject({ action: { action: 'key', keys: REDACTED } });
     // The history the model is sent after the last key names none of them.
@@ -117,7 +106,7 @@ describe('UI-TARS', () => {
     const presses = replies.filter((text) => text.includes('Action: hotkey'));
     expect(presses).toHaveLength(KEYS.length);
     for (const text of presses) expect(text).toBe(`Thought: The next key.\nAction: hotkey(key='${REDACTED}')`);
-    const stored = everythingStored();
+    const stored = everythingStored(harness!.home.databaseFile);
     expect(keysLeft(stored)).toEqual([]);
     expect(stored).not.toMatch(/hotkey\(key='(?!\[redacted\])/);
   });
@@ -146,7 +135,7 @@ describe('function tools', () => {
       { action: 'type', text: REDACTED },
       ...KEYS.slice(-3).map(() => ({ action: 'key', keys: REDACTED })),
     ]);
-    const stored = everythingStored();
+    const stored = everythingStored(harness!.home.databaseFile);
     expect(keysLeft(stored)).toEqual([]);
     expect(stored).not.toContain(KEYS.slice(half, -3).join(''));
     // Each call was asked about; the one that completed the key, and every event from it on, show it masked.

@@ -5,7 +5,6 @@
  * warnings and its URL token out of `config show`.
  */
 import { writeFileSync } from 'node:fs';
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createRunAssembler, type RunHandlers } from '../../src/main/app/app-run-assembler.js';
 import { runCli } from '../../src/main/cli/program.js';
@@ -14,6 +13,7 @@ import { REDACTED } from '../../src/shared/secret-redaction.js';
 import { computerCall, toolCall } from '../helpers/agent-harness.js';
 import { captureIo, runSightline } from '../helpers/cli-io.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
+import { everythingStored } from '../helpers/raw-database.js';
 import { useRunEnvironment } from '../helpers/run-environment.js';
 import { openHomeStorage } from '../helpers/seed.js';
 
@@ -31,17 +31,6 @@ const TALKATIVE_BROKEN_SERVER = {
 };
 
 const environment = useRunEnvironment('sightline-stored-secrets');
-
-/** Every text of every row of every table, as SQLite holds it. */
-function everythingStored(databaseFile: string): string {
-  const database = new BetterSqlite3(databaseFile, { readonly: true });
-  try {
-    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-    return tables.map((table) => JSON.stringify(database.prepare(`SELECT * FROM "${table}"`).all())).join('\n');
-  } finally {
-    database.close();
-  }
-}
 
 describe('redact before storing', () => {
   it('stores [redacted] where the model echoed a configured secret: thought, typed text, tool call, summary', async () => {
