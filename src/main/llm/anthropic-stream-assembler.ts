@@ -79,10 +79,14 @@ export class AnthropicStreamAssembler {
           thinking?: unknown;
           signature?: unknown;
           data?: unknown;
-        };
+        } | null;
+        // A block that is not an object (a hostile endpoint) is no block.
+        if (typeof block !== 'object' || block === null) break;
         if (block.type === 'tool_use') {
+          // An id the reply already used would make every result after it ambiguous (and the history unsendable).
+          const fresh = typeof block.id === 'string' && block.id !== '' && ![...this.toolUses.values()].some((toolUse) => toolUse.id === block.id);
           this.toolUses.set(event.index, {
-            id: typeof block.id === 'string' && block.id !== '' ? block.id : `toolu_${randomUUID()}`,
+            id: fresh ? (block.id as string) : `toolu_${randomUUID()}`,
             name: typeof block.name === 'string' ? block.name : '',
             inputText: '',
             startInput: block.input,
@@ -101,7 +105,8 @@ export class AnthropicStreamAssembler {
         break;
       }
       case 'content_block_delta': {
-        const delta = event.delta as { type: string; text?: unknown; partial_json?: unknown; thinking?: unknown; signature?: unknown };
+        const delta = event.delta as { type: string; text?: unknown; partial_json?: unknown; thinking?: unknown; signature?: unknown } | null;
+        if (typeof delta !== 'object' || delta === null) break;
         if (delta.type === 'text_delta' && typeof delta.text === 'string') this.addText(delta.text);
         const thinking = this.thinkingBlocks.get(event.index)?.block;
         if (thinking?.type === 'thinking' && delta.type === 'thinking_delta' && typeof delta.thinking === 'string') thinking.thinking += delta.thinking;
