@@ -116,10 +116,14 @@ describe("the Anthropic adapter with Claude's computer toolset", () => {
         thinking: [{ thinking: 'I will click.' }, { redacted: 'b3BhcXVl' }],
         text: 'Clicking.',
         toolUses: [{ id: 'toolu_a', name: 'left_click', inputText: '{"coordinate":[1,2]}', toolsetName: 'computer' }],
+        // Anthropic's output_tokens include the thinking (the SDK: "the inclusive, authoritative total used for billing").
+        usage: { inputTokens: 900, outputTokens: 1450 },
       },
       { type: 'answer', text: 'ok' },
     ]);
     const reply = await adapterFor().complete({ messages: [userText('hi')], tools: members(['left_click']) });
+    // Thinking tokens are output: the step's output, and so its cost, counts them.
+    expect(reply.usage.outputTokens).toBe(1450);
     const thinking = reply.toolCalls[0]!.providerData?.anthropicThinking;
     expect(thinking).toEqual([
       { type: 'thinking', thinking: 'I will click.', signature: expect.stringMatching(/^sig_/) as string },
