@@ -60,6 +60,12 @@ const ModelConfigSchema = z
      */
     anthropicComputerTool: z.enum(ANTHROPIC_COMPUTER_TOOL_TYPES).optional(),
     /**
+     * How much effort a Claude model puts into its answers, thinking included: sent as Anthropic's
+     * `output_config.effort` (https://platform.claude.com/docs/en/build-with-claude/effort); the model's default
+     * when absent. Anthropic's API only.
+     */
+    effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+    /**
      * The model's price table (src/shared/pricing.ts), in place of the one Sightline knows by the model's name:
      * for a model it does not know, or a price that changed. Given whole, in config.json only: it replaces the
      * profile's table rather than merging into it, so what is in effect is exactly what is written.

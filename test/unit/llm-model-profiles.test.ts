@@ -96,9 +96,23 @@ describe('the dialect a model speaks, by its name', () => {
   });
 });
 
-describe("the version of Anthropic's computer tool a Claude model was trained on", () => {
-  // Anthropic's computer use tool documentation, "Model compatibility".
+describe("the version of Anthropic's computer tool a Claude model takes", () => {
+  // Anthropic's computer use tool documentation (platform.claude.com/docs/en/agents-and-tools/tool-use/computer-use-tool,
+  // read 2026-11-28): "Compatibility" and "Earlier tool versions"; Opus 5.5's migration guide for the 5.5 models.
   it.each([
+    ['claude-opus-4-7', 'computer_20251124'],
+    ['claude-opus-4-8', 'computer_toolset_20260801'],
+    ['claude-opus-5', 'computer_toolset_20260801'],
+    ['claude-opus-5-5', 'computer_toolset_20260801'],
+    ['claude-sonnet-5', 'computer_toolset_20260801'],
+    ['claude-sonnet-5-5', 'computer_toolset_20260801'],
+    ['claude-haiku-5-5', 'computer_toolset_20260801'],
+    ['claude-fable-5-1', 'computer_toolset_20260801'],
+    ['claude-mythos-5', 'computer_toolset_20260801'],
+    // Bedrock serves the beta tools only: the newest in place of the toolset, the older ones as elsewhere.
+    ['anthropic.claude-opus-5-5-v1:0', 'computer_20251124'],
+    ['us.anthropic.claude-sonnet-5-v1:0', 'computer_20251124'],
+    ['anthropic.claude-sonnet-4-5-20250929-v1:0', 'computer_20250124'],
     ['claude-3-5-sonnet-20241022', 'computer_20241022'],
     ['claude-3-7-sonnet-20250219', 'computer_20250124'],
     ['claude-sonnet-4-20250514', 'computer_20250124'],

@@ -13,7 +13,9 @@ import { dialectProblems } from '../app/dialect-compatibility.js';
 import type { ConfigSource } from '../config/sources.js';
 import { effectiveMaxImageEdge } from '../context/index.js';
 import { configuredDialect, configuredModelProfile } from '../llm/create-model-adapter.js';
-import type { ImageSizing } from '../llm/model-profiles.js';
+import { isBedrock, resolveModelProfile, type ImageSizing, type ModelProfile } from '../llm/model-profiles.js';
+import type { AnthropicComputerToolType } from '../../shared/providers.js';
+import type { ComputerToolMemory } from '../storage/index.js';
 
 export type DialectReason =
   | { kind: 'profile'; family: string; model: string }
@@ -38,13 +40,17 @@ export interface DialectInEffect {
   imageSizing: ImageSizing;
   /** Why the combination cannot work; empty when it can. */
   problems: string[];
+  /** For anthropic-computer: which of Anthropic's computer tools a run declares, and why. */
+  computerTool?: { toolType: AnthropicComputerToolType; why: string };
 }
 
-export function dialectInEffect(config: Config, sources: Readonly<Record<string, ConfigSource>>): DialectInEffect {
+export function dialectInEffect(config: Config, sources: Readonly<Record<string, ConfigSource>>, memory?: ComputerToolMemory): DialectInEffect {
   const profile = configuredModelProfile(config.model);
   const reason = dialectReason(config, sources, profile.family);
   const why = describeReason(reason);
+  const computerTool = profile.dialect === 'anthropic-computer' ? computerToolInEffect(config, sources, profile, memory) : undefined;
   return {
+    ...(computerTool === undefined ? {} : { computerTool }),
     name: profile.dialect,
     protocol: DIALECT_FACTS[profile.dialect].protocol,
     reason,
@@ -66,11 +72,39 @@ function dialectReason(config: Config, sources: Readonly<Record<string, ConfigSo
   return { kind: 'provider', family, model, profileDialect: choice.profileDialect, provider: choice.provider, providerFrom };
 }
 
+/**
+ * Which computer tool the run declares, and why, in the order that decides it: model.anthropicComputerTool, a
+ * step-down the home remembers (the model refused the newer tool), Bedrock (which serves the beta tools only),
+ * else the model profile's table (Anthropic's compatibility table).
+ */
+function computerToolInEffect(
+  config: Config,
+  sources: Readonly<Record<string, ConfigSource>>,
+  profile: Pick<ModelProfile, 'anthropicComputerTool' | 'family'>,
+  memory: ComputerToolMemory | undefined,
+): { toolType: AnthropicComputerToolType; why: string } | undefined {
+  const source = sources['model.anthropicComputerTool'];
+  if (config.model.anthropicComputerTool !== undefined && source !== undefined && source.kind !== 'default') {
+    return { toolType: config.model.anthropicComputerTool, why: describeReason({ kind: 'config', source }).replace('model.dialect', 'model.anthropicComputerTool') };
+  }
+  const remembered = memory?.recall(config.model.name);
+  if (remembered !== undefined) {
+    return { toolType: remembered.toolType, why: `${config.model.name} refused ${remembered.refused} on ${remembered.at} (remembered in ${memory!.location})` };
+  }
+  const toolType = profile.anthropicComputerTool;
+  if (toolType === undefined) return undefined;
+  if (toolType !== resolveModelProfile(config.model.name).anthropicComputerTool || isBedrock(config.model.name)) {
+    return { toolType, why: 'Amazon Bedrock serves the beta computer tools only' };
+  }
+  return { toolType, why: `Anthropic's compatibility table for ${config.model.name} (model profile family ${profile.family})` };
+}
+
 /** The lines both `config show` and `doctor` print about it. */
 export function dialectLines(dialect: DialectInEffect): string[] {
   return [
     `dialect: ${dialect.name} (${dialect.why})`,
     `  protocol:      ${dialect.protocol}`,
+    ...(dialect.computerTool === undefined ? [] : [`  computer tool: ${dialect.computerTool.toolType} (${dialect.computerTool.why})`]),
     `  coordinates:   ${describeCoordinates(dialect.coordinateSpace)}`,
     `  image sizing:  ${describeImageSizing(dialect.imageSizing, dialect.maxImageEdge)}`,
     ...dialect.problems.map((problem) => `  problem:       ${problem}`),

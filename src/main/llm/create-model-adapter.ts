@@ -17,11 +17,12 @@ import { AnthropicMessagesAdapter } from './anthropic-messages-adapter.js';
 import { ChatCompletionsAdapter } from './chat-completions-adapter.js';
 import { GeminiAdapter } from './gemini-adapter.js';
 import { patientFetch } from './gemini-fetch.js';
+import type { ComputerToolMemory } from './computer-tool-memory.js';
 import type { ModelAdapter } from './model-adapter.js';
 import type { AdapterSettings } from './model-call.js';
 import { ModelConfigurationError } from './model-errors.js';
 import type { ModelProfile, ModelProfileOverrides } from './model-profiles.js';
-import { resolveModelProfile } from './model-profiles.js';
+import { isBedrock, resolveModelProfile, TOOLSET_ELSEWHERE } from './model-profiles.js';
 import { ResponsesAdapter } from './responses-adapter.js';
 
 export type ModelConfig = Config['model'];
@@ -37,8 +38,13 @@ export const GEMINI_API_VERSION = 'v1beta';
 /** Sent to local servers that ignore the key (Ollama, LM Studio) when none is configured. */
 const LOCAL_PLACEHOLDER_KEY = 'sightline-local';
 
-export function createModelAdapter(config: ModelConfig, profileOverrides?: ModelProfileOverrides): ModelAdapter {
-  if (modelProvider(config) === 'anthropic') return createAnthropicAdapter(config, profileOverrides);
+/** What a run's adapter keeps beyond the configuration: the home's memory of computer tools a model refused. */
+export interface ModelAdapterSurroundings {
+  computerToolMemory?: ComputerToolMemory | undefined;
+}
+
+export function createModelAdapter(config: ModelConfig, profileOverrides?: ModelProfileOverrides, surroundings: ModelAdapterSurroundings = {}): ModelAdapter {
+  if (modelProvider(config) === 'anthropic') return createAnthropicAdapter(config, profileOverrides, surroundings);
   if (modelProvider(config) === 'google') return createGeminiAdapter(config, profileOverrides);
   const baseUrl = modelBaseUrl(config);
   const apiKey = config.apiKey ?? (isLocalEndpoint(baseUrl) ? LOCAL_PLACEHOLDER_KEY : undefined);
@@ -82,7 +88,7 @@ export function modelBaseUrl(config: Pick<ModelConfig, 'provider' | 'name' | 'ba
  * Anthropic always needs its key, local gateways included: an OpenAI key is never sent in its place (it is a
  * field of its own, model.anthropicApiKey, read from ANTHROPIC_API_KEY).
  */
-function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProfileOverrides | undefined): ModelAdapter {
+function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProfileOverrides | undefined, surroundings: ModelAdapterSurroundings): ModelAdapter {
   const baseUrl = modelBaseUrl(config);
   const apiKey = config.anthropicApiKey;
   if (apiKey === undefined) {
@@ -105,14 +111,21 @@ function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProf
     timeout: config.timeoutMs,
     maxRetries: config.maxRetries,
   });
+  // A tool the model refused before is not offered again, unless model.anthropicComputerTool asks for it.
+  const chosen = config.anthropicComputerTool !== undefined;
+  const memory = chosen ? undefined : surroundings.computerToolMemory;
+  const remembered = memory?.recall(config.name);
+  const overrides = remembered === undefined ? profileOverrides : { ...profileOverrides, anthropicComputerTool: remembered.toolType };
   return new AnthropicMessagesAdapter({
     client,
-    profile: configuredModelProfile(config, profileOverrides),
+    profile: configuredModelProfile(config, overrides),
+    computerToolMemory: memory,
     baseUrl,
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,
     secrets: [apiKey],
     keySetting: 'ANTHROPIC_API_KEY or model.anthropicApiKey in config.json',
+    effort: config.effort,
   });
 }
 
@@ -161,10 +174,21 @@ function createGeminiAdapter(config: ModelConfig, profileOverrides: ModelProfile
  * Resolved here once, so the profile says what is in effect wherever it goes.
  */
 export function configuredModelProfile(config: ModelConfig, profileOverrides: ModelProfileOverrides = {}): ModelProfile {
-  const computerTool = config.anthropicComputerTool === undefined ? {} : { anthropicComputerTool: config.anthropicComputerTool };
+  const computerTool =
+    config.anthropicComputerTool !== undefined
+      ? { anthropicComputerTool: config.anthropicComputerTool }
+      : toolsetElsewhere(config)
+        ? { anthropicComputerTool: TOOLSET_ELSEWHERE }
+        : {};
   const pricing = config.pricing === undefined ? {} : { pricing: config.pricing };
   const profile = resolveModelProfile(config.name, { ...profileOverrides, ...computerTool, ...pricing });
   return { ...profile, dialect: configuredDialect(config, profileOverrides).dialect };
+}
+
+/** A Bedrock endpoint serves the beta tools only: a model whose profile says toolset is offered the newest of them there. */
+function toolsetElsewhere(config: ModelConfig): boolean {
+  if (resolveModelProfile(config.name).anthropicComputerTool !== 'computer_toolset_20260801') return false;
+  return isBedrock(config.name, config.baseUrl);
 }
 
 /** The dialect every provider carries: what a model speaks where its own dialect's provider is not the one configured. */

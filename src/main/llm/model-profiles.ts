@@ -51,6 +51,18 @@ export interface ModelProfile {
    */
   anthropicComputerTool?: AnthropicComputerToolType;
   /**
+   * The model refuses a forced `tool_choice` (`any`, or a named tool) with a 400: Claude Opus 5.5, Fable 5.1 and
+   * Mythos 5.1 (https://platform.claude.com/docs/en/api/errors, "Forced tool use not supported"). It is asked with
+   * `auto` instead.
+   */
+  refusesForcedToolChoice?: boolean;
+  /**
+   * The model's thinking blocks are bound to the history before them, and a replayed block whose history changed
+   * is refused unless the request says to drop it: Claude Fable 5.1 and Opus 5.5 (the errors page, "Thinking block
+   * no longer matches the conversation").
+   */
+  boundThinking?: boolean;
+  /**
    * Whether the model's Gemini computer_use tool takes ENVIRONMENT_DESKTOP (Gemini 3.5 and later); the others
    * know ENVIRONMENT_BROWSER only (https://ai.google.dev/gemini-api/docs/computer-use, "Supported environments").
    */
@@ -66,19 +78,42 @@ export interface ModelProfile {
 export { ANTHROPIC_COMPUTER_TOOL_TYPES, type AnthropicComputerToolType } from '../../shared/providers.js';
 
 /**
- * Which computer tool each Claude model was trained on, first match wins (Anthropic's computer use tool
- * documentation, "Model compatibility": computer_20251124 for Claude Opus 4.5 and the models after it,
- * computer_20250124 for the Claude 4 models and Claude Sonnet 3.7, computer_20241022 for Claude Sonnet 3.5).
- * A Claude model not listed is taken to be newer than the table.
+ * Which computer tool each Claude model takes on the Claude API, first match wins (Anthropic's computer use tool
+ * documentation, https://platform.claude.com/docs/en/agents-and-tools/tool-use/computer-use-tool, read
+ * 2026-11-28: "Compatibility" lists the toolset computer_toolset_20260801 for Claude Fable 5 and 5.1, Mythos 5 and
+ * 5.1, Opus 4.8 and 5, and Sonnet 5, and the models' migration guides add Opus 5.5, Sonnet 5.5 and Haiku 5.5, which
+ * on the Claude API and Google Cloud refuse the earlier tools; "Earlier tool versions" lists computer_20251124 for
+ * Opus 4.5, 4.6 and 4.7 and Sonnet 4.6, and computer_20250124 for Sonnet 4.5, Haiku 4.5, Opus 4.1, Sonnet 4 and
+ * Opus 4; computer_20241022 was Claude Sonnet 3.5's). A Claude model not listed is taken to be newer than the table.
  */
 const ANTHROPIC_COMPUTER_TOOLS: ReadonlyArray<{ pattern: RegExp; toolType: AnthropicComputerToolType }> = [
   { pattern: /claude-3-5-sonnet|claude-3\.5-sonnet/, toolType: 'computer_20241022' },
   { pattern: /claude-3-7-sonnet|claude-3\.7-sonnet/, toolType: 'computer_20250124' },
   { pattern: /claude-(opus|sonnet|haiku)-4-[0-4](\b|-|$)|claude-(opus|sonnet|haiku)-4(-\d{8})?$|claude-(opus|sonnet)-4-\d{8}/, toolType: 'computer_20250124' },
   { pattern: /claude-(sonnet|haiku)-4-5/, toolType: 'computer_20250124' },
+  { pattern: /claude-opus-4-[567](\b|-|$)|claude-sonnet-4-6(\b|-|$)/, toolType: 'computer_20251124' },
   { pattern: /claude-3/, toolType: 'computer_20241022' },
-  { pattern: /claude/, toolType: 'computer_20251124' },
+  { pattern: /claude/, toolType: 'computer_toolset_20260801' },
 ];
+
+/**
+ * Where the toolset is not served, the newest beta tool is: "Platforms other than the Claude API and Google Cloud
+ * currently offer only the earlier beta tool versions", and Amazon Bedrock still takes computer_20251124 for the
+ * models that refuse it elsewhere (the page above, "Compatibility"; Opus 5.5's migration guide). Bedrock's model
+ * ids start `anthropic.` (or a region's `us.anthropic.`, `global.anthropic.` …).
+ */
+export const TOOLSET_ELSEWHERE: AnthropicComputerToolType = 'computer_20251124';
+
+/** A Bedrock model id (`anthropic.claude-…`, `us.anthropic.claude-…`), or a Bedrock endpoint. */
+export function isBedrock(model: string, baseUrl?: string): boolean {
+  if (/(^|\.)anthropic\.claude/.test(normalizeModelName(model))) return true;
+  if (baseUrl === undefined) return false;
+  try {
+    return /(^|\.)bedrock(-runtime)?[.-]/.test(new URL(baseUrl).hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
 
 export type ModelProfileOverrides = Partial<Omit<ModelProfile, 'model' | 'modalities'>> & {
   modalities?: Partial<ModelProfile['modalities']>;
@@ -386,10 +421,12 @@ export function resolveModelProfile(model: string, overrides: ModelProfileOverri
   const entry = KNOWN_MODELS.find((candidate) => candidate.pattern.test(name));
   const base = entry === undefined ? DEFAULT_PROFILE : withoutPattern(entry);
   const anthropicComputerTool = base.family === 'claude' ? anthropicComputerToolFor(name) : undefined;
+  const claudeTraits = base.family === 'claude' ? claudeThinkingTraits(name) : {};
   const pricing = modelPricingFor(name);
   return {
     ...base,
     ...(anthropicComputerTool === undefined ? {} : { anthropicComputerTool }),
+    ...claudeTraits,
     ...(pricing === undefined ? {} : { pricing }),
     ...overrides,
     model,
@@ -397,9 +434,18 @@ export function resolveModelProfile(model: string, overrides: ModelProfileOverri
   };
 }
 
-/** The computer tool version a Claude model (by normalized name) was trained on. */
+/** The computer tool version a Claude model (by normalized name) takes; on Bedrock, the newest beta tool in place of the toolset. */
 export function anthropicComputerToolFor(normalizedName: string): AnthropicComputerToolType | undefined {
-  return ANTHROPIC_COMPUTER_TOOLS.find((candidate) => candidate.pattern.test(normalizedName))?.toolType;
+  const toolType = ANTHROPIC_COMPUTER_TOOLS.find((candidate) => candidate.pattern.test(normalizedName))?.toolType;
+  return toolType === 'computer_toolset_20260801' && isBedrock(normalizedName) ? TOOLSET_ELSEWHERE : toolType;
+}
+
+/** What a Claude model refuses of forced tool use and replayed thinking (the profile fields above, with their pages). */
+function claudeThinkingTraits(normalizedName: string): Pick<ModelProfile, 'refusesForcedToolChoice' | 'boundThinking'> {
+  return {
+    ...(/claude-(opus-5-5|fable-5-1|mythos-5-1)/.test(normalizedName) ? { refusesForcedToolChoice: true } : {}),
+    ...(/claude-(opus-5-5|fable-5-1)/.test(normalizedName) ? { boundThinking: true } : {}),
+  };
 }
 
 /** `openai/gpt-4.1` and `Qwen/Qwen2.5-VL-7B-Instruct` name the same models as `gpt-4.1` and `qwen2.5-vl-7b-instruct`. */

@@ -120,6 +120,12 @@ export interface ToolDefinition<Arguments = unknown> {
    * gates itself (computer).
    */
   sideEffects?: ToolSideEffects;
+  /**
+   * Set by a tool whose protocol runs a reply's calls as a batch that stops at the first failure (Claude's
+   * computer toolset): once a call of such a tool fails, the reply's later calls are not run, each answered as
+   * an error; those of such tools with this text, which the protocol prescribes.
+   */
+  haltsBatch?: string;
   execute(argumentsValue: Arguments, scope: ToolCallScope): Promise<ToolResult>;
 }
 
