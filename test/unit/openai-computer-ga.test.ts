@@ -44,8 +44,9 @@ describe("OpenAI's GA computer tool", () => {
     expect(configuredModelProfile({ name: 'gpt-5.4', dialect: 'function-tools', ...base }).dialect).toBe('function-tools');
     expect(modelApi({ name: 'gpt-5.4', dialect: 'function-tools' })).toBe('chat-completions');
     expect(modelApi({ name: 'gpt-5.4', api: 'chat-completions' })).toBe('chat-completions');
-    // A dialect a person chose does not change the API behind them; the compatibility check says what to set.
-    expect(modelApi({ name: 'gpt-4.1', dialect: 'openai-computer' })).toBe('chat-completions');
+    // A dialect a person chose brings its API along too, unless they set another (which the compatibility check refuses).
+    expect(modelApi({ name: 'gpt-4.1', dialect: 'openai-computer' })).toBe('responses');
+    expect(modelApi({ name: 'gpt-4.1', dialect: 'openai-computer', api: 'chat-completions' })).toBe('chat-completions');
   });
 });
 

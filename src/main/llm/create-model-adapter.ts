@@ -70,16 +70,13 @@ export function createModelAdapter(config: ModelConfig, profileOverrides?: Model
 }
 
 /**
- * Which of OpenAI's APIs requests go to: `model.api` when set; otherwise the one the dialect needs when the
- * model profile chose that dialect (gpt-5.4 and later: OpenAI's computer tool, Responses only), else Chat
- * Completions. A dialect a person chose keeps the API they set (or Chat Completions): the compatibility
- * check then says what to set, rather than a second setting changing behind their choice.
+ * Which of OpenAI's APIs requests go to: `model.api` when set; otherwise the one the dialect in effect needs
+ * (openai-computer: the Responses API, which gpt-5.4 and later get by their profile), else Chat Completions.
+ * Only an API a person set can disagree with the dialect, and the compatibility check then says what to change.
  */
 export function modelApi(config: Pick<ModelConfig, 'name' | 'provider' | 'dialect' | 'api'>, profileOverrides: Pick<ModelProfileOverrides, 'dialect'> = {}): ModelApi {
   if (config.api !== undefined) return config.api;
-  const choice = configuredDialect(config, profileOverrides);
-  if (choice.by === 'profile') return DIALECT_FACTS[choice.dialect].requiredApi ?? 'chat-completions';
-  return 'chat-completions';
+  return DIALECT_FACTS[configuredDialect(config, profileOverrides).dialect].requiredApi ?? 'chat-completions';
 }
 
 /** computer-use-preview's retirement, as OpenAI's deprecations page gives it (developers.openai.com/api/docs/deprecations). */
