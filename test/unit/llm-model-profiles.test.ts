@@ -77,9 +77,10 @@ describe('the dialect a model speaks, by its name', () => {
     ['Qwen/Qwen3-VL-8B-Instruct', 'qwen-computer-use'],
     ['qwen3-vl:8b', 'qwen-computer-use'],
     ['gpt-4.1', 'function-tools'],
-    // A general model that also drives the GA computer tool: function tools work on either API, the
-    // native tool only on the Responses API, so it is chosen with model.dialect, not by name.
-    ['gpt-5.4', 'function-tools'],
+    // OpenAI trains gpt-5.4 and later for its GA computer tool (issue 34): chosen by name, with the Responses API
+    // when model.api is unset (modelApi); function-tools stays one setting away (model.dialect).
+    ['gpt-5.4', 'openai-computer'],
+    ['gpt-5.4-nano', 'function-tools'],
     // Anthropic's own computer tool; behind an OpenAI-compatible gateway the configured profile says function-tools
     // (configuredDialect, test/unit/llm-create-model-adapter.test.ts).
     ['claude-sonnet-4-5', 'anthropic-computer'],

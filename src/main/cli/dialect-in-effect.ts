@@ -5,14 +5,15 @@
  * coordinates the model names points in and the size its screenshots are sent at, and anything that keeps
  * the combination from working. `sightline config show` and `sightline doctor` print it.
  */
-import type { Config, ModelProvider } from '../../shared/config.js';
+import type { Config, ModelApi, ModelProvider } from '../../shared/config.js';
+import { modelProvider } from '../../shared/providers.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import { availableDialectNames } from '../agent/index.js';
 import { dialectProblems } from '../app/dialect-compatibility.js';
 import type { ConfigSource } from '../config/sources.js';
 import { effectiveMaxImageEdge } from '../context/index.js';
-import { configuredDialect, configuredModelProfile } from '../llm/create-model-adapter.js';
+import { configuredDialect, configuredModelProfile, modelApi } from '../llm/create-model-adapter.js';
 import { isBedrock, resolveModelProfile, type ImageSizing, type ModelProfile } from '../llm/model-profiles.js';
 import type { AnthropicComputerToolType } from '../../shared/providers.js';
 import type { ComputerToolMemory } from '../storage/index.js';
@@ -38,6 +39,11 @@ export interface DialectInEffect {
   /** The longest edge a screenshot is fitted to (the smaller of the profile's and perception.maxImageEdge). */
   maxImageEdge: number;
   imageSizing: ImageSizing;
+  /**
+   * Which of OpenAI's APIs the requests go to (OpenAI-compatible endpoints only), and whether model.api set it or,
+   * unset, the dialect the profile chose (gpt-5.4 and later: the Responses API their computer tool needs).
+   */
+  api?: { name: ModelApi; by: 'model.api' | 'dialect' | 'default' };
   /** Why the combination cannot work; empty when it can. */
   problems: string[];
   /** For anthropic-computer: which of Anthropic's computer tools a run declares, and why. */
@@ -58,9 +64,22 @@ export function dialectInEffect(config: Config, sources: Readonly<Record<string,
     coordinateSpace: profile.coordinateSpace,
     maxImageEdge: effectiveMaxImageEdge(profile.maxImageEdge, config.perception.maxImageEdge),
     imageSizing: profile.imageSizing,
+    ...(modelProvider(config.model) === 'openai' ? { api: apiInEffect(config) } : {}),
     problems: dialectProblems({ dialect: profile.dialect, chosenBy: why, config, available: availableDialectNames() }),
   };
 }
+
+function apiInEffect(config: Config): NonNullable<DialectInEffect['api']> {
+  const name = modelApi(config.model);
+  if (config.model.api !== undefined) return { name, by: 'model.api' };
+  return { name, by: name === 'responses' ? 'dialect' : 'default' };
+}
+
+const API_REASONS: Readonly<Record<NonNullable<DialectInEffect['api']>['by'], string>> = {
+  'model.api': 'model.api',
+  dialect: 'model.api not set: the API the dialect needs',
+  default: 'model.api not set: the default',
+};
 
 function dialectReason(config: Config, sources: Readonly<Record<string, ConfigSource>>, family: string): DialectReason {
   const source = sources['model.dialect'];
@@ -107,6 +126,7 @@ export function dialectLines(dialect: DialectInEffect): string[] {
     ...(dialect.computerTool === undefined ? [] : [`  computer tool: ${dialect.computerTool.toolType} (${dialect.computerTool.why})`]),
     `  coordinates:   ${describeCoordinates(dialect.coordinateSpace)}`,
     `  image sizing:  ${describeImageSizing(dialect.imageSizing, dialect.maxImageEdge)}`,
+    ...(dialect.api === undefined ? [] : [`  model api:     ${dialect.api.name} (${API_REASONS[dialect.api.by]})`]),
     ...dialect.problems.map((problem) => `  problem:       ${problem}`),
   ];
 }

@@ -10,7 +10,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import type { Config, ModelProvider } from '../../shared/config.js';
+import type { Config, ModelApi, ModelProvider } from '../../shared/config.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
 import { modelProvider } from '../../shared/providers.js';
 import { AnthropicMessagesAdapter } from './anthropic-messages-adapter.js';
@@ -47,6 +47,7 @@ export function createModelAdapter(config: ModelConfig, profileOverrides?: Model
   if (modelProvider(config) === 'anthropic') return createAnthropicAdapter(config, profileOverrides, surroundings);
   if (modelProvider(config) === 'google') return createGeminiAdapter(config, profileOverrides);
   const baseUrl = modelBaseUrl(config);
+  refuseRetiredModel(config.name, baseUrl);
   const apiKey = config.apiKey ?? (isLocalEndpoint(baseUrl) ? LOCAL_PLACEHOLDER_KEY : undefined);
   if (apiKey === undefined) {
     throw new ModelConfigurationError(
@@ -71,7 +72,46 @@ export function createModelAdapter(config: ModelConfig, profileOverrides?: Model
     timeoutMs: config.timeoutMs,
     secrets: config.apiKey === undefined ? [] : [config.apiKey],
   };
-  return config.api === 'responses' ? new ResponsesAdapter(settings) : new ChatCompletionsAdapter(settings);
+  return modelApi(config, profileOverrides) === 'responses' ? new ResponsesAdapter(settings) : new ChatCompletionsAdapter(settings);
+}
+
+/**
+ * Which of OpenAI's APIs requests go to: `model.api` when set; otherwise the one the dialect in effect needs
+ * (openai-computer: the Responses API, which gpt-5.4 and later get by their profile), else Chat Completions.
+ * Only an API a person set can disagree with the dialect, and the compatibility check then says what to change.
+ */
+export function modelApi(config: Pick<ModelConfig, 'name' | 'provider' | 'dialect' | 'api'>, profileOverrides: Pick<ModelProfileOverrides, 'dialect'> = {}): ModelApi {
+  if (config.api !== undefined) return config.api;
+  return DIALECT_FACTS[configuredDialect(config, profileOverrides).dialect].requiredApi ?? 'chat-completions';
+}
+
+/** computer-use-preview's retirement, as OpenAI's deprecations page gives it (developers.openai.com/api/docs/deprecations). */
+export const RETIRED_OPENAI_MODELS: ReadonlyArray<{ pattern: RegExp; name: string; shutDown: string; substitute: string }> = [
+  { pattern: /^computer-use-preview(-\d{4}-\d{2}-\d{2})?$/, name: 'computer-use-preview', shutDown: '2026-07-23', substitute: 'gpt-5.4-mini' },
+];
+
+/**
+ * A model OpenAI has shut down is refused before any request, saying when and what to use instead: the API
+ * would only answer that the model does not exist. Only on OpenAI's own API: a deployment elsewhere (Azure
+ * OpenAI, a gateway) may still serve it, so a base URL on another host is let through.
+ */
+function refuseRetiredModel(model: string, baseUrl: string): void {
+  const name = model.trim().toLowerCase().slice(model.trim().lastIndexOf('/') + 1);
+  const retired = RETIRED_OPENAI_MODELS.find((candidate) => candidate.pattern.test(name));
+  if (retired === undefined || !isOpenAiOwnApi(baseUrl)) return;
+  throw new ModelConfigurationError(
+    `The model "${retired.name}" was shut down by OpenAI on ${retired.shutDown}, so OpenAI's API no longer serves it. ` +
+      `Use ${retired.substitute} instead (--model ${retired.substitute}, SIGHTLINE_MODEL or model.name in config.json), ` +
+      `or set model.baseUrl to a deployment that still serves it (an Azure OpenAI resource, for one).`,
+  );
+}
+
+function isOpenAiOwnApi(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname.toLowerCase() === new URL(OPENAI_BASE_URL).hostname;
+  } catch {
+    return false;
+  }
 }
 
 /**

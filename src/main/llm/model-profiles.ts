@@ -219,6 +219,30 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     modalities: OPENAI_VISION,
   },
   {
+    // The GA `computer` tool's models: OpenAI's computer use guide (developers.openai.com/api/docs/guides/
+    // tools-computer-use, read 2026-11-28) trains gpt-5.4 and the models after it for the Responses API's
+    // built-in `computer` tool, and its deprecations page names gpt-5.4-mini as computer-use-preview's
+    // substitute. Nano, chat and codex variants are not named there: they keep function-tools.
+    family: 'gpt-5.4-mini',
+    pattern: /^gpt-(5\.([4-9]|[1-9]\d)|[6-9](\.\d+)?)-mini/,
+    contextWindow: 400_000,
+    imageTokens: openAiPatches(1.62),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    dialect: 'openai-computer',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'gpt-5.4',
+    pattern: /^gpt-(5\.([4-9]|[1-9]\d)|[6-9](\.\d+)?)(?!.*-(nano|chat|codex|audio|realtime))(-|$)/,
+    contextWindow: 400_000,
+    imageTokens: openAiTiles(70, 140),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    dialect: 'openai-computer',
+    modalities: OPENAI_VISION,
+  },
+  {
     family: 'gpt-5-mini',
     pattern: /^gpt-5(\.\d+)?-mini/,
     contextWindow: 400_000,
