@@ -12,6 +12,8 @@ import {
   geminiSafetyDecisionOf,
   translateGeminiCall,
 } from '../../src/main/agent/tools/gemini-computer-translation.js';
+import { createGeminiComputerTools } from '../../src/main/agent/tools/gemini-computer-tools.js';
+import { toGeminiTools } from '../../src/main/llm/gemini-tools.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { mapModelPoint, type FrameGeometry } from '../../src/main/operators/coordinates.js';
 import type { ModelView } from '../../src/shared/model-view.js';
@@ -203,5 +205,28 @@ describe("Gemini's computer-use claims, each from a Google page", () => {
     const profile = resolveModelProfile(model);
     expect(profile.dialect).toBe(dialect);
     expect(profile.computerUseDesktop).toBe(desktop);
+  });
+});
+
+/** The computerUse entry a desktop run sends: ENVIRONMENT_DESKTOP only for the model whose profile Google's page backs. */
+describe("Gemini's computerUse environment on the desktop", () => {
+  function sentFor(model: string, kind: 'desktop' | 'browser'): unknown {
+    const profile = resolveModelProfile(model);
+    const operator = { describe: () => ({ kind, url: null, scaleFactor: 1 }) };
+    const tools = createGeminiComputerTools({
+      operator,
+      functionSet: profile.family === 'gemini-3.5' ? 'gemini-3.5' : 'gemini-2.5',
+      desktopEnvironment: profile.computerUseDesktop === true,
+    } as unknown as Parameters<typeof createGeminiComputerTools>[0]);
+    const declarations = tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: {}, native: tool.nativeDeclaration }));
+    return toGeminiTools(declarations)[0];
+  }
+
+  it('sends ENVIRONMENT_DESKTOP for gemini-3.5-flash on the desktop, and the browser environment everywhere else', () => {
+    expect(sentFor('gemini-3.5-flash', 'desktop')).toEqual({
+      computerUse: { environment: 'ENVIRONMENT_DESKTOP', excludedPredefinedFunctions: ['key_down', 'key_up', 'go_back', 'navigate', 'go_forward'] },
+    });
+    expect(sentFor('gemini-3.5-flash', 'browser')).toMatchObject({ computerUse: { environment: 'ENVIRONMENT_BROWSER' } });
+    expect(sentFor('gemini-2.5-computer-use-preview-10-2025', 'desktop')).toMatchObject({ computerUse: { environment: 'ENVIRONMENT_BROWSER' } });
   });
 });
