@@ -63,8 +63,9 @@ export interface ModelProfile {
    */
   boundThinking?: boolean;
   /**
-   * Whether the model's Gemini computer_use tool takes ENVIRONMENT_DESKTOP (Gemini 3.5 and later); the others
-   * know ENVIRONMENT_BROWSER only (https://ai.google.dev/gemini-api/docs/computer-use, "Supported environments").
+   * Whether the model's Gemini computer_use tool takes ENVIRONMENT_DESKTOP: Gemini 3.5 Flash, the one model
+   * Google's page names for the desktop (https://ai.google.dev/gemini-api/docs/generate-content/computer-use,
+   * read 2026-11-28); the computer-use preview model knows ENVIRONMENT_BROWSER only.
    */
   computerUseDesktop?: boolean;
   /**
@@ -326,7 +327,9 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     modalities: { input: ['text', 'image', 'file'], output: ['text'] },
   },
   {
-    // Gemini's computer-use preview model: 128k input tokens, Gemini's computer_use tool, the browser only.
+    // Gemini's computer-use preview model: 128k input tokens, Gemini's computer_use tool, the browser only ("Gemini
+    // 2.5 Computer Use model and tool ... in the browser", ENVIRONMENT_BROWSER:
+    // https://docs.cloud.google.com/vertex-ai/generative-ai/docs/computer-use, read 2026-11-28).
     family: 'gemini-computer-use',
     pattern: /gemini-2\.5-computer-use/,
     contextWindow: 128_000,
@@ -337,26 +340,20 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
-    // Gemini 3.5 and later: computer_use in every environment, the desktop included.
+    // Gemini 3.5 Flash: computer_use built in, with the streamlined functions and their `intent`, for the
+    // browser, mobile and desktop environments ("Gemini 3.5 Flash is the recommended model for Computer Use":
+    // https://ai.google.dev/gemini-api/docs/generate-content/computer-use, read 2026-11-28). No Google page read
+    // says the same of any other 3.x name (3.5 Pro, 3.5 Flash-Lite, 3.6, 3.7, 3.8), so none is claimed here: they
+    // fall to the plain `gemini` row below (function-tools). Gemini 3 Flash and 3/3.1 Pro were claimed to carry
+    // computer_use for the browser: no Google page read says so, and the claim is gone with its row.
     family: 'gemini-3.5',
-    pattern: /gemini-(3\.[5-9]|[4-9](\.\d+)?)-(pro|flash)(?!.*-image)/,
+    pattern: /gemini-3\.5-flash(?!-lite)(?!.*-image)/,
     contextWindow: 1_048_576,
     imageTokens: GEMINI_IMAGE_TOKENS,
     maxImageEdge: 3072,
     coordinateSpace: 'normalized-1000',
     dialect: 'gemini-computer-use',
     computerUseDesktop: true,
-    modalities: { input: ['text', 'image', 'audio', 'file'], output: ['text'] },
-  },
-  {
-    // Gemini 3 Flash and 3/3.1 Pro carry computer_use for the browser.
-    family: 'gemini-3',
-    pattern: /gemini-3(\.[0-4])?-(pro|flash)(?!.*-image)/,
-    contextWindow: 1_048_576,
-    imageTokens: GEMINI_IMAGE_TOKENS,
-    maxImageEdge: 3072,
-    coordinateSpace: 'normalized-1000',
-    dialect: 'gemini-computer-use',
     modalities: { input: ['text', 'image', 'audio', 'file'], output: ['text'] },
   },
   {

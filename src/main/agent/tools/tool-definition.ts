@@ -63,6 +63,11 @@ export interface ToolStepRecord {
   /** When the screen had not changed after the action: the earlier image it equals. */
   dedupOfImageId?: string;
   /**
+   * The reason the model gave for this very call, where its protocol carries one (Gemini 3.5's `intent`): the
+   * model's words, recorded with the step's thought and shown only through the terminal sanitizer.
+   */
+  intent?: string;
+  /**
    * What the action typed into a password field, in every form the model may have written it: the turn
    * masks these in the stored call and thought (the action and result above are masked already).
    */
