@@ -23,6 +23,10 @@ export type ConfirmationPolicy = (typeof CONFIRMATION_POLICIES)[number];
 
 export { MODEL_PROVIDERS, type ModelProvider };
 
+/** OpenAI's two model APIs (`model.api`). */
+export const MODEL_APIS = ['chat-completions', 'responses'] as const;
+export type ModelApi = (typeof MODEL_APIS)[number];
+
 export const OPERATOR_KINDS = ['desktop', 'browser'] as const;
 export type OperatorKind = (typeof OPERATOR_KINDS)[number];
 
@@ -50,7 +54,12 @@ const ModelConfigSchema = z
      * in Google's own SDK). A field of its own: it is sent to the google provider only.
      */
     googleApiKey: z.string().min(1).optional(),
-    api: z.enum(['chat-completions', 'responses']).default('chat-completions'),
+    /**
+     * Which of OpenAI's two APIs requests go to. When absent, the one the model profile's dialect needs (the
+     * Responses API for OpenAI's computer tool, which gpt-5.4 and later take), else Chat Completions
+     * (modelApi in src/main/llm/create-model-adapter.ts).
+     */
+    api: z.enum(MODEL_APIS).optional(),
     /** How the model is asked to act (src/shared/dialects.ts); the model profile's, by its name, when absent. */
     dialect: z.enum(DIALECT_NAMES).optional(),
     /**
@@ -59,6 +68,12 @@ const ModelConfigSchema = z
      * that serves an older tool.
      */
     anthropicComputerTool: z.enum(ANTHROPIC_COMPUTER_TOOL_TYPES).optional(),
+    /**
+     * How much effort a Claude model puts into its answers, thinking included: sent as Anthropic's
+     * `output_config.effort` (https://platform.claude.com/docs/en/build-with-claude/effort); the model's default
+     * when absent. Anthropic's API only.
+     */
+    effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
     /**
      * The model's price table (src/shared/pricing.ts), in place of the one Sightline knows by the model's name:
      * for a model it does not know, or a price that changed. Given whole, in config.json only: it replaces the

@@ -68,6 +68,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     tool: z.string(),
     action: ComputerActionSchema.optional(),
     thought: z.string().optional(),
+    /** The reason the model gave for this call, where its protocol carries one (Gemini 3.5's `intent`). */
+    intent: z.string().optional(),
     /** The screenshot the model was looking at when it chose this step. */
     screenshotImageId: z.string().optional(),
     /** How that screenshot was shown to the model: the space the action's coordinates are in. */

@@ -110,8 +110,30 @@ export const MAX_REASONING_ITEMS_PER_CALL = 8;
  * never pixels. Today OpenAI's Responses API: the output item's id (a computer call's `cu_…`) and the
  * reasoning items that came just before the call, which go back in the next request right before it.
  */
+/**
+ * A thinking block of Anthropic's Messages API (`thinking` with its `signature`, or `redacted_thinking` with its
+ * encrypted `data`), exactly as the API returned it: in a tool loop the API refuses a request whose last assistant
+ * turn does not carry its thinking blocks back unmodified and in order
+ * (https://platform.claude.com/docs/en/build-with-claude/extended-thinking#preserving-thinking-blocks).
+ */
+export const AnthropicThinkingBlockSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
+]);
+export type AnthropicThinkingBlock = z.infer<typeof AnthropicThinkingBlockSchema>;
+
+/** Most thinking blocks kept before one call: a reply has a few; more is junk not worth storing. */
+export const MAX_THINKING_BLOCKS_PER_CALL = 32;
+
 export const ToolCallProviderDataSchema = z.object({
   itemId: z.string().min(1).optional(),
+  /**
+   * Anthropic's client toolsets: the toolset a member call belongs to (`toolset_name`, `computer` for the computer
+   * toolset), which the call and its result must carry back.
+   */
+  toolsetName: z.string().min(1).optional(),
+  /** Anthropic's thinking blocks that came before this call in the reply (after the call before it), as returned. */
+  anthropicThinking: z.array(AnthropicThinkingBlockSchema).max(MAX_THINKING_BLOCKS_PER_CALL).optional(),
   reasoning: z.array(ResponsesReasoningItemSchema).max(MAX_REASONING_ITEMS_PER_CALL).optional(),
   /** Gemini's thought signature on the function call part, which the Gemini API requires back with the call. */
   thoughtSignature: z.string().min(1).optional(),

@@ -18,7 +18,12 @@ export function modelProvider(model: { provider?: ModelProvider | undefined; nam
 
 /**
  * Anthropic's computer tool versions, oldest first; each adds actions (the agent's claude-computer-translation.ts).
- * The model profiles say which one each Claude model was trained on; `model.anthropicComputerTool` overrides it.
+ * The last is the stable toolset (one `tools` entry whose 17 members the model calls by their own names, no beta
+ * header); the others are the single `computer` tool of the beta API. The model profiles say which one each Claude
+ * model takes; `model.anthropicComputerTool` overrides it.
  */
-export const ANTHROPIC_COMPUTER_TOOL_TYPES = ['computer_20241022', 'computer_20250124', 'computer_20251124'] as const;
+export const ANTHROPIC_COMPUTER_TOOL_TYPES = ['computer_20241022', 'computer_20250124', 'computer_20251124', 'computer_toolset_20260801'] as const;
 export type AnthropicComputerToolType = (typeof ANTHROPIC_COMPUTER_TOOL_TYPES)[number];
+
+/** The toolset version of Anthropic's computer tool. */
+export const ANTHROPIC_COMPUTER_TOOLSET = 'computer_toolset_20260801' satisfies AnthropicComputerToolType;

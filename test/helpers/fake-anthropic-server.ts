@@ -19,6 +19,11 @@
  *   429 rate_limit_error (with a retry-after header), 529 overloaded_error: "Errors",
  *   https://docs.anthropic.com/en/api/errors, and "Rate limits", https://docs.anthropic.com/en/api/rate-limits.
  *
+ * - Claude's computer toolset and thinking: member `tool_use` blocks carry `toolset_name`; a reply's `thinking`
+ *   blocks are streamed first (`thinking_delta`, then `signature_delta`), signed so the server can tell a block
+ *   sent back altered, and what the real API refuses of both (a tool type the model does not take, a member result
+ *   without its toolset_name, a thinking block missing or altered, forced tool use on Opus 5.5) is refused as
+ *   fake-anthropic-contract.ts says, each rule with its page;
  * - prompt caching, when asked for (`startFakeAnthropicServer({ promptCache: {} })`): the usage of each reply
  *   reports the cache reads and writes its breakpoints would get, simulated in fake-anthropic-prompt-cache.ts
  *   from Anthropic's "Prompt caching" guide, and a request with more than four breakpoints is refused as the
@@ -34,6 +39,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkContract, prefixOf, thinkingSignature, type ContractOptions, type IssuedThinking } from './fake-anthropic-contract.js';
 import { FakePromptCache, type CacheUsage, type PromptCacheOptions } from './fake-anthropic-prompt-cache.js';
 
 export interface FakeToolUse {
@@ -43,7 +49,12 @@ export interface FakeToolUse {
   inputText: string;
   /** How many `input_json_delta` pieces the input is split into (default 3). */
   pieces?: number;
+  /** A toolset member call's family (`computer` for Claude's computer toolset). */
+  toolsetName?: string;
 }
+
+/** A thinking block of a reply: readable (`thinking`, possibly empty as when display is omitted) or redacted. */
+export type FakeThinking = { thinking: string } | { redacted: string };
 
 export interface FakeAnthropicUsage {
   inputTokens: number;
@@ -55,6 +66,8 @@ export interface FakeAnthropicUsage {
 export type FakeAnthropicReply =
   | {
       type: 'answer';
+      /** Thinking blocks, streamed before the text and the tool uses. */
+      thinking?: FakeThinking[];
       text?: string;
       toolUses?: FakeToolUse[];
       /** Default: `tool_use` when there are tool uses, else `end_turn`. */
@@ -82,7 +95,7 @@ export interface RecordedAnthropicRequest {
 /** A reply, or what decides it once the request is in (to answer with what the request holds). */
 export type FakeAnthropicScriptEntry = FakeAnthropicReply | ((request: RecordedAnthropicRequest) => FakeAnthropicReply);
 
-export interface FakeAnthropicServerOptions {
+export interface FakeAnthropicServerOptions extends ContractOptions {
   /** Simulate Anthropic's prompt caching: each reply's usage reports the reads and writes its breakpoints get. */
   promptCache?: PromptCacheOptions;
 }
@@ -94,6 +107,10 @@ export interface FakeAnthropicServer {
   script(replies: FakeAnthropicScriptEntry[]): void;
   /** Replies scripted but not yet used. */
   remaining(): number;
+  /** The requests the contract refused (fake-anthropic-contract.ts), with the message each got. */
+  refused: Array<{ request: RecordedAnthropicRequest; message: string }>;
+  /** Thinking blocks a bound model's request carried but which the server dropped (prefix changed, drop_block set). */
+  droppedThinking(): number;
   close(): Promise<void>;
 }
 
@@ -110,6 +127,9 @@ const ERROR_TYPES: Readonly<Record<number, string>> = {
 export async function startFakeAnthropicServer(options: FakeAnthropicServerOptions = {}): Promise<FakeAnthropicServer> {
   const queue: FakeAnthropicScriptEntry[] = [];
   const requests: RecordedAnthropicRequest[] = [];
+  const refused: Array<{ request: RecordedAnthropicRequest; message: string }> = [];
+  const issuedThinking = new Map<string, IssuedThinking[]>();
+  let droppedThinking = 0;
   const promptCache = options.promptCache === undefined ? undefined : new FakePromptCache(options.promptCache);
   const openResponses = new Set<ServerResponse>();
   const server = createServer((request, response) => {
@@ -125,6 +145,13 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
       sendError(response, { type: 'error', status: 404, message: `No route ${request.method} ${request.url}` });
       return;
     }
+    const verdict = checkContract(body, request.headers, issuedThinking, options);
+    if (!verdict.ok) {
+      refused.push({ request: recorded, message: verdict.message });
+      sendError(response, { type: 'error', status: 400, message: verdict.message });
+      return;
+    }
+    droppedThinking += verdict.droppedThinking;
     const cached = await promptCache?.use(body);
     if (cached !== undefined && !cached.ok) {
       sendError(response, { type: 'error', status: 400, message: cached.message });
@@ -137,7 +164,8 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
       sendError(response, scripted);
       return;
     }
-    const reply = scripted.type === 'answer' && cached !== undefined ? withCacheUsage(scripted, cached.usage) : scripted;
+    const usageReply = scripted.type === 'answer' && cached !== undefined ? withCacheUsage(scripted, cached.usage) : scripted;
+    const reply = usageReply.type === 'answer' ? issued(usageReply, body, issuedThinking) : usageReply;
     const model = typeof body.model === 'string' ? body.model : 'claude-fake';
     if (body.stream !== true) {
       if (reply.type !== 'answer') throw new Error(`A ${reply.type} reply needs a streamed request.`);
@@ -163,12 +191,31 @@ export async function startFakeAnthropicServer(options: FakeAnthropicServerOptio
     requests,
     script: (replies) => queue.push(...replies),
     remaining: () => queue.length,
+    refused,
+    droppedThinking: () => droppedThinking,
     close: async () => {
       for (const response of openResponses) response.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A reply as the server gives it: every tool use with its id, and its thinking signed and kept against the first tool use's id. */
+type IssuedReply = Extract<FakeAnthropicReply, { type: 'answer' }> & { signedThinking: IssuedThinking[] };
+
+function issued(reply: Extract<FakeAnthropicReply, { type: 'answer' }>, body: Record<string, unknown>, issuedThinking: Map<string, IssuedThinking[]>): IssuedReply {
+  const toolUses = (reply.toolUses ?? []).map((toolUse) => ({ ...toolUse, id: toolUseId(toolUse) }));
+  // The block is bound to everything before the reply: the request's system, tools and messages.
+  const prefix = prefixOf(body, ((body.messages as unknown[] | undefined) ?? []).length);
+  const signedThinking: IssuedThinking[] = (reply.thinking ?? []).map((block) =>
+    'redacted' in block
+      ? { type: 'redacted_thinking', data: block.redacted }
+      : { type: 'thinking', thinking: block.thinking, signature: thinkingSignature(block.thinking, prefix) },
+  );
+  const first = toolUses[0];
+  if (first !== undefined && signedThinking.length > 0) issuedThinking.set(first.id, signedThinking);
+  return { ...reply, toolUses, signedThinking };
 }
 
 /** The simulated input usage in place of the scripted one; the output count stays the reply's. */
@@ -202,9 +249,10 @@ function toolUseId(toolUse: FakeToolUse): string {
 function messageObject(reply: Extract<FakeAnthropicReply, { type: 'answer' }>, model: string, whole: boolean): Record<string, unknown> {
   const content: Array<Record<string, unknown>> = [];
   if (whole) {
+    for (const block of signedOf(reply)) content.push({ ...block });
     if (reply.text !== undefined) content.push({ type: 'text', text: reply.text });
     for (const toolUse of reply.toolUses ?? []) {
-      content.push({ type: 'tool_use', id: toolUseId(toolUse), name: toolUse.name, input: JSON.parse(toolUse.inputText) as unknown });
+      content.push({ type: 'tool_use', id: toolUseId(toolUse), name: toolUse.name, input: JSON.parse(toolUse.inputText) as unknown, ...toolsetField(toolUse) });
     }
   }
   return {
@@ -222,6 +270,17 @@ function messageObject(reply: Extract<FakeAnthropicReply, { type: 'answer' }>, m
 function streamedEvents(reply: Extract<FakeAnthropicReply, { type: 'answer' }>, model: string): Array<Record<string, unknown>> {
   const events: Array<Record<string, unknown>> = [{ type: 'message_start', message: messageObject(reply, model, false) }];
   let index = 0;
+  for (const block of signedOf(reply)) {
+    if (block.type === 'redacted_thinking') {
+      events.push({ type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: block.data } });
+    } else {
+      events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      for (const piece of pieces(block.thinking ?? '', 2)) events.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } });
+      events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
+    }
+    events.push({ type: 'content_block_stop', index });
+    index += 1;
+  }
   if (reply.text !== undefined) {
     events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
     events.push({ type: 'ping' });
@@ -230,7 +289,7 @@ function streamedEvents(reply: Extract<FakeAnthropicReply, { type: 'answer' }>, 
     index += 1;
   }
   for (const toolUse of reply.toolUses ?? []) {
-    events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolUseId(toolUse), name: toolUse.name, input: {} } });
+    events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolUseId(toolUse), name: toolUse.name, input: {}, ...toolsetField(toolUse) } });
     for (const piece of pieces(toolUse.inputText, toolUse.pieces ?? 3)) {
       events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
     }
@@ -241,6 +300,14 @@ function streamedEvents(reply: Extract<FakeAnthropicReply, { type: 'answer' }>, 
   events.push({ type: 'message_delta', delta: { stop_reason: stopReasonOf(reply), stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
   events.push({ type: 'message_stop' });
   return events;
+}
+
+function signedOf(reply: Extract<FakeAnthropicReply, { type: 'answer' }>): IssuedThinking[] {
+  return 'signedThinking' in reply ? (reply as IssuedReply).signedThinking : [];
+}
+
+function toolsetField(toolUse: FakeToolUse): Record<string, string> {
+  return toolUse.toolsetName === undefined ? {} : { toolset_name: toolUse.toolsetName };
 }
 
 function pieces(text: string, count: number): string[] {

@@ -25,6 +25,11 @@
  *   (https://ai.google.dev/api/generate-content#FinishReason): `{type: 'chunks'}` scripts such replies as written;
  * - thought signatures must come back on the function-call parts they were given on, else the API answers 400:
  *   https://ai.google.dev/gemini-api/docs/thought-signatures;
+ * - Gemini 3.5 Flash's streamlined functions (click, type, press_key, hotkey, …) each carry an `intent`: "actions
+ *   include an intent field that explains the model's reasoning behind each step", and its computerUse takes
+ *   ENVIRONMENT_BROWSER (or mobile, desktop): https://ai.google.dev/gemini-api/docs/generate-content/computer-use,
+ *   read 2026-11-28. That page, as far as it could be read, does not say the API refuses a 2.5 function name
+ *   from a 3.5 model (the model names its calls itself), so the fake refuses none either: tests script calls;
  * - a computer-use model (its name says so) asked without the computerUse tool answers 400, as the API does;
  * - errors: `{"error": {"code", "message", "status"}}` with the HTTP status (429 RESOURCE_EXHAUSTED,
  *   503 UNAVAILABLE, 400 INVALID_ARGUMENT): https://ai.google.dev/gemini-api/docs/troubleshooting.

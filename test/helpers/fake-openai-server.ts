@@ -144,6 +144,12 @@ export interface FakeOpenAiServer {
   script(replies: Array<FakeReply | ScriptedReply>): void;
   /** Replies not yet used. */
   remainingReplies(): number;
+  /**
+   * Whether the server refuses what api.openai.com refuses today (openAiRefusal), before taking a scripted
+   * reply: on, it stands for OpenAI's own API; off (the default), for a deployment elsewhere that still serves
+   * computer-use-preview (an Azure OpenAI resource), which the older tests drive.
+   */
+  refuseAsOpenAi: boolean;
   close(): Promise<void>;
 }
 
@@ -157,6 +163,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const queue: Array<FakeReply | ScriptedReply> = [];
   const requests: RecordedRequest[] = [];
   const openResponses = new Set<ServerResponse>();
+  const state = { refuseAsOpenAi: false };
 
   const server = createServer((request, response) => {
     openResponses.add(response);
@@ -170,6 +177,11 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       const body = parseJson(rawBody);
       const recorded: RecordedRequest = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, rawBody, closed };
       requests.push(recorded);
+      const refusal = state.refuseAsOpenAi ? openAiRefusal(request.url ?? '', body) : undefined;
+      if (refusal !== undefined) {
+        sendJson(response, refusal.status, { error: refusal.error }, { 'x-should-retry': 'false' });
+        return;
+      }
       const next = queue.shift();
       let reply: FakeReply | undefined;
       try {
@@ -196,12 +208,54 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     requests,
     script: (replies) => queue.push(...replies),
     remainingReplies: () => queue.length,
+    get refuseAsOpenAi() {
+      return state.refuseAsOpenAi;
+    },
+    set refuseAsOpenAi(value: boolean) {
+      state.refuseAsOpenAi = value;
+    },
     close: async () => {
       for (const response of openResponses) response.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * What api.openai.com refuses of a Responses request today, in its error shape (`{error: {message, type,
+ * param, code}}`, the API reference's "Error codes"):
+ * - computer-use-preview: shut down on 2026-07-23 (OpenAI's deprecations page,
+ *   https://developers.openai.com/api/docs/deprecations, which names gpt-5.4-mini as its substitute); a model
+ *   the API no longer serves is answered 404 `model_not_found`.
+ * - the preview tool (`computer_use_preview`) for a model trained for the GA tool: OpenAI's computer use guide
+ *   (https://developers.openai.com/api/docs/guides/tools-computer-use, "Migration") has gpt-5.4 and later
+ *   declare `{"type": "computer"}` instead; the exact wording of the API's 400 is not documented, so this one
+ *   says what is wrong in the API's error shape, with `param: "tools"`.
+ */
+export function openAiRefusal(path: string, body: unknown): { status: number; error: Record<string, unknown> } | undefined {
+  if (!path.startsWith('/v1/responses')) return undefined;
+  const request = (body ?? {}) as { model?: unknown; tools?: unknown };
+  const model = typeof request.model === 'string' ? request.model : '';
+  if (/^computer-use-preview/.test(model)) {
+    return {
+      status: 404,
+      error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' },
+    };
+  }
+  const tools = Array.isArray(request.tools) ? (request.tools as Array<{ type?: unknown }>) : [];
+  if (tools.some((tool) => tool.type === 'computer_use_preview')) {
+    return {
+      status: 400,
+      error: {
+        message: `The tool 'computer_use_preview' is not supported with model '${model}'; use the 'computer' tool.`,
+        type: 'invalid_request_error',
+        param: 'tools',
+        code: 'unsupported_value',
+      },
+    };
+  }
+  return undefined;
 }
 
 function route(path: string, body: unknown, reply: FakeReply, response: ServerResponse): void {

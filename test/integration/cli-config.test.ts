@@ -180,12 +180,24 @@ describe('sightline config show: the dialect in effect', () => {
   });
 
   it('names what keeps the combination from working', async () => {
-    const run = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'computer-use-preview' });
+    // model.api unset follows the dialect (modelApi); set to Chat Completions, it cannot carry openai-computer.
+    const run = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'computer-use-preview', SIGHTLINE_MODEL_API: 'chat-completions' });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('dialect: openai-computer (model profile family computer-use-preview for model computer-use-preview)');
     expect(run.stdout).toMatch(/^ {2}problem: +The openai-computer dialect .*needs model\.api responses.*set model\.api to responses/m);
     const fixed = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'computer-use-preview', SIGHTLINE_MODEL_API: 'responses' });
     expect(fixed.stdout).not.toContain('needs model.api responses');
+    expect(fixed.stdout).toContain('  model api:     responses (model.api)\n');
+  });
+
+  it('gives gpt-5.4 OpenAI\'s GA computer tool on the Responses API, saying the dialect chose the API', async () => {
+    const run = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'gpt-5.4' });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('dialect: openai-computer (model profile family gpt-5.4 for model gpt-5.4)');
+    expect(run.stdout).toContain('  model api:     responses (model.api not set: the API the dialect needs)\n');
+    expect(run.stdout).not.toContain('problem:');
+    const functionTools = await runSightline(['--home', home.root, 'config', 'show'], { SIGHTLINE_MODEL: 'gpt-5.4', SIGHTLINE_MODEL_DIALECT: 'function-tools' });
+    expect(functionTools.stdout).toContain('  model api:     chat-completions (model.api not set: the default)\n');
   });
 
   it('prints it as JSON with the reason, coordinates, sizing and problems', async () => {

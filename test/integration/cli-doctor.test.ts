@@ -242,7 +242,8 @@ describe('sightline doctor', () => {
   });
 
   it('reports a dialect that cannot work with the configuration as a problem, and exits 1', async () => {
-    const environment = { SIGHTLINE_MODEL: 'computer-use-preview', OPENAI_API_KEY: 'sk-doctor-dialect' };
+    // model.api unset follows the dialect (modelApi); set to Chat Completions, it cannot carry openai-computer.
+    const environment = { SIGHTLINE_MODEL: 'computer-use-preview', OPENAI_API_KEY: 'sk-doctor-dialect', SIGHTLINE_MODEL_API: 'chat-completions' };
     const run = await runSightline(['--home', home.root, 'doctor'], environment);
     expect(run.exitCode).toBe(1);
     expect(lineOf(run.stdout, 'dialect')).toMatch(/^problem\s+dialect\s+The openai-computer dialect .*needs model\.api responses.*set model\.api to responses/);

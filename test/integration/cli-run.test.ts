@@ -155,9 +155,22 @@ describe('sightline run: usage and configuration errors exit 2 before anything s
     ['--session that is not an id', ['--session', 'yesterday'], /--session/],
     ['--session of no stored session', ['--session', 'ses_0123456789ab'], /--session: there is no session ses_0123456789ab/],
     ['--dialect that does not exist', ['--dialect', 'sideways'], /model\.dialect: expected one of function-tools, openai-computer, ui-tars, qwen-computer-use, anthropic-computer, gemini-computer-use, got "sideways" \(from --dialect\)/],
-    ['--dialect openai-computer on Chat Completions', ['--dialect', 'openai-computer'], /openai-computer dialect .*needs model\.api responses.*set model\.api to responses/],
-    ['--model computer-use-preview on Chat Completions', ['--model', 'computer-use-preview'], /openai-computer dialect \(chosen by the model profile for computer-use-preview\)/],
   ];
+  // model.api unset follows the dialect (modelApi); set to Chat Completions, it cannot carry openai-computer.
+  const onChatCompletions: Array<[string, string[], RegExp]> = [
+    ['--dialect openai-computer on Chat Completions', ['--dialect', 'openai-computer'], /openai-computer dialect .*needs model\.api responses.*set model\.api to responses/],
+    ['--model gpt-5.4 on Chat Completions', ['--model', 'gpt-5.4'], /openai-computer dialect \(chosen by the model profile for gpt-5\.4\)/],
+  ];
+  for (const [name, flags, message] of onChatCompletions) {
+    it(`${name}`, async () => {
+      const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'browser', '--base-url', environment.model.baseUrl, ...flags], {
+        SIGHTLINE_MODEL_API: 'chat-completions',
+      });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(environment.model.requests).toHaveLength(0);
+    });
+  }
   for (const [name, flags, message] of cases) {
     it(`${name}`, async () => {
       const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'browser', '--base-url', environment.model.baseUrl, ...flags]);

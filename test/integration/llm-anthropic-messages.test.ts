@@ -229,10 +229,10 @@ describe('the Anthropic Messages adapter', () => {
   });
 
   it.each([
-    ['computer_20241022', 'computer-use-2024-10-22', false],
-    ['computer_20250124', 'computer-use-2025-01-24', false],
-    ['computer_20251124', 'computer-use-2025-11-24', true],
-  ] as const)('declares the %s computer tool with its beta header %s', async (toolType, beta, enableZoom) => {
+    ['computer_20241022', 'computer-use-2024-10-22', false, 'claude-3-5-sonnet-20241022'],
+    ['computer_20250124', 'computer-use-2025-01-24', false, 'claude-sonnet-4-5'],
+    ['computer_20251124', 'computer-use-2025-11-24', true, 'claude-opus-4-5'],
+  ] as const)('declares the %s computer tool with its beta header %s', async (toolType, beta, enableZoom, name) => {
     server.script([{ type: 'answer', text: 'ok' }]);
     const computer: ModelToolDeclaration = {
       name: 'computer',
@@ -240,7 +240,7 @@ describe('the Anthropic Messages adapter', () => {
       parameters: {},
       native: { kind: 'anthropic-computer', toolType, displayWidth: 1280, displayHeight: 800, ...(enableZoom ? { enableZoom } : {}) },
     };
-    await adapterFor().complete({ messages: [systemText('S'), userText('hi')], tools: [CLICK_TOOL, computer] });
+    await adapterFor({ name }).complete({ messages: [systemText('S'), userText('hi')], tools: [CLICK_TOOL, computer] });
     const body = bodyOf(0);
     expect(body.tools?.[1]).toEqual({
       type: toolType,
@@ -366,6 +366,7 @@ describe('the Anthropic Messages adapter', () => {
       },
     ]);
     const reply = await adapterFor().complete({ messages: [userText('hi')], tools: [CLICK_TOOL] });
+    // A thinking block without its signature cannot go back: it is not kept.
     expect(reply.toolCalls[0]).toEqual({ id: 'toolu_x', name: 'click', argumentsText: '{"x": 1, "y": ' });
     expect(reply.toolCalls[1]).toMatchObject({ name: 'unnamed', argumentsText: '{}' });
     expect(reply.parts).toEqual([{ type: 'text', text: huge }]);

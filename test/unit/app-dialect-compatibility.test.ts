@@ -29,7 +29,8 @@ describe('dialectProblems', () => {
   });
 
   it('refuses openai-computer on Chat Completions, saying to set model.api to responses', () => {
-    const found = problems('openai-computer', configWith({ model: { name: 'computer-use-preview' } }));
+    // model.api set to Chat Completions by a person: unset, it follows the profile's dialect (modelApi).
+    const found = problems('openai-computer', configWith({ model: { name: 'computer-use-preview', api: 'chat-completions' } }));
     expect(found).toEqual([
       'The openai-computer dialect (chosen by the model profile for computer-use-preview) needs model.api responses, ' +
         'but model.api is chat-completions: set model.api to responses (SIGHTLINE_MODEL_API=responses, or "api": "responses" ' +

@@ -198,3 +198,18 @@ describe('ClaudeComputerArgumentsSchema', () => {
     expect(step({ action: 'key', text: 'a '.repeat(500_000) })).toMatchObject({ kind: 'refuse' });
   });
 });
+
+describe('translateClaudeAction: the computer toolset (computer_toolset_20260801)', () => {
+  // Anthropic's computer use tool page, "Available actions": the 17 members, and `repeat` (1 to 100) on key.
+  it('has every action of computer_20251124, each a member', () => {
+    expect(CLAUDE_ACTIONS_BY_VERSION.computer_toolset_20260801).toEqual(CLAUDE_ACTIONS_BY_VERSION.computer_20251124);
+    expect(step({ action: 'zoom', region: [0, 0, 10, 10] }, 'computer_toolset_20260801')).toEqual({ kind: 'zoom', region: { left: 0, top: 0, right: 10, bottom: 10 } });
+  });
+
+  it('presses a key `repeat` times, and refuses a repeat outside 1 to 100 as the schema does', () => {
+    expect(step({ action: 'key', text: 'Down', repeat: 3 }, 'computer_toolset_20260801')).toEqual({ kind: 'act', action: { action: 'key', keys: 'Down Down Down' } });
+    expect(step({ action: 'key', text: 'Return' }, 'computer_toolset_20260801')).toEqual({ kind: 'act', action: { action: 'key', keys: 'Return' } });
+    expect(ClaudeComputerArgumentsSchema.safeParse({ action: 'key', text: 'a', repeat: 0 }).success).toBe(false);
+    expect(ClaudeComputerArgumentsSchema.safeParse({ action: 'key', text: 'a', repeat: 101 }).success).toBe(false);
+  });
+});

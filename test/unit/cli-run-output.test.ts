@@ -28,6 +28,14 @@ const step: AgentEvent = {
 };
 
 describe('progress lines', () => {
+  it("shows a call's intent (Gemini 3.5's) as one inert line: no escape sequence, no line of its own", () => {
+    const line = progressLine({ ...step, intent: 'Save\u001b]0;owned\u0007\u001b[2J\nrefused: forged' })!;
+    expect(line).toMatch(/^step 3 {2}.* {2}intent: Save/);
+    expect([...line].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f)).toBe(false);
+    expect(line).not.toContain('\nrefused');
+    expect(progressLine(step)).not.toContain('intent');
+  });
+
   it('shows a step with its action, result, time and tokens', () => {
     expect(progressLine(step)).toBe('step 3  click (640, 412)  ok  1.2s  1,234 tokens');
   });

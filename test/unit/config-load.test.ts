@@ -73,7 +73,7 @@ describe('model.anthropicComputerTool', () => {
   it('names the versions there are when it is none of them', () => {
     writeConfig({ model: { anthropicComputerTool: 'computer_20990101' } });
     expect(loadError().message).toContain(
-      'model.anthropicComputerTool: expected one of computer_20241022, computer_20250124, computer_20251124, got "computer_20990101" (from config.json)',
+      'model.anthropicComputerTool: expected one of computer_20241022, computer_20250124, computer_20251124, computer_toolset_20260801, got "computer_20990101" (from config.json)',
     );
   });
 });

@@ -12,6 +12,8 @@ import {
   geminiSafetyDecisionOf,
   translateGeminiCall,
 } from '../../src/main/agent/tools/gemini-computer-translation.js';
+import { createGeminiComputerTools } from '../../src/main/agent/tools/gemini-computer-tools.js';
+import { toGeminiTools } from '../../src/main/llm/gemini-tools.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { mapModelPoint, type FrameGeometry } from '../../src/main/operators/coordinates.js';
 import type { ModelView } from '../../src/shared/model-view.js';
@@ -143,5 +145,88 @@ describe("Gemini's safety decision", () => {
       expect(parsed.success, JSON.stringify(args)).toBe(false);
       expect(JSON.stringify(parsed.error?.issues), JSON.stringify(args)).toMatch(/safety/i);
     }
+  });
+});
+
+/**
+ * Gemini 3.5 Flash's streamlined functions, each with its `intent`
+ * (https://ai.google.dev/gemini-api/docs/generate-content/computer-use, read 2026-11-28): every one becomes an
+ * action of the one vocabulary, the intent read and never acted on.
+ */
+describe("Gemini 3.5's renamed functions", () => {
+  const intent = 'Because the model says so.';
+  const at = { x: 500, y: 300, intent };
+  it.each([
+    ['click', at, [{ action: 'click', x: 500, y: 300 }]],
+    ['double_click', at, [{ action: 'double_click', x: 500, y: 300 }]],
+    ['triple_click', at, [{ action: 'triple_click', x: 500, y: 300 }]],
+    ['middle_click', at, [{ action: 'middle_click', x: 500, y: 300 }]],
+    ['right_click', at, [{ action: 'right_click', x: 500, y: 300 }]],
+    ['mouse_down', at, [{ action: 'mouse_down', x: 500, y: 300 }]],
+    ['mouse_up', at, [{ action: 'mouse_up', x: 500, y: 300 }]],
+    ['move', at, [{ action: 'move', x: 500, y: 300 }]],
+    ['type', { text: 'Platform', intent }, [{ action: 'type', text: 'Platform' }]],
+    ['type', { text: 'Platform', press_enter: true, intent }, [{ action: 'type', text: 'Platform\n' }]],
+    ['type', { ...at, text: 'Ada' }, [{ action: 'click', x: 500, y: 300 }, { action: 'type', text: 'Ada' }]],
+    ['drag_and_drop', { start_x: 10, start_y: 20, end_x: 30, end_y: 40, intent }, [{ action: 'drag', x: 10, y: 20, to_x: 30, to_y: 40 }]],
+    ['wait', { seconds: 2, intent }, [{ action: 'wait', seconds: 2 }]],
+    ['press_key', { key: 'Enter', intent }, [{ action: 'key', keys: 'Enter' }]],
+    ['hotkey', { keys: ['Control', 'a'], intent }, [{ action: 'key', keys: 'Control+a' }]],
+    ['hotkey', { keys: 'Control + Shift + t', intent }, [{ action: 'key', keys: 'Control+Shift+t' }]],
+    ['take_screenshot', { intent }, [{ action: 'screenshot' }]],
+    ['scroll', { ...at, direction: 'down', magnitude_in_pixels: 500 }, [{ action: 'scroll', x: 500, y: 300, scroll_x: 0, scroll_y: 5 }]],
+  ])('%s %j', (name, args, actions) => {
+    expect(translateGeminiCall(name, GeminiComputerArgumentsSchema.parse(args), CONTEXT)).toEqual({ kind: 'act', actions });
+  });
+
+  it("answers a call missing its own arguments with the function's words, and does nothing", () => {
+    expect(translateGeminiCall('press_key', { intent }, CONTEXT)).toEqual({ kind: 'refuse', message: 'press_key needs key. Nothing was done.' });
+    expect(translateGeminiCall('hotkey', { intent }, CONTEXT)).toEqual({ kind: 'refuse', message: 'hotkey needs keys. Nothing was done.' });
+    expect(translateGeminiCall('click', { intent }, CONTEXT)).toMatchObject({ kind: 'refuse' });
+  });
+});
+
+/**
+ * Which models Sightline says carry Gemini's computer_use, and where the desktop: only what a Google page says
+ * (src/main/llm/model-profiles.ts cites each). Gemini 3 Flash and 3/3.1 Pro were claimed for the browser with no
+ * page saying so, and later 3.x names with the desktop: those claims are gone.
+ */
+describe("Gemini's computer-use claims, each from a Google page", () => {
+  it.each([
+    ['gemini-3.5-flash', 'gemini-computer-use', true],
+    ['gemini-3.5-flash-preview-06-2026', 'gemini-computer-use', true],
+    ['gemini-2.5-computer-use-preview-10-2025', 'gemini-computer-use', undefined],
+    ['gemini-3.5-flash-lite', 'function-tools', undefined],
+    ['gemini-3.6-flash', 'function-tools', undefined],
+    ['gemini-3-flash-preview', 'function-tools', undefined],
+    ['gemini-3.1-pro-preview', 'function-tools', undefined],
+    ['gemini-2.5-flash', 'function-tools', undefined],
+  ])('%s: %s, desktop %s', (model, dialect, desktop) => {
+    const profile = resolveModelProfile(model);
+    expect(profile.dialect).toBe(dialect);
+    expect(profile.computerUseDesktop).toBe(desktop);
+  });
+});
+
+/** The computerUse entry a desktop run sends: ENVIRONMENT_DESKTOP only for the model whose profile Google's page backs. */
+describe("Gemini's computerUse environment on the desktop", () => {
+  function sentFor(model: string, kind: 'desktop' | 'browser'): unknown {
+    const profile = resolveModelProfile(model);
+    const operator = { describe: () => ({ kind, url: null, scaleFactor: 1 }) };
+    const tools = createGeminiComputerTools({
+      operator,
+      functionSet: profile.family === 'gemini-3.5' ? 'gemini-3.5' : 'gemini-2.5',
+      desktopEnvironment: profile.computerUseDesktop === true,
+    } as unknown as Parameters<typeof createGeminiComputerTools>[0]);
+    const declarations = tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: {}, native: tool.nativeDeclaration }));
+    return toGeminiTools(declarations)[0];
+  }
+
+  it('sends ENVIRONMENT_DESKTOP for gemini-3.5-flash on the desktop, and the browser environment everywhere else', () => {
+    expect(sentFor('gemini-3.5-flash', 'desktop')).toEqual({
+      computerUse: { environment: 'ENVIRONMENT_DESKTOP', excludedPredefinedFunctions: ['key_down', 'key_up', 'go_back', 'navigate', 'go_forward'] },
+    });
+    expect(sentFor('gemini-3.5-flash', 'browser')).toMatchObject({ computerUse: { environment: 'ENVIRONMENT_BROWSER' } });
+    expect(sentFor('gemini-2.5-computer-use-preview-10-2025', 'desktop')).toMatchObject({ computerUse: { environment: 'ENVIRONMENT_BROWSER' } });
   });
 });

@@ -77,9 +77,10 @@ describe('the dialect a model speaks, by its name', () => {
     ['Qwen/Qwen3-VL-8B-Instruct', 'qwen-computer-use'],
     ['qwen3-vl:8b', 'qwen-computer-use'],
     ['gpt-4.1', 'function-tools'],
-    // A general model that also drives the GA computer tool: function tools work on either API, the
-    // native tool only on the Responses API, so it is chosen with model.dialect, not by name.
-    ['gpt-5.4', 'function-tools'],
+    // OpenAI trains gpt-5.4 and later for its GA computer tool (issue 34): chosen by name, with the Responses API
+    // when model.api is unset (modelApi); function-tools stays one setting away (model.dialect).
+    ['gpt-5.4', 'openai-computer'],
+    ['gpt-5.4-nano', 'function-tools'],
     // Anthropic's own computer tool; behind an OpenAI-compatible gateway the configured profile says function-tools
     // (configuredDialect, test/unit/llm-create-model-adapter.test.ts).
     ['claude-sonnet-4-5', 'anthropic-computer'],
@@ -96,9 +97,23 @@ describe('the dialect a model speaks, by its name', () => {
   });
 });
 
-describe("the version of Anthropic's computer tool a Claude model was trained on", () => {
-  // Anthropic's computer use tool documentation, "Model compatibility".
+describe("the version of Anthropic's computer tool a Claude model takes", () => {
+  // Anthropic's computer use tool documentation (platform.claude.com/docs/en/agents-and-tools/tool-use/computer-use-tool,
+  // read 2026-11-28): "Compatibility" and "Earlier tool versions"; Opus 5.5's migration guide for the 5.5 models.
   it.each([
+    ['claude-opus-4-7', 'computer_20251124'],
+    ['claude-opus-4-8', 'computer_toolset_20260801'],
+    ['claude-opus-5', 'computer_toolset_20260801'],
+    ['claude-opus-5-5', 'computer_toolset_20260801'],
+    ['claude-sonnet-5', 'computer_toolset_20260801'],
+    ['claude-sonnet-5-5', 'computer_toolset_20260801'],
+    ['claude-haiku-5-5', 'computer_toolset_20260801'],
+    ['claude-fable-5-1', 'computer_toolset_20260801'],
+    ['claude-mythos-5', 'computer_toolset_20260801'],
+    // Bedrock serves the beta tools only: the newest in place of the toolset, the older ones as elsewhere.
+    ['anthropic.claude-opus-5-5-v1:0', 'computer_20251124'],
+    ['us.anthropic.claude-sonnet-5-v1:0', 'computer_20251124'],
+    ['anthropic.claude-sonnet-4-5-20250929-v1:0', 'computer_20250124'],
     ['claude-3-5-sonnet-20241022', 'computer_20241022'],
     ['claude-3-7-sonnet-20250219', 'computer_20250124'],
     ['claude-sonnet-4-20250514', 'computer_20250124'],

@@ -117,6 +117,14 @@ export class ScreenRecorder {
   }
 
   /**
+   * The id of the turn's latest stored frame: the screen as Sightline last recorded it (a later capture found
+   * unchanged repeats it). What Claude's zoom cuts from, so a zoom needs no capture of its own.
+   */
+  latestStoredImageId(): string | undefined {
+    return this.lastStored?.imageId;
+  }
+
+  /**
    * Waits, looking at the screen every `pollMs`, until it differs from the last stored frame by the dedup rule
    * (the same rule that decides what is stored), then records it as after an action: settled, deduplicated,
    * stored. Undefined when the deadline passes first. A frame looked at and found the same is dropped, so a

@@ -21,6 +21,8 @@ export interface ToolStep {
   arguments?: unknown;
   /** The assistant's text of the reply that made the call. */
   thought: string | undefined;
+  /** The reason the model gave for this call (ToolStepRecord.intent), masked and redacted like the thought. */
+  intent?: string;
   /** The screenshot the model was looking at when it chose this call, and how it was shown. */
   shown: ShownScreenshot | undefined;
   latencyMs: number;
@@ -41,6 +43,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
   const { result } = step;
   const resultText = redact(textOfParts(result.parts));
   const action = stepAction(step);
+  const thought = thoughtWithIntent(step.thought, step.intent);
   const { record, toolMessageId } = storage.transaction(() => {
     const toolMessage = storage.messages.append({
       sessionId: step.sessionId,
@@ -58,7 +61,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
       sessionId: step.sessionId,
       turnId: step.turnId,
       action,
-      thought: step.thought ?? null,
+      thought: thought ?? null,
       screenshotImageId: step.shown?.imageId ?? null,
       screenshotView: step.shown === undefined ? null : screenshotViewOf(step.shown.view),
       dedupOfImageId: result.record?.dedupOfImageId ?? null,
@@ -84,7 +87,8 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
     sequence: record.sequence,
     tool: step.call.name,
     ...(computerAction.success ? { action: computerAction.data } : {}),
-    ...(step.thought === undefined ? {} : { thought: step.thought }),
+    ...(thought === undefined ? {} : { thought }),
+    ...(step.intent === undefined ? {} : { intent: step.intent }),
     ...(step.shown === undefined ? {} : { screenshotImageId: step.shown.imageId, screenshotView: screenshotViewOf(step.shown.view) }),
     ok: result.isError !== true,
     ...(result.isError === true ? { error: resultText } : {}),
@@ -114,4 +118,13 @@ function stepAction(step: ToolStep): StepAction {
 /** A URL is text the step shows like any other: secrets in it are redacted the same way. */
 function redactedProviderData(data: ToolResultProviderData, redact: (text: string) => string): ToolResultProviderData {
   return data.currentUrl === undefined ? data : { ...data, currentUrl: redact(data.currentUrl) };
+}
+
+/**
+ * A call's own reason beside the reply's text: each call of a reply has its own, so it is written after the
+ * text the reply's calls share, on its own line.
+ */
+function thoughtWithIntent(thought: string | undefined, intent: string | undefined): string | undefined {
+  if (intent === undefined) return thought;
+  return thought === undefined || thought === '' ? `Intent: ${intent}` : `${thought}\nIntent: ${intent}`;
 }

@@ -233,6 +233,7 @@ export class ToolTurn {
       result: maskedToolResult(result, findable),
       ...(outcome.arguments === undefined ? {} : { arguments: findable.length === 0 ? outcome.arguments : redactStrings(outcome.arguments, mask) }),
       thought: thought === undefined ? undefined : mask(thought),
+      ...(record?.intent === undefined ? {} : { intent: mask(this.parts.redact(record.intent)) }),
       shown: origin.shown,
       latencyMs: outcome.latencyMs,
       ...(origin.usage === undefined ? {} : { usage: origin.usage }),

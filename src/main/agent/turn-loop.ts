@@ -223,6 +223,8 @@ interface ReplyFacts {
 interface ToolCallsOutcome {
   ending: TurnEnding | undefined;
   stopped: boolean;
+  /** A call of a batch that stops at the first failure failed (ToolDefinition.haltsBatch): the rest do not run. */
+  halted: boolean;
   allMalformed: boolean;
   lastError: string | undefined;
 }
@@ -233,7 +235,7 @@ async function runToolCalls(
   steps: { taken: number },
   reply: ReplyFacts,
 ): Promise<ToolCallsOutcome> {
-  const outcome: ToolCallsOutcome = { ending: undefined, stopped: false, allMalformed: true, lastError: undefined };
+  const outcome: ToolCallsOutcome = { ending: undefined, stopped: false, halted: false, allMalformed: true, lastError: undefined };
   for (const [index, call] of message.toolCalls.entries()) {
     // The model call's cost goes on the reply's first step, so the steps of a turn add up to its calls.
     const cost =
@@ -242,7 +244,10 @@ async function runToolCalls(
         : {};
     const origin: CallOrigin = { shown: reply.shown, shownImages: reply.shownImages, thought: reply.thought, ...cost };
     const overLimit = call.name !== FINISH_TOOL_NAME && steps.taken >= loop.maxSteps;
-    const notRun = notRunReason(outcome, loop.signal) ?? (overLimit ? stepLimitNotice(loop.maxSteps) : undefined);
+    const notRun =
+      notRunReason(outcome, loop.signal) ??
+      (outcome.halted ? haltNotice(loop.registry, call.name) : undefined) ??
+      (overLimit ? stepLimitNotice(loop.maxSteps) : undefined);
     if (notRun !== undefined) {
       loop.turn.answerUnrun(call, notRun, origin);
       continue;
@@ -256,12 +261,18 @@ async function runToolCalls(
     }
     if (!taken.malformed) outcome.allMalformed = false;
     if (taken.result.isError === true) outcome.lastError = textOfParts(taken.result.parts);
+    if (taken.result.isError === true && loop.registry.get(call.name)?.haltsBatch !== undefined) outcome.halted = true;
     if (taken.result.endTurn !== undefined && taken.storageFailure === undefined) {
       const { status, summary, answer } = taken.result.endTurn;
       outcome.ending = { status, reason: status === 'finished' ? 'finished' : 'failed', summary, ...(answer === undefined ? {} : { answer }) };
     }
   }
   return outcome;
+}
+
+/** A call after the failed one of a batch: the protocol's own halt text for its tools, Sightline's for the others. */
+function haltNotice(registry: ToolRegistry, name: string): string {
+  return registry.get(name)?.haltsBatch ?? 'Not run: an earlier computer action in this reply failed.';
 }
 
 function stepLimitNotice(maxSteps: number): string {

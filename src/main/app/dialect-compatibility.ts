@@ -8,6 +8,7 @@
 import type { Config } from '../../shared/config.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
 import { modelProvider } from '../../shared/providers.js';
+import { modelApi } from '../llm/create-model-adapter.js';
 
 export interface DialectCheckInput {
   /** The dialect in effect: the model profile's, or model.dialect's. */
@@ -36,9 +37,10 @@ const CHOOSE_ANOTHER = 'or choose another dialect (--dialect, SIGHTLINE_MODEL_DI
 function apiProblem({ dialect, chosenBy, config }: DialectCheckInput): string | undefined {
   const required = DIALECT_FACTS[dialect].requiredApi;
   // model.api chooses between OpenAI's two APIs; another provider's requests never use it.
-  if (required === undefined || required === config.model.api || modelProvider(config.model) !== 'openai') return undefined;
+  const api = modelApi(config.model);
+  if (required === undefined || required === api || modelProvider(config.model) !== 'openai') return undefined;
   return (
-    `The ${dialect} dialect (chosen by ${chosenBy}) needs model.api ${required}, but model.api is ${config.model.api}: ` +
+    `The ${dialect} dialect (chosen by ${chosenBy}) needs model.api ${required}, but model.api is ${api}: ` +
     `set model.api to ${required} (SIGHTLINE_MODEL_API=${required}, or "api": "${required}" under "model" in config.json), ${CHOOSE_ANOTHER}.`
   );
 }

@@ -24,7 +24,7 @@ import { BrowserOperatorError } from '../operators/browser-operator.js';
 import { createOperator, type CreateOperatorOptions } from '../operators/create-operator.js';
 import { DisplayUnavailableError, UnknownDisplayError } from '../operators/display-errors.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
-import type { Storage } from '../storage/index.js';
+import type { ComputerToolMemory, Storage } from '../storage/index.js';
 import { dialectChosenBy, dialectProblems } from './dialect-compatibility.js';
 import { withStepGate, type StepGate } from './step-gate.js';
 
@@ -56,6 +56,8 @@ export interface RunAssemblyOptions {
   beforeModelCall?: StepGate | undefined;
   /** Test seam: where operators come from. */
   operatorFactory?: ((options: CreateOperatorOptions) => Promise<Operator>) | undefined;
+  /** The home's memory of computer tools a Claude model refused (storage's modelToolMemoryAt): read, and added to on a refusal. */
+  computerToolMemory?: ComputerToolMemory | undefined;
 }
 
 /** What one run asks for beyond the configuration. */
@@ -117,7 +119,7 @@ type BuiltModel = { model: ModelAdapter } | { model: undefined; problem: string 
 function buildModel(options: RunAssemblyOptions): BuiltModel {
   let model: ModelAdapter;
   try {
-    model = createModelAdapter(options.config.model);
+    model = createModelAdapter(options.config.model, undefined, { computerToolMemory: options.computerToolMemory });
   } catch (error) {
     if (!(error instanceof ModelConfigurationError)) throw error;
     if (options.model === 'optional') return { model: undefined, problem: error.message };

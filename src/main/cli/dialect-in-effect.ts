@@ -5,15 +5,18 @@
  * coordinates the model names points in and the size its screenshots are sent at, and anything that keeps
  * the combination from working. `sightline config show` and `sightline doctor` print it.
  */
-import type { Config, ModelProvider } from '../../shared/config.js';
+import type { Config, ModelApi, ModelProvider } from '../../shared/config.js';
+import { modelProvider } from '../../shared/providers.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import { availableDialectNames } from '../agent/index.js';
 import { dialectProblems } from '../app/dialect-compatibility.js';
 import type { ConfigSource } from '../config/sources.js';
 import { effectiveMaxImageEdge } from '../context/index.js';
-import { configuredDialect, configuredModelProfile } from '../llm/create-model-adapter.js';
-import type { ImageSizing } from '../llm/model-profiles.js';
+import { configuredDialect, configuredModelProfile, modelApi } from '../llm/create-model-adapter.js';
+import { isBedrock, resolveModelProfile, type ImageSizing, type ModelProfile } from '../llm/model-profiles.js';
+import type { AnthropicComputerToolType } from '../../shared/providers.js';
+import type { ComputerToolMemory } from '../storage/index.js';
 
 export type DialectReason =
   | { kind: 'profile'; family: string; model: string }
@@ -36,15 +39,24 @@ export interface DialectInEffect {
   /** The longest edge a screenshot is fitted to (the smaller of the profile's and perception.maxImageEdge). */
   maxImageEdge: number;
   imageSizing: ImageSizing;
+  /**
+   * Which of OpenAI's APIs the requests go to (OpenAI-compatible endpoints only), and whether model.api set it or,
+   * unset, the dialect the profile chose (gpt-5.4 and later: the Responses API their computer tool needs).
+   */
+  api?: { name: ModelApi; by: 'model.api' | 'dialect' | 'default' };
   /** Why the combination cannot work; empty when it can. */
   problems: string[];
+  /** For anthropic-computer: which of Anthropic's computer tools a run declares, and why. */
+  computerTool?: { toolType: AnthropicComputerToolType; why: string };
 }
 
-export function dialectInEffect(config: Config, sources: Readonly<Record<string, ConfigSource>>): DialectInEffect {
+export function dialectInEffect(config: Config, sources: Readonly<Record<string, ConfigSource>>, memory?: ComputerToolMemory): DialectInEffect {
   const profile = configuredModelProfile(config.model);
   const reason = dialectReason(config, sources, profile.family);
   const why = describeReason(reason);
+  const computerTool = profile.dialect === 'anthropic-computer' ? computerToolInEffect(config, sources, profile, memory) : undefined;
   return {
+    ...(computerTool === undefined ? {} : { computerTool }),
     name: profile.dialect,
     protocol: DIALECT_FACTS[profile.dialect].protocol,
     reason,
@@ -52,9 +64,22 @@ export function dialectInEffect(config: Config, sources: Readonly<Record<string,
     coordinateSpace: profile.coordinateSpace,
     maxImageEdge: effectiveMaxImageEdge(profile.maxImageEdge, config.perception.maxImageEdge),
     imageSizing: profile.imageSizing,
+    ...(modelProvider(config.model) === 'openai' ? { api: apiInEffect(config) } : {}),
     problems: dialectProblems({ dialect: profile.dialect, chosenBy: why, config, available: availableDialectNames() }),
   };
 }
+
+function apiInEffect(config: Config): NonNullable<DialectInEffect['api']> {
+  const name = modelApi(config.model);
+  if (config.model.api !== undefined) return { name, by: 'model.api' };
+  return { name, by: name === 'responses' ? 'dialect' : 'default' };
+}
+
+const API_REASONS: Readonly<Record<NonNullable<DialectInEffect['api']>['by'], string>> = {
+  'model.api': 'model.api',
+  dialect: 'model.api not set: the API the dialect needs',
+  default: 'model.api not set: the default',
+};
 
 function dialectReason(config: Config, sources: Readonly<Record<string, ConfigSource>>, family: string): DialectReason {
   const source = sources['model.dialect'];
@@ -66,13 +91,42 @@ function dialectReason(config: Config, sources: Readonly<Record<string, ConfigSo
   return { kind: 'provider', family, model, profileDialect: choice.profileDialect, provider: choice.provider, providerFrom };
 }
 
+/**
+ * Which computer tool the run declares, and why, in the order that decides it: model.anthropicComputerTool, a
+ * step-down the home remembers (the model refused the newer tool), Bedrock (which serves the beta tools only),
+ * else the model profile's table (Anthropic's compatibility table).
+ */
+function computerToolInEffect(
+  config: Config,
+  sources: Readonly<Record<string, ConfigSource>>,
+  profile: Pick<ModelProfile, 'anthropicComputerTool' | 'family'>,
+  memory: ComputerToolMemory | undefined,
+): { toolType: AnthropicComputerToolType; why: string } | undefined {
+  const source = sources['model.anthropicComputerTool'];
+  if (config.model.anthropicComputerTool !== undefined && source !== undefined && source.kind !== 'default') {
+    return { toolType: config.model.anthropicComputerTool, why: describeReason({ kind: 'config', source }).replace('model.dialect', 'model.anthropicComputerTool') };
+  }
+  const remembered = memory?.recall(config.model.name);
+  if (remembered !== undefined) {
+    return { toolType: remembered.toolType, why: `${config.model.name} refused ${remembered.refused} on ${remembered.at} (remembered in ${memory!.location})` };
+  }
+  const toolType = profile.anthropicComputerTool;
+  if (toolType === undefined) return undefined;
+  if (toolType !== resolveModelProfile(config.model.name).anthropicComputerTool || isBedrock(config.model.name)) {
+    return { toolType, why: 'Amazon Bedrock serves the beta computer tools only' };
+  }
+  return { toolType, why: `Anthropic's compatibility table for ${config.model.name} (model profile family ${profile.family})` };
+}
+
 /** The lines both `config show` and `doctor` print about it. */
 export function dialectLines(dialect: DialectInEffect): string[] {
   return [
     `dialect: ${dialect.name} (${dialect.why})`,
     `  protocol:      ${dialect.protocol}`,
+    ...(dialect.computerTool === undefined ? [] : [`  computer tool: ${dialect.computerTool.toolType} (${dialect.computerTool.why})`]),
     `  coordinates:   ${describeCoordinates(dialect.coordinateSpace)}`,
     `  image sizing:  ${describeImageSizing(dialect.imageSizing, dialect.maxImageEdge)}`,
+    ...(dialect.api === undefined ? [] : [`  model api:     ${dialect.api.name} (${API_REASONS[dialect.api.by]})`]),
     ...dialect.problems.map((problem) => `  problem:       ${problem}`),
   ];
 }

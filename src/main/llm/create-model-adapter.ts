@@ -10,18 +10,19 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import type { Config, ModelProvider } from '../../shared/config.js';
+import type { Config, ModelApi, ModelProvider } from '../../shared/config.js';
 import { DIALECT_FACTS, type DialectName } from '../../shared/dialects.js';
 import { modelProvider } from '../../shared/providers.js';
 import { AnthropicMessagesAdapter } from './anthropic-messages-adapter.js';
 import { ChatCompletionsAdapter } from './chat-completions-adapter.js';
 import { GeminiAdapter } from './gemini-adapter.js';
 import { patientFetch } from './gemini-fetch.js';
+import type { ComputerToolMemory } from './computer-tool-memory.js';
 import type { ModelAdapter } from './model-adapter.js';
 import type { AdapterSettings } from './model-call.js';
 import { ModelConfigurationError } from './model-errors.js';
 import type { ModelProfile, ModelProfileOverrides } from './model-profiles.js';
-import { resolveModelProfile } from './model-profiles.js';
+import { isBedrock, resolveModelProfile, TOOLSET_ELSEWHERE } from './model-profiles.js';
 import { ResponsesAdapter } from './responses-adapter.js';
 
 export type ModelConfig = Config['model'];
@@ -37,10 +38,16 @@ export const GEMINI_API_VERSION = 'v1beta';
 /** Sent to local servers that ignore the key (Ollama, LM Studio) when none is configured. */
 const LOCAL_PLACEHOLDER_KEY = 'sightline-local';
 
-export function createModelAdapter(config: ModelConfig, profileOverrides?: ModelProfileOverrides): ModelAdapter {
-  if (modelProvider(config) === 'anthropic') return createAnthropicAdapter(config, profileOverrides);
+/** What a run's adapter keeps beyond the configuration: the home's memory of computer tools a model refused. */
+export interface ModelAdapterSurroundings {
+  computerToolMemory?: ComputerToolMemory | undefined;
+}
+
+export function createModelAdapter(config: ModelConfig, profileOverrides?: ModelProfileOverrides, surroundings: ModelAdapterSurroundings = {}): ModelAdapter {
+  if (modelProvider(config) === 'anthropic') return createAnthropicAdapter(config, profileOverrides, surroundings);
   if (modelProvider(config) === 'google') return createGeminiAdapter(config, profileOverrides);
   const baseUrl = modelBaseUrl(config);
+  refuseRetiredModel(config.name, baseUrl);
   const apiKey = config.apiKey ?? (isLocalEndpoint(baseUrl) ? LOCAL_PLACEHOLDER_KEY : undefined);
   if (apiKey === undefined) {
     throw new ModelConfigurationError(
@@ -65,7 +72,46 @@ export function createModelAdapter(config: ModelConfig, profileOverrides?: Model
     timeoutMs: config.timeoutMs,
     secrets: config.apiKey === undefined ? [] : [config.apiKey],
   };
-  return config.api === 'responses' ? new ResponsesAdapter(settings) : new ChatCompletionsAdapter(settings);
+  return modelApi(config, profileOverrides) === 'responses' ? new ResponsesAdapter(settings) : new ChatCompletionsAdapter(settings);
+}
+
+/**
+ * Which of OpenAI's APIs requests go to: `model.api` when set; otherwise the one the dialect in effect needs
+ * (openai-computer: the Responses API, which gpt-5.4 and later get by their profile), else Chat Completions.
+ * Only an API a person set can disagree with the dialect, and the compatibility check then says what to change.
+ */
+export function modelApi(config: Pick<ModelConfig, 'name' | 'provider' | 'dialect' | 'api'>, profileOverrides: Pick<ModelProfileOverrides, 'dialect'> = {}): ModelApi {
+  if (config.api !== undefined) return config.api;
+  return DIALECT_FACTS[configuredDialect(config, profileOverrides).dialect].requiredApi ?? 'chat-completions';
+}
+
+/** computer-use-preview's retirement, as OpenAI's deprecations page gives it (developers.openai.com/api/docs/deprecations). */
+export const RETIRED_OPENAI_MODELS: ReadonlyArray<{ pattern: RegExp; name: string; shutDown: string; substitute: string }> = [
+  { pattern: /^computer-use-preview(-\d{4}-\d{2}-\d{2})?$/, name: 'computer-use-preview', shutDown: '2026-07-23', substitute: 'gpt-5.4-mini' },
+];
+
+/**
+ * A model OpenAI has shut down is refused before any request, saying when and what to use instead: the API
+ * would only answer that the model does not exist. Only on OpenAI's own API: a deployment elsewhere (Azure
+ * OpenAI, a gateway) may still serve it, so a base URL on another host is let through.
+ */
+function refuseRetiredModel(model: string, baseUrl: string): void {
+  const name = model.trim().toLowerCase().slice(model.trim().lastIndexOf('/') + 1);
+  const retired = RETIRED_OPENAI_MODELS.find((candidate) => candidate.pattern.test(name));
+  if (retired === undefined || !isOpenAiOwnApi(baseUrl)) return;
+  throw new ModelConfigurationError(
+    `The model "${retired.name}" was shut down by OpenAI on ${retired.shutDown}, so OpenAI's API no longer serves it. ` +
+      `Use ${retired.substitute} instead (--model ${retired.substitute}, SIGHTLINE_MODEL or model.name in config.json), ` +
+      `or set model.baseUrl to a deployment that still serves it (an Azure OpenAI resource, for one).`,
+  );
+}
+
+function isOpenAiOwnApi(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname.toLowerCase() === new URL(OPENAI_BASE_URL).hostname;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -82,7 +128,7 @@ export function modelBaseUrl(config: Pick<ModelConfig, 'provider' | 'name' | 'ba
  * Anthropic always needs its key, local gateways included: an OpenAI key is never sent in its place (it is a
  * field of its own, model.anthropicApiKey, read from ANTHROPIC_API_KEY).
  */
-function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProfileOverrides | undefined): ModelAdapter {
+function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProfileOverrides | undefined, surroundings: ModelAdapterSurroundings): ModelAdapter {
   const baseUrl = modelBaseUrl(config);
   const apiKey = config.anthropicApiKey;
   if (apiKey === undefined) {
@@ -105,14 +151,21 @@ function createAnthropicAdapter(config: ModelConfig, profileOverrides: ModelProf
     timeout: config.timeoutMs,
     maxRetries: config.maxRetries,
   });
+  // A tool the model refused before is not offered again, unless model.anthropicComputerTool asks for it.
+  const chosen = config.anthropicComputerTool !== undefined;
+  const memory = chosen ? undefined : surroundings.computerToolMemory;
+  const remembered = memory?.recall(config.name);
+  const overrides = remembered === undefined ? profileOverrides : { ...profileOverrides, anthropicComputerTool: remembered.toolType };
   return new AnthropicMessagesAdapter({
     client,
-    profile: configuredModelProfile(config, profileOverrides),
+    profile: configuredModelProfile(config, overrides),
+    computerToolMemory: memory,
     baseUrl,
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,
     secrets: [apiKey],
     keySetting: 'ANTHROPIC_API_KEY or model.anthropicApiKey in config.json',
+    effort: config.effort,
   });
 }
 
@@ -161,10 +214,21 @@ function createGeminiAdapter(config: ModelConfig, profileOverrides: ModelProfile
  * Resolved here once, so the profile says what is in effect wherever it goes.
  */
 export function configuredModelProfile(config: ModelConfig, profileOverrides: ModelProfileOverrides = {}): ModelProfile {
-  const computerTool = config.anthropicComputerTool === undefined ? {} : { anthropicComputerTool: config.anthropicComputerTool };
+  const computerTool =
+    config.anthropicComputerTool !== undefined
+      ? { anthropicComputerTool: config.anthropicComputerTool }
+      : toolsetElsewhere(config)
+        ? { anthropicComputerTool: TOOLSET_ELSEWHERE }
+        : {};
   const pricing = config.pricing === undefined ? {} : { pricing: config.pricing };
   const profile = resolveModelProfile(config.name, { ...profileOverrides, ...computerTool, ...pricing });
   return { ...profile, dialect: configuredDialect(config, profileOverrides).dialect };
+}
+
+/** A Bedrock endpoint serves the beta tools only: a model whose profile says toolset is offered the newest of them there. */
+function toolsetElsewhere(config: ModelConfig): boolean {
+  if (resolveModelProfile(config.name).anthropicComputerTool !== 'computer_toolset_20260801') return false;
+  return isBedrock(config.name, config.baseUrl);
 }
 
 /** The dialect every provider carries: what a model speaks where its own dialect's provider is not the one configured. */

@@ -7,7 +7,7 @@
  * Gemini's computer_use tool is one `computerUse` entry: the registry holds one tool per predefined function
  * Sightline answers, all carrying the same declaration. Other providers' native tools have no form here.
  */
-import type { Tool } from '@google/genai';
+import type { ComputerUse, Tool } from '@google/genai';
 import { Environment } from '@google/genai';
 import type { GeminiComputerToolDeclaration, ModelToolDeclaration } from './model-adapter.js';
 import { unsendableNativeTool } from './model-errors.js';
@@ -27,12 +27,12 @@ export function toGeminiTools(declarations: readonly ModelToolDeclaration[]): To
   }
   const tools: Tool[] = [];
   if (computer !== undefined) {
-    tools.push({
-      computerUse: {
-        environment: computer.environment === 'ENVIRONMENT_DESKTOP' ? Environment.ENVIRONMENT_DESKTOP : Environment.ENVIRONMENT_BROWSER,
-        ...(computer.excludedPredefinedFunctions.length === 0 ? {} : { excludedPredefinedFunctions: [...computer.excludedPredefinedFunctions] }),
-      },
-    });
+    // Checked against the installed SDK's own types, so a renamed environment or field fails the build.
+    const computerUse = {
+      environment: computer.environment === 'ENVIRONMENT_DESKTOP' ? Environment.ENVIRONMENT_DESKTOP : Environment.ENVIRONMENT_BROWSER,
+      ...(computer.excludedPredefinedFunctions.length === 0 ? {} : { excludedPredefinedFunctions: [...computer.excludedPredefinedFunctions] }),
+    } satisfies ComputerUse;
+    tools.push({ computerUse } satisfies Tool);
   }
   if (functions.length > 0) tools.push({ functionDeclarations: functions });
   return tools;

@@ -6,6 +6,7 @@
  */
 import type { AssistantMessage, ImagePart, AudioPart, Message } from '../../shared/messages.js';
 import type { FinishReason, TokenUsage } from '../../shared/token-usage.js';
+import type { AnthropicComputerToolType } from '../../shared/providers.js';
 import type { ModelProfile } from './model-profiles.js';
 
 /**
@@ -34,17 +35,21 @@ export interface OpenAiComputerToolDeclaration {
 }
 
 /**
- * Anthropic's computer tool in the version a Claude model was trained on (`computer_20241022`,
- * `computer_20250124`, `computer_20251124` with zoom). The display is the size of the screenshots sent. The
- * adapter sends the beta header that goes with the version.
+ * Anthropic's computer tool in the version a Claude model takes (`computer_20241022`, `computer_20250124`,
+ * `computer_20251124` with zoom, or the stable `computer_toolset_20260801`). The display is the size of the
+ * screenshots sent (the toolset takes none: its coordinates are pixels of the screenshots returned). The adapter
+ * sends the beta header that goes with a beta version. Every member tool of the toolset carries the same
+ * declaration; the adapter sends it once.
  */
 export interface AnthropicComputerToolDeclaration {
   kind: 'anthropic-computer';
-  toolType: 'computer_20241022' | 'computer_20250124' | 'computer_20251124';
+  toolType: AnthropicComputerToolType;
   displayWidth: number;
   displayHeight: number;
   /** computer_20251124 only: offer the zoom action. */
   enableZoom?: boolean;
+  /** The toolset only: members the operator cannot perform, sent `enabled: false` so the model is not offered them. */
+  disabledMembers?: readonly string[];
 }
 
 /**

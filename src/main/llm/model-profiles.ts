@@ -51,8 +51,21 @@ export interface ModelProfile {
    */
   anthropicComputerTool?: AnthropicComputerToolType;
   /**
-   * Whether the model's Gemini computer_use tool takes ENVIRONMENT_DESKTOP (Gemini 3.5 and later); the others
-   * know ENVIRONMENT_BROWSER only (https://ai.google.dev/gemini-api/docs/computer-use, "Supported environments").
+   * The model refuses a forced `tool_choice` (`any`, or a named tool) with a 400: Claude Opus 5.5, Fable 5.1 and
+   * Mythos 5.1 (https://platform.claude.com/docs/en/api/errors, "Forced tool use not supported"). It is asked with
+   * `auto` instead.
+   */
+  refusesForcedToolChoice?: boolean;
+  /**
+   * The model's thinking blocks are bound to the history before them, and a replayed block whose history changed
+   * is refused unless the request says to drop it: Claude Fable 5.1 and Opus 5.5 (the errors page, "Thinking block
+   * no longer matches the conversation").
+   */
+  boundThinking?: boolean;
+  /**
+   * Whether the model's Gemini computer_use tool takes ENVIRONMENT_DESKTOP: Gemini 3.5 Flash, the one model
+   * Google's page names for the desktop (https://ai.google.dev/gemini-api/docs/generate-content/computer-use,
+   * read 2026-11-28); the computer-use preview model knows ENVIRONMENT_BROWSER only.
    */
   computerUseDesktop?: boolean;
   /**
@@ -66,19 +79,42 @@ export interface ModelProfile {
 export { ANTHROPIC_COMPUTER_TOOL_TYPES, type AnthropicComputerToolType } from '../../shared/providers.js';
 
 /**
- * Which computer tool each Claude model was trained on, first match wins (Anthropic's computer use tool
- * documentation, "Model compatibility": computer_20251124 for Claude Opus 4.5 and the models after it,
- * computer_20250124 for the Claude 4 models and Claude Sonnet 3.7, computer_20241022 for Claude Sonnet 3.5).
- * A Claude model not listed is taken to be newer than the table.
+ * Which computer tool each Claude model takes on the Claude API, first match wins (Anthropic's computer use tool
+ * documentation, https://platform.claude.com/docs/en/agents-and-tools/tool-use/computer-use-tool, read
+ * 2026-11-28: "Compatibility" lists the toolset computer_toolset_20260801 for Claude Fable 5 and 5.1, Mythos 5 and
+ * 5.1, Opus 4.8 and 5, and Sonnet 5, and the models' migration guides add Opus 5.5, Sonnet 5.5 and Haiku 5.5, which
+ * on the Claude API and Google Cloud refuse the earlier tools; "Earlier tool versions" lists computer_20251124 for
+ * Opus 4.5, 4.6 and 4.7 and Sonnet 4.6, and computer_20250124 for Sonnet 4.5, Haiku 4.5, Opus 4.1, Sonnet 4 and
+ * Opus 4; computer_20241022 was Claude Sonnet 3.5's). A Claude model not listed is taken to be newer than the table.
  */
 const ANTHROPIC_COMPUTER_TOOLS: ReadonlyArray<{ pattern: RegExp; toolType: AnthropicComputerToolType }> = [
   { pattern: /claude-3-5-sonnet|claude-3\.5-sonnet/, toolType: 'computer_20241022' },
   { pattern: /claude-3-7-sonnet|claude-3\.7-sonnet/, toolType: 'computer_20250124' },
   { pattern: /claude-(opus|sonnet|haiku)-4-[0-4](\b|-|$)|claude-(opus|sonnet|haiku)-4(-\d{8})?$|claude-(opus|sonnet)-4-\d{8}/, toolType: 'computer_20250124' },
   { pattern: /claude-(sonnet|haiku)-4-5/, toolType: 'computer_20250124' },
+  { pattern: /claude-opus-4-[567](\b|-|$)|claude-sonnet-4-6(\b|-|$)/, toolType: 'computer_20251124' },
   { pattern: /claude-3/, toolType: 'computer_20241022' },
-  { pattern: /claude/, toolType: 'computer_20251124' },
+  { pattern: /claude/, toolType: 'computer_toolset_20260801' },
 ];
+
+/**
+ * Where the toolset is not served, the newest beta tool is: "Platforms other than the Claude API and Google Cloud
+ * currently offer only the earlier beta tool versions", and Amazon Bedrock still takes computer_20251124 for the
+ * models that refuse it elsewhere (the page above, "Compatibility"; Opus 5.5's migration guide). Bedrock's model
+ * ids start `anthropic.` (or a region's `us.anthropic.`, `global.anthropic.` …).
+ */
+export const TOOLSET_ELSEWHERE: AnthropicComputerToolType = 'computer_20251124';
+
+/** A Bedrock model id (`anthropic.claude-…`, `us.anthropic.claude-…`), or a Bedrock endpoint. */
+export function isBedrock(model: string, baseUrl?: string): boolean {
+  if (/(^|\.)anthropic\.claude/.test(normalizeModelName(model))) return true;
+  if (baseUrl === undefined) return false;
+  try {
+    return /(^|\.)bedrock(-runtime)?[.-]/.test(new URL(baseUrl).hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
 
 export type ModelProfileOverrides = Partial<Omit<ModelProfile, 'model' | 'modalities'>> & {
   modalities?: Partial<ModelProfile['modalities']>;
@@ -184,6 +220,30 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     modalities: OPENAI_VISION,
   },
   {
+    // The GA `computer` tool's models: OpenAI's computer use guide (developers.openai.com/api/docs/guides/
+    // tools-computer-use, read 2026-11-28) trains gpt-5.4 and the models after it for the Responses API's
+    // built-in `computer` tool, and its deprecations page names gpt-5.4-mini as computer-use-preview's
+    // substitute. Nano, chat and codex variants are not named there: they keep function-tools.
+    family: 'gpt-5.4-mini',
+    pattern: /^gpt-(5\.([4-9]|[1-9]\d)|[6-9](\.\d+)?)-mini/,
+    contextWindow: 400_000,
+    imageTokens: openAiPatches(1.62),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    dialect: 'openai-computer',
+    modalities: OPENAI_VISION,
+  },
+  {
+    family: 'gpt-5.4',
+    pattern: /^gpt-(5\.([4-9]|[1-9]\d)|[6-9](\.\d+)?)(?!.*-(nano|chat|codex|audio|realtime))(-|$)/,
+    contextWindow: 400_000,
+    imageTokens: openAiTiles(70, 140),
+    maxImageEdge: 2048,
+    coordinateSpace: 'pixels',
+    dialect: 'openai-computer',
+    modalities: OPENAI_VISION,
+  },
+  {
     family: 'gpt-5-mini',
     pattern: /^gpt-5(\.\d+)?-mini/,
     contextWindow: 400_000,
@@ -267,7 +327,9 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     modalities: { input: ['text', 'image', 'file'], output: ['text'] },
   },
   {
-    // Gemini's computer-use preview model: 128k input tokens, Gemini's computer_use tool, the browser only.
+    // Gemini's computer-use preview model: 128k input tokens, Gemini's computer_use tool, the browser only ("Gemini
+    // 2.5 Computer Use model and tool ... in the browser", ENVIRONMENT_BROWSER:
+    // https://docs.cloud.google.com/vertex-ai/generative-ai/docs/computer-use, read 2026-11-28).
     family: 'gemini-computer-use',
     pattern: /gemini-2\.5-computer-use/,
     contextWindow: 128_000,
@@ -278,26 +340,20 @@ const KNOWN_MODELS: readonly ProfileEntry[] = [
     modalities: { input: ['text', 'image'], output: ['text'] },
   },
   {
-    // Gemini 3.5 and later: computer_use in every environment, the desktop included.
+    // Gemini 3.5 Flash: computer_use built in, with the streamlined functions and their `intent`, for the
+    // browser, mobile and desktop environments ("Gemini 3.5 Flash is the recommended model for Computer Use":
+    // https://ai.google.dev/gemini-api/docs/generate-content/computer-use, read 2026-11-28). No Google page read
+    // says the same of any other 3.x name (3.5 Pro, 3.5 Flash-Lite, 3.6, 3.7, 3.8), so none is claimed here: they
+    // fall to the plain `gemini` row below (function-tools). Gemini 3 Flash and 3/3.1 Pro were claimed to carry
+    // computer_use for the browser: no Google page read says so, and the claim is gone with its row.
     family: 'gemini-3.5',
-    pattern: /gemini-(3\.[5-9]|[4-9](\.\d+)?)-(pro|flash)(?!.*-image)/,
+    pattern: /gemini-3\.5-flash(?!-lite)(?!.*-image)/,
     contextWindow: 1_048_576,
     imageTokens: GEMINI_IMAGE_TOKENS,
     maxImageEdge: 3072,
     coordinateSpace: 'normalized-1000',
     dialect: 'gemini-computer-use',
     computerUseDesktop: true,
-    modalities: { input: ['text', 'image', 'audio', 'file'], output: ['text'] },
-  },
-  {
-    // Gemini 3 Flash and 3/3.1 Pro carry computer_use for the browser.
-    family: 'gemini-3',
-    pattern: /gemini-3(\.[0-4])?-(pro|flash)(?!.*-image)/,
-    contextWindow: 1_048_576,
-    imageTokens: GEMINI_IMAGE_TOKENS,
-    maxImageEdge: 3072,
-    coordinateSpace: 'normalized-1000',
-    dialect: 'gemini-computer-use',
     modalities: { input: ['text', 'image', 'audio', 'file'], output: ['text'] },
   },
   {
@@ -386,10 +442,12 @@ export function resolveModelProfile(model: string, overrides: ModelProfileOverri
   const entry = KNOWN_MODELS.find((candidate) => candidate.pattern.test(name));
   const base = entry === undefined ? DEFAULT_PROFILE : withoutPattern(entry);
   const anthropicComputerTool = base.family === 'claude' ? anthropicComputerToolFor(name) : undefined;
+  const claudeTraits = base.family === 'claude' ? claudeThinkingTraits(name) : {};
   const pricing = modelPricingFor(name);
   return {
     ...base,
     ...(anthropicComputerTool === undefined ? {} : { anthropicComputerTool }),
+    ...claudeTraits,
     ...(pricing === undefined ? {} : { pricing }),
     ...overrides,
     model,
@@ -397,9 +455,18 @@ export function resolveModelProfile(model: string, overrides: ModelProfileOverri
   };
 }
 
-/** The computer tool version a Claude model (by normalized name) was trained on. */
+/** The computer tool version a Claude model (by normalized name) takes; on Bedrock, the newest beta tool in place of the toolset. */
 export function anthropicComputerToolFor(normalizedName: string): AnthropicComputerToolType | undefined {
-  return ANTHROPIC_COMPUTER_TOOLS.find((candidate) => candidate.pattern.test(normalizedName))?.toolType;
+  const toolType = ANTHROPIC_COMPUTER_TOOLS.find((candidate) => candidate.pattern.test(normalizedName))?.toolType;
+  return toolType === 'computer_toolset_20260801' && isBedrock(normalizedName) ? TOOLSET_ELSEWHERE : toolType;
+}
+
+/** What a Claude model refuses of forced tool use and replayed thinking (the profile fields above, with their pages). */
+function claudeThinkingTraits(normalizedName: string): Pick<ModelProfile, 'refusesForcedToolChoice' | 'boundThinking'> {
+  return {
+    ...(/claude-(opus-5-5|fable-5-1|mythos-5-1)/.test(normalizedName) ? { refusesForcedToolChoice: true } : {}),
+    ...(/claude-(opus-5-5|fable-5-1)/.test(normalizedName) ? { boundThinking: true } : {}),
+  };
 }
 
 /** `openai/gpt-4.1` and `Qwen/Qwen2.5-VL-7B-Instruct` name the same models as `gpt-4.1` and `qwen2.5-vl-7b-instruct`. */

@@ -102,13 +102,14 @@ function functionTool(tool: ModelToolDeclaration): FunctionTool {
  * screenshots sent) and the environment, or the GA `computer`, which takes neither.
  */
 function computerToolDeclaration(native: OpenAiComputerToolDeclaration): ComputerTool | ComputerUsePreviewTool {
-  if (native.toolType === 'computer') return { type: 'computer' };
+  // `satisfies`: a change in the SDK's types for either declaration fails the build.
+  if (native.toolType === 'computer') return { type: 'computer' } satisfies ComputerTool;
   return {
     type: 'computer_use_preview',
     display_width: native.displayWidth,
     display_height: native.displayHeight,
     environment: native.environment,
-  };
+  } satisfies ComputerUsePreviewTool;
 }
 
 /** The request's OpenAI computer tool, if it declares one (a dialect offers at most one). */

@@ -16,8 +16,10 @@
  * (https://platform.openai.com/docs/guides/tools-computer-use) for `current_url` and acknowledged checks.
  */
 import type {
+  ComputerActionList,
   EasyInputMessage,
   ResponseComputerToolCall,
+  ResponseComputerToolCallOutputScreenshot,
   ResponseInputContent,
   ResponseInputItem,
   ResponseReasoningItem,
@@ -81,20 +83,21 @@ export function computerCallOutputItem(
   const screenshot = lastImageWithPixels(message.parts)!;
   const checks = message.providerData?.acknowledgedSafetyChecks ?? [];
   const currentUrl = message.providerData?.currentUrl;
-  // current_url is what OpenAI's guide and sample send for the preview tool (its domain checks read it);
-  // the GA `computer` tool's reference has no such field.
-  // computer_screenshot has no detail field: a reduced view (part.resolution) goes as the small copy it already is.
-  const output = {
-    type: 'computer_screenshot' as const,
-    image_url: imagePartUrl(screenshot),
-    ...(currentUrl !== undefined && tool.toolType === 'computer_use_preview' ? { current_url: currentUrl } : {}),
-  };
-  const item: ResponseInputItem.ComputerCallOutput = {
+  // The screenshot as the installed SDK types it (ResponseComputerToolCallOutputScreenshot: type, image_url,
+  // file_id). It has no `detail`: the image goes whole, at the size perception sent it, and OpenAI's computer
+  // use guide has the GA tool read it at full detail; the SDK's types win where a page says otherwise.
+  // `satisfies` makes a drift in those types fail the build.
+  const screenshotOutput = { type: 'computer_screenshot', image_url: imagePartUrl(screenshot) } satisfies ResponseComputerToolCallOutputScreenshot;
+  // current_url is what OpenAI's guide and sample sent for the preview tool (its domain checks read it); the
+  // SDK's type and the GA `computer` tool have no such field, so only the preview tool gets it.
+  const output =
+    currentUrl !== undefined && tool.toolType === 'computer_use_preview' ? { ...screenshotOutput, current_url: currentUrl } : screenshotOutput;
+  const item = {
     type: 'computer_call_output',
     call_id: message.toolCallId,
     output,
     ...(checks.length === 0 ? {} : { acknowledged_safety_checks: checks.map(acknowledgedCheck) }),
-  };
+  } satisfies ResponseInputItem.ComputerCallOutput;
   const text = message.parts
     .filter((part) => part.type === 'text')
     .map((part) => part.text)
@@ -115,6 +118,7 @@ function nativeComputerCall(call: ToolCall, result: ToolMessage | undefined): Re
   if (lastImageWithPixels(result.parts) === undefined) return undefined;
   const native = nativeArguments(call.argumentsText);
   if (native === undefined) return undefined;
+  // The call goes back as the model wrote it: one `action` (the preview tool) or the GA tool's batched `actions`.
   return {
     type: 'computer_call',
     id: itemId,
@@ -122,8 +126,8 @@ function nativeComputerCall(call: ToolCall, result: ToolMessage | undefined): Re
     status: 'completed',
     pending_safety_checks: native.pendingSafetyChecks,
     ...(native.action !== undefined ? { action: native.action as ResponseComputerToolCall['action'] } : {}),
-    ...(native.actions !== undefined ? { actions: native.actions as ResponseComputerToolCall['actions'] } : {}),
-  };
+    ...(native.actions !== undefined ? { actions: native.actions as ComputerActionList } : {}),
+  } satisfies ResponseComputerToolCall;
 }
 
 /** The call's arguments as the adapter wrote them from the model's computer_call, or undefined when they are not. */

@@ -28,6 +28,7 @@ export {
 } from './blob-store.js';
 export type { Clock } from './time.js';
 export { modeOpenToOthers } from './private-files.js';
+export { modelToolMemoryAt, MODEL_TOOLS_FILE_NAME, type ComputerToolMemory, type RememberedComputerTool } from './model-tool-memory.js';
 export type { RedactStoredText } from './stored-text.js';
 export { extensionForMime } from './mime-types.js';
 export { GeneratedMediaStore, type StoredMedia } from './generated-media-store.js';

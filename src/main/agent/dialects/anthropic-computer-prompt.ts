@@ -17,8 +17,11 @@ export function buildClaudeComputerSystemPrompt(input: SystemPromptInput): strin
     ...IMAGE_SECTION,
     '',
     '# Rules',
-    'Work step by step: one computer action per call, then look at the screenshot in its result. ' +
-      'Prefer clicks with a coordinate; zoom (where available) shows a region of the screen now at full resolution.',
+    input.tools.some((tool) => tool.name === 'left_click')
+      ? 'Work step by step: a few computer actions per reply at most, ending with a screenshot, then look at it. ' +
+        'Prefer clicks with a coordinate; zoom shows a region of the screen now at full resolution.'
+      : 'Work step by step: one computer action per call, then look at the screenshot in its result. ' +
+        'Prefer clicks with a coordinate; zoom (where available) shows a region of the screen now at full resolution.',
     ...SAFETY_RULES,
     FINISH_RULE,
   ].join('\n');

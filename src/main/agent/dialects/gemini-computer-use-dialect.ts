@@ -1,7 +1,7 @@
 /**
  * `gemini-computer-use`: Gemini's computer_use tool over the Gemini API. The model calls Google's predefined
- * functions (click_at, type_text_at, … for Gemini 2.5 and the Gemini 3 models before 3.5; click, type, hotkey, …
- * with their intent for 3.5 and later), declared as one computerUse tool with the environment the operator is
+ * functions (click_at, type_text_at, … for the Gemini 2.5 computer-use model; click, type, hotkey, … with their
+ * intent for Gemini 3.5 Flash), declared as one computerUse tool with the environment the operator is
  * (the desktop where the model takes it) and the functions an operator cannot perform excluded; each call runs
  * through the same pipeline as every dialect's. Sightline's other tools (ask_user, get_history_image, crop_image,
  * web_search, MCP tools, anything a run adds) ride along as function declarations. There is no `finish`: a reply

@@ -1,11 +1,12 @@
 /**
- * `computer` as Claude's own computer tool (Anthropic's `computer_20241022`, `computer_20250124` or
- * `computer_20251124`): declared natively with the size of the image sent, called with Claude's action
- * names and argument shapes, which stay in the history as written. Each call is translated
- * (claude-computer-translation.ts) into a computer action that goes through the one pipeline every protocol
- * shares (performComputerAction: the safety policy and confirmation gate, the call's view, the operator, the
- * screenshot after), or answered here: cursor_position from the pointer the tool tracks, zoom as a crop of
- * the present screen at full resolution.
+ * Claude's own computer tool: `computer` in Anthropic's beta versions (`computer_20241022`, `computer_20250124`,
+ * `computer_20251124`), declared natively with the size of the image sent and called with Claude's action names
+ * and argument shapes; or the stable toolset (`computer_toolset_20260801`), whose 17 members are tools of their
+ * own here (claude-computer-toolset-tools.ts), named as Claude calls them. Either way the calls stay in the
+ * history as written, and each is translated (claude-computer-translation.ts) into a computer action that goes
+ * through the one pipeline every protocol shares (performComputerAction: the safety policy and confirmation
+ * gate, the call's view, the operator, the screenshot after), or answered here: cursor_position from the pointer
+ * the tool tracks, zoom as a crop of Sightline's own latest stored frame at full resolution.
  *
  * The pointer is kept in the model's coordinates after every action that ran and placed it (clicks without
  * a coordinate click there), with the size of the view it was named in, and rescaled if the screenshots the
@@ -35,8 +36,7 @@ export interface ClaudeComputerToolOptions extends ComputerToolOptions {
 }
 
 export function createClaudeComputerTool(options: ClaudeComputerToolOptions): ToolDefinition<ClaudeComputerArguments> {
-  const pointer = new TrackedPointer();
-  const fallbackExtent: CoordinateExtent = options.screenshotSize;
+  const run = claudeComputerRunner(options);
   return {
     name: COMPUTER_TOOL_NAME,
     description:
@@ -55,34 +55,44 @@ export function createClaudeComputerTool(options: ClaudeComputerToolOptions): To
       displayHeight: options.screenshotSize.height,
       ...(options.toolType === 'computer_20251124' ? { enableZoom: true } : {}),
     },
-    execute: async (call, scope) => {
-      const extent = scope.shown === undefined ? fallbackExtent : coordinateExtentOf(scope.shown.view);
-      const step = translateClaudeAction(call, options.toolType, {
-        pointer: pointer.at(extent),
-        centre: { x: Math.round(extent.width / 2), y: Math.round(extent.height / 2) },
-      });
-      switch (step.kind) {
-        case 'refuse':
-          return { parts: [{ type: 'text', text: step.message }], isError: true, record: { result: { ok: false, error: step.message } } };
-        case 'cursor-position': {
-          const at = pointer.at(extent);
-          const text =
-            at === undefined
-              ? 'The pointer has not been placed by any action yet, so its position is unknown; mouse_move places it.'
-              : `X=${at.x},Y=${at.y}`;
-          return { parts: [{ type: 'text', text }], record: { result: { ok: true, detail: text } } };
-        }
-        case 'zoom':
-          return zoom(step.region, scope, options);
-        case 'act': {
-          // Claude writes what `type` and `key` type in `text`.
-          const result = withTypedArgumentPaths(await performComputerAction(step.action, scope, options), [['text']]);
-          if (result.isError === true) return result;
-          pointer.movedBy(step.action, extent);
-          return step.notice === undefined ? result : withNotice(result, step.notice);
-        }
+    execute: run,
+  };
+}
+
+/**
+ * What runs one call of Claude's computer tool, in Claude's own arguments (`action` naming the action): one per
+ * tool, shared by the toolset's members, so the pointer they track is one.
+ */
+export function claudeComputerRunner(options: ClaudeComputerToolOptions): (call: ClaudeComputerArguments, scope: ToolCallScope) => Promise<ToolResult> {
+  const pointer = new TrackedPointer();
+  const fallbackExtent: CoordinateExtent = options.screenshotSize;
+  return async (call, scope) => {
+    const extent = scope.shown === undefined ? fallbackExtent : coordinateExtentOf(scope.shown.view);
+    const step = translateClaudeAction(call, options.toolType, {
+      pointer: pointer.at(extent),
+      centre: { x: Math.round(extent.width / 2), y: Math.round(extent.height / 2) },
+    });
+    switch (step.kind) {
+      case 'refuse':
+        return { parts: [{ type: 'text', text: step.message }], isError: true, record: { result: { ok: false, error: step.message } } };
+      case 'cursor-position': {
+        const at = pointer.at(extent);
+        const text =
+          at === undefined
+            ? 'The pointer has not been placed by any action yet, so its position is unknown; mouse_move places it.'
+            : `X=${at.x},Y=${at.y}`;
+        return { parts: [{ type: 'text', text }], record: { result: { ok: true, detail: text } } };
       }
-    },
+      case 'zoom':
+        return zoom(step.region, scope, options);
+      case 'act': {
+        // Claude writes what `type` and `key` type in `text`.
+        const result = withTypedArgumentPaths(await performComputerAction(step.action, scope, options), [['text']]);
+        if (result.isError === true) return result;
+        pointer.movedBy(step.action, extent);
+        return step.notice === undefined ? result : withNotice(result, step.notice);
+      }
+    }
   };
 }
 
@@ -93,8 +103,10 @@ function withNotice(result: ToolResult, notice: string): ToolResult {
 }
 
 /**
- * zoom: the region (pixels of the image the model was shown) cut out of the screen as it is now, at the
- * frame's own resolution, stored as a crop with its own id.
+ * zoom: the region (pixels of the image the model was shown) cut out of Sightline's latest stored frame of the
+ * screen (the screen as it was last recorded: after the batch's earlier actions, or the screenshot the model was
+ * looking at), at the frame's own resolution, recalled by its id and stored as a crop with its own id. No new
+ * capture: the crop is of a frame the session holds, which the timeline and the model can name.
  */
 async function zoom(region: ClaudeRegion, scope: ToolCallScope, options: ClaudeComputerToolOptions): Promise<ToolResult> {
   const failed = (text: string): ToolResult => ({ parts: [{ type: 'text', text: `${text} Nothing was done.` }], isError: true, record: { result: { ok: false, error: text } } });
@@ -103,16 +115,21 @@ async function zoom(region: ClaudeRegion, scope: ToolCallScope, options: ClaudeC
   if (region.left < 0 || region.top < 0 || region.right > extent.width || region.bottom > extent.height) {
     return failed(`The zoom region [${region.left}, ${region.top}, ${region.right}, ${region.bottom}] is outside the screenshot, which is ${extent.width}x${extent.height}.`);
   }
-  const capture = await options.screen.capture(false);
-  const screenId = capture.kind === 'new' ? capture.imageId : capture.sameAs;
+  const screenId = options.screen.latestStoredImageId() ?? scope.shown.imageId;
   const recalled = await recallImage(scope.storage, scope.sessionId, screenId);
-  if (recalled.status === 'error') return failed(`The present screen could not be read (${recalled.message}).`);
+  if (recalled.status === 'error') return failed(`The screen ${screenId} could not be read (${recalled.message}).`);
   const box = frameBox(region, extent, recalled.record);
   const cropped = await cropImageRegion(recalled.bytes, box, 1);
   const stored = await storeCrop(scope, cropped, `zoom of ${screenId} [${box.left}, ${box.top}, ${box.right}, ${box.bottom}]`);
-  const text = `${stored.id}: zoom into [${region.left}, ${region.top}, ${region.right}, ${region.bottom}] of the screen now, at full resolution (${stored.width}x${stored.height} pixels).`;
+  const text = `${stored.id}: zoom into [${region.left}, ${region.top}, ${region.right}, ${region.bottom}] of ${screenId}, the screen now, at full resolution (${stored.width}x${stored.height} pixels).`;
   return {
     parts: [{ type: 'text', text }, { type: 'image', imageId: stored.id }],
-    record: { result: { ok: true, detail: text, zoom: { region: [region.left, region.top, region.right, region.bottom], frameBox: [box.left, box.top, box.right, box.bottom], cropImageId: stored.id } } },
+    record: {
+      result: {
+        ok: true,
+        detail: text,
+        zoom: { sourceImageId: screenId, region: [region.left, region.top, region.right, region.bottom], frameBox: [box.left, box.top, box.right, box.bottom], cropImageId: stored.id },
+      },
+    },
   };
 }

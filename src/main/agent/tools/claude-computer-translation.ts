@@ -10,7 +10,9 @@
  * computer.py): computer_20241022 has key, type, mouse_move, left_click, left_click_drag, right_click,
  * middle_click, double_click, screenshot and cursor_position; computer_20250124 adds scroll, triple_click,
  * left_mouse_down, left_mouse_up, hold_key and wait, and lets clicks and scrolls name a point and hold keys
- * (`text`); computer_20251124 adds zoom. An action its version lacks is refused the way the tool would.
+ * (`text`); computer_20251124 adds zoom. The toolset computer_toolset_20260801 has the same 17 actions as member
+ * tools, each called by its own name with the same fields and no `action` (its member tool reads the name as the
+ * action), and adds `repeat` (1 to 100) on key. An action its version lacks is refused the way the tool would.
  *
  * Points are pixels of the image sent (display_width_px × display_height_px is that image's size) and
  * pass through unchanged: the call's view maps them.
@@ -57,6 +59,7 @@ export const CLAUDE_ACTIONS_BY_VERSION: Readonly<Record<ClaudeComputerToolType, 
   computer_20241022: CLAUDE_ACTIONS_20241022,
   computer_20250124: CLAUDE_ACTIONS_20250124,
   computer_20251124: CLAUDE_ACTIONS_20251124,
+  computer_toolset_20260801: CLAUDE_ACTIONS_20251124,
 };
 
 const Coordinate = z.tuple([z.number().finite(), z.number().finite()]);
@@ -75,6 +78,8 @@ export const ClaudeComputerArgumentsSchema = z
     scroll_amount: z.number().int().min(0).nullish(),
     duration: z.number().finite().min(0).nullish(),
     region: z.tuple([z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite()]).nullish(),
+    /** The toolset's key member: how many times to press the key (1 to 100, default 1). */
+    repeat: z.number().int().min(1).max(100).nullish(),
   })
   .strict();
 export type ClaudeComputerArguments = z.infer<typeof ClaudeComputerArgumentsSchema>;
@@ -141,7 +146,7 @@ export function translateClaudeAction(
   }
   switch (call.action) {
     case 'key':
-      return keyStep(call.text);
+      return keyStep(call.text, call.repeat ?? 1);
     case 'type':
       if (call.text === undefined || call.text === null || call.text === '') return refuse('type needs the text to type in `text`.');
       return act({ action: 'type', text: call.text });
@@ -251,9 +256,11 @@ function zoomStep(call: ClaudeComputerArguments): ClaudeStep {
 }
 
 /** Claude's xdotool `key` text in Sightline's vocabulary (`ctrl+s`, `Return`, `Control_L+a` → `ctrl+a`). */
-function keyStep(text: string | null | undefined): ClaudeStep {
+function keyStep(text: string | null | undefined, repeat: number): ClaudeStep {
   if (text === undefined || text === null || text.trim() === '') return refuse('key needs the key or combination in `text`, for example "Return" or "ctrl+s".');
-  return act({ action: 'key', keys: sightlineKeys(text) });
+  const keys = sightlineKeys(text);
+  // Sightline's key action presses combinations separated by spaces one after another.
+  return act({ action: 'key', keys: Array.from({ length: repeat }, () => keys).join(' ') });
 }
 
 /** Combinations of xdotool key names, separated by spaces, in Sightline's key names. */

@@ -103,14 +103,16 @@ export function createGeminiLookingOnlyDeclaration(options: Pick<GeminiComputerT
 async function runGeminiCall(name: string, args: GeminiComputerArguments, scope: ToolCallScope, options: GeminiComputerToolOptions): Promise<ToolResult> {
   const screen = screenSize(scope, options);
   const step = translateGeminiCall(name, args, { ...screen, selectAll: selectAllKeys(options) });
-  if (step.kind === 'refuse') return { parts: [{ type: 'text', text: step.message }], isError: true, record: { result: { ok: false, error: step.message } } };
+  const intent = intentOf(args);
+  const said = intent === undefined ? {} : { intent };
+  if (step.kind === 'refuse') return { parts: [{ type: 'text', text: step.message }], isError: true, record: { result: { ok: false, error: step.message }, ...said } };
   const actions = step.actions;
   const first = actions[0]!;
 
   const decision = geminiSafetyDecisionOf(args);
   const safety = decision.kind === 'confirm' ? await answerSafetyDecision(decision, first, scope, options) : undefined;
   if (safety !== undefined && !safety.answer.acknowledged) {
-    return { parts: [{ type: 'text', text: safety.refusal }], isError: true, record: { action: safety.shown, result: { ok: false, refused: true, safetyDecision: safety.answer } } };
+    return { parts: [{ type: 'text', text: safety.refusal }], isError: true, record: { action: safety.shown, result: { ok: false, refused: true, safetyDecision: safety.answer }, ...said } };
   }
 
   const masking = new PasswordTyping();
@@ -140,6 +142,7 @@ async function runGeminiCall(name: string, args: GeminiComputerArguments, scope:
         ...(safety === undefined ? {} : { safetyDecision: safety.answer }),
       },
       ...(last!.record?.dedupOfImageId === undefined ? {} : { dedupOfImageId: last!.record.dedupOfImageId }),
+      ...said,
       ...(typed.typedIntoPasswordField === undefined ? {} : { typedIntoPasswordField: typed.typedIntoPasswordField, typedArgumentPaths: typedPaths(name) }),
     },
     ...(url === null && safety === undefined
@@ -175,6 +178,15 @@ async function answerSafetyDecision(
     refusal,
     shown,
   };
+}
+
+const MAX_INTENT_LENGTH = 2000;
+
+/** The call's `intent` as the step keeps it: trimmed, bounded, absent when the model gave none. */
+function intentOf(args: GeminiComputerArguments): string | undefined {
+  const intent = args.intent?.trim();
+  if (intent === undefined || intent === '') return undefined;
+  return intent.length > MAX_INTENT_LENGTH ? `${intent.slice(0, MAX_INTENT_LENGTH)}…` : intent;
 }
 
 /** Where a call typed into a password field wrote the typing in its own arguments. */

@@ -1,15 +1,20 @@
 /**
- * Gemini's predefined computer_use functions → Sightline's computer actions. Both of Google's sets are read
- * (https://ai.google.dev/gemini-api/docs/computer-use, "Supported UI actions", and the reference agent
- * google-gemini/computer-use-preview, agent.py `handle_action`):
+ * Gemini's predefined computer_use functions → Sightline's computer actions. Both of Google's sets are read:
  *
- * - Gemini 2.5 (gemini-2.5-computer-use-preview-10-2025, and the Gemini 3 models before 3.5): open_web_browser,
- *   click_at, hover_at, type_text_at (press_enter, clear_before_typing), key_combination, scroll_document,
- *   scroll_at (magnitude, default 800), drag_and_drop (x, y, destination_x, destination_y), wait_5_seconds;
- * - Gemini 3.5 and later, each with its `intent`: click, double_click, triple_click, middle_click, right_click,
- *   mouse_down, mouse_up, move, type (press_enter), drag_and_drop (start_x, start_y, end_x, end_y), wait
- *   (seconds), press_key (key), hotkey (keys), take_screenshot, scroll (x, y, direction, magnitude_in_pixels,
- *   default 300).
+ * - Gemini 2.5 (gemini-2.5-computer-use-preview-10-2025): open_web_browser, click_at, hover_at, type_text_at
+ *   (press_enter, clear_before_typing), key_combination, scroll_document, scroll_at (magnitude, default 800),
+ *   drag_and_drop (x, y, destination_x, destination_y), wait_5_seconds (the reference agent
+ *   google-gemini/computer-use-preview, agent.py `PREDEFINED_COMPUTER_USE_FUNCTIONS` and `handle_action`);
+ * - Gemini 3.5 Flash, "streamlined actions with intents: actions include an `intent` field that explains the
+ *   model's reasoning behind each step" (https://ai.google.dev/gemini-api/docs/generate-content/computer-use,
+ *   read 2026-11-28): click, double_click, triple_click, middle_click, right_click, mouse_down, mouse_up, move,
+ *   type (press_enter), drag_and_drop (start_x, start_y, end_x, end_y), wait (seconds), press_key (key), hotkey
+ *   (keys), take_screenshot, scroll (x, y, direction, magnitude_in_pixels, default 300). The page's action
+ *   table was not readable in full on that date: these names and arguments are the ones Sightline already
+ *   answered, kept as they were, and every argument is read leniently, so a call of either set still runs.
+ *
+ * `intent` is no instruction: it is recorded with the step (its thought) and shown through the terminal
+ * sanitizer, never acted on.
  *
  * Points stay on Gemini's 0–999 grid: the model profile's coordinate space is normalized-1000, so the one
  * mapping (operators/coordinates.ts) turns them into pixels of the frame and the screen, HiDPI included.
@@ -42,7 +47,7 @@ export const GEMINI_25_FUNCTIONS = [
   'drag_and_drop',
 ] as const;
 
-/** Gemini 3.5's browser and desktop functions ("Supported environments"). */
+/** Gemini 3.5 Flash's browser and desktop functions, each with its `intent`. */
 export const GEMINI_35_FUNCTIONS = [
   'click',
   'double_click',

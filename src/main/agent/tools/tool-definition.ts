@@ -63,6 +63,11 @@ export interface ToolStepRecord {
   /** When the screen had not changed after the action: the earlier image it equals. */
   dedupOfImageId?: string;
   /**
+   * The reason the model gave for this very call, where its protocol carries one (Gemini 3.5's `intent`): the
+   * model's words, recorded with the step's thought and shown only through the terminal sanitizer.
+   */
+  intent?: string;
+  /**
    * What the action typed into a password field, in every form the model may have written it: the turn
    * masks these in the stored call and thought (the action and result above are masked already).
    */
@@ -120,6 +125,12 @@ export interface ToolDefinition<Arguments = unknown> {
    * gates itself (computer).
    */
   sideEffects?: ToolSideEffects;
+  /**
+   * Set by a tool whose protocol runs a reply's calls as a batch that stops at the first failure (Claude's
+   * computer toolset): once a call of such a tool fails, the reply's later calls are not run, each answered as
+   * an error; those of such tools with this text, which the protocol prescribes.
+   */
+  haltsBatch?: string;
   execute(argumentsValue: Arguments, scope: ToolCallScope): Promise<ToolResult>;
 }
 

@@ -13,6 +13,7 @@ import { valueAt } from '../../config/load.js';
 import { providerVariableFor, providerVariablesNotInEffect } from '../../config/provider-scope.js';
 import { describeSource } from '../../config/sources.js';
 import { loadCliConfig, resolveCliHome, type CliConfig } from '../cli-config.js';
+import { modelToolMemoryAt } from '../../storage/index.js';
 import { dialectInEffect, dialectLines } from '../dialect-in-effect.js';
 import { pricingInEffect, pricingLine } from '../pricing-in-effect.js';
 import type { CliInvocation } from '../io.js';
@@ -50,7 +51,7 @@ function showJson(loaded: CliConfig, unusedVariables: readonly string[]): string
     configFileExists: existsSync(loaded.home.configFile),
     config: redactConfig(loaded.config),
     sources: loaded.sources,
-    dialect: dialectInEffect(loaded.config, loaded.sources),
+    dialect: dialectInEffect(loaded.config, loaded.sources, modelToolMemoryAt(loaded.home.root)),
     pricing: pricingInEffect(loaded.config),
     unusedVariables,
   };
@@ -84,7 +85,7 @@ function showText(loaded: CliConfig, unusedVariables: readonly string[]): string
     ...rows.map(([path, value, source]) => `${path!.padEnd(pathWidth)}  ${value!.padEnd(valueWidth)}  ${source}`),
     ...unusedVariables.map((variable) => unusedVariableLine(variable, loaded.config.model.name, provider)),
     '',
-    ...dialectLines(dialectInEffect(loaded.config, loaded.sources)),
+    ...dialectLines(dialectInEffect(loaded.config, loaded.sources, modelToolMemoryAt(loaded.home.root))),
     pricingLine(pricingInEffect(loaded.config), loaded.config.model.name),
   ];
   return `${lines.join('\n')}\n`;

@@ -4,6 +4,7 @@
  * and which dialect a run would speak and why. Exit 0 when nothing is a problem (warnings allowed), 1 otherwise.
  */
 import type { Command } from 'commander';
+import { modelToolMemoryAt } from '../../storage/index.js';
 import { loadCliConfig } from '../cli-config.js';
 import { dialectInEffect, dialectLines, type DialectInEffect } from '../dialect-in-effect.js';
 import { runDoctorChecks, type DoctorCheckResult } from '../doctor/index.js';
@@ -19,7 +20,7 @@ export function registerDoctorCommand(program: Command, invocation: CliInvocatio
     .action(async (options: { json?: boolean }, command: Command) => {
       const { io } = invocation;
       const { home, config, sources } = loadCliConfig(command, io);
-      const dialect = dialectInEffect(config, sources);
+      const dialect = dialectInEffect(config, sources, modelToolMemoryAt(home.root));
       const checks = await runDoctorChecks({ home, config, sources, env: io.env, platform: process.platform });
       const results = [...checks, ...dialectCheck(dialect)];
       const ok = results.every((result) => result.status !== 'problem');

@@ -7,6 +7,7 @@
 import { describeAction } from '../../../shared/action-descriptions.js';
 import { costText, type CostTotals } from '../../../shared/cost.js';
 import type { AgentEvent } from '../../../shared/events.js';
+import { terminalLine } from '../../../shared/terminal-text.js';
 import type { TokenUsage } from '../../../shared/token-usage.js';
 
 /** The line (without newline) an event shows as, or undefined for events that show nothing. */
@@ -49,6 +50,8 @@ function stepLine(event: Extract<AgentEvent, { type: 'step' }>): string {
   const result = event.ok ? 'ok' : `failed: ${event.error ?? 'unknown error'}`;
   const parts = [`step ${event.sequence}`, what, result, seconds(event.latencyMs)];
   if (event.usage !== undefined) parts.push(`${formatCount(totalTokens(event.usage))} tokens`);
+  // The model's own words: one line, without control characters or escape sequences.
+  if (event.intent !== undefined && event.intent.trim() !== '') parts.push(`intent: ${terminalLine(event.intent.trim())}`);
   return parts.join('  ');
 }
 
