@@ -273,7 +273,8 @@ export class Replicator {
 
   private async failed(error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    if (this.failing !== message) {
+    // Once per outage, not once per wording: a PostgreSQL coming back answers "starting up" before it answers.
+    if (this.failing === undefined) {
       this.options.say(`team store: ${message}; retrying with backoff (the runs wait in this machine's home, nothing is lost)\n`);
     }
     this.failing = message;
