@@ -23,4 +23,31 @@ describe('sightline --help', () => {
       expect(doubled, `sightline ${command.name()} --help`).toEqual([]);
     }
   });
+
+  it('`sightline help` is asked-for help (exit 0); a command group without its subcommand is a usage error (exit 2)', async () => {
+    const help = await runSightline(['help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('Usage: sightline');
+    expect((await runSightline(['help', 'flow'])).exitCode).toBe(0);
+    const queue = await runSightline(['queue']);
+    expect(queue.exitCode).toBe(2);
+    expect(queue.stderr).toContain('ls');
+  });
+
+  it("every command's help shows the global --home, and queue's description names its real subcommands", async () => {
+    const program = buildProgram({ io: captureIo(), exitCode: 0 });
+    for (const command of everyCommand(program)) {
+      const help = await runSightline([...commandPath(command), '--help']);
+      expect(help.stdout, `sightline ${commandPath(command).join(' ')} --help`).toMatch(/^\s+--home <dir>/m);
+    }
+    const queue = program.commands.find((command) => command.name() === 'queue')!;
+    const named = queue.commands.map((command) => command.name());
+    for (const word of queue.description().split(': ')[1]!.split(', ')) expect(named).toContain(word);
+  });
 });
+
+function commandPath(command: Command): string[] {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names;
+}

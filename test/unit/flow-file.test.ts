@@ -347,6 +347,7 @@ describe('hostile files give a clear problem, never a hang or a crash', () => {
   it('control characters in a value are escaped and a long one cut in the message', () => {
     const [problem] = problems(`${TARGET}steps:\n  - do: "\\e]0;owned\\a${'x'.repeat(500)}"\n    colour: red\n  - do: 5\n`);
     expect(problem).toBe('4:5: unknown key colour in a do step; expected name or continue_on_error');
+    expect(problems(`${TARGET}steps:\n  - extract: the total\n    as: total\n    colour: red\n`)[0]).toMatch(/^5:5: unknown key colour in an extract step;/);
     const [typed] = problems(`${TARGET}steps:\n  - do: [1]\n  - assert: 7\n  - extract: "\\e]0;owned\\a${'x'.repeat(500)}"\n    as: "\\e[2J"\n`);
     expect(typed).toBe('3:9: do text: expected text, got a list');
     const all = problems(`${TARGET}steps:\n  - extract: x\n    as: "\\e[2J${'y'.repeat(300)}"\n`);

@@ -30,6 +30,8 @@ export function buildProgram(invocation: CliInvocation): Command {
       writeErr: (text) => io.stderr(text),
     });
     command.showHelpAfterError('(run with --help for usage)');
+    // `--home` belongs to the program, but a person reads `sightline flow --help`: show it there too.
+    command.configureHelp({ showGlobalOptions: true });
   }
   return program;
 }
@@ -55,8 +57,10 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
 function exitCodeFor(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) {
     // Asked-for help and version are "errors" to commander's override but successes to the user.
-    // ('commander.help' is different: help shown because a subcommand was missing, a usage error.)
+    // 'commander.help' is both `sightline help` (asked for: exit code 0) and help shown because a subcommand was
+    // missing (a usage error: commander gives it exit code 1).
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+    if (error.code === 'commander.help' && error.exitCode === 0) return EXIT.ok;
     return EXIT.usage; // commander already printed the message
   }
   if (error instanceof UserError) {

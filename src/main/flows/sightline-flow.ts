@@ -216,7 +216,7 @@ function readStep(context: FlowReadContext, item: unknown, scope: Scope, depth: 
   nodes.unknownKeys(
     entries.filter((entry) => entry !== first),
     [...KIND_KEYS[kind], ...COMMON_STEP_KEYS],
-    `in a ${kind} step`,
+    `in ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} step`,
   );
   const entry = (key: string) => entries.find((candidate) => candidate.key === key);
   const nameEntry = entry('name');

@@ -4,7 +4,7 @@ import type { CliInvocation } from '../io.js';
 import { QueueCommandOptionsSchema } from '../queue/queue-commands.js';
 
 export function registerQueueCommand(program: Command, invocation: CliInvocation): void {
-  const queue = program.command('queue').description("the flow queue's jobs: list, show, cancel");
+  const queue = program.command('queue').description("the flow queue's jobs: ls, status, cancel");
   const queueFlag = ['--queue <url>', 'the Redis that holds the queue: redis://HOST:PORT (default: SIGHTLINE_QUEUE_URL)'] as const;
   const run = async (action: 'ls' | 'status' | 'cancel', id: string | undefined, rawOptions: unknown, command: Command) => {
     const options = QueueCommandOptionsSchema.parse(rawOptions);
