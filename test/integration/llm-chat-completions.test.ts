@@ -218,6 +218,20 @@ describe('Chat Completions adapter through a fake OpenAI-compatible server', () 
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a base URL without /v1 (as vLLM and Ollama users often write it) 404s, and the message says to add /v1', async () => {
+    const bare = server.baseUrl.replace(/\/v1$/, '');
+    // The fake serves only /v1/…; anything else is its 404, as a real vLLM or Ollama server answers.
+    server.script([{ type: 'answer', textPieces: ['unused'] }]);
+    const failure = await adapterFor({ baseUrl: bare }).complete({ messages: [userText('Hi')] }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ModelCallError);
+    expect((failure as Error).message).toContain('HTTP 404');
+    expect((failure as Error).message).toContain(`so try --base-url ${bare}/v1`);
+    // With the version in place, a 404 (an unknown model) suggests nothing about the path.
+    server.script([{ type: 'error', status: 404, message: 'The model `gpt-9` does not exist' }]);
+    const unknown = await adapterFor().complete({ messages: [userText('Hi')] }).catch((error: unknown) => error);
+    expect((unknown as Error).message).toMatch(/HTTP 404: The model `gpt-9` does not exist \(check the model name and the base URL\)$/);
+  });
+
   it('retries a call that times out before answering, then reports the timeout', async () => {
     server.script([{ type: 'hang' }, { type: 'hang' }]);
     const failure = await adapterFor({ timeoutMs: 300, maxRetries: 1 })

@@ -37,7 +37,7 @@ it('says the outage once and its end once, though the refusal changes its words 
   let shipped = 0;
   const store: ReplicaRows = {
     shown: 'postgres://127.0.0.1:5432/team',
-    ship: async (_sessionId, rows) => {
+    ship: async (_sessionId: string, rows: Record<string, readonly unknown[] | undefined>) => {
       shipped += 1;
       const count = Object.values(rows).reduce((sum, tableRows) => sum + (tableRows?.length ?? 0), 0);
       return { rowsWritten: count, statements: 1 };

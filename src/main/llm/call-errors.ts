@@ -25,6 +25,8 @@ export interface FailedCallFacts {
   signal: AbortSignal | undefined;
   /** Where the key is set, for the hint on 401 and 403; OpenAI's when absent. */
   keySetting?: string;
+  /** The base URL must carry the API version (OpenAI's client): a 404 there suggests `/v1`. */
+  versionInBaseUrl?: boolean;
 }
 
 const OPENAI_KEY_SETTING = 'OPENAI_API_KEY or model.apiKey in config.json';
@@ -68,7 +70,7 @@ function statusError(status: number, message: string, call: FailedCallFacts, end
   const providerMessage = redact(message, call.secrets);
   const attempts = retryable ? ` after ${describeAttempts(call.attempts)}` : '';
   return new ModelCallError(
-    `The model endpoint ${endpoint} answered HTTP ${status}${attempts}: ${providerMessage}${hintFor(status, call.keySetting ?? OPENAI_KEY_SETTING)}`,
+    `The model endpoint ${endpoint} answered HTTP ${status}${attempts}: ${providerMessage}${hintFor(status, call)}`,
     { status, retryable },
   );
 }
@@ -109,10 +111,29 @@ function providerErrorMessage(error: APIError | AnthropicError): string {
   return error.message.replace(/^\d{3}\s*/, '') || 'no details given';
 }
 
-function hintFor(status: number, keySetting: string): string {
-  if (status === 401 || status === 403) return ` (check the API key: ${keySetting})`;
-  if (status === 404) return ' (check the model name and the base URL)';
-  return '';
+function hintFor(status: number, call: FailedCallFacts): string {
+  if (status === 401 || status === 403) return ` (check the API key: ${call.keySetting ?? OPENAI_KEY_SETTING})`;
+  if (status !== 404) return '';
+  const withVersion = call.versionInBaseUrl === true ? baseUrlWithVersion(call.baseUrl) : undefined;
+  // vLLM, Ollama and LM Studio serve the OpenAI API under /v1; a base URL without it 404s on every path.
+  if (withVersion !== undefined) return ` (check the model name, and the base URL: OpenAI-compatible servers answer under /v1, so try --base-url ${withVersion})`;
+  return ' (check the model name and the base URL)';
+}
+
+/** The base URL with `/v1` appended, when its path names no API version (`/v1`, `/v1beta`, `/openai/v1`…); else undefined. */
+function baseUrlWithVersion(baseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  if (/\/v\d+[a-z0-9]*(\/|$)/i.test(url.pathname)) return undefined;
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/v1`;
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  return url.href;
 }
 
 function causeText(error: APIConnectionError | AnthropicConnectionError): string {

@@ -71,6 +71,7 @@ export function createModelAdapter(config: ModelConfig, profileOverrides?: Model
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,
     secrets: config.apiKey === undefined ? [] : [config.apiKey],
+    versionInBaseUrl: true,
   };
   return modelApi(config, profileOverrides) === 'responses' ? new ResponsesAdapter(settings) : new ChatCompletionsAdapter(settings);
 }

@@ -22,6 +22,11 @@ export interface CallSettings {
   secrets: readonly string[];
   /** Where the key comes from, for the hint on a 401: OpenAI's variable unless said otherwise. */
   keySetting?: string;
+  /**
+   * The client appends only the operation (`/chat/completions`) to the base URL, so the API version must be in
+   * it (OpenAI's client; Anthropic's and Google's add their own `/v1…`). A 404 then suggests the missing `/v1`.
+   */
+  versionInBaseUrl?: boolean;
 }
 
 export interface AdapterSettings extends CallSettings {
@@ -56,6 +61,7 @@ export async function runStreamedCall<Body, Chunk, Result>(
     secrets: settings.secrets,
     signal,
     ...(settings.keySetting === undefined ? {} : { keySetting: settings.keySetting }),
+    ...(settings.versionInBaseUrl === true ? { versionInBaseUrl: true } : {}),
   };
   let disposeCallSignal: (() => void) | undefined;
   try {
