@@ -10,7 +10,8 @@
  * - A failing second call (ctrl+w, refused without --yes) stops the third, and all three are answered, the third
  *   with the halt text the docs prescribe, every result echoing toolset_name.
  * - Thinking goes back unchanged: each of the five requests after the first carries the previous reply's thinking
- *   blocks (readable, empty as when display is omitted, redacted) exactly as they came.
+ *   blocks (readable, empty as when display is omitted, redacted) exactly as they came, over the very history they
+ *   were bound to (Opus 5.5 binds them), so the fake drops none.
  * - zoom returns a crop of Sightline's own stored frame at full resolution.
  * - A 400 naming the toolset (a platform without it) steps the model down to computer_20251124 within the run: the
  *   same request is sent again with the older tool and the run goes on with it; said once on the terminal,
@@ -22,6 +23,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
+import { prefixOf } from '../helpers/fake-anthropic-contract.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer, type FakeToolUse, type RecordedAnthropicRequest } from '../helpers/fake-anthropic-server.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
@@ -135,6 +137,8 @@ describe('sightline run with a Claude model that takes the computer toolset', ()
       expect(first.stdout + first.stderr).not.toContain(KEY);
       const requests = model.requests.slice();
       expect(requests).toHaveLength(5);
+      // No thinking block lost the history it was bound to (the fake drops such a block, as drop_block asks).
+      expect(model.droppedThinking()).toBe(0);
 
       // The toolset: one entry, no computer beta header; tool_choice never forced; thinking adaptive, told to drop a bound block it cannot keep.
       for (const request of requests) {
@@ -184,6 +188,11 @@ describe('sightline run with a Claude model that takes the computer toolset', ()
         // Thinking opens the assistant turn, as the API requires.
         const assistant = bodyOf(requests[index + 1]!).messages.at(-2)!;
         expect(assistant.content[0]!.type).toMatch(/thinking/);
+        // Opus 5.5 binds a block to the history before it: each request extends the one before it exactly (no screen
+        // of the running turn reduced or folded), so no block loses its history and none is dropped.
+        const before = bodyOf(requests[index]!).messages.length;
+        const extends_ = prefixOf(requests[index + 1]!.body, before) === prefixOf(requests[index]!.body, before);
+        expect(extends_, `request ${index + 2} repeats request ${index + 1} as it was sent`).toBe(true);
       }
 
       // zoom: a crop of the stored frame it names, at the frame's own resolution.

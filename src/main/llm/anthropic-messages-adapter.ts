@@ -137,9 +137,10 @@ export function anthropicMessagesBody(
   }
   if (effort !== undefined) body.output_config = { effort };
   if (profile.boundThinking === true) {
-    // Sightline's history changes before the running step as its zones say (a screen becomes a reduced view, a
-    // turn's screens fold), which a bound thinking block does not survive: the API is told to drop such a block
-    // rather than refuse the request ("Thinking block no longer matches the conversation"). Thinking stays
+    // The running turn's screens stay as sent for these models (active-zone-shape.ts, keepsSentScreens), so the
+    // last reply's thinking keeps its history; the history before it still changes where the token budget folds
+    // a full window, and when a turn ends, which a bound block does not survive: the API is told to drop such a
+    // block rather than refuse the request ("Thinking block no longer matches the conversation"). Thinking stays
     // adaptive, the default of these models, which cannot turn it off.
     body.thinking = { type: 'adaptive', block_binding: { prefix_mismatch_behavior: 'drop_block' } };
     betas.push(THINKING_BINDING_BETA);
