@@ -98,6 +98,7 @@ beforeAll(async () => {
   service = createAppService({
     storage,
     config,
+    home: home.root,
     appInfo: () => ({ version: '0.1.0', platform: 'linux' }),
     operatorFactory: async () => new FakeOperator({ screen: { width: 1280, height: 800 }, kind: 'browser' }),
     watchSettling: false,

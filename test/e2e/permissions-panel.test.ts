@@ -58,6 +58,7 @@ beforeAll(async () => {
   service = createAppService({
     storage,
     config,
+    home: home.root,
     appInfo: () => ({ version: '0.1.0', platform: 'linux' }),
     operatorFactory: async () => new FakeOperator(),
     watchSettling: false,

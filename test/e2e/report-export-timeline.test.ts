@@ -38,7 +38,7 @@ beforeAll(async () => {
   home = createTemporaryHome('sightline-report-export');
   storage = openHomeStorage(home);
   flow = await failingFlow(storage);
-  service = createAppService({ storage, config: DEFAULT_CONFIG, appInfo: () => ({ version: '0.1.0', platform: 'linux' }) });
+  service = createAppService({ storage, config: DEFAULT_CONFIG, home: home.root, appInfo: () => ({ version: '0.1.0', platform: 'linux' }) });
   server = await startTimelineServer({ implementation: service.implementation, events: service.events, rendererDirectory: RENDERER, token: TOKEN, dispatch: service.dispatch });
   browser = await launchTimelineBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark', acceptDownloads: true });

@@ -10,10 +10,12 @@
  * - A failing second call (ctrl+w, refused without --yes) stops the third, and all three are answered, the third
  *   with the halt text the docs prescribe, every result echoing toolset_name.
  * - Thinking goes back unchanged: each of the five requests after the first carries the previous reply's thinking
- *   blocks (readable, empty as when display is omitted, redacted) exactly as they came.
+ *   blocks (readable, empty as when display is omitted, redacted) exactly as they came, over the very history they
+ *   were bound to (Opus 5.5 binds them), so the fake drops none.
  * - zoom returns a crop of Sightline's own stored frame at full resolution.
- * - A 400 naming the toolset (a platform without it) steps the model down to computer_20251124: said on the
- *   terminal, remembered in the home, shown by `config show`, and the next run starts there.
+ * - A 400 naming the toolset (a platform without it) steps the model down to computer_20251124 within the run: the
+ *   same request is sent again with the older tool and the run goes on with it; said once on the terminal,
+ *   remembered in the home, shown by `config show`, and the next run starts there.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +23,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
+import { prefixOf } from '../helpers/fake-anthropic-contract.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer, type FakeToolUse, type RecordedAnthropicRequest } from '../helpers/fake-anthropic-server.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
@@ -134,6 +137,8 @@ describe('sightline run with a Claude model that takes the computer toolset', ()
       expect(first.stdout + first.stderr).not.toContain(KEY);
       const requests = model.requests.slice();
       expect(requests).toHaveLength(5);
+      // No thinking block lost the history it was bound to (the fake drops such a block, as drop_block asks).
+      expect(model.droppedThinking()).toBe(0);
 
       // The toolset: one entry, no computer beta header; tool_choice never forced; thinking adaptive, told to drop a bound block it cannot keep.
       for (const request of requests) {
@@ -183,6 +188,11 @@ describe('sightline run with a Claude model that takes the computer toolset', ()
         // Thinking opens the assistant turn, as the API requires.
         const assistant = bodyOf(requests[index + 1]!).messages.at(-2)!;
         expect(assistant.content[0]!.type).toMatch(/thinking/);
+        // Opus 5.5 binds a block to the history before it: each request extends the one before it exactly (no screen
+        // of the running turn reduced or folded), so no block loses its history and none is dropped.
+        const before = bodyOf(requests[index]!).messages.length;
+        const extends_ = prefixOf(requests[index + 1]!.body, before) === prefixOf(requests[index]!.body, before);
+        expect(extends_, `request ${index + 2} repeats request ${index + 1} as it was sent`).toBe(true);
       }
 
       // zoom: a crop of the stored frame it names, at the frame's own resolution.
@@ -208,15 +218,58 @@ describe('sightline run with a Claude model that takes the computer toolset', ()
   );
 
   it(
-    'steps down to computer_20251124 when the platform refuses the toolset, says so, remembers it, and starts there next time',
-    { timeout: 240_000 },
+    'steps down to computer_20251124 within the run when the platform refuses the toolset, says so once, remembers it, and starts there next time',
+    // Three processes one after the other: at a load of 20 each takes over a minute.
+    { timeout: 480_000 },
     async () => {
-      const refusedRun = await run('claude-opus-4-8', platform.baseUrl, 'Name the team Platform');
-      expect(refusedRun.code, refusedRun.stderr).toBe(1);
+      const field = SANDBOX_LAYOUT.teamNameField;
+      const save = SANDBOX_LAYOUT.saveButton;
+      const action = (id: string, input: Record<string, unknown>): FakeToolUse => ({ id, name: 'computer', inputText: JSON.stringify(input) });
+      // What a model offered computer_20251124 answers: the one `computer` tool, the action in its input.
+      platform.script([
+        {
+          type: 'answer',
+          toolUses: [
+            action('toolu_sd_a', { action: 'left_click', coordinate: [field.x, field.y] }),
+            action('toolu_sd_b', { action: 'type', text: 'Stepped' }),
+            action('toolu_sd_c', { action: 'left_click', coordinate: [save.x, save.y] }),
+          ],
+        },
+        { type: 'answer', toolUses: [{ id: 'toolu_sd_d', name: 'finish', inputText: JSON.stringify({ summary: 'Named the team Stepped.', success: true }) }] },
+      ]);
+      const savesBefore = sandbox.saves();
+      const refusedRun = await run('claude-opus-4-8', platform.baseUrl, 'Name the team Stepped and save');
+      expect(refusedRun.code, refusedRun.stderr).toBe(0);
+      // One refusal, then the same request again with the older tool, and the run goes on with it.
       expect(platform.refused).toHaveLength(1);
-      expect(bodyOf(platform.refused[0]!.request).tools).toContainEqual({ type: 'computer_toolset_20260801' });
-      expect(refusedRun.stderr).toContain('does not support tool types: computer_toolset_20260801');
-      expect(refusedRun.stderr).toMatch(/steps it down to computer_20251124, from the next run on/);
+      expect(platform.requests).toHaveLength(3);
+      const [refused, resent, after] = platform.requests.map(bodyOf);
+      expect(refused!.tools).toContainEqual({ type: 'computer_toolset_20260801' });
+      expect(platform.refused[0]!.message).toContain('does not support tool types: computer_toolset_20260801');
+      expect(resent!.messages).toEqual(refused!.messages);
+      for (const [index, body] of [resent!, after!].entries()) {
+        expect(body.tools.filter((tool) => String(tool.type).startsWith('computer'))).toEqual([
+          { type: 'computer_20251124', name: 'computer', display_width_px: 1280, display_height_px: 800, enable_zoom: true },
+        ]);
+        expect(String(platform.requests[index + 1]!.headers['anthropic-beta'])).toContain('computer-use-2025-11-24');
+      }
+      // The batch ran in order through Sightline's tools (the page saved the name), and went back as the beta tool's calls.
+      // (The page keeps the name an earlier test saved; the click puts the caret after it.)
+      expect(sandbox.saves()).toBe(savesBefore + 1);
+      expect(sandbox.state().teamName).toMatch(/Stepped$/);
+      const calls = after!.messages.at(-2)!.content.filter((block) => block.type === 'tool_use');
+      expect(calls.map((block) => [block.name, block.toolset_name])).toEqual([
+        ['computer', undefined],
+        ['computer', undefined],
+        ['computer', undefined],
+      ]);
+      expect(after!.messages.at(-1)!.content.filter((block) => block.type === 'tool_result').map((block) => [block.is_error, block.toolset_name])).toEqual([
+        [undefined, undefined],
+        [undefined, undefined],
+        [undefined, undefined],
+      ]);
+      // Said once, on the terminal, and remembered in the home.
+      expect(refusedRun.stderr.match(/stepped it down to computer_20251124, for this run and the next ones/g)).toHaveLength(1);
       const memoryFile = join(home.root, 'model-tools.json');
       expect(existsSync(memoryFile)).toBe(true);
       expect(JSON.parse(readFileSync(memoryFile, 'utf8'))).toMatchObject({

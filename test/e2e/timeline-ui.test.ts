@@ -157,6 +157,7 @@ beforeAll(async () => {
   service = createAppService({
     storage,
     config,
+    home: home.root,
     appInfo: () => ({ version: '0.1.0', platform: 'linux' }),
     operatorFactory: async () => operator,
     watchSettling: false,

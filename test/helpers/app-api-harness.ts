@@ -86,12 +86,13 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
   const service = createAppService({
     storage,
     config,
+    home: home.root,
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
     appInfo: () => ({ version: '9.9.9', platform: 'linux' }),
     operatorFactory,
     watchSettling: false,
-    ...(options.onStepGate === undefined ? {} : { assembler: watchingStepGates(storage, config, operatorFactory, options.onStepGate) }),
+    ...(options.onStepGate === undefined ? {} : { assembler: watchingStepGates(storage, config, home.root, operatorFactory, options.onStepGate) }),
   });
   const events: AppEvent[] = [];
   const waiters: Array<(event: AppEvent) => void> = [];
@@ -135,12 +136,14 @@ export async function startAppApiHarness(options: AppApiHarnessOptions = {}): Pr
 function watchingStepGates(
   storage: Storage,
   config: Config,
+  homeRoot: string,
   operatorFactory: () => Promise<FakeOperator>,
   onStepGate: (gate: Promise<void>) => void,
 ): RunAssembler {
   const assemble = createRunAssembler({
     storage,
     config,
+    home: homeRoot,
     operatorFactory,
     watchSettling: false,
   });

@@ -254,6 +254,26 @@ describe('the active zone, step by step', () => {
     expect(JSON.stringify((await turn.build(profile)).request)).toBe(JSON.stringify(built.at(-1)!.request));
   });
 
+  it('keeps every screen as it was sent for a model whose thinking is bound to its history: each request extends the last', async () => {
+    const bound = resolveModelProfile('claude-opus-5-5');
+    expect(bound.boundThinking).toBe(true);
+    expect(activeZoneShape(bound, 1280).keepsSentScreens).toBe(true);
+    expect(activeZoneShape(CLAUDE, 1280).keepsSentScreens).toBeUndefined();
+    const turn = await GrowingTurn.start();
+    const built: BuiltRequest[] = [];
+    for (let step = 0; step < 10; step += 1) {
+      if (step > 0) await turn.step();
+      built.push(await turn.build(bound));
+    }
+    // Ten screens, none reduced or folded (the same turn on Sonnet 4.5 folds and reduces them).
+    expect(treatments(built.at(-1)!.request.messages, turn.screens)).toBe('F'.repeat(10));
+    expect(treatments((await turn.build(CLAUDE)).request.messages, turn.screens)).not.toBe('F'.repeat(10));
+    for (let index = 1; index < built.length; index += 1) {
+      const previous = built[index - 1]!.request.messages;
+      expect(JSON.stringify(built[index]!.request.messages.slice(0, previous.length)), `request ${index + 1}`).toBe(JSON.stringify(previous));
+    }
+  });
+
   it('keeps error frames whole wherever the chunks fold, and the first screen visible', async () => {
     const profile = priced(undefined);
     const turn = await GrowingTurn.start();

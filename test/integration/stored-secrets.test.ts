@@ -83,6 +83,7 @@ describe('the same redactor elsewhere', () => {
     try {
       const assemble = createRunAssembler({
         storage,
+        home: environment.home.root,
         config: { ...config, model: { ...config.model, baseUrl: environment.model.baseUrl } },
         operatorFactory: async () => new FakeOperator(),
         onWarning: (message) => warnings.push(message),

@@ -142,7 +142,7 @@ describe('timeline server', () => {
   });
 
   it('a read-only service (the team timeline) refuses every change with the reason and answers every read', async () => {
-    const readOnly = createAppService({ storage: api.storage, config: DEFAULT_CONFIG, appInfo: () => ({ version: '0.1.0', platform: 'linux' }), readOnly: 'This timeline shows the team store, read-only.' });
+    const readOnly = createAppService({ storage: api.storage, config: DEFAULT_CONFIG, home: api.home.root, appInfo: () => ({ version: '0.1.0', platform: 'linux' }), readOnly: 'This timeline shows the team store, read-only.' });
     const viewer = await startTimelineServer({ implementation: readOnly.implementation, events: readOnly.events, rendererDirectory, dispatch: readOnly.dispatch });
     try {
       const sessionId = api.seeded[0]!.session.id;

@@ -191,6 +191,10 @@ async function callModel(
       {
         signal: loop.signal,
         onEvent: (event) => {
+          if (event.type === 'notice') {
+            loop.emit({ type: 'warning', sessionId: loop.turn.sessionId, turnId: loop.turn.turnId, at: Date.now(), message: loop.redact(event.text) });
+            return;
+          }
           if (event.type !== 'text-delta') return;
           const shown = words.push(event.text);
           // A piece held back whole (it may begin a password) is shown with the next one.

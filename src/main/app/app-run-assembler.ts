@@ -43,6 +43,8 @@ export type RunAssembler = (settings: RunSettings, handlers: RunHandlers) => Pro
 export interface RunAssemblerOptions {
   storage: Storage;
   config: Config;
+  /** The Sightline home's folder, where the computer tools a Claude model refused are remembered (run-assembly.ts). */
+  home: string;
   /** Where the browser operator looks for SIGHTLINE_BROWSER_PATH; process.env by default. */
   env?: Record<string, string | undefined>;
   /** The Electron app's window, hidden around captures and actions on the desktop. */
@@ -81,6 +83,7 @@ async function openParts(options: RunAssemblerOptions, settings: RunSettings, be
   const onWarning = options.onWarning ?? ((message: string) => console.warn(`sightline: ${terminalText(message)}`));
   const assembly = assembleRun({
     config: options.config,
+    home: options.home,
     env: options.env ?? process.env,
     ownWindow: options.ownWindow,
     onWarning: (message: string) => onWarning(redact(message)),

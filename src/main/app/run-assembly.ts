@@ -18,13 +18,14 @@ import { availableDialectNames, createSearchTools, loadMcpTools, type ToolDefini
 import { CompactionQueue, createCompactionHook } from '../context/index.js';
 import { createModelAdapter } from '../llm/create-model-adapter.js';
 import type { ModelAdapter } from '../llm/model-adapter.js';
+import type { ComputerToolMemory } from '../llm/computer-tool-memory.js';
 import { ModelConfigurationError } from '../llm/model-errors.js';
 import { BrowserNotFoundError } from '../operators/browser-executable.js';
 import { BrowserOperatorError } from '../operators/browser-operator.js';
 import { createOperator, type CreateOperatorOptions } from '../operators/create-operator.js';
 import { DisplayUnavailableError, UnknownDisplayError } from '../operators/display-errors.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
-import type { ComputerToolMemory, Storage } from '../storage/index.js';
+import { modelToolMemoryAt, type Storage } from '../storage/index.js';
 import { dialectChosenBy, dialectProblems } from './dialect-compatibility.js';
 import { withStepGate, type StepGate } from './step-gate.js';
 
@@ -56,8 +57,12 @@ export interface RunAssemblyOptions {
   beforeModelCall?: StepGate | undefined;
   /** Test seam: where operators come from. */
   operatorFactory?: ((options: CreateOperatorOptions) => Promise<Operator>) | undefined;
-  /** The home's memory of computer tools a Claude model refused (storage's modelToolMemoryAt): read, and added to on a refusal. */
-  computerToolMemory?: ComputerToolMemory | undefined;
+  /**
+   * The Sightline home's folder. Its memory of the computer tools a Claude model refused (storage's
+   * modelToolMemoryAt) is read and written here, for every face: a model stepped down once starts on the older
+   * tool in every later run, whichever face starts it.
+   */
+  home: string;
 }
 
 /** What one run asks for beyond the configuration. */
@@ -117,15 +122,25 @@ type BuiltModel = { model: ModelAdapter } | { model: undefined; problem: string 
 
 /** The configured model, behind the gate when there is one. Without a model, a required one is a setup error. */
 function buildModel(options: RunAssemblyOptions): BuiltModel {
+  const computerToolMemory = modelToolMemoryAt(options.home);
   let model: ModelAdapter;
   try {
-    model = createModelAdapter(options.config.model, undefined, { computerToolMemory: options.computerToolMemory });
+    model = createModelAdapter(options.config.model, undefined, { computerToolMemory });
   } catch (error) {
     if (!(error instanceof ModelConfigurationError)) throw error;
     if (options.model === 'optional') return { model: undefined, problem: error.message };
     throw new RunSetupError(error.message, 'unavailable');
   }
+  sayRememberedStepDown(options, computerToolMemory, model);
   return { model: options.beforeModelCall === undefined ? model : withStepGate(model, options.beforeModelCall) };
+}
+
+/** A run that starts on the tool a model was stepped down to says why, so the older tool is no surprise. */
+function sayRememberedStepDown(options: RunAssemblyOptions, memory: ComputerToolMemory, model: ModelAdapter): void {
+  const name = options.config.model.name;
+  const remembered = options.config.model.anthropicComputerTool === undefined ? memory.recall(name) : undefined;
+  if (remembered === undefined || model.profile.anthropicComputerTool !== remembered.toolType) return;
+  options.onWarning(`${name} refused ${remembered.refused} on ${remembered.at}; it is offered ${remembered.toolType} (remembered in ${memory.location})`);
 }
 
 /** A dialect that cannot work with this configuration (see dialect-compatibility.ts) is refused before anything starts. */

@@ -113,7 +113,7 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
   const warnings: string[] = [];
   const onWarning = (message: string) => void warnings.push(message);
   const operatorFactory = page === undefined ? undefined : () => BrowserOperator.attach(page, { scope: config.agent });
-  const assembly = setupStep(() => assembleRun({ config, env, onWarning, operatorFactory }));
+  const assembly = setupStep(() => assembleRun({ config, env, onWarning, operatorFactory, home: home.root }));
   const runtime = await openSetupRuntime(home, config, redact);
   let parts: RunParts;
   try {

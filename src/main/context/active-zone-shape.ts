@@ -19,6 +19,13 @@ export interface ActiveZoneShape {
   foldChunk: number;
   /** Longest edge of a reduced view's copy (never more than the full image's edge). */
   reducedImageEdge: number;
+  /**
+   * Every screen of the running turn stays as it was first sent (whole; neither reduced nor folded), so each
+   * request of the turn extends the one before it: for a model whose thinking is bound to the history before it
+   * (the profile's boundThinking), where any change before the last reply costs that reply's thinking. Only the
+   * token budget may still fold, when the window is full.
+   */
+  keepsSentScreens?: true;
 }
 
 /**
@@ -48,11 +55,15 @@ export const MAX_FOLD_CHUNK = 8;
 
 const REDUCED_EDGE_STEP = 8;
 
-export function activeZoneShape(profile: Pick<ModelProfile, 'imageTokens' | 'imageSizing' | 'pricing'>, maxImageEdge: number): ActiveZoneShape {
+export function activeZoneShape(
+  profile: Pick<ModelProfile, 'imageTokens' | 'imageSizing' | 'pricing' | 'boundThinking'>,
+  maxImageEdge: number,
+): ActiveZoneShape {
   return {
     recentReducedViews: RECENT_REDUCED_VIEWS,
     foldChunk: foldChunkFor(profile.pricing, RECENT_REDUCED_VIEWS),
     reducedImageEdge: reducedImageEdgeFor(profile.imageTokens, maxImageEdge, profile.imageSizing),
+    ...(profile.boundThinking === true ? { keepsSentScreens: true as const } : {}),
   };
 }
 

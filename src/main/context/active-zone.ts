@@ -8,6 +8,9 @@
  * between two folds each request extends the previous one apart from its last screen (which becomes a reduced
  * view). A pure function of the messages, the turn's anchors and the shape: the same rows give the same bytes.
  *
+ * For a model whose thinking is bound to the history before it (ActiveZoneShape.keepsSentScreens), every screen
+ * stays whole instead: each request then extends the previous one exactly, which the last reply's thinking needs.
+ *
  * Screens are the screenshots the agent showed (screen or browser images in the turn's messages). Images the
  * model asked for again (get_history_image results), crops and the user's pictures are left as they are.
  */
@@ -69,6 +72,8 @@ export function planActiveZone(messages: readonly PlannedMessage[], input: Activ
  */
 export function activeScreens(messages: readonly PlannedMessage[], input: ActiveZoneInput): ActiveScreen[] {
   const screens = screenPositions(messages, input.descriptions);
+  // A bound model's last reply thinks over these screens as they were sent: changing one would cost it that thinking.
+  if (input.shape.keepsSentScreens === true) return screens.map((position) => ({ ...position, treatment: 'full' }));
   const last = screens.length - 1;
   const recentFrom = last - input.shape.recentReducedViews;
   const wholeSeen = new Set<string>();

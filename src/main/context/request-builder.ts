@@ -189,7 +189,7 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
     ),
 
     prepareNextRequest: async () => {
-      if (input.imageCache === undefined || rows.sightline === undefined || lastScreenshot === undefined) return;
+      if (input.imageCache === undefined || rows.sightline === undefined || lastScreenshot === undefined || shape.keepsSentScreens === true) return;
       const edge = reducedEdge(input.maxImageEdge, shape.reducedImageEdge);
       await imageCache.resolve(storage.images, lastScreenshot.imageId, edge, imageSizing).catch(() => undefined);
     },

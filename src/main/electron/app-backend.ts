@@ -68,6 +68,7 @@ export function startAppBackend(
       storage: runtime.storage,
       config: loaded.config,
       configSources: loaded.sources,
+      home: home.root,
       secrets,
       appInfo: () => ({ version: app.getVersion(), platform: process.platform }),
       ownWindow: otherOwnWindow === undefined ? ownWindowHook(currentWindow) : ownWindowsHook([otherOwnWindow, ownWindowHook(currentWindow)]),

@@ -16,6 +16,8 @@ import { cacheBreakpoints } from './anthropic-cache-breakpoints.js';
 import { toAnthropicConversation } from './anthropic-messages.js';
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import { toAnthropicTools } from './anthropic-tools.js';
+import type { AnthropicComputerToolType } from '../../shared/providers.js';
+import { historyForDeclaredTool, replyAsToolsetCalls, requestWithBetaComputerTool } from './anthropic-computer-step-down.js';
 import { COMPUTER_TOOL_STEP_DOWN, refusesToolType, type ComputerToolMemory } from './computer-tool-memory.js';
 import { ModelCallError } from './model-errors.js';
 import type { CompleteOptions, CompletedAssistantMessage, ModelAdapter, ModelRequest } from './model-adapter.js';
@@ -52,40 +54,56 @@ export class AnthropicMessagesAdapter implements ModelAdapter {
     return this.settings.profile;
   }
 
+  /** The beta tool this run stepped down to after the model refused the toolset; from then on every request declares it. */
+  private steppedDownTo: AnthropicComputerToolType | undefined;
+
   async complete(request: ModelRequest, options: CompleteOptions = {}): Promise<CompletedAssistantMessage> {
-    const assembler = new AnthropicStreamAssembler(this.profile.model, options.onEvent);
     try {
-      return await runStreamedCall(this.settings, request, options, {
-        buildBody: () => anthropicMessagesBody(request, this.profile, this.settings.effort),
-        open: (body, signal) => this.settings.client.beta.messages.create(body, { signal: signal ?? null }),
-        consume: (event: BetaRawMessageStreamEvent) => assembler.add(event),
-        finish: () => assembler.finish(),
-      });
+      return await this.send(request, options);
     } catch (error) {
-      throw this.steppedDown(error, request) ?? error;
+      if (!this.stepDown(error, request, options)) throw error;
+      // The same request once more, in the older tool's vocabulary. That tool has no step down of its own, so a
+      // second refusal ends the call as any error does: the run never loops.
+      return await this.send(request, options);
     }
   }
 
+  private async send(request: ModelRequest, options: CompleteOptions): Promise<CompletedAssistantMessage> {
+    const steppedTo = this.steppedDownTo;
+    const sent = steppedTo === undefined ? historyForDeclaredTool(request) : requestWithBetaComputerTool(request, steppedTo);
+    const assembler = new AnthropicStreamAssembler(this.profile.model, options.onEvent);
+    const reply = await runStreamedCall(this.settings, sent, options, {
+      buildBody: () => anthropicMessagesBody(sent, this.profile, this.settings.effort),
+      open: (body, signal) => this.settings.client.beta.messages.create(body, { signal: signal ?? null }),
+      consume: (event: BetaRawMessageStreamEvent) => assembler.add(event),
+      finish: () => assembler.finish(),
+    });
+    // The agent's tools are the toolset's members: the beta tool's calls come back as theirs.
+    return steppedTo === undefined ? reply : replyAsToolsetCalls(reply);
+  }
+
   /**
-   * A 400 that names the computer tool this request declared: the model is stepped down once (the toolset to
-   * computer_20251124), remembered in the home for the next run, and the error says so. This run's turn has its
-   * tools already, so it ends on the error; the next run starts with the older tool.
+   * A 400 that names the toolset this request declared: the model is stepped down once, to the tool the toolset
+   * steps down to (computer_20251124), for the rest of this run and, remembered in the home, for the runs after
+   * it; said once, as a notice of the call. False for any other error, and once stepped down.
    */
-  private steppedDown(error: unknown, request: ModelRequest): ModelCallError | undefined {
+  private stepDown(error: unknown, request: ModelRequest, options: CompleteOptions): boolean {
     const memory = this.settings.computerToolMemory;
-    if (memory === undefined || !(error instanceof ModelCallError) || error.status !== 400) return undefined;
+    if (memory === undefined || this.steppedDownTo !== undefined || !(error instanceof ModelCallError) || error.status !== 400) return false;
     const declared = request.tools?.find((tool) => tool.native?.kind === 'anthropic-computer')?.native;
-    if (declared?.kind !== 'anthropic-computer' || !refusesToolType(error.message, declared.toolType)) return undefined;
+    if (declared?.kind !== 'anthropic-computer' || !refusesToolType(error.message, declared.toolType)) return false;
     const next = COMPUTER_TOOL_STEP_DOWN[declared.toolType];
-    if (next === undefined) return undefined;
+    if (next === undefined) return false;
     const model = this.profile.model;
+    this.steppedDownTo = next;
     memory.remember(model, { toolType: next, refused: declared.toolType, reason: error.message.slice(0, 2000), at: new Date().toISOString() });
-    return new ModelCallError(
-      `${error.message}\nThe model ${model} refused Anthropic's ${declared.toolType}; Sightline steps it down to ${next}, ` +
-        `from the next run on (remembered in ${memory.location}; delete the model's entry there to try ${declared.toolType} again, ` +
-        'or choose the tool with model.anthropicComputerTool). Run the task again.',
-      { status: 400, retryable: false },
-    );
+    options.onEvent?.({
+      type: 'notice',
+      text:
+        `${model} refused Anthropic's ${declared.toolType}; Sightline stepped it down to ${next}, for this run and the next ones ` +
+        `(remembered in ${memory.location}; delete the model's entry there to try ${declared.toolType} again, or choose the tool with model.anthropicComputerTool).`,
+    });
+    return true;
   }
 }
 
@@ -119,9 +137,10 @@ export function anthropicMessagesBody(
   }
   if (effort !== undefined) body.output_config = { effort };
   if (profile.boundThinking === true) {
-    // Sightline's history changes before the running step as its zones say (a screen becomes a reduced view, a
-    // turn's screens fold), which a bound thinking block does not survive: the API is told to drop such a block
-    // rather than refuse the request ("Thinking block no longer matches the conversation"). Thinking stays
+    // The running turn's screens stay as sent for these models (active-zone-shape.ts, keepsSentScreens), so the
+    // last reply's thinking keeps its history; the history before it still changes where the token budget folds
+    // a full window, and when a turn ends, which a bound block does not survive: the API is told to drop such a
+    // block rather than refuse the request ("Thinking block no longer matches the conversation"). Thinking stays
     // adaptive, the default of these models, which cannot turn it off.
     body.thinking = { type: 'adaptive', block_binding: { prefix_mismatch_behavior: 'drop_block' } };
     betas.push(THINKING_BINDING_BETA);

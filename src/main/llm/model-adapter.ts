@@ -108,7 +108,12 @@ export interface CacheBoundaries {
 export type ModelStreamEvent =
   | { type: 'text-delta'; text: string }
   /** Media the model generated (image or audio out), delivered whole once it is complete. */
-  | { type: 'media'; part: ImagePart | AudioPart };
+  | { type: 'media'; part: ImagePart | AudioPart }
+  /**
+   * Something the adapter decided for the rest of the run that a person should know, said once (a Claude model
+   * stepped down from a computer tool it refused): shown as a warning of the turn.
+   */
+  | { type: 'notice'; text: string };
 
 export interface CompleteOptions {
   signal?: AbortSignal;

@@ -61,7 +61,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const privacyWarning = homePrivacyWarning(loaded.home.root);
   if (privacyWarning !== undefined) stderr(`sightline: ${privacyWarning}\n`);
   // The model once, before any browser starts: a missing key or an unworkable dialect costs nothing.
-  await explainSetupErrors(() => assembleRun({ config: loaded.config, env: io.env, onWarning: () => undefined }));
+  await explainSetupErrors(() => assembleRun({ config: loaded.config, env: io.env, onWarning: (message) => stderr(`sightline: ${message}\n`), home: loaded.home.root }));
   if (flows.length === 0) {
     stderr(`no flows to run${shard === undefined ? '' : ` in shard ${shard}`}\n`);
     return;

@@ -33,7 +33,7 @@ export async function serveMcp(invocation: CliInvocation, command: Command, opti
   const url = checkUrl(options.url, config);
   const stderr = redactingWriter(invocation.io.stderr, secretRedactor(config));
   const onWarning = (message: string) => stderr(`sightline mcp: ${message}\n`);
-  const assembly = await explainSetupErrors(() => assembleRun({ config, env: invocation.io.env, onWarning, model: 'optional' }));
+  const assembly = await explainSetupErrors(() => assembleRun({ config, env: invocation.io.env, onWarning, model: 'optional', home: loaded.home.root }));
   const runtime = await openCliRuntime(loaded);
   let parts: RunParts<ModelAdapter | undefined> | undefined;
   let host: McpToolHost | undefined;

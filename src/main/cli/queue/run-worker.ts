@@ -56,7 +56,7 @@ export async function runWorker(invocation: CliInvocation, command: Command, opt
   const privacyWarning = homePrivacyWarning(loaded.home.root);
   if (privacyWarning !== undefined) stderr(`sightline: ${privacyWarning}\n`);
   // A worker without a usable model would fail every job it took: it refuses to start instead.
-  await explainSetupErrors(() => assembleRun({ config: loaded.config, env: io.env, onWarning: () => undefined }));
+  await explainSetupErrors(() => assembleRun({ config: loaded.config, env: io.env, onWarning: (message) => stderr(`sightline: ${message}\n`), home: loaded.home.root }));
 
   const host = hostname();
   const shipping = team === undefined ? undefined : await startShipping(loaded, team, { host, pid: process.pid, env: io.env, say: stderr });

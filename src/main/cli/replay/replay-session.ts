@@ -46,7 +46,7 @@ export async function replaySession(invocation: CliInvocation, command: Command,
   const secrets = secretsOf(recorded.turns, io.env);
   const redact = redactorOf([...configuredSecrets(loaded.config), ...Object.values(secrets)]);
   const stderr = redactingWriter(io.stderr, redact);
-  await explainSetupErrors(() => assembleRun({ config: loaded.config, env: io.env, onWarning: () => undefined }));
+  await explainSetupErrors(() => assembleRun({ config: loaded.config, env: io.env, onWarning: (message) => stderr(`sightline: ${message}\n`), home: loaded.home.root }));
   const interrupts = watchInterrupts(stderr);
   let agent: SightlineAgent | undefined;
   let failed = false;

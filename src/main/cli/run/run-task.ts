@@ -9,7 +9,6 @@ import type { Command } from 'commander';
 import { secretRedactor } from '../../../shared/secret-redaction.js';
 import { terminalText } from '../../../shared/terminal-text.js';
 import { assembleRun, type RunParts } from '../../app/run-assembly.js';
-import { modelToolMemoryAt } from '../../storage/index.js';
 import type { Runtime } from '../../app/runtime.js';
 import { injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { requestWithPictures } from '../../perception/attached-pictures.js';
@@ -47,12 +46,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const privacyWarning = homePrivacyWarning(loaded.home.root);
   if (privacyWarning !== undefined) stderr(`sightline: ${privacyWarning}\n`);
   // The model first, before the runtime opens: a missing key costs nothing.
-  const computerToolMemory = modelToolMemoryAt(loaded.home.root);
-  const assembly = await explainSetupErrors(() => assembleRun({ config, env: invocation.io.env, onWarning, computerToolMemory }));
-  const remembered = config.model.anthropicComputerTool === undefined ? computerToolMemory.recall(config.model.name) : undefined;
-  if (remembered !== undefined && assembly.model.profile.anthropicComputerTool === remembered.toolType) {
-    stderr(`sightline: ${config.model.name} refused ${remembered.refused} on ${remembered.at}; it is offered ${remembered.toolType} (remembered in ${computerToolMemory.location})\n`);
-  }
+  const assembly = await explainSetupErrors(() => assembleRun({ config, env: invocation.io.env, onWarning, home: loaded.home.root }));
 
   const runtime = await openCliRuntime(loaded);
   const interrupts = watchInterrupts(stderr);

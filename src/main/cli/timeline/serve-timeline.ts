@@ -51,6 +51,7 @@ export async function serveTimeline(invocation: CliInvocation, command: Command,
     readOnly: source.readOnly,
     config: loaded.config,
     configSources: loaded.sources,
+    home: loaded.home.root,
     env: io.env,
     appInfo: () => ({ version, platform: process.platform }),
     // Only what the environment tells (Wayland, DISPLAY): a command-line process cannot ask macOS.
