@@ -234,8 +234,8 @@ class FlowLoader {
     if (!isBatchIndexShape(keys)) return 'not an index';
     this.sources.push(source);
     this.loaded.set(file, undefined);
-    const index = readBatchIndex(nodes, top, file);
-    return source.problems.length === 0 ? index : undefined;
+    // Its scripts are read even when the index has problems of its own: every problem of the run is shown at once.
+    return readBatchIndex(nodes, top, file);
   }
 
   private load(file: string, foreign: { path: string; at: Node; nodes: FlowNodes } | undefined): LoadedFlow | undefined {
