@@ -20,7 +20,7 @@ import { QueueConnection } from '../../src/main/queue/queue-connection.js';
 import { parseQueueUrl } from '../../src/main/queue/queue-url.js';
 import { startCartPage, type CartPageServer } from '../helpers/cart-page.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
-import { answeringModel, answerTrue, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
+import { answeringModel, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
 import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
