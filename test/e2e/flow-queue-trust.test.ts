@@ -20,7 +20,7 @@ import { QueueConnection } from '../../src/main/queue/queue-connection.js';
 import { parseQueueUrl } from '../../src/main/queue/queue-url.js';
 import { startCartPage, type CartPageServer } from '../helpers/cart-page.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
-import { answeringModel, answerTrue, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
+import { answeringModel, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
 import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
@@ -302,22 +302,47 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
     expect(ids).toEqual(expect.arrayContaining([forging, waiting]));
   });
 
-  it('the client prints a queued flow\'s steps as a local run does', { timeout: 480_000 }, async () => {
-    // The same flow, queued and run here: the same step lines, times aside.
+  it('the client prints a queued flow\'s steps as a local run does: every kind of line, the reasons and evidence under a failure', { timeout: 480_000 }, async () => {
+    // The same flow, queued and run here. It passes a step, extracts a value, fails a step it may go past, fails
+    // one it may not, and leaves the last unreached: a line of each kind, and the reason and evidence under each
+    // failure. Only what differs between two runs by nature is normalised: times and frame ids. Before, only two
+    // passing lines were compared, and the lines under a failure not at all.
     const file = join(folder, 'steps.flow.yaml');
-    writeFileSync(file, `name: Steps\n${target}\nsteps:\n  - assert: The page shows a cart\n  - assert: The cart has a name field\n    continue_on_error: true\n`);
-    model.script([answerTrue(), answerTrue(), answerTrue(), answerTrue()]);
+    writeFileSync(
+      file,
+      `name: Steps\n${target}\nsteps:\n  - assert: The page shows a cart\n  - extract: the cart total in dollars\n    as: total\n    schema: { type: number }\n  - assert: The cart is empty\n    continue_on_error: true\n  - assert: The total is \${total}\n  - assert: The page thanks the buyer\n`,
+    );
+    const replies = () =>
+      scriptedMoves([
+        { tool: 'answer', arguments: { verdict: true, reason: 'The page shows the cart.', evidence: [] } },
+        { tool: 'answer', arguments: { value: 12.5, reason: 'The total reads $12.50.', evidence: [] } },
+        { tool: 'answer', arguments: { verdict: false, reason: 'The cart holds one item.', evidence: [] } },
+        { tool: 'answer', arguments: { verdict: false, reason: 'The total reads $12.50, not 12.5.', evidence: [] } },
+      ]);
+    model.script([...replies(), ...replies()]);
     await startWorker('steps');
     const queued = await runSightlineProcess(['--home', home('client'), 'flow', file, '--queue', redis.url, '--wait']);
-    expect(queued.code, queued.stderr).toBe(0);
+    expect(queued.code, queued.stderr).toBe(1);
     const local = await runSightlineProcess(['--home', home('local'), 'flow', file, '--base-url', model.baseUrl], { PAGE_URL: page.url });
-    expect(local.code, local.stderr).toBe(0);
+    expect(local.code, local.stderr).toBe(1);
+    // A step's line, and the reason line indented under a failed one.
     const stepLines = (stderr: string) =>
       stderr
         .split('\n')
-        .filter((line) => /^ {2}[✓✗■-] /.test(line))
-        .map((line) => line.replace(/\(\d+\.\d s\)/, '(time)'));
-    expect(stepLines(local.stderr)).toEqual(['  ✓ 1 assert: The page shows a cart (time)', '  ✓ 2 assert: The cart has a name field (time)']);
-    expect(stepLines(queued.stderr)).toEqual(stepLines(local.stderr));
+        .filter((line) => /^ {2}[✓✗■-] /.test(line) || /^ {6}\S/.test(line))
+        .map((line) => line.replace(/\(\d+\.\d s\)/, '(time)').replace(/img_[0-9a-f]{12}/g, 'img_ID'));
+    const lines = stepLines(local.stderr);
+    expect(lines[0]).toBe('  ✓ 1 assert: The page shows a cart (time)');
+    expect(lines[1]).toBe('  ✓ 2 extract: the cart total in dollars → 12.5 (time)');
+    expect(lines.filter((line) => line.startsWith('      ')).map((line) => line.trim())).toEqual([
+      expect.stringMatching(/^The cart holds one item\. \[evidence: img_ID\]$/),
+      expect.stringMatching(/^The total reads \$12\.50, not 12\.5\. \[evidence: img_ID\]$/),
+    ]);
+    expect(lines.some((line) => line.startsWith('  ✗ 4 assert: The total is 12.5 (time)'))).toBe(true);
+    // The step not reached gets no line, here or there.
+    expect(lines.filter((line) => line.startsWith('  '))).toHaveLength(6);
+    expect(lines.some((line) => line.includes('The page thanks the buyer'))).toBe(false);
+    expect(stepLines(queued.stderr)).toEqual(lines);
+    expect(queued.stderr).not.toMatch(/undefined|NaN/);
   });
 });

@@ -14,6 +14,7 @@ import { FlowNodes, listed } from './flow-nodes.js';
 import type { FlowReadContext, LoadedFlow } from './flow-read-context.js';
 import { flowSizeProblem } from './flow-size.js';
 import { readFlowSource, type FlowFileProblem, type FlowSource } from './flow-source.js';
+import { isBatchIndexShape, isMidsceneTestShape, MIDSCENE_TEST_REFUSAL, readBatchIndex, type BatchIndex, type BatchSettings } from './midscene-batch.js';
 import { readMidsceneFlow } from './midscene-flow.js';
 import { readSightlineFlow } from './sightline-flow.js';
 import { escapeTemplateText, excerpt, isTemplateName } from './templates.js';
@@ -59,17 +60,48 @@ export function loadFlowFile(path: string, options: LoadFlowOptions): Flow {
 
 /** Each file as a flow to run on its own; throws one FlowFileError with the problems of all of them. */
 export function loadFlowFiles(paths: readonly string[], options: LoadFlowOptions): Flow[] {
+  return loadFlowRun(paths, options).flows;
+}
+
+/** The flows of one run, and how a Midscene batch index among the files says the run goes. */
+export interface FlowRun {
+  /** The command line's files in their order, a batch index's scripts in place of the index. */
+  flows: Flow[];
+  /** From the batch index named, if one was. */
+  batch: BatchSettings | undefined;
+  /** One line each (`file:line:column: …`): what a file said that is ignored here. */
+  notes: string[];
+}
+
+/** loadFlowFiles, with what a batch index says of the run besides its scripts. */
+export function loadFlowRun(paths: readonly string[], options: LoadFlowOptions): FlowRun {
   const { vars, env, environmentElsewhere, root, onEnvironmentRead } = LoadOptionsSchema.parse(options);
   const environment = environmentElsewhere === true ? ELSEWHERE : env;
   const loader = new FlowLoader(onEnvironmentRead === undefined ? environment : readsTold(environment, onEnvironmentRead), root);
   const flows: Flow[] = [];
   const usedVars = new Set<string>();
+  const notes: string[] = [];
+  let batch: BatchSettings | undefined;
+  const addFlow = (loaded: LoadedFlow | undefined) => {
+    const flow = loaded === undefined ? undefined : topFlow(loader, loaded, vars, usedVars);
+    if (flow !== undefined) flows.push(flow);
+  };
   for (const path of paths) {
     const file = resolve(path);
-    const loaded = loader.loadTop(file);
-    if (loaded === undefined) continue;
-    const flow = topFlow(loader, loaded, vars, usedVars);
-    if (flow !== undefined) flows.push(flow);
+    const loaded = loader.loadTop(file, true);
+    if (loaded === undefined || !('index' in loaded)) {
+      addFlow(loaded);
+      continue;
+    }
+    const { index } = loaded;
+    notes.push(...index.notes);
+    const disagreement = batch === undefined ? undefined : batchDisagreement(batch, index.settings);
+    if (disagreement !== undefined) loader.problems.push({ file, line: 1, column: 1, message: disagreement });
+    batch ??= index.settings;
+    for (const script of index.scripts) {
+      const scriptLoaded = loader.loadTop(script, false);
+      addFlow(scriptLoaded === undefined || 'index' in scriptLoaded ? undefined : scriptLoaded);
+    }
   }
   const firstFile = paths[0] === undefined ? undefined : resolve(paths[0]);
   for (const name of Object.keys(vars)) {
@@ -83,7 +115,14 @@ export function loadFlowFiles(paths: readonly string[], options: LoadFlowOptions
   }
   const problems = loader.allProblems();
   if (problems.length > 0) throw new FlowFileError(problems);
-  return flows;
+  return { flows, batch, notes };
+}
+
+/** Two batch indexes in one run must say the same of it: the run has one concurrency and one rule for failures. */
+function batchDisagreement(first: BatchSettings, other: BatchSettings): string | undefined {
+  const differs = (['concurrent', 'continueOnError', 'summary'] as const).filter((key) => first[key] !== other[key]);
+  if (differs.length === 0) return undefined;
+  return `says ${listed(differs, 'and')} otherwise than ${basename(first.file)}; run batch indexes that differ in separate runs`;
 }
 
 /** A flow run on its own: it needs a target, and --var gives its params and overrides its vars. */
@@ -166,15 +205,37 @@ class FlowLoader {
     this.root = root === undefined ? undefined : { path: resolve(root.folder), real: realPath(root.folder) ?? resolve(root.folder), name: root.name };
   }
 
-  /** A flow named on the command line (or a job's entry): its folder is the one whose files are shown whole. */
-  loadTop(file: string): LoadedFlow | undefined {
+  /**
+   * A flow named on the command line (or a job's entry): its folder is the one whose files are shown whole. With
+   * `indexes`, a Midscene batch index is read as such: its scripts are for the caller to load. On a worker (a
+   * root) never: a job is one flow, and the client that enqueued it expanded the index.
+   */
+  loadTop(file: string, indexes: boolean): LoadedFlow | { index: BatchIndex } | undefined {
     const real = realPath(file);
     if (this.root !== undefined && !(inside(this.root.path, file) && real !== undefined && inside(this.root.real, real))) {
       this.problems.push({ file, line: 1, column: 1, message: `is outside ${this.root.name}` });
       return undefined;
     }
+    if (indexes && this.root === undefined && !this.loaded.has(file)) {
+      const index = this.batchIndex(file);
+      if (index !== 'not an index') return index === undefined ? undefined : { index };
+    }
     this.home = { path: dirname(file), real: dirname(real ?? file) };
     return this.load(file, undefined);
+  }
+
+  /** The file read as a batch index when it has the shape of one (see isBatchIndexShape). */
+  private batchIndex(file: string): BatchIndex | undefined | 'not an index' {
+    const source = readFlowSource(file);
+    const top = source.document?.contents;
+    if (source.document === undefined || !isMap(top)) return 'not an index';
+    const nodes = new FlowNodes(source);
+    const keys = top.items.flatMap((pair) => (isScalar(pair.key) && typeof pair.key.value === 'string' ? [pair.key.value] : []));
+    if (!isBatchIndexShape(keys)) return 'not an index';
+    this.sources.push(source);
+    this.loaded.set(file, undefined);
+    // Its scripts are read even when the index has problems of its own: every problem of the run is shown at once.
+    return readBatchIndex(nodes, top, file);
   }
 
   private load(file: string, foreign: { path: string; at: Node; nodes: FlowNodes } | undefined): LoadedFlow | undefined {
@@ -298,6 +359,15 @@ function readFlow(context: FlowReadContext, root: Node | undefined): LoadedFlow 
   }
   if (keys.includes('tasks')) return readMidsceneFlow(context, resolved);
   if (keys.includes('steps')) return readSightlineFlow(context, resolved);
+  if (isMidsceneTestShape(keys)) {
+    nodes.problem(resolved, MIDSCENE_TEST_REFUSAL);
+    return undefined;
+  }
+  if (isBatchIndexShape(keys)) {
+    // Reached from use:, another index's files:, or a worker's job: an index is run by naming it on the command line.
+    nodes.problem(resolved, 'is a Midscene batch index (files:); run it by naming it on the command line: use: and an index\'s files: take scripts and flows');
+    return undefined;
+  }
   if (keys.includes('flow') && keys.some((key) => MIDSCENE_HINT_KEYS.includes(key))) {
     nodes.problem(resolved, "looks like Midscene's oldest script form (a top-level flow:); put it under tasks: [{ name: …, flow: … }]");
     return undefined;

@@ -1,20 +1,20 @@
 /** The flow files of a `sightline flow` command line: read, checked, and put in one order on every machine. */
 import { relative, resolve } from 'node:path';
-import { FlowFileError, loadFlowFiles } from '../../flows/flow-file.js';
+import { FlowFileError, loadFlowRun, type FlowRun } from '../../flows/flow-file.js';
 import type { Flow } from '../../flows/flow-model.js';
 import { parseShard, shardOf } from '../../flows/shards.js';
 import { EXIT, UserError } from '../io.js';
 
-/** Every file read and checked; all their problems in one usage error. */
+/** Every file read and checked (a batch index's scripts in its place); all their problems in one usage error. */
 export function readFlows(
   files: readonly string[],
   vars: Record<string, string>,
   env: Record<string, string | undefined>,
   cwd: string,
   environmentElsewhere = false,
-): Flow[] {
+): FlowRun {
   try {
-    return loadFlowFiles(
+    return loadFlowRun(
       files.map((file) => resolve(cwd, file)),
       // A plain copy: the process's environment is an exotic object that a record schema does not take.
       { vars, env: { ...env }, environmentElsewhere },
@@ -25,9 +25,13 @@ export function readFlows(
   }
 }
 
-/** One order on every machine (paths from the working folder), then this machine's shard of it. */
-export function orderedFlows(flows: Flow[], cwd: string, shard: string | undefined): Flow[] {
-  const ordered = [...flows].sort((first, second) => compare(relative(cwd, first.file), relative(cwd, second.file)));
+/**
+ * One order on every machine (paths from the working folder), then this machine's shard of it. A batch index's
+ * order is kept: Midscene runs its scripts in the order `files:` gives, which is the same on every machine.
+ */
+export function orderedFlows(run: FlowRun, cwd: string, shard: string | undefined): Flow[] {
+  const { flows } = run;
+  const ordered = run.batch !== undefined ? [...flows] : [...flows].sort((first, second) => compare(relative(cwd, first.file), relative(cwd, second.file)));
   const parsed = shard === undefined ? undefined : parseShard(shard);
   return parsed === undefined ? ordered : shardOf(ordered, parsed);
 }

@@ -34,12 +34,12 @@ export function flowLine(flow: FlowResult, redact: Redact = keepText): string {
   const cost = flow.costDollars === undefined ? '' : `, ${dollarText(flow.costDollars)}`;
   // A stopped flow says why too: the run was interrupted, or (queued) its job was cancelled.
   const error = flow.status !== 'passed' && flow.error !== undefined ? `: ${oneLine(flow.error, 300)}` : '';
-  return `${flow.status === 'passed' ? '✓' : flow.status === 'failed' ? '✗' : '■'} ${flow.name} ${flow.status} in ${seconds(flow.durationMs)}${cost}${error}${flow.sessionId === undefined ? '' : ` (session ${flow.sessionId})`}\n`;
+  return `${flow.status === 'skipped' ? '-' : flow.status === 'passed' ? '✓' : flow.status === 'failed' ? '✗' : '■'} ${flow.name} ${flow.status} in ${seconds(flow.durationMs)}${cost}${error}${flow.sessionId === undefined ? '' : ` (session ${flow.sessionId})`}\n`;
 }
 
 export function summaryLine(result: FlowRunResult): string {
   const count = (status: FlowResult['status']) => result.flows.filter((flow) => flow.status === status).length;
-  const parts = [`${count('passed')} passed`, `${count('failed')} failed`, ...(count('stopped') > 0 ? [`${count('stopped')} stopped`] : [])];
+  const parts = [`${count('passed')} passed`, `${count('failed')} failed`, ...(count('stopped') > 0 ? [`${count('stopped')} stopped`] : []), ...(count('skipped') > 0 ? [`${count('skipped')} not started`] : [])];
   const flows = result.flows.length === 1 ? '1 flow' : `${result.flows.length} flows`;
   return `${flows}: ${parts.join(', ')} (${seconds(result.durationMs)}${result.shard === undefined ? '' : `, shard ${result.shard}`})\n`;
 }

@@ -34,6 +34,7 @@ export const FlowOptionsSchema = z.object({
   wait: z.boolean().optional(),
   store: z.string().optional(),
   blobs: z.string().optional(),
+  check: z.boolean().optional(),
 });
 export type FlowOptions = z.infer<typeof FlowOptionsSchema>;
 

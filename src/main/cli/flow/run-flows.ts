@@ -31,11 +31,14 @@ import { flowLauncher } from './flow-launch.js';
 import { flowLine, stepLine, summaryLine } from './flow-lines.js';
 import { checkedShard, FLOW_CONFIG_FLAG_NAMES, flowConfigFlags, parseVars, wholeNumber, type FlowOptions } from './flow-options.js';
 import { redactResult, writeFlowRunReport } from './report-files.js';
+import { checkFlows } from './check-flows.js';
+import { terminalLine } from '../../../shared/terminal-text.js';
 
 export async function runFlows(invocation: CliInvocation, command: Command, files: readonly string[], options: FlowOptions): Promise<void> {
   const { io } = invocation;
+  if (options.check === true) return checkFlows(invocation, files, options);
   const vars = parseVars(options.var);
-  const concurrency = wholeNumber('--concurrency', options.concurrency, 1, { min: 1, max: 64 });
+  const concurrencyFlag = options.concurrency === undefined ? undefined : wholeNumber('--concurrency', options.concurrency, 1, { min: 1, max: 64 });
   const retries = wholeNumber('--retry', options.retry, 0, { min: 0, max: 10 });
   const shard = checkedShard(options.shard);
   if (options.heal === false && options.replay !== true) throw new UserError('--no-heal goes with --replay: it says what a replay does where the screen changed.', EXIT.usage);
@@ -52,7 +55,11 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const junitFile = outputFile('--junit', options.junit, io.cwd);
   const reportFile = outputFile('--report', options.report, io.cwd);
   const loaded = loadCliConfig(command, io, flowConfigFlags(options), FLOW_CONFIG_FLAG_NAMES);
-  const flows = orderedFlows(readFlows(files, vars, io.env, io.cwd), io.cwd, shard);
+  const run = readFlows(files, vars, io.env, io.cwd);
+  const flows = orderedFlows(run, io.cwd, shard);
+  // As in Midscene, the command line's flag wins over the batch index's setting.
+  const concurrency = concurrencyFlag ?? run.batch?.concurrent ?? 1;
+  const summaryFile = outputFile('summary', run.batch?.summary, io.cwd);
 
   const secretValues = flows.flatMap((flow) => Object.values(flowSecrets(flow, io.env)));
   const redact = redactorOf([...configuredSecrets(loaded.config), ...secretValues]);
@@ -60,6 +67,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const stderr = redactingWriter(io.stderr, redact);
   const privacyWarning = homePrivacyWarning(loaded.home.root);
   if (privacyWarning !== undefined) stderr(`sightline: ${privacyWarning}\n`);
+  for (const note of run.notes) stderr(`note: ${terminalLine(note)}\n`);
   // The model once, before any browser starts: a missing key or an unworkable dialect costs nothing.
   await explainSetupErrors(() => assembleRun({ config: loaded.config, env: io.env, onWarning: (message) => stderr(`sightline: ${message}\n`), home: loaded.home.root }));
   if (flows.length === 0) {
@@ -79,6 +87,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
       shard,
       env: io.env,
       continueOnError: options.continueOnError === true,
+      stopAfterFailure: run.batch !== undefined && !run.batch.continueOnError,
       signal: interrupts.signal,
       open: flowLauncher({
         home: loaded.home.root,
@@ -112,6 +121,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const status = runStatus(result);
   const redacted = redactResult(result, redact);
   if (outFile !== undefined) writeOutputFile('--out', outFile, jsonReport(redacted, status));
+  if (summaryFile !== undefined) writeOutputFile('summary', summaryFile, jsonReport(redacted, status));
   if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
   if (reportFile !== undefined) await writeFlowRunReport(reportFile, redacted, status, { home: loaded.home }, redact, stderr);
   stderr(summaryLine(result));

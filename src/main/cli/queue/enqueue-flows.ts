@@ -10,6 +10,7 @@ import { newId } from '../../../shared/ids.js';
 import { configuredSecrets, redactorOf } from '../../../shared/secret-redaction.js';
 import { terminalLine } from '../../../shared/terminal-text.js';
 import type { Flow } from '../../flows/flow-model.js';
+import type { BatchSettings } from '../../flows/midscene-batch.js';
 import { runStatus, type FlowRunResult } from '../../flows/flow-result.js';
 import { flowSecretNames } from '../../flows/flow-runner.js';
 import { jsonReport } from '../../flows/json-report.js';
@@ -60,10 +61,13 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
   }
   // The flags are checked here as for a local run, so a typo fails now rather than on every worker.
   const loaded = loadCliConfig(command, io, flowConfigFlags(options), FLOW_CONFIG_FLAG_NAMES);
-  const flows = orderedFlows(readFlows(files, request.vars, io.env, io.cwd, true), io.cwd, request.shard);
+  const run = readFlows(files, request.vars, io.env, io.cwd, true);
+  const flows = orderedFlows(run, io.cwd, request.shard);
+  const summaryFile = wait ? outputFile('summary', run.batch?.summary, io.cwd) : undefined;
   const redact = redactorOf([...configuredSecrets(loaded.config), ...teamSecrets(team, io.env)]);
   const stdout = redactingWriter(commandOutput(io.stdout, options.json), redact);
   const stderr = redactingWriter(io.stderr, redact);
+  for (const note of [...run.notes, ...queuedBatchNotes(run.batch, wait)]) stderr(`note: ${terminalLine(note)}\n`);
   if (flows.length === 0) {
     stderr(`no flows to enqueue${request.shard === undefined ? '' : ` in shard ${request.shard}`}\n`);
     return;
@@ -109,6 +113,7 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
     const status = runStatus(result);
     const redacted = redactResult(result, redact);
     if (outFile !== undefined) writeOutputFile('--out', outFile, jsonReport(redacted, status));
+    if (summaryFile !== undefined) writeOutputFile('summary', summaryFile, jsonReport(redacted, status));
     if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
     if (reportFile !== undefined && team !== undefined) {
       // Each worker shipped its session before it reported the result, so the store has them all by now.
@@ -119,6 +124,16 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
   } finally {
     await client.close();
   }
+}
+
+/** What a batch index says of a run that the queue's workers decide instead: said, not refused. */
+function queuedBatchNotes(batch: BatchSettings | undefined, wait: boolean): string[] {
+  if (batch === undefined) return [];
+  return [
+    ...(batch.concurrent === undefined ? [] : [`${batch.file}: concurrent: ignored with --queue: each worker runs as many flows as its own --concurrency says`]),
+    ...(batch.continueOnError ? [] : [`${batch.file}: continueOnError is false, but with --queue every script is enqueued at once: a failed one does not hold back the others`]),
+    ...(batch.summary === undefined || wait ? [] : [`${batch.file}: summary: written only with --wait, which waits for the results`]),
+  ];
 }
 
 /** Flags whose meaning is the worker's, refused with where to set them instead. */
