@@ -78,5 +78,7 @@ export function pricingText(pricing: ModelPricing, formatCount: (count: number) 
   if (pricing.cache === 'none') return prices;
   const writes = pricing.cacheWriteMultiplier === 1 ? '' : `, writes at ${pricing.cacheWriteMultiplier}× input`;
   const kind = pricing.cache === 'automatic' ? 'automatic cache' : 'cache at breakpoints';
-  return `${prices}; ${kind} from ${formatCount(pricing.minimumCacheableTokens)} tokens${writes}`;
+  // 0: the provider's page read names no minimum, and none is claimed.
+  const from = pricing.minimumCacheableTokens === 0 ? '' : ` from ${formatCount(pricing.minimumCacheableTokens)} tokens`;
+  return `${prices}; ${kind}${from}${writes}`;
 }
