@@ -156,9 +156,10 @@ describe('the cost ceiling', () => {
 
     environment.model.requests.length = 0;
     const inDollars = await run('Name the team Platform', '--model', 'my-local-vision-model', '--max-cost', '0.5');
-    expect(inDollars.exitCode).toBe(1);
+    // Refused before the runtime opens (issue 34, part 5), as a usage error.
+    expect(inDollars.exitCode).toBe(2);
     expect(environment.model.requests).toHaveLength(0);
-    expect(inDollars.stderr).toContain("The turn's cost ceiling is $0.50 (agent.maxCost), but the model's price is unknown");
+    expect(inDollars.stderr).toContain('--max-cost: a ceiling of $0.50 cannot be held for my-local-vision-model, whose price is unknown');
   });
 
   it('refuses a ceiling it cannot read, naming the flag and the forms it takes', async () => {
