@@ -137,6 +137,14 @@ describe('the model table of issue 34 (part 5): current models, each row with it
     expect(priceOf('claude-sonnet-5')).toEqual([2, 0.2, 10]);
   });
 
+  it('takes the context window a model page states over its family profile’s, overrides still winning', () => {
+    expect(resolveModelProfile('claude-opus-5-5').contextWindow).toBe(1_000_000);
+    expect(resolveModelProfile('claude-opus-4-8').contextWindow).toBe(1_000_000);
+    expect(resolveModelProfile('gpt-5.4').contextWindow).toBe(1_050_000);
+    expect(resolveModelProfile('claude-opus-4-5').contextWindow).toBe(200_000);
+    expect(resolveModelProfile('claude-opus-5-5', { contextWindow: 300_000 }).contextWindow).toBe(300_000);
+  });
+
   it('leaves a current model unpriced where no provider page read gives its price, saying why', () => {
     for (const model of ['gpt-5.5', 'gpt-5.4-mini', 'claude-opus-4-8', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'gemini-3.5-flash', 'gemini-3.6-flash']) {
       expect(priceOf(model), model).toBeUndefined();

@@ -10,7 +10,7 @@ import type { ModelPricing } from '../../shared/pricing.js';
 import type { AnthropicComputerToolType } from '../../shared/providers.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { ImageTokenFormula } from './image-token-estimates.js';
-import { modelPricingFor } from './model-table.js';
+import { modelRowFacts } from './model-table.js';
 import type { SmartResizeParameters } from './smart-resize.js';
 
 /**
@@ -443,12 +443,13 @@ export function resolveModelProfile(model: string, overrides: ModelProfileOverri
   const base = entry === undefined ? DEFAULT_PROFILE : withoutPattern(entry);
   const anthropicComputerTool = base.family === 'claude' ? anthropicComputerToolFor(name) : undefined;
   const claudeTraits = base.family === 'claude' ? claudeThinkingTraits(name) : {};
-  const pricing = modelPricingFor(name);
+  // The model table's row: its price, and the context window its page states where the family's differs.
+  const facts = modelRowFacts(name);
   return {
     ...base,
     ...(anthropicComputerTool === undefined ? {} : { anthropicComputerTool }),
     ...claudeTraits,
-    ...(pricing === undefined ? {} : { pricing }),
+    ...facts,
     ...overrides,
     model,
     modalities: { ...base.modalities, ...overrides.modalities },

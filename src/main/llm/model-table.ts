@@ -28,6 +28,11 @@ export interface ModelRow {
   pattern: string;
   matches: (normalizedName: string) => boolean;
   pricing?: ModelPricing;
+  /**
+   * The context window the source page states, where it differs from the family profile's (Claude's 5-family
+   * pages say 1M tokens, the Claude family profile 200,000); the profile's otherwise.
+   */
+  contextWindow?: number;
   source: ModelSource;
   /** Why a current model has no price: what was looked for and not found on a provider page. */
   unpriced?: string;
@@ -95,6 +100,8 @@ const ANTHROPIC_PRICING_PAGE: ModelSource = { page: 'https://docs.anthropic.com/
 const GEMINI_PRICING_PAGE: ModelSource = { page: 'https://ai.google.dev/gemini-api/docs/pricing', read: '2026-11-22' };
 const GEMINI_3_PRICING_PAGE: ModelSource = { ...GEMINI_PRICING_PAGE, read: '2026-11-27' };
 const TODAY = '2026-11-28';
+/** "Context window: 1M tokens" on each Claude 5-family and Opus 4.8 model page. */
+const ONE_MILLION = 1_000_000;
 
 /** Looked for with the search tool on 2026-11-28; what came back is in docs/decisions.md (issue 34, part 5). */
 const NO_OPENAI_PAGE = "no OpenAI page read gives this model's price (only resellers' and blogs' pages were found)";
@@ -125,7 +132,12 @@ export const MODEL_TABLE: readonly ModelRow[] = [
   { ...dated('gpt-5-nano'), pricing: openAiPricing(0.05, 0.005, 0.4), source: OPENAI_PRICING_PAGE },
   // GPT-5.4's model page: $2.50 input, $0.25 cached input, $15 output per million text tokens (prompts over 272K
   // input tokens are billed at 2× input and 1.5× output, which this table does not model).
-  { ...dated('gpt-5.4'), pricing: openAiPricing(2.5, 0.25, 15), source: { page: 'https://developers.openai.com/api/docs/models/gpt-5.4', read: TODAY } },
+  {
+    ...dated('gpt-5.4'),
+    pricing: openAiPricing(2.5, 0.25, 15),
+    contextWindow: 1_050_000,
+    source: { page: 'https://developers.openai.com/api/docs/models/gpt-5.4', read: TODAY },
+  },
   { ...dated('gpt-5.4-mini'), source: { page: 'https://developers.openai.com/api/docs/models', read: TODAY }, unpriced: NO_OPENAI_PAGE },
   { ...dated('gpt-5.5'), source: { page: 'https://developers.openai.com/api/docs/models', read: TODAY }, unpriced: NO_OPENAI_PAGE },
   // Reasoning models.
@@ -141,31 +153,37 @@ export const MODEL_TABLE: readonly ModelRow[] = [
   // read, Haiku 5.5 is billed by prompt length: none of the three is priced.
   {
     ...claude('claude-opus-5-5', 'opus 5.5'),
+    contextWindow: ONE_MILLION,
     pricing: claudePricing(4, 0.2, 5, 20, 0),
     source: { page: 'https://platform.claude.com/docs/zh-CN/models/opus-5-5/overview', read: TODAY },
   },
   {
     ...claude('claude-opus-5', 'opus 5.0'),
+    contextWindow: ONE_MILLION,
     pricing: claudePricing(5, 0.5, 6.25, 25, 0),
     source: { page: 'https://platform.claude.com/docs/en/models/opus-5/overview', read: TODAY },
   },
   {
     ...claude('claude-sonnet-5', 'sonnet 5.0'),
+    contextWindow: ONE_MILLION,
     pricing: claudePricing(2, 0.2, 2.5, 10, 0),
     source: { page: 'https://platform.claude.com/docs/zh-CN/models/sonnet-5/overview', read: TODAY },
   },
   {
     ...claude('claude-sonnet-5-5', 'sonnet 5.5'),
+    contextWindow: ONE_MILLION,
     source: { page: 'https://platform.claude.com/docs/zh-CN/models/sonnet-5-5/overview', read: TODAY },
     unpriced: 'its cache-read price on the page read ($0.20) was cut on 2026-10-07 by other accounts; no Anthropic page read gives the new one',
   },
   {
     ...claude('claude-haiku-5-5', 'haiku 5.5'),
+    contextWindow: ONE_MILLION,
     source: { page: 'https://platform.claude.com/docs/zh-CN/models/haiku-5-5/overview', read: TODAY },
     unpriced: 'billed by prompt length (up to and over 100,000 tokens), which this table does not model',
   },
   {
     ...claude('claude-opus-4-8', 'opus 4.8'),
+    contextWindow: ONE_MILLION,
     source: { page: 'https://platform.claude.com/docs/ko/models/opus-4-8/overview.md', read: TODAY },
     unpriced: 'the page read gives input ($5) and output ($25) but not its cache prices',
   },
@@ -209,9 +227,13 @@ export function modelRowFor(normalizedName: string): ModelRow | undefined {
   return MODEL_TABLE.find((row) => row.matches(normalizedName));
 }
 
-/** The price table of a model, by its normalized name; undefined when unknown. */
-export function modelPricingFor(normalizedName: string): ModelPricing | undefined {
-  return modelRowFor(normalizedName)?.pricing;
+/** What the table says of a model beyond its family profile: its price and the context window its page states. */
+export function modelRowFacts(normalizedName: string): Pick<ModelRow, 'pricing' | 'contextWindow'> {
+  const row = modelRowFor(normalizedName);
+  return {
+    ...(row?.pricing === undefined ? {} : { pricing: row.pricing }),
+    ...(row?.contextWindow === undefined ? {} : { contextWindow: row.contextWindow }),
+  };
 }
 
 /**
