@@ -80,13 +80,16 @@ describe('the cost of a turn', () => {
     script(fillName);
     const result = await run('Name the team Platform', '--model', 'my-local-vision-model');
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain('finished after 3 steps, 30,000 input + 300 output tokens (no price known: cost in tokens): Named the team Platform.');
+    expect(result.stderr).toContain('finished after 3 steps, 30,000 input + 300 output tokens, cost unknown (no price known for the model): Named the team Platform.');
+    // Each step's line says so too (issue 34, part 5): unknown, never $0 and never left out.
+    expect(result.stderr.split('\n').filter((line) => /^step \d+ .*10,100 tokens {2}cost unknown$/.test(line))).toHaveLength(3);
     const ended = result.events.at(-1) as Extract<AgentEvent, { type: 'turn-ended' }>;
     expect(ended.cost).toEqual({ dollars: null, unpricedTokens: 30_300 });
     expect(result.events.filter((event) => event.type === 'step').every((step) => step.costDollars === undefined)).toBe(true);
     const shown = await sessions('show', ended.sessionId);
-    expect(shown).toContain('  cost: 30,300 tokens (no price known)');
-    expect(shown).not.toContain('     cost: ');
+    expect(shown).toContain('  cost: unknown (30,300 tokens at no known price)');
+    expect(shown.split('\n').filter((line) => line === '     cost: unknown (no price known)')).toHaveLength(3);
+    expect(shown).not.toContain('$0.00');
   });
 });
 

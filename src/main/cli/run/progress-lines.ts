@@ -69,12 +69,12 @@ function turnEndLine(event: Extract<AgentEvent, { type: 'turn-ended' }>): string
 }
 
 /**
- * The turn's cost after its tokens: ", cost $0.0123" where the model's price is known; where it is not, the
- * tokens just shown are the cost, and the line says so.
+ * The turn's cost after its tokens: ", cost $0.0123" where the model's price is known; where it is not, the cost
+ * is said to be unknown (the tokens just shown are what it was), never $0.
  */
 function turnCostText(cost: CostTotals | undefined): string {
   if (cost === undefined) return '';
-  if (cost.dollars === null) return cost.unpricedTokens === 0 ? '' : ' (no price known: cost in tokens)';
+  if (cost.dollars === null) return cost.unpricedTokens === 0 ? '' : ', cost unknown (no price known for the model)';
   return `, cost ${costText(cost, formatCount) ?? ''}`;
 }
 
