@@ -51,13 +51,22 @@ export function dollarText(dollars: number): string {
 }
 
 /**
- * "$0.0123", "12,340 tokens (no price known)", or "$0.0123 + 2,000 tokens at no known price" when some calls
- * had a price and some had none; null when there was nothing to cost.
+ * "$0.0123", "unknown (12,340 tokens at no known price)", or "$0.0123 + 2,000 tokens at no known price" when some
+ * calls had a price and some had none; null when there was nothing to cost. Never $0 for calls of unknown price.
  */
 export function costText(cost: CostTotals, formatCount: (count: number) => string): string | null {
-  if (cost.dollars === null) return cost.unpricedTokens === 0 ? null : `${formatCount(cost.unpricedTokens)} tokens (no price known)`;
+  if (cost.dollars === null) return cost.unpricedTokens === 0 ? null : `unknown (${formatCount(cost.unpricedTokens)} tokens at no known price)`;
   if (cost.unpricedTokens === 0) return dollarText(cost.dollars);
   return `${dollarText(cost.dollars)} + ${formatCount(cost.unpricedTokens)} tokens at no known price`;
+}
+
+/**
+ * A cost as a report or the timeline shows it: "$0.0123", "cost unknown" where the calls had no known price, or
+ * "$0.0123 + cost unknown" where some had; null where nothing was spent (no model call). Never $0 for the unknown.
+ */
+export function shownCost(dollars: number | null, unknown: boolean): string | null {
+  if (dollars === null) return unknown ? 'cost unknown' : null;
+  return unknown ? `${dollarText(dollars)} + cost unknown` : dollarText(dollars);
 }
 
 /** Adds one call: its dollars when priced, else its tokens. */
@@ -78,5 +87,7 @@ export function pricingText(pricing: ModelPricing, formatCount: (count: number) 
   if (pricing.cache === 'none') return prices;
   const writes = pricing.cacheWriteMultiplier === 1 ? '' : `, writes at ${pricing.cacheWriteMultiplier}× input`;
   const kind = pricing.cache === 'automatic' ? 'automatic cache' : 'cache at breakpoints';
-  return `${prices}; ${kind} from ${formatCount(pricing.minimumCacheableTokens)} tokens${writes}`;
+  // 0: the provider's page read names no minimum, and none is claimed.
+  const from = pricing.minimumCacheableTokens === 0 ? '' : ` from ${formatCount(pricing.minimumCacheableTokens)} tokens`;
+  return `${prices}; ${kind}${from}${writes}`;
 }

@@ -30,7 +30,10 @@ export const ModelPricingSchema = z
      */
     cacheWriteMultiplier: z.number().min(1).default(1),
     cache: z.enum(CACHE_KINDS),
-    /** The shortest prefix the provider caches at all (OpenAI 1024, Claude Sonnet 1024); 0 without a cache. */
+    /**
+     * The shortest prefix the provider caches at all (OpenAI 1024, Claude Sonnet 1024); 0 without a cache, or where
+     * the provider's page read names none.
+     */
     minimumCacheableTokens: z.number().int().nonnegative().default(0),
   })
   .strict();

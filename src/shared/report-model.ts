@@ -113,6 +113,8 @@ export interface ReportTurn {
   stepKind: StepKind | null;
   answer: ReportAnswer | null;
   costDollars: number | null;
+  /** Some of its model calls had no known price: the cost shows as unknown, never $0 or blank. */
+  costUnknown: boolean;
   steps: ReportAgentStep[];
 }
 
@@ -126,6 +128,8 @@ export interface ReportSession {
   createdAt: string;
   updatedAt: string;
   costDollars: number | null;
+  /** Some of its model calls had no known price. */
+  costUnknown: boolean;
   inputTokens: number;
   outputTokens: number;
   turns: ReportTurn[];
@@ -146,6 +150,8 @@ export interface ReportFlowStep {
   as: string | null;
   durationMs: number;
   costDollars: number | null;
+  /** Some of its model calls had no known price. */
+  costUnknown: boolean;
   turnId: string | null;
   continued: boolean;
 }
@@ -159,6 +165,8 @@ export interface ReportFlow {
   startedAt: string;
   durationMs: number;
   costDollars: number | null;
+  /** Some of its model calls had no known price. */
+  costUnknown: boolean;
   steps: ReportFlowStep[];
   /** The session the flow ran as; null when it never started one or the session is gone. */
   session: ReportSession | null;

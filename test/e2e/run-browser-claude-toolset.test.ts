@@ -135,6 +135,10 @@ describe('sightline run with a Claude model that takes the computer toolset', ()
       expect(model.refused.map((refusal) => refusal.message)).toEqual([]);
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout + first.stderr).not.toContain(KEY);
+      // A cost per step (issue 34, part 5): Opus 5.5's model page prices it at $4 input and $20 output per
+      // million tokens; each reply here is 120 in and 12 out, $0.00072.
+      expect(first.stderr).toMatch(/^step \d+ .*132 tokens {2}\$0\.0007$/m);
+      expect(first.stderr).not.toContain('cost unknown');
       const requests = model.requests.slice();
       expect(requests).toHaveLength(5);
       // No thinking block lost the history it was bound to (the fake drops such a block, as drop_block asks).

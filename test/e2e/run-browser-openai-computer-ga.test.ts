@@ -87,9 +87,11 @@ describe('sightline run --model gpt-5.4 (the GA computer tool by default)', () =
     expect(Object.keys(outputs[0]!.output as Item).sort()).toEqual(['image_url', 'type']);
     expect(String((outputs[0]!.output as Item).image_url)).toMatch(/^data:image\/png;base64,/);
 
-    // A cost per step: gpt-5.4 has no price Sightline can cite, so the cost is its tokens, and the end says so.
-    expect(run.stderr).toMatch(/step 1 .*1,280 tokens/);
-    expect(run.stderr).toContain('(no price known: cost in tokens)');
+    // A cost per step (issue 34, part 5): gpt-5.4's model page prices it at $2.50 input and $15 output per million
+    // tokens: 1,200 in and 80 out is $0.0042; the turn's end gives the sum in dollars.
+    expect(run.stderr).toMatch(/^step 1 .*1,280 tokens {2}\$0\.0042$/m);
+    expect(run.stderr).toMatch(/finished after \d+ steps?, .*, cost \$0\.00\d+/);
+    expect(run.stderr).not.toContain('cost unknown');
   });
 
   it('stops a batch at its first failing action: the rest never runs, and the model is told', { timeout: 180_000 }, async () => {

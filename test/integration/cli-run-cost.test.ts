@@ -80,13 +80,16 @@ describe('the cost of a turn', () => {
     script(fillName);
     const result = await run('Name the team Platform', '--model', 'my-local-vision-model');
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain('finished after 3 steps, 30,000 input + 300 output tokens (no price known: cost in tokens): Named the team Platform.');
+    expect(result.stderr).toContain('finished after 3 steps, 30,000 input + 300 output tokens, cost unknown (no price known for the model): Named the team Platform.');
+    // Each step's line says so too (issue 34, part 5): unknown, never $0 and never left out.
+    expect(result.stderr.split('\n').filter((line) => /^step \d+ .*10,100 tokens {2}cost unknown$/.test(line))).toHaveLength(3);
     const ended = result.events.at(-1) as Extract<AgentEvent, { type: 'turn-ended' }>;
     expect(ended.cost).toEqual({ dollars: null, unpricedTokens: 30_300 });
     expect(result.events.filter((event) => event.type === 'step').every((step) => step.costDollars === undefined)).toBe(true);
     const shown = await sessions('show', ended.sessionId);
-    expect(shown).toContain('  cost: 30,300 tokens (no price known)');
-    expect(shown).not.toContain('     cost: ');
+    expect(shown).toContain('  cost: unknown (30,300 tokens at no known price)');
+    expect(shown.split('\n').filter((line) => line === '     cost: unknown (no price known)')).toHaveLength(3);
+    expect(shown).not.toContain('$0.00');
   });
 });
 
@@ -156,9 +159,10 @@ describe('the cost ceiling', () => {
 
     environment.model.requests.length = 0;
     const inDollars = await run('Name the team Platform', '--model', 'my-local-vision-model', '--max-cost', '0.5');
-    expect(inDollars.exitCode).toBe(1);
+    // Refused before the runtime opens (issue 34, part 5), as a usage error.
+    expect(inDollars.exitCode).toBe(2);
     expect(environment.model.requests).toHaveLength(0);
-    expect(inDollars.stderr).toContain("The turn's cost ceiling is $0.50 (agent.maxCost), but the model's price is unknown");
+    expect(inDollars.stderr).toContain('--max-cost: a ceiling of $0.50 cannot be held for my-local-vision-model, whose price is unknown');
   });
 
   it('refuses a ceiling it cannot read, naming the flag and the forms it takes', async () => {

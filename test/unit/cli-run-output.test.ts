@@ -36,8 +36,12 @@ describe('progress lines', () => {
     expect(progressLine(step)).not.toContain('intent');
   });
 
-  it('shows a step with its action, result, time and tokens', () => {
-    expect(progressLine(step)).toBe('step 3  click (640, 412)  ok  1.2s  1,234 tokens');
+  it('shows a step with its action, result, time, tokens and cost', () => {
+    expect(progressLine({ ...step, costDollars: 0.0042 } as AgentEvent)).toBe('step 3  click (640, 412)  ok  1.2s  1,234 tokens  $0.0042');
+  });
+
+  it("says a step's cost is unknown, not $0 and not blank, when the model has no price", () => {
+    expect(progressLine(step)).toBe('step 3  click (640, 412)  ok  1.2s  1,234 tokens  cost unknown');
   });
 
   it('shows a failed step with its error, and a tool step by the tool name', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { homeAt } from '../../src/main/config/home.js';
 import { loadConfig } from '../../src/main/config/load.js';
 import { parseCostCeiling } from '../../src/shared/cost-ceiling.js';
-import { addCallCost, callCost, costText, dollarText, NO_COST } from '../../src/shared/cost.js';
+import { addCallCost, callCost, costText, dollarText, NO_COST, shownCost } from '../../src/shared/cost.js';
 import type { ModelPricing } from '../../src/shared/pricing.js';
 import { ConfigSchema } from '../../src/shared/config.js';
 
@@ -54,7 +54,7 @@ describe('cost wording', () => {
     const priced = addCallCost(NO_COST, { dollars: 0.012, tokens: 5000 });
     expect(costText(priced, count)).toBe('$0.012');
     const unpriced = addCallCost(NO_COST, { dollars: null, tokens: 12_340 });
-    expect(costText(unpriced, count)).toBe('12,340 tokens (no price known)');
+    expect(costText(unpriced, count)).toBe('unknown (12,340 tokens at no known price)');
     expect(costText(addCallCost(priced, { dollars: null, tokens: 2000 }), count)).toBe('$0.012 + 2,000 tokens at no known price');
   });
 });
@@ -92,5 +92,14 @@ describe('the cost ceiling', () => {
     const refused = ConfigSchema.safeParse({ agent: { maxCost: 'a lot' } });
     expect(refused.success).toBe(false);
     expect(JSON.stringify(refused.error?.issues)).toContain('dollars (0.5 or \\"$0.50\\") or tokens (\\"200000 tokens\\")');
+  });
+});
+
+describe('a cost as reports and the timeline show it (issue 34, part 5)', () => {
+  it('says unknown, never $0 or nothing, where the model had no price', () => {
+    expect(shownCost(0.0123, false)).toBe('$0.0123');
+    expect(shownCost(null, true)).toBe('cost unknown');
+    expect(shownCost(0.0123, true)).toBe('$0.0123 + cost unknown');
+    expect(shownCost(null, false)).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ import { CONFIG_FIELDS } from '../../src/main/config/fields.js';
 import { homeAt, type SightlineHome } from '../../src/main/config/home.js';
 import { loadConfig } from '../../src/main/config/load.js';
 import { configuredModelProfile } from '../../src/main/llm/create-model-adapter.js';
-import { claudeTierAndVersion } from '../../src/main/llm/model-prices.js';
+import { claudeTierAndVersion, MODEL_TABLE, modelRowFor } from '../../src/main/llm/model-table.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 
@@ -117,5 +117,48 @@ describe('model.pricing in config.json', () => {
     expect(() => loadConfig({ home, env: {} })).toThrow(ConfigError);
     expect(() => loadConfig({ home, env: {} })).toThrow(/model\.pricing\.outputPerMillion/);
     expect(CONFIG_FIELDS.map((field) => field.path).filter((path) => path.startsWith('model.pricing'))).toEqual([]);
+  });
+});
+
+describe('the model table of issue 34 (part 5): current models, each row with its source page and the day it was read', () => {
+  it('prices gpt-5.4 and Claude Opus 5.5 from their providers’ own model pages', () => {
+    expect(priceOf('gpt-5.4')).toEqual([2.5, 0.25, 15]);
+    expect(priceOf('gpt-5.4-2026-03-05')).toEqual([2.5, 0.25, 15]);
+    expect(resolveModelProfile('gpt-5.4').pricing).toMatchObject({ cache: 'automatic', cacheWriteMultiplier: 1 });
+    // $4 input, $0.20 cache read (0.05×, not the older 0.1×), $5 5-minute write (1.25×), $20 output.
+    expect(resolveModelProfile('claude-opus-5-5').pricing).toMatchObject({
+      inputPerMillion: 4,
+      cachedInputPerMillion: 0.2,
+      outputPerMillion: 20,
+      cacheWriteMultiplier: 1.25,
+      cache: 'breakpoints',
+    });
+    expect(priceOf('claude-opus-5')).toEqual([5, 0.5, 25]);
+    expect(priceOf('claude-sonnet-5')).toEqual([2, 0.2, 10]);
+  });
+
+  it('takes the context window a model page states over its family profile’s, overrides still winning', () => {
+    expect(resolveModelProfile('claude-opus-5-5').contextWindow).toBe(1_000_000);
+    expect(resolveModelProfile('claude-opus-4-8').contextWindow).toBe(1_000_000);
+    expect(resolveModelProfile('gpt-5.4').contextWindow).toBe(1_050_000);
+    expect(resolveModelProfile('claude-opus-4-5').contextWindow).toBe(200_000);
+    expect(resolveModelProfile('claude-opus-5-5', { contextWindow: 300_000 }).contextWindow).toBe(300_000);
+  });
+
+  it('leaves a current model unpriced where no provider page read gives its price, saying why', () => {
+    for (const model of ['gpt-5.5', 'gpt-5.4-mini', 'claude-opus-4-8', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'gemini-3.5-flash', 'gemini-3.6-flash']) {
+      expect(priceOf(model), model).toBeUndefined();
+      expect(modelRowFor(model)?.unpriced, model).toMatch(/\w/);
+    }
+  });
+
+  it('gives every row a provider page and a read date, and a price or the reason it has none', () => {
+    for (const row of MODEL_TABLE) {
+      expect(row.source.page, row.model).toMatch(/^https:\/\/(platform\.openai\.com|developers\.openai\.com|docs\.anthropic\.com|platform\.claude\.com|ai\.google\.dev)\//);
+      expect(row.source.read, row.model).toMatch(/^2026-\d{2}-\d{2}$/);
+      expect(row.pricing !== undefined || row.unpriced !== undefined, row.model).toBe(true);
+      // Each row covers the name it is listed under, and that name resolves to the row's own price.
+      expect(modelRowFor(row.model), row.model).toBe(row);
+    }
   });
 });

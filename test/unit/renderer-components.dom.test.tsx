@@ -294,10 +294,10 @@ describe('TurnCard, SearchReportCard and badges', () => {
     expect(markup).toContain('title="12,340 input tokens: 11,900 read from the prompt cache, 440 uncached; 300 written to the cache. 210 output tokens."');
   });
 
-  it('shows what the turn cost in dollars, or in tokens where the price was unknown, and nothing before a call', () => {
+  it('shows what the turn cost in dollars, or unknown (with its tokens) where the price was unknown, and nothing before a call', () => {
     expect(text(render(<TurnCard turn={{ ...turn, cost: { dollars: 0.0264, unpricedTokens: 0 } }} injections={[]} />))).toContain('$0.0264');
     const unpriced = render(<TurnCard turn={{ ...turn, cost: { dollars: null, unpricedTokens: 30_300 } }} injections={[]} />);
-    expect(text(unpriced)).toContain('30k tokens (no price known)');
+    expect(text(unpriced)).toContain('unknown (30k tokens at no known price)');
     expect(render(<TurnCard turn={turn} injections={[]} />)).not.toContain('turn-cost');
   });
 
@@ -338,11 +338,12 @@ describe('StepRow usage', () => {
     expect(markup).toContain('3,000 read from the prompt cache, 500 uncached; 120 written to the cache.');
   });
 
-  it('shows the step’s cost in dollars when its price was known, and none otherwise', () => {
+  it('shows the step’s cost in dollars when its price was known, unknown when it was not (issue 34, part 5), and none without a call', () => {
     const priced = render(<StepRow step={step({ costDollars: 0.0088 })} onOpenImage={noop} />);
     expect(priced).toContain('class="step-cost"');
     expect(text(priced)).toContain('3.5k in · 90 out $0.0088');
-    expect(render(<StepRow step={step()} onOpenImage={noop} />)).not.toContain('step-cost');
+    expect(text(render(<StepRow step={step()} onOpenImage={noop} />))).toContain('3.5k in · 90 out cost unknown');
+    expect(render(<StepRow step={step({ inputTokens: null, outputTokens: null })} onOpenImage={noop} />)).not.toContain('step-cost');
   });
 
   it('shows plain input and output when the provider reported no cache, and nothing on a reply’s later steps', () => {

@@ -14,6 +14,7 @@ export type {
   TurnRequest,
 } from './agent-contract.js';
 export { SessionUnavailableError } from './turn-lifecycle.js';
+export { unpricedCeilingRefusal } from './unpriced-ceiling.js';
 export { ToolRegistryError } from './tools/registry.js';
 export { createHostedTools, type HostedTools, type HostedToolsOptions } from './hosted-tools.js';
 export type { CallOrigin, TakenStep, ToolTurn } from './tool-turn.js';

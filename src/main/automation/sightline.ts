@@ -12,7 +12,7 @@ import { COST_CEILING_FORMS, parseCostCeiling, type CostCeiling } from '../../sh
 import type { DialectName } from '../../shared/dialects.js';
 import type { AgentEvent } from '../../shared/events.js';
 import { configuredSecrets, declaredSecretProblem, redactorOf } from '../../shared/secret-redaction.js';
-import { createAgent, type ConfirmationHandler } from '../agent/index.js';
+import { createAgent, unpricedCeilingRefusal, type ConfirmationHandler } from '../agent/index.js';
 import { assembleRun, RunSetupError, type RunParts } from '../app/run-assembly.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { ConfigError } from '../config/errors.js';
@@ -108,6 +108,9 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
   const budget = checkedBudget(options.maxCost);
   const home = resolveHome({ flag: options.home, env, cwd: process.cwd() });
   const config = loadOptionsConfig(options, home, env);
+  // A ceiling in dollars that no price can be held to is refused before the runtime opens or any request is sent.
+  const unheld = unpricedCeilingRefusal(config, options.maxCost, 'maxCost') ?? unpricedCeilingRefusal(config, config.agent.maxCost, 'agent.maxCost');
+  if (unheld !== undefined) throw new SightlineSetupError(unheld);
   const secretValues = Object.values(secrets);
   const redact = redactorOf([...configuredSecrets(config), ...secretValues]);
   const warnings: string[] = [];

@@ -26,6 +26,8 @@ export interface StepResult {
   durationMs: number;
   /** Dollars, where the model's price is known. */
   costDollars: number | undefined;
+  /** Some of its model calls had no known price: their cost is unknown (not $0), in --out and the report. */
+  costUnknown?: true;
   turnId: string | undefined;
   /** The step failed but the flow went on (continue_on_error). */
   continued?: boolean;
@@ -60,6 +62,8 @@ export interface FlowResult {
   startedAt: string;
   durationMs: number;
   costDollars: number | undefined;
+  /** Some of its model calls had no known price: their cost is unknown (not $0). */
+  costUnknown?: true;
   /** Why the flow failed or could not start. */
   error: string | undefined;
   steps: StepResult[];

@@ -91,6 +91,7 @@ export async function runFlow(flow: Flow, options: FlowRunOptions): Promise<Flow
   } finally {
     if (agent !== undefined) {
       result.costDollars = agent.cost.dollars ?? undefined;
+      if (agent.cost.unpricedTokens > 0) result.costUnknown = true;
       await agent.close();
     }
     result.durationMs = Date.now() - started;
@@ -272,6 +273,7 @@ class FlowRun {
       ...(step.kind === 'extract' && step.as !== undefined ? { as: step.as } : {}),
       durationMs: Date.now() - started,
       costDollars: spent === null ? undefined : spent - spentBefore,
+      ...(sdkStep !== undefined && sdkStep.cost.unpricedTokens > 0 ? { costUnknown: true as const } : {}),
       turnId: sdkStep?.turnId,
       ...(status === 'failed' && (step.continueOnError || this.options.continueOnError) ? { continued: true } : {}),
       ...(sdkStep?.replay === undefined ? {} : { replay: replayResultOf(sdkStep.replay) }),

@@ -10,7 +10,7 @@ import type { ModelPricing } from '../../shared/pricing.js';
 import type { AnthropicComputerToolType } from '../../shared/providers.js';
 import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { ImageTokenFormula } from './image-token-estimates.js';
-import { modelPricingFor } from './model-prices.js';
+import { modelRowFacts } from './model-table.js';
 import type { SmartResizeParameters } from './smart-resize.js';
 
 /**
@@ -70,7 +70,7 @@ export interface ModelProfile {
   computerUseDesktop?: boolean;
   /**
    * What the model's tokens cost and how its provider caches them (src/shared/pricing.ts), from the price list
-   * by model name (model-prices.ts); `model.pricing` replaces it. Absent for a model whose price Sightline does
+   * by model name (model-table.ts); `model.pricing` replaces it. Absent for a model whose price Sightline does
    * not know: costs are then shown in tokens, and no cache is assumed.
    */
   pricing?: ModelPricing;
@@ -443,12 +443,13 @@ export function resolveModelProfile(model: string, overrides: ModelProfileOverri
   const base = entry === undefined ? DEFAULT_PROFILE : withoutPattern(entry);
   const anthropicComputerTool = base.family === 'claude' ? anthropicComputerToolFor(name) : undefined;
   const claudeTraits = base.family === 'claude' ? claudeThinkingTraits(name) : {};
-  const pricing = modelPricingFor(name);
+  // The model table's row: its price, and the context window its page states where the family's differs.
+  const facts = modelRowFacts(name);
   return {
     ...base,
     ...(anthropicComputerTool === undefined ? {} : { anthropicComputerTool }),
     ...claudeTraits,
-    ...(pricing === undefined ? {} : { pricing }),
+    ...facts,
     ...overrides,
     model,
     modalities: { ...base.modalities, ...overrides.modalities },

@@ -45,6 +45,7 @@ export interface FlowRunForReport {
     startedAt: string;
     durationMs: number;
     costDollars: number | undefined;
+    costUnknown?: true;
     error: string | undefined;
     steps: {
       path: string;
@@ -59,6 +60,7 @@ export interface FlowRunForReport {
       as?: string;
       durationMs: number;
       costDollars: number | undefined;
+      costUnknown?: true;
       turnId: string | undefined;
       continued?: boolean;
     }[];
@@ -82,6 +84,7 @@ export async function buildFlowRunReport(run: FlowRunForReport, status: ReportFl
     startedAt: flow.startedAt,
     durationMs: flow.durationMs,
     costDollars: flow.costDollars ?? null,
+    costUnknown: flow.costUnknown === true,
     steps: flow.steps.map((step) => ({
       path: step.path,
       label: step.label,
@@ -96,6 +99,7 @@ export async function buildFlowRunReport(run: FlowRunForReport, status: ReportFl
       as: step.as ?? null,
       durationMs: step.durationMs,
       costDollars: step.costDollars ?? null,
+      costUnknown: step.costUnknown === true,
       turnId: step.turnId ?? null,
       continued: step.continued === true,
     })),

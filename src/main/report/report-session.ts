@@ -43,6 +43,7 @@ export function readReportSession(storage: Storage, sessionId: string, redact: R
     stepKind: turn.stepKind,
     answer: turn.answer === null ? null : { kind: turn.answer.kind, value: turn.answer.value, reason: turn.answer.reason, evidence: [...turn.answer.evidence] },
     costDollars: costs.get(turn.id)?.dollars ?? null,
+    costUnknown: (costs.get(turn.id)?.unpricedTokens ?? 0) > 0,
     steps: withReplay((stepsByTurn.get(turn.id) ?? []).map((step) => agentStep(storage, step, pinned)), turn.replay),
   }));
   const report: ReportSession = {
@@ -55,6 +56,7 @@ export function readReportSession(storage: Storage, sessionId: string, redact: R
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,
     costDollars: total.dollars,
+    costUnknown: total.unpricedTokens > 0,
     inputTokens: tokens.input,
     outputTokens: tokens.output,
     turns,

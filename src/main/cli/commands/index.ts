@@ -6,6 +6,7 @@ import { registerDoctorCommand } from './doctor.js';
 import { registerFlowCommand } from './flow.js';
 import { registerFramesCommand } from './frames.js';
 import { registerMcpCommand } from './mcp.js';
+import { registerModelsCommand } from './models.js';
 import { registerQueueCommand } from './queue.js';
 import { registerReportCommand } from './report.js';
 import { registerReplayCommand } from './replay.js';
@@ -26,5 +27,6 @@ export function registerCommands(program: Command, invocation: CliInvocation): v
   registerMcpCommand(program, invocation);
   registerDoctorCommand(program, invocation);
   registerConfigCommand(program, invocation);
+  registerModelsCommand(program, invocation);
   registerFramesCommand(program, invocation);
 }

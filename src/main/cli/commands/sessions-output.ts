@@ -188,8 +188,9 @@ function renderStep(step: StepRecord, pinned: ReadonlySet<string>): string[] {
   if (step.error !== null) lines.push(`     error: ${step.error}`);
   const usage = stepUsageTotals(step);
   if (usage !== null) lines.push(`     tokens: ${usageText(usage, formatCount)}`);
-  // A step whose model's price was unknown costs its tokens, which the line above already shows.
+  // A model call of unknown price: its cost is unknown (its tokens are on the line above), never $0 or left out.
   if (step.costDollars !== null) lines.push(`     cost: ${dollarText(step.costDollars)}`);
+  else if (usage !== null) lines.push('     cost: unknown (no price known)');
   return lines;
 }
 

@@ -31,7 +31,7 @@ function replayNote(step: StepResult, oneLine: (text: string, most: number) => s
 
 export function flowLine(flow: FlowResult, redact: Redact = keepText): string {
   const oneLine = shortLine(redact);
-  const cost = flow.costDollars === undefined ? '' : `, ${dollarText(flow.costDollars)}`;
+  const cost = flow.costDollars === undefined ? (flow.costUnknown === true ? ', cost unknown' : '') : `, ${dollarText(flow.costDollars)}${flow.costUnknown === true ? ' + cost unknown' : ''}`;
   // A stopped flow says why too: the run was interrupted, or (queued) its job was cancelled.
   const error = flow.status !== 'passed' && flow.error !== undefined ? `: ${oneLine(flow.error, 300)}` : '';
   return `${flow.status === 'skipped' ? '-' : flow.status === 'passed' ? '✓' : flow.status === 'failed' ? '✗' : '■'} ${flow.name} ${flow.status} in ${seconds(flow.durationMs)}${cost}${error}${flow.sessionId === undefined ? '' : ` (session ${flow.sessionId})`}\n`;

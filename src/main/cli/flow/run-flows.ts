@@ -9,6 +9,7 @@ import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { parseCostCeiling, COST_CEILING_FORMS } from '../../../shared/cost-ceiling.js';
 import { configuredSecrets, redactorOf } from '../../../shared/secret-redaction.js';
+import { unpricedCeilingRefusal } from '../../agent/index.js';
 import { assembleRun } from '../../app/run-assembly.js';
 import { runStatus, type FlowRunResult } from '../../flows/flow-result.js';
 import { flowSecrets } from '../../flows/flow-runner.js';
@@ -55,6 +56,10 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const junitFile = outputFile('--junit', options.junit, io.cwd);
   const reportFile = outputFile('--report', options.report, io.cwd);
   const loaded = loadCliConfig(command, io, flowConfigFlags(options), FLOW_CONFIG_FLAG_NAMES);
+  // Ceilings in dollars that no price can be held to are refused before any browser starts or any request is sent.
+  const unheld =
+    unpricedCeilingRefusal(loaded.config, options.maxCost, '--max-cost') ?? unpricedCeilingRefusal(loaded.config, loaded.config.agent.maxCost, 'agent.maxCost');
+  if (unheld !== undefined) throw new UserError(unheld, EXIT.usage);
   const run = readFlows(files, vars, io.env, io.cwd);
   const flows = orderedFlows(run, io.cwd, shard);
   // As in Midscene, the command line's flag wins over the batch index's setting.

@@ -1,11 +1,11 @@
 /**
  * What a person watching `sightline run` reads on stderr: one short line per thing that happened, e.g.
- *   step 3  click (640, 412)  ok  1.2s  1,234 tokens
+ *   step 3  click (640, 412)  ok  1.2s  1,234 tokens  $0.0042
  *   unchanged: same as img_3f9c0a12b7e4
  * Pure functions from events to text, so the wording is tested without running anything.
  */
 import { describeAction } from '../../../shared/action-descriptions.js';
-import { costText, type CostTotals } from '../../../shared/cost.js';
+import { costText, dollarText, type CostTotals } from '../../../shared/cost.js';
 import type { AgentEvent } from '../../../shared/events.js';
 import { terminalLine } from '../../../shared/terminal-text.js';
 import type { TokenUsage } from '../../../shared/token-usage.js';
@@ -49,10 +49,15 @@ function stepLine(event: Extract<AgentEvent, { type: 'step' }>): string {
   const what = event.action === undefined ? event.tool : describeAction(event.action);
   const result = event.ok ? 'ok' : `failed: ${event.error ?? 'unknown error'}`;
   const parts = [`step ${event.sequence}`, what, result, seconds(event.latencyMs)];
-  if (event.usage !== undefined) parts.push(`${formatCount(totalTokens(event.usage))} tokens`);
+  if (event.usage !== undefined) parts.push(`${formatCount(totalTokens(event.usage))} tokens`, stepCostText(event.costDollars));
   // The model's own words: one line, without control characters or escape sequences.
   if (event.intent !== undefined && event.intent.trim() !== '') parts.push(`intent: ${terminalLine(event.intent.trim())}`);
   return parts.join('  ');
+}
+
+/** A step's model call in dollars, or said to be unknown (never $0) when the model has no price. */
+function stepCostText(costDollars: number | undefined): string {
+  return costDollars === undefined ? 'cost unknown' : dollarText(costDollars);
 }
 
 function turnEndLine(event: Extract<AgentEvent, { type: 'turn-ended' }>): string {
@@ -64,12 +69,12 @@ function turnEndLine(event: Extract<AgentEvent, { type: 'turn-ended' }>): string
 }
 
 /**
- * The turn's cost after its tokens: ", cost $0.0123" where the model's price is known; where it is not, the
- * tokens just shown are the cost, and the line says so.
+ * The turn's cost after its tokens: ", cost $0.0123" where the model's price is known; where it is not, the cost
+ * is said to be unknown (the tokens just shown are what it was), never $0.
  */
 function turnCostText(cost: CostTotals | undefined): string {
   if (cost === undefined) return '';
-  if (cost.dollars === null) return cost.unpricedTokens === 0 ? '' : ' (no price known: cost in tokens)';
+  if (cost.dollars === null) return cost.unpricedTokens === 0 ? '' : ', cost unknown (no price known for the model)';
   return `, cost ${costText(cost, formatCount) ?? ''}`;
 }
 

@@ -12,7 +12,7 @@ import { assembleRun, type RunParts } from '../../app/run-assembly.js';
 import type { Runtime } from '../../app/runtime.js';
 import { injectionDebugLogFromEnvironment } from '../../context/index.js';
 import { requestWithPictures } from '../../perception/attached-pictures.js';
-import { createAgent, SessionUnavailableError, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
+import { createAgent, SessionUnavailableError, unpricedCeilingRefusal, type Agent, type TurnOutcome, type TurnRequest } from '../../agent/index.js';
 import { loadCliConfig, type CliConfig } from '../cli-config.js';
 import { openCliRuntime } from '../open-cli-runtime.js';
 import { explainStorageFailure } from '../storage-failure-errors.js';
@@ -38,6 +38,9 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const pictures = await readPictureFiles(options.image, invocation.io.cwd);
   const loaded = loadCliConfig(command, invocation.io, configFlags(options), CONFIG_FLAG_NAMES);
   const { config } = loaded;
+  // A ceiling in dollars that no price can be held to is refused before anything opens or any request is sent.
+  const unheld = unpricedCeilingRefusal(config, config.agent.maxCost, options.maxCost !== undefined ? '--max-cost' : 'agent.maxCost');
+  if (unheld !== undefined) throw new UserError(unheld, EXIT.usage);
   const url = checkUrl(options.url, config);
   const redact = secretRedactor(config);
   const stdout = redactingWriter(commandOutput(invocation.io.stdout, options.json), redact);

@@ -89,6 +89,10 @@ export function StepRow({ step, onOpenImage, onPinChanged = NOTHING_TO_DO }: Ste
             <span className="step-cost" title="What the step's model call cost, as priced when it was made">
               {formatStepCost(step.costDollars)}
             </span>
+          ) : usage !== null ? (
+            <span className="step-cost" title="The model has no known price (sightline models lists the prices Sightline knows)">
+              cost unknown
+            </span>
           ) : null}
           {step.screenshot !== null ? <PinToggle screenshot={step.screenshot} onChanged={onPinChanged} /> : null}
         </div>

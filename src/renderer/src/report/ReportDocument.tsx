@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic */
 // The pragma: the report is rendered in the main process (src/main/report/), under tsx as well as Vite.
 import type { ReactElement } from 'react';
-import { dollarText } from '../../../shared/cost.js';
+import { shownCost } from '../../../shared/cost.js';
 import type { ReportFlow, ReportFlowStep, ReportModel, ReportSession, ReportTurn } from '../../../shared/report-model.js';
 import { formatDuration, formatFullTime, formatTokens, plural } from '../timeline/format.js';
 import { FrameSourcesContext, frameSources } from './frame-sources.js';
@@ -88,7 +88,7 @@ function ReportFacts({ model }: { model: ReportModel }): ReactElement {
         <span>
           {formatTokens(session.inputTokens)} in · {formatTokens(session.outputTokens)} out
         </span>
-        {session.costDollars !== null ? <span className="session-cost">{dollarText(session.costDollars)}</span> : null}
+        {shownCost(session.costDollars, session.costUnknown) !== null ? <span className="session-cost">{shownCost(session.costDollars, session.costUnknown)}</span> : null}
         <span>
           session <code>{session.id}</code>
         </span>
@@ -97,6 +97,7 @@ function ReportFacts({ model }: { model: ReportModel }): ReactElement {
   }
   const count = (status: ReportFlow['status']) => body.flows.filter((flow) => flow.status === status).length;
   const cost = body.flows.reduce<number | null>((sum, flow) => (flow.costDollars === null ? sum : (sum ?? 0) + flow.costDollars), null);
+  const costShown = shownCost(cost, body.flows.some((flow) => flow.costUnknown));
   return (
     <p className="session-facts report-facts">
       <span className={`status-pill status-${body.status}`}>{FLOW_STATUS[body.status]}</span>
@@ -106,7 +107,7 @@ function ReportFacts({ model }: { model: ReportModel }): ReactElement {
       </span>
       <span>Started {formatFullTime(body.startedAt)}</span>
       <span>{formatDuration(body.durationMs)}</span>
-      {cost !== null ? <span className="session-cost">{dollarText(cost)}</span> : null}
+      {costShown !== null ? <span className="session-cost">{costShown}</span> : null}
       {body.shard !== null ? <span>shard {body.shard}</span> : null}
     </p>
   );
@@ -143,7 +144,7 @@ function FlowSection({ flow, index }: { flow: ReportFlow; index: number }): Reac
         <p className="session-facts">
           <span>{flow.file}</span>
           <span>{formatDuration(flow.durationMs)}</span>
-          {flow.costDollars !== null ? <span>{dollarText(flow.costDollars)}</span> : null}
+          {shownCost(flow.costDollars, flow.costUnknown) !== null ? <span>{shownCost(flow.costDollars, flow.costUnknown)}</span> : null}
           {flow.attempts > 1 ? <span>{plural(flow.attempts, 'attempt')}</span> : null}
           {flow.session !== null ? (
             <span>
@@ -179,7 +180,7 @@ function FlowStepItem({ step, turn, flowIndex }: { step: ReportFlowStep; turn: R
         <span className="flow-step-meta">
           {step.line !== null ? `line ${step.line} · ` : ''}
           {formatDuration(step.durationMs)}
-          {step.costDollars !== null ? ` · ${dollarText(step.costDollars)}` : ''}
+          {shownCost(step.costDollars, step.costUnknown) !== null ? ` · ${shownCost(step.costDollars, step.costUnknown)}` : ''}
         </span>
       </div>
       {step.hasValue ? (

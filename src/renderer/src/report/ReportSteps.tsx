@@ -2,7 +2,7 @@
 // The pragma: the report is rendered in the main process (src/main/report/), under tsx as well as Vite.
 import type { ReactElement } from 'react';
 import type { Divergence, ReportAgentStep, ReportAnswer, ReportShot, ReportTurn, StepSource } from '../../../shared/report-model.js';
-import { dollarText } from '../../../shared/cost.js';
+import { shownCost } from '../../../shared/cost.js';
 import { PlaceholderFace } from '../components/PlaceholderFace.js';
 import { formatDuration, formatFullTime, formatTokens, plural } from '../timeline/format.js';
 import { ReportFrameImage } from './ReportFrameImage.js';
@@ -98,6 +98,8 @@ export function DivergenceView({ divergence }: { divergence: Divergence }): Reac
 /** One step of the agent: the timeline's step row, laid out for reading (nothing clipped), with settle and source. */
 export function ReportStepRow({ step }: { step: ReportAgentStep }): ReactElement {
   const tokens = step.inputTokens !== null || step.outputTokens !== null ? `${formatTokens(step.inputTokens ?? 0)} in · ${formatTokens(step.outputTokens ?? 0)} out` : null;
+  // A model call (it has tokens) without a price shows its cost as unknown, never $0 or nothing.
+  const stepCost = shownCost(step.costDollars, step.costDollars === null && tokens !== null);
   return (
     <li className={`step-row report-step outcome-${step.outcome}`} data-step-id={step.id}>
       <span className="step-gutter">
@@ -121,7 +123,7 @@ export function ReportStepRow({ step }: { step: ReportAgentStep }): ReactElement
             </span>
           ) : null}
           {tokens !== null ? <span>{tokens}</span> : null}
-          {step.costDollars !== null ? <span className="step-cost">{dollarText(step.costDollars)}</span> : null}
+          {stepCost !== null ? <span className="step-cost">{stepCost}</span> : null}
         </p>
         {step.divergence !== null ? <DivergenceView divergence={step.divergence} /> : null}
       </div>
@@ -202,7 +204,7 @@ export function ReportTurnSection({ turn, headingLevel = 3, showRequest = true }
             {formatFullTime(turn.startedAt)}
             {duration !== null && duration >= 0 ? ` · ${formatDuration(duration)}` : ''} · {plural(turn.steps.length, 'step')}
           </span>
-          {turn.costDollars !== null ? <span className="turn-cost">{dollarText(turn.costDollars)}</span> : null}
+          {shownCost(turn.costDollars, turn.costUnknown) !== null ? <span className="turn-cost">{shownCost(turn.costDollars, turn.costUnknown)}</span> : null}
         </div>
         {showRequest ? <p className="turn-request report-wrap">{turn.request}</p> : null}
         {turn.summary !== null ? <p className="turn-summary report-wrap">{turn.summary}</p> : null}
