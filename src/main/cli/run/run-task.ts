@@ -28,7 +28,7 @@ import { exitCodeOf } from './exit-codes.js';
 import { watchInterrupts } from './interrupts.js';
 import { watchDesktopStopShortcut } from './stop-shortcut-watch.js';
 import { askUserHandler, confirmationHandler } from './person-handlers.js';
-import { CONFIG_FLAG_NAMES, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
+import { CONFIG_FLAG_NAMES, checkCdp, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
 import { redactingWriter } from './secrets.js';
 import { askOnTerminal } from './terminal-question.js';
 
@@ -40,6 +40,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const loaded = loadCliConfig(command, invocation.io, configFlags(options), CONFIG_FLAG_NAMES);
   const { config } = loaded;
   const url = checkUrl(options.url, config);
+  const cdp = checkCdp(options, config);
   const redact = secretRedactor(config);
   const stdout = redactingWriter(commandOutput(invocation.io.stdout, options.json), redact);
   const stderr = redactingWriter(invocation.io.stderr, redact);
@@ -60,7 +61,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   let stopShortcutWatch: () => void = () => undefined;
   try {
     if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
-    parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url }));
+    parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url, cdp }));
     const { model, operator } = parts;
     // readline writes the prompt itself, past the writers above: it names the model's action (typed text).
     const ask = (question: string, signal: AbortSignal) => askOnTerminal(terminalText(redact(question)), signal, interrupts.interrupt);
