@@ -20,7 +20,8 @@ import { startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest } fr
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { hasBrowser } from '../helpers/browser-agent.js';
-import { runSightlineProcess } from './support/sightline-process.js';
+import { Sightline } from '../../src/main/automation/index.js';
+import { runSightlineProcess, startSightline } from './support/sightline-process.js';
 
 const SESSION_COOKIE = { name: 'session', value: 'ada-signed-in-by-hand' };
 
@@ -248,5 +249,46 @@ describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () 
     expect(run.stderr).toContain('--allow-remote-cdp');
     expect(run.stderr + run.stdout).not.toContain('s3cr3t-t0ken');
     expect(model.requests).toHaveLength(0);
+  });
+
+  it('Ctrl+C during a step closes only the tab Sightline opened', { timeout: 180_000 }, async () => {
+    const file = flowFile('stop.flow.yaml', 'name: Stop\ntarget: { operator: browser, url: "${env.ACCOUNT_URL}" }\nsteps:\n  - assert: The page says I am signed in\n');
+    let asked!: () => void;
+    const modelAsked = new Promise<void>((resolve) => (asked = resolve));
+    model.script([
+      () => {
+        asked();
+        return { type: 'hang' };
+      },
+    ]);
+    const run = startSightline(['--home', home.root, 'flow', file, '--cdp', chrome.endpoint, '--base-url', model.baseUrl], { ACCOUNT_URL: `${account.origin}/account` });
+    await modelAsked;
+    // Sightline's tab is open while the step runs.
+    expect(await openTabs(chrome.endpoint)).toEqual([`${account.origin}/account`, `${other.origin}/inbox`].sort());
+    run.child.kill('SIGINT');
+    const exit = await run.exited;
+    expect(exit.code, exit.stderr).toBe(3);
+    await expectPersonsBrowserUntouched();
+  });
+
+  it('Sightline.connect acts in a new tab, or in the tab in front with tab: current, and close() leaves the person\'s tab', { timeout: 180_000 }, async () => {
+    model.script([assertsFromScreen()]);
+    const agent = await Sightline.connect({ cdp: chrome.endpoint, home: home.root, env: {}, baseUrl: model.baseUrl, url: `${account.origin}/account` });
+    await agent.assert('The page says I am signed in');
+    await agent.close();
+    await expectPersonsBrowserUntouched();
+
+    // The person opens the account page in their own tab, and asks Sightline to look at the tab in front.
+    await chrome.tab.goto(`${account.origin}/account`);
+    await chrome.tab.bringToFront();
+    model.script([assertsFromScreen()]);
+    const current = await Sightline.connect({ cdp: chrome.endpoint, tab: 'current', home: home.root, env: {}, baseUrl: model.baseUrl });
+    await current.assert('The page says I am signed in');
+    await current.close();
+    expect(chrome.tab.isClosed()).toBe(false);
+    expect(await openTabs(chrome.endpoint)).toEqual([`${account.origin}/account`]);
+    expect(chrome.child.exitCode).toBeNull();
+
+    await expect(Sightline.connect({ cdp: 'http://10.0.0.8:9222', home: home.root, env: {} })).rejects.toThrow(/not on this machine/);
   });
 });

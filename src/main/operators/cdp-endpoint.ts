@@ -16,15 +16,12 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
-const PROTOCOLS = ['http:', 'https:', 'ws:', 'wss:'];
-
 const EndpointSchema = z
   .string()
   .trim()
   .min(1, 'the endpoint is empty')
   .max(2048, 'the endpoint is longer than 2048 characters')
-  .pipe(z.url({ error: 'not a URL (expected http://127.0.0.1:9222 or a ws:// address)' }))
-  .refine((text) => PROTOCOLS.includes(new URL(text).protocol), 'expected an http://, https://, ws:// or wss:// address');
+  .pipe(z.url({ protocol: /^(https?|wss?)$/, error: 'expected an http://, https://, ws:// or wss:// URL, like http://127.0.0.1:9222' }));
 
 export interface CdpEndpoint {
   /** The address to connect to, as given. */
