@@ -251,6 +251,18 @@ describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () 
     expect(model.requests).toHaveLength(0);
   });
 
+  it('sightline run --cdp acts in a new tab of the person\'s browser and closes only that tab', { timeout: 180_000 }, async () => {
+    model.script(scriptedMoves([{ finish: 'The account page shows Ada signed in.' }]));
+    const run = await runSightlineProcess(
+      ['--home', home.root, 'run', 'Check that I am signed in', '--cdp', chrome.endpoint, '--url', `${account.origin}/account`, '--base-url', model.baseUrl],
+      {},
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`browser operator on ${account.origin}/account`);
+    expect(account.cookies).toEqual([`${SESSION_COOKIE.name}=${SESSION_COOKIE.value}`]);
+    await expectPersonsBrowserUntouched();
+  });
+
   it('Ctrl+C during a step closes only the tab Sightline opened', { timeout: 180_000 }, async () => {
     const file = flowFile('stop.flow.yaml', 'name: Stop\ntarget: { operator: browser, url: "${env.ACCOUNT_URL}" }\nsteps:\n  - assert: The page says I am signed in\n');
     let asked!: () => void;
