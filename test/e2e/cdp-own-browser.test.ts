@@ -274,7 +274,8 @@ describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () 
       },
     ]);
     const run = startSightline(['--home', home.root, 'flow', file, '--cdp', chrome.endpoint, '--base-url', model.baseUrl], { ACCOUNT_URL: `${account.origin}/account` });
-    await modelAsked;
+    // Sightline exiting before the model is asked is a failure, not a wait until the timeout.
+    await Promise.race([modelAsked, run.exited.then((exit) => Promise.reject(new Error(`sightline exited ${exit.code} before the step: ${exit.stderr}`)))]);
     // Sightline's tab is open while the step runs.
     expect(await openTabs(chrome.endpoint)).toEqual([`${account.origin}/account`, `${other.origin}/inbox`].sort());
     run.child.kill('SIGINT');
