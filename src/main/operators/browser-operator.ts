@@ -10,6 +10,10 @@
  * navigation outside it is refused (browser-navigation-guard.ts), a page or frame found outside it anyway is
  * left before any capture (browser-scope-check.ts), and the model is told (takeNotices). Speculative loading,
  * which neither would see, is off in the browser's profile (browser-profile.ts).
+ *
+ * Three ways to a page: launch() starts a browser of its own; attach() drives a Playwright page the caller has;
+ * connect() attaches to the person's running Chrome over CDP and acts only in the tab it opened and the popups
+ * of that tab (browser-owned-tabs.ts), which is all close() closes.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { z } from 'zod';
