@@ -22,7 +22,7 @@ import type { ComputerToolMemory } from '../llm/computer-tool-memory.js';
 import { ModelConfigurationError } from '../llm/model-errors.js';
 import { BrowserNotFoundError } from '../operators/browser-executable.js';
 import { BrowserOperatorError } from '../operators/browser-operator.js';
-import { createOperator, type CreateOperatorOptions } from '../operators/create-operator.js';
+import { createOperator, type CdpTarget, type CreateOperatorOptions } from '../operators/create-operator.js';
 import { DisplayUnavailableError, UnknownDisplayError } from '../operators/display-errors.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
 import { modelToolMemoryAt, type Storage } from '../storage/index.js';
@@ -69,6 +69,8 @@ export interface RunAssemblyOptions {
 export interface RunTarget {
   operator?: OperatorKind | undefined;
   url?: string | undefined;
+  /** The person's own browser, over CDP (`--cdp`): only with the browser operator. */
+  cdp?: CdpTarget | undefined;
 }
 
 export interface RunParts<Model extends ModelAdapter | undefined = ModelAdapter> {
@@ -168,6 +170,9 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
   if (target.url !== undefined && kind !== 'browser') {
     throw new RunSetupError(`A url opens a page in the browser operator; the operator is ${kind}.`, 'invalid');
   }
+  if (target.cdp !== undefined && kind !== 'browser') {
+    throw new RunSetupError(`--cdp attaches the browser operator to your Chrome; the operator is ${kind}.`, 'invalid');
+  }
   const factory = options.operatorFactory ?? createOperator;
   let operator: Operator;
   try {
@@ -175,6 +180,7 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
       kind,
       displayId: options.config.perception.displayId,
       url: target.url,
+      ...(target.cdp === undefined ? {} : { cdp: target.cdp }),
       scope: {
         allowedUrls: options.config.agent.allowedUrls,
         blockedUrls: options.config.agent.blockedUrls,

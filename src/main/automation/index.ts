@@ -9,7 +9,7 @@
  *
  * Folders outside automation/ use it through this file only.
  */
-export { Sightline, type ConfirmationQuestion, type SightlineOptions } from './sightline.js';
+export { Sightline, type ConfirmationQuestion, type ConnectOptions, type SightlineOptions } from './sightline.js';
 export { SightlineAgent, type EventListener, type ReplayOption, type StepOptions, type WaitForOptions } from './sightline-agent.js';
 export type { StepRecord, StepReplay, StepStatus } from './step-record.js';
 export type { ReplayDivergence, ReplayMode, TurnReplay } from '../../shared/replay.js';

@@ -19,6 +19,8 @@ import { ConfigError } from '../config/errors.js';
 import { resolveHome } from '../config/home.js';
 import { loadConfig } from '../config/load.js';
 import { BrowserOperator } from '../operators/browser-operator.js';
+import { checkCdpEndpoint } from '../operators/cdp-endpoint.js';
+import type { CdpTarget } from '../operators/create-operator.js';
 import { DatabaseOpenError, DatabaseVersionError } from '../storage/index.js';
 import { SightlineSetupError } from './automation-errors.js';
 import { withSecretTyping } from './secret-typing.js';
@@ -84,6 +86,19 @@ export interface SightlineOptions {
   replay?: ReplayOption;
 }
 
+/** Sightline.connect: the person's own running Chrome, reached over CDP, instead of a browser Sightline launches. */
+export interface ConnectOptions extends Omit<SightlineOptions, 'operator'> {
+  /**
+   * The browser's DevTools endpoint: `http://127.0.0.1:9222` for Chrome started with `--remote-debugging-port=9222`
+   * (and a `--user-data-dir` of its own), or its `ws://` address. On this machine only, unless `allowRemote`.
+   */
+  cdp: string;
+  /** Which tab: a new one (default; closed by close()), or the one in front (`current`; left open). */
+  tab?: 'new' | 'current';
+  /** Lets `cdp` be on another machine: whoever reaches that port controls the browser, with no password. */
+  allowRemote?: boolean;
+}
+
 export const Sightline = {
   /** Starts the operator the options ask for and opens a new session on it. */
   async launch(options: SightlineOptions = {}): Promise<SightlineAgent> {
@@ -100,9 +115,23 @@ export const Sightline = {
     }
     return openAutomation({ ...options, operator: 'browser' }, page);
   },
+
+  /**
+   * Acts in the person's own running Chrome (their cookies and signed-in sessions) over CDP, in a new tab by
+   * default, inside the same URL scope, confirmation and masking as a launched browser. close() closes only the
+   * tab it opened and disconnects: the browser and the person's other tabs stay as they were.
+   */
+  async connect(options: ConnectOptions): Promise<SightlineAgent> {
+    if (typeof options !== 'object' || options === null) throw new SightlineSetupError('Sightline.connect takes options with cdp: the browser\'s DevTools endpoint, e.g. { cdp: \'http://127.0.0.1:9222\' }.');
+    const { cdp, tab, allowRemote, ...rest } = options;
+    const checked = checkCdpEndpoint(cdp, { allowRemote });
+    if (!checked.ok) throw new SightlineSetupError(`cdp: ${checked.problem}.`);
+    if (tab !== undefined && tab !== 'new' && tab !== 'current') throw new SightlineSetupError(`tab: expected 'new' or 'current', got ${JSON.stringify(tab)}.`);
+    return openAutomation({ ...rest, operator: 'browser' }, undefined, { endpoint: checked.endpoint.url, allowRemote: allowRemote === true, tab: tab ?? 'new' });
+  },
 };
 
-async function openAutomation(options: SightlineOptions, page: Page | undefined): Promise<SightlineAgent> {
+async function openAutomation(options: SightlineOptions, page: Page | undefined, cdp?: CdpTarget): Promise<SightlineAgent> {
   const env = options.env ?? process.env;
   const secrets = checkedSecrets(options.secrets);
   const budget = checkedBudget(options.maxCost);
@@ -121,7 +150,7 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined)
   let parts: RunParts;
   try {
     const url = page === undefined ? options.url : undefined;
-    parts = await assembly.open(runtime.storage, { operator: options.operator ?? (options.url !== undefined ? 'browser' : undefined), url });
+    parts = await assembly.open(runtime.storage, { operator: options.operator ?? (options.url !== undefined ? 'browser' : undefined), url, cdp });
   } catch (error) {
     runtime.close();
     throw error instanceof RunSetupError ? new SightlineSetupError(error.message) : error;

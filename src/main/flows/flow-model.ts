@@ -30,6 +30,13 @@ export interface FlowTarget {
   operator: 'browser' | 'desktop';
   /** A template. */
   url?: string;
+  /** The person's running Chrome to act in over CDP (`target.cdpEndpoint`), checked as a URL; `--cdp` overrides it. */
+  cdpEndpoint?: string;
+  /**
+   * Which tab of the person's browser (Midscene's `bridgeMode`): `new` opens one, `current` acts in the one in
+   * front. Set, it needs an endpoint (`--cdp` or target.cdpEndpoint).
+   */
+  tab?: 'new' | 'current';
   at: SourceAt;
 }
 

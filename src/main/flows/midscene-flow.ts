@@ -32,6 +32,14 @@ const TOP_KEYS = [...BROWSER_TARGETS, 'computer', ...Object.keys(PHONE_TARGETS),
 
 /** Fields that only shape Midscene's own output files, reports or caches: nothing Sightline runs depends on them. */
 const IGNORED_TARGET_KEYS = ['output', 'unstableLogContent', 'waitForNetworkIdle'];
+/**
+ * Midscene's bridge mode drives the person's desktop Chrome through its extension
+ * (https://midscenejs.com/bridge-mode); Sightline reaches the same browser over CDP instead (`--cdp URL`):
+ * newTabWithUrl opens the url in a new tab, currentTab acts in the tab in front and, as Midscene does, opens no url.
+ * Sightline always closes the tabs it opened, so closeNewTabsAfterDisconnect changes nothing.
+ */
+const BRIDGE_MODES: Record<string, 'new' | 'current'> = { newTabWithUrl: 'new', currentTab: 'current' };
+const BRIDGE_IGNORED_KEYS = ['closeNewTabsAfterDisconnect'];
 const REFUSED_TARGET_KEYS: Record<string, string> = {
   viewportWidth: "Sightline's browser keeps the size it is configured with",
   viewportHeight: "Sightline's browser keeps the size it is configured with",
@@ -40,8 +48,6 @@ const REFUSED_TARGET_KEYS: Record<string, string> = {
   userAgent: "Sightline's browser keeps its own user agent",
   cookie: 'Sightline does not load cookie files into its browser',
   serve: 'Sightline does not serve local folders; start a server and give its URL',
-  bridgeMode: "Sightline drives its own browser, not Midscene's Chrome extension",
-  closeNewTabsAfterDisconnect: "Sightline drives its own browser, not Midscene's Chrome extension",
   chromeArgs: "Sightline's browser starts with its own arguments",
   acceptInsecureCerts: "Sightline's browser keeps its certificate checks",
   forceSameTabNavigation: 'Sightline follows the page wherever it goes',
@@ -157,7 +163,13 @@ function readTarget(context: FlowReadContext, entry: Entry): FlowTarget | undefi
     return { operator: 'desktop', at };
   }
   let url: string | undefined;
+  let tab: FlowTarget['tab'];
   for (const field of fields) {
+    if (field.key === 'bridgeMode') {
+      tab = readBridgeMode(context, field);
+      continue;
+    }
+    if (BRIDGE_IGNORED_KEYS.includes(field.key)) continue;
     if (field.key === 'url') {
       const scalar = nodes.readString(field.value, `${entry.key} url`, field.keyNode);
       if (scalar !== undefined) url = midsceneText(context, scalar);
@@ -169,11 +181,23 @@ function readTarget(context: FlowReadContext, entry: Entry): FlowTarget | undefi
       nodes.problem(field.keyNode, `${entry.key} ${field.key} cannot be applied: ${reason}; remove it`);
       continue;
     }
-    const suggestion = closestName(field.key, ['url', ...IGNORED_TARGET_KEYS, ...Object.keys(REFUSED_TARGET_KEYS)]);
+    const suggestion = closestName(field.key, ['url', 'bridgeMode', ...BRIDGE_IGNORED_KEYS, ...IGNORED_TARGET_KEYS, ...Object.keys(REFUSED_TARGET_KEYS)]);
     nodes.problem(field.keyNode, `unknown key ${excerpt(field.key)} in ${entry.key}${suggestion === undefined ? '' : `; did you mean ${suggestion}?`} (Sightline reads url)`);
   }
+  if (tab === 'current') return { operator: 'browser', tab, at };
   if (!fields.some((field) => field.key === 'url')) nodes.problem(entry.keyNode, `${entry.key}: expected url: the page to open`);
-  return url === undefined ? undefined : { operator: 'browser', url, at };
+  return url === undefined ? undefined : { operator: 'browser', url, ...(tab === undefined ? {} : { tab }), at };
+}
+
+/** `bridgeMode: newTabWithUrl | currentTab` (false: Sightline's own browser); see BRIDGE_MODES. */
+function readBridgeMode(context: FlowReadContext, field: Entry): FlowTarget['tab'] {
+  const node = context.nodes.resolve(field.value);
+  if (isScalar(node) && node.value === false) return undefined;
+  const scalar = context.nodes.readString(field.value, 'bridgeMode', field.keyNode);
+  if (scalar === undefined) return undefined;
+  const tab = BRIDGE_MODES[scalar.value];
+  if (tab === undefined) context.nodes.problem(scalar, `bridgeMode: expected newTabWithUrl, currentTab or false, got ${context.nodes.describe(scalar)}`);
+  return tab;
 }
 
 function readIgnoredSection(context: FlowReadContext, entry: Entry, ignored: readonly string[]): void {

@@ -7,6 +7,7 @@ import { isMap, isScalar, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { closestName } from '../../shared/suggestions.js';
 import { readDuration } from '../../shared/durations.js';
 import { declaredSecretProblem } from '../../shared/secret-redaction.js';
+import { checkCdpEndpoint } from '../operators/cdp-endpoint.js';
 import type { Flow, FlowStep, FlowTarget, JsonSchema, SourceAt } from './flow-model.js';
 import { listed, type Entry } from './flow-nodes.js';
 import { defaultFlowName, type FlowReadContext, type LoadedFlow } from './flow-read-context.js';
@@ -30,7 +31,7 @@ const KIND_KEYS: Record<StepKindName, string[]> = {
   sleep: [],
 };
 const TOP_KEYS = ['name', 'target', 'vars', 'params', 'secrets', 'steps'];
-const TARGET_KEYS = ['operator', 'url'];
+const TARGET_KEYS = ['operator', 'url', 'cdpEndpoint'];
 const OPERATORS = ['browser', 'desktop'] as const;
 
 /** How long `wait_for` waits when the step gives no `timeout:`. */
@@ -172,8 +173,18 @@ function readTarget(context: FlowReadContext, entry: Entry, scope: Scope): FlowT
     if (scalar !== undefined) url = checkedTemplate(nodes, scalar, scope, context.env);
     if (operator === 'desktop') nodes.problem(urlEntry.keyNode, 'target url: only the browser operator opens a URL; the desktop operator starts from the screen as it is');
   }
+  const cdpEntry = entries.find((candidate) => candidate.key === 'cdpEndpoint');
+  let cdpEndpoint: string | undefined;
+  if (cdpEntry !== undefined) {
+    const scalar = nodes.readString(cdpEntry.value, 'target cdpEndpoint', cdpEntry.keyNode);
+    // Whether a remote endpoint may be used is the run's to say (--allow-remote-cdp), never the file's: checked at launch.
+    const checked = scalar === undefined ? undefined : checkCdpEndpoint(scalar.value, { allowRemote: true });
+    if (checked !== undefined && !checked.ok) nodes.problem(scalar, `target cdpEndpoint: ${checked.problem}`);
+    else if (checked?.ok === true) cdpEndpoint = checked.endpoint.url;
+    if (operator === 'desktop') nodes.problem(cdpEntry.keyNode, "target cdpEndpoint: only the browser operator attaches to a person's Chrome; the desktop operator acts on the screen");
+  }
   if (operator === undefined) return undefined;
-  return url === undefined ? { operator, at: nodes.at(map) } : { operator, url, at: nodes.at(map) };
+  return { operator, ...(url === undefined ? {} : { url }), ...(cdpEndpoint === undefined ? {} : { cdpEndpoint }), at: nodes.at(map) };
 }
 
 function readSteps(context: FlowReadContext, items: readonly unknown[], scope: Scope, depth: number): { steps: FlowStep[]; scope: Scope } {

@@ -42,11 +42,18 @@ export class NavigationGuard {
   /** Per frame, who waits for its next refused navigation (see nextRefusalOf). */
   private readonly refusalWaiters = new WeakMap<Frame, Array<() => void>>();
 
-  private constructor(private readonly scope: BrowserUrlScope) {}
+  private constructor(
+    private readonly scope: BrowserUrlScope,
+    private readonly owns: ((request: Request) => Promise<boolean>) | undefined,
+  ) {}
 
-  /** Watches the context's navigations when the scope restricts any; otherwise nothing is intercepted. */
-  static async install(context: BrowserContext, scope: BrowserUrlScope): Promise<NavigationGuard> {
-    const guard = new NavigationGuard(scope);
+  /**
+   * Watches the context's navigations when the scope restricts any; otherwise nothing is intercepted. `owns`, in
+   * the person's own browser (browser-owned-tabs.ts), limits it to Sightline's tabs: the person's other tabs go
+   * where they go.
+   */
+  static async install(context: BrowserContext, scope: BrowserUrlScope, owns?: (request: Request) => Promise<boolean>): Promise<NavigationGuard> {
+    const guard = new NavigationGuard(scope, owns);
     if (!scope.watchesNavigations) return guard;
     await context.route('**/*', (route, request) => guard.check(route, request));
     return guard;
@@ -111,6 +118,7 @@ export class NavigationGuard {
   }
 
   private async check(route: Route, request: Request): Promise<void> {
+    if (this.owns !== undefined && !(await this.owns(request))) return route.fallback();
     if (!request.isNavigationRequest()) {
       if (isPrefetch(request) && this.scope.refusal(request.url()) !== undefined) return route.abort('blockedbyclient');
       return route.fallback();

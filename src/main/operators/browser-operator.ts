@@ -10,8 +10,12 @@
  * navigation outside it is refused (browser-navigation-guard.ts), a page or frame found outside it anyway is
  * left before any capture (browser-scope-check.ts), and the model is told (takeNotices). Speculative loading,
  * which neither would see, is off in the browser's profile (browser-profile.ts).
+ *
+ * Three ways to a page: launch() starts a browser of its own; attach() drives a Playwright page the caller has;
+ * connect() attaches to the person's running Chrome over CDP and acts only in the tab it opened and the popups
+ * of that tab (browser-owned-tabs.ts), which is all close() closes.
  */
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { z } from 'zod';
 import type { ComputerAction } from '../../shared/actions.js';
 import type { Frame } from '../perception/frame.js';
@@ -19,6 +23,8 @@ import { performAction } from './action-performer.js';
 import { findBrowserExecutable } from './browser-executable.js';
 import { BROWSER_LAUNCH_ARGUMENTS } from './browser-launch-arguments.js';
 import { BrowserFrameSource } from './browser-frame-source.js';
+import { OwnedTabs } from './browser-owned-tabs.js';
+import { checkCdpEndpoint, withoutEndpoint, type CdpEndpoint } from './cdp-endpoint.js';
 import { NavigationGuard, noticeOf, type Refusal } from './browser-navigation-guard.js';
 import { PendingRequests } from './browser-pending-requests.js';
 import { createBrowserProfile, type BrowserProfile } from './browser-profile.js';
@@ -56,6 +62,24 @@ export interface BrowserOperatorOptions {
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
 
+/** Which tab of the person's browser to act in: a new one (default), or the one in front (Midscene's currentTab). */
+export type ConnectTab = 'new' | 'current';
+
+export interface BrowserConnectOptions {
+  /** The person's Chrome, started with --remote-debugging-port (cdp-endpoint.ts). */
+  endpoint: string;
+  /** Lets an endpoint on another machine through (`--allow-remote-cdp`). */
+  allowRemote?: boolean | undefined;
+  tab?: ConnectTab | undefined;
+  /** Opened in the tab first: in a new tab, about:blank when absent; the current tab stays where it is without it. */
+  url?: string | undefined;
+  scope?: BrowserUrlScopeSettings | undefined;
+  sleep?: Sleep;
+}
+
+// How long attaching may take before the person is told to check the browser is running with its port.
+const CONNECT_TIMEOUT_MS = 30_000;
+
 /** The browser could not be started or a page could not be opened; the message is fit to show a user. */
 export class BrowserOperatorError extends Error {
   constructor(message: string) {
@@ -87,8 +111,10 @@ export class BrowserOperator implements Operator {
   private readonly frameSources = new WeakMap<Page, BrowserFrameSource>();
 
   private constructor(
-    /** The profile a launched browser runs on; none for a page the caller attached (its browser is the caller's). */
-    private readonly profile: BrowserProfile | undefined,
+    /** Ends what this operator started: the launched browser and its profile, or its tabs in the person's browser. */
+    private readonly release: (() => Promise<void>) | undefined,
+    /** In the person's own browser, the tabs that are Sightline's; undefined where every page of the context is. */
+    private readonly tabs: OwnedTabs | undefined,
     private readonly context: BrowserContext,
     private readonly firstPage: Page,
     private readonly deviceScaleFactor: number,
@@ -98,7 +124,7 @@ export class BrowserOperator implements Operator {
   ) {
     this.input = new PlaywrightInput(() => this.page);
     this.sleep = options.sleep ?? sleepUnlessAborted;
-    this.pendingRequests = new PendingRequests(context);
+    this.pendingRequests = new PendingRequests(context, tabs === undefined ? undefined : (request) => tabs.ownsRequestNow(request));
   }
 
   /**
@@ -111,7 +137,7 @@ export class BrowserOperator implements Operator {
   }
 
   private openPages(): Page[] {
-    return this.context.pages().filter((page) => !page.isClosed() && !this.guard.isClosing(page));
+    return this.context.pages().filter((page) => !page.isClosed() && !this.guard.isClosing(page) && (this.tabs?.has(page) ?? true));
   }
 
   /** Starts the browser, opens a page with the viewport asked for, and goes to `url` when given. */
@@ -150,7 +176,15 @@ export class BrowserOperator implements Operator {
       const scope = BrowserUrlScope.from(options.scope);
       const guard = await NavigationGuard.install(context, scope);
       const firstPage = context.pages()[0] ?? (await context.newPage());
-      const operator = new BrowserOperator(profile, context, firstPage, deviceScaleFactor, scope, guard, options);
+      const release = async (): Promise<void> => {
+        try {
+          // Closing the persistent context ends the browser process; the profile can go once it has.
+          await context.close();
+        } finally {
+          await profile.remove().catch(() => undefined);
+        }
+      };
+      const operator = new BrowserOperator(release, undefined, context, firstPage, deviceScaleFactor, scope, guard, options);
       if (options.url) await operator.start(options.url);
       return operator;
     } catch (error) {
@@ -169,7 +203,68 @@ export class BrowserOperator implements Operator {
     const scope = BrowserUrlScope.from(options.scope);
     const guard = await NavigationGuard.install(context, scope);
     const deviceScaleFactor = (await page.evaluate('window.devicePixelRatio').catch(() => 1)) as number;
-    return new BrowserOperator(undefined, context, page, typeof deviceScaleFactor === 'number' ? deviceScaleFactor : 1, scope, guard, options);
+    return new BrowserOperator(undefined, undefined, context, page, typeof deviceScaleFactor === 'number' ? deviceScaleFactor : 1, scope, guard, options);
+  }
+
+  /**
+   * Attaches to the person's running Chrome over CDP and acts in a new tab of it (or in its current tab): their
+   * cookies and signed-in sessions are there, and the rest of their browser is left alone (browser-owned-tabs.ts).
+   * close() closes only the tab it opened (and popups opened from it) and disconnects; the browser keeps running.
+   */
+  static async connect(options: BrowserConnectOptions): Promise<BrowserOperator> {
+    const checked = checkCdpEndpoint(options.endpoint, { allowRemote: options.allowRemote });
+    if (!checked.ok) throw new BrowserOperatorError(capitalized(checked.problem) + '.');
+    const { endpoint } = checked;
+    if (options.url !== undefined && !z.url().safeParse(options.url).success) throw new BrowserOperatorError(`not a URL: ${options.url}`);
+    let browser: Browser;
+    try {
+      // noDefaults: Playwright would otherwise turn on its own download, font and media settings in the person's
+      // default context, for every tab of it.
+      browser = await chromium.connectOverCDP(endpoint.url, { noDefaults: true, timeout: CONNECT_TIMEOUT_MS });
+    } catch (error) {
+      throw new BrowserOperatorError(cannotAttach(endpoint, error));
+    }
+    const disconnect = () => browser.close().catch(() => undefined);
+    let tabs: OwnedTabs | undefined;
+    let context: BrowserContext | undefined;
+    try {
+      context = browser.contexts()[0];
+      if (context === undefined) throw new BrowserOperatorError(`The browser at ${endpoint.shown} has no default profile to open a tab in.`);
+      const tab = options.tab ?? 'new';
+      const firstPage = tab === 'new' ? await context.newPage() : await currentTab(context, endpoint);
+      tabs = new OwnedTabs(context, firstPage, tab === 'new');
+      const owned = tabs;
+      const scope = BrowserUrlScope.from(options.scope);
+      const guard = await NavigationGuard.install(context, scope, (request) => owned.ownsRequest(request));
+      const deviceScaleFactor = (await firstPage.evaluate('window.devicePixelRatio').catch(() => 1)) as number;
+      const inContext = context;
+      const release = async (): Promise<void> => {
+        await owned.closeOurs(inContext);
+        // The person's other tabs are no longer routed through Sightline once it has gone.
+        await inContext.unrouteAll({ behavior: 'ignoreErrors' }).catch(() => undefined);
+        // For a browser reached over CDP, close() only disconnects: the browser keeps running.
+        await disconnect();
+      };
+      const operator = new BrowserOperator(release, owned, context, firstPage, typeof deviceScaleFactor === 'number' ? deviceScaleFactor : 1, scope, guard, options);
+      await operator.measureViewport();
+      if (options.url !== undefined && (tab === 'new' || options.url !== firstPage.url())) await operator.start(options.url);
+      return operator;
+    } catch (error) {
+      if (tabs !== undefined && context !== undefined) await tabs.closeOurs(context).catch(() => undefined);
+      await context?.unrouteAll({ behavior: 'ignoreErrors' }).catch(() => undefined);
+      await disconnect();
+      if (error instanceof BrowserOperatorError) throw error;
+      throw new BrowserOperatorError(withoutEndpoint(`cannot act in the browser at ${endpoint.shown}: ${firstLine(error)}`, endpoint));
+    }
+  }
+
+  /** A page without an emulated viewport (the person's own tab) is as large as its window: read from the page. */
+  private measuredViewport: Viewport | undefined;
+
+  private async measureViewport(): Promise<void> {
+    const size = await this.page.evaluate('({ width: window.innerWidth, height: window.innerHeight })').catch(() => undefined);
+    const parsed = z.object({ width: z.number().int().positive(), height: z.number().int().positive() }).safeParse(size);
+    if (parsed.success) this.measuredViewport = parsed.data;
   }
 
   /** Goes to `url` in the page acted on, inside the scope (a flow's goto); a refusal or failure is the result. */
@@ -284,7 +379,7 @@ export class BrowserOperator implements Operator {
   }
 
   describe(): OperatorDescription {
-    const viewport = this.page.viewportSize() ?? DEFAULT_VIEWPORT;
+    const viewport = this.page.viewportSize() ?? this.measuredViewport ?? DEFAULT_VIEWPORT;
     const url = this.page.url();
     return {
       kind: 'browser',
@@ -322,13 +417,7 @@ export class BrowserOperator implements Operator {
     if (this.closed) return;
     this.closed = true;
     // An attached page is the caller's: its context and browser stay as they were.
-    if (this.profile === undefined) return;
-    try {
-      // Closing the persistent context ends the browser process; the profile can go once it has.
-      await this.context.close();
-    } finally {
-      await this.profile.remove().catch(() => undefined);
-    }
+    await this.release?.();
   }
 
   /** A point of the model's view in the page's CSS pixels (as an action there would land), or where the pointer is. */
@@ -359,6 +448,39 @@ export class BrowserOperator implements Operator {
     this.leftNotices.push(...left);
     return left.length > 0;
   }
+}
+
+/**
+ * The person's tab in front: the one whose document is visible and focused, else the last visible one. Refused
+ * when none is, rather than guessing at a tab the person is not looking at.
+ */
+async function currentTab(context: BrowserContext, endpoint: CdpEndpoint): Promise<Page> {
+  const pages = context.pages().filter((page) => !page.isClosed());
+  const states = await Promise.all(
+    pages.map(async (page) => {
+      const state = await page.evaluate('({ visible: document.visibilityState === "visible", focused: document.hasFocus() })').catch(() => undefined);
+      const parsed = z.object({ visible: z.boolean(), focused: z.boolean() }).safeParse(state);
+      return { page, visible: parsed.success && parsed.data.visible, focused: parsed.success && parsed.data.focused };
+    }),
+  );
+  const visible = states.filter((state) => state.visible);
+  const chosen = visible.find((state) => state.focused) ?? visible[visible.length - 1];
+  if (chosen === undefined) {
+    throw new BrowserOperatorError(`The browser at ${endpoint.shown} shows no tab in front to act in (currentTab). Bring the tab to the front, or let Sightline open a new tab.`);
+  }
+  return chosen.page;
+}
+
+function cannotAttach(endpoint: CdpEndpoint, error: unknown): string {
+  return withoutEndpoint(
+    `cannot attach to the browser at ${endpoint.shown}: ${firstLine(error)}. Is Chrome running with ` +
+      '--remote-debugging-port (and a --user-data-dir of its own)? See docs/flows.md, "Acting in your own browser".',
+    endpoint,
+  );
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function runsAsRootOnLinux(): boolean {

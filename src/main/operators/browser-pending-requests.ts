@@ -20,8 +20,10 @@ export class PendingRequests {
   private documentSinceAction = false;
   private readonly waiters = new Set<() => void>();
 
-  constructor(context: BrowserContext) {
+  /** `counts`: in the person's own browser, only the requests of Sightline's tabs (browser-owned-tabs.ts). */
+  constructor(context: BrowserContext, counts: (request: Request) => boolean = () => true) {
     context.on('request', (request) => {
+      if (!counts(request)) return;
       this.sequence += 1;
       const type = request.resourceType();
       if (type === 'document') this.documentSinceAction = true;

@@ -4,7 +4,7 @@
  */
 import type { OperatorKind } from '../../shared/config.js';
 import type { StopShortcut } from '../../shared/stop-shortcut.js';
-import { BrowserOperator, type Viewport } from './browser-operator.js';
+import { BrowserOperator, type ConnectTab, type Viewport } from './browser-operator.js';
 import type { BrowserUrlScopeSettings } from './browser-url-scope.js';
 import { DesktopOperator } from './desktop-operator.js';
 import type { Operator, OwnWindowHook } from './operator.js';
@@ -25,6 +25,8 @@ export interface CreateOperatorOptions {
   viewport?: Viewport | undefined;
   /** Browser: the page's devicePixelRatio (default 1). */
   deviceScaleFactor?: number | undefined;
+  /** Browser: the person's running Chrome to act in over CDP (a new tab of it), instead of launching one. */
+  cdp?: CdpTarget | undefined;
   /** Browser: the Chromium or Chrome to drive; else SIGHTLINE_BROWSER_PATH, else the usual places. */
   browserPath?: string | undefined;
   /** Browser: the URLs it may open (agent.allowedUrls, agent.blockedUrls, agent.allowFileUrls). */
@@ -33,11 +35,22 @@ export interface CreateOperatorOptions {
   env?: Record<string, string | undefined>;
 }
 
+/** `--cdp URL`, a flow's target.cdpEndpoint, the SDK's Sightline.connect. */
+export interface CdpTarget {
+  endpoint: string;
+  /** `--allow-remote-cdp`: an endpoint on another machine (cdp-endpoint.ts says why it needs saying). */
+  allowRemote?: boolean | undefined;
+  tab?: ConnectTab | undefined;
+}
+
 export async function createOperator(options: CreateOperatorOptions): Promise<Operator> {
   switch (options.kind) {
     case 'desktop':
       return new DesktopOperator({ displayId: options.displayId, ownWindow: options.ownWindow, stopShortcut: options.stopShortcut });
     case 'browser':
+      if (options.cdp !== undefined) {
+        return BrowserOperator.connect({ ...options.cdp, url: options.url, scope: options.scope });
+      }
       return BrowserOperator.launch({
         url: options.url,
         headless: options.headless,

@@ -19,6 +19,8 @@ export function registerRunCommand(program: Command, invocation: CliInvocation):
     .argument('<task>', 'what to do, in plain words (quote it)')
     .addOption(new Option('--operator <kind>', `what to act on: ${OPERATOR_KINDS.join(' or ')}`))
     .option('--url <url>', 'page the browser operator opens first (needs --operator browser)')
+    .option('--cdp <url>', 'act in your own running Chrome (started with --remote-debugging-port), in a new tab, instead of launching a browser; e.g. http://127.0.0.1:9222')
+    .option('--allow-remote-cdp', 'let --cdp reach a browser on another machine (whoever reaches the port controls that browser)')
     .option('--allow-file-urls', 'let the browser operator open file: URLs (files on this computer), off by default')
     .option('--model <name>', 'model name, as the endpoint knows it')
     .addOption(new Option('--dialect <name>', `how the model is asked to act: ${DIALECT_NAMES.join(', ')} (default: the model profile's)`))

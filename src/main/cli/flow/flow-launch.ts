@@ -3,8 +3,9 @@
  * queued flow: the SDK's launch on the flow's target, its secrets typed from the environment, the run's flags over
  * the home's configuration.
  */
-import { Sightline, type SightlineOptions } from '../../automation/index.js';
+import { Sightline, SightlineSetupError, type SightlineOptions } from '../../automation/index.js';
 import type { FlowRunOptions } from '../../flows/flow-runner.js';
+import { flowCdpTarget, type FlowCdpSettings } from './flow-cdp.js';
 
 export interface FlowLaunchSettings {
   home: string;
@@ -17,11 +18,15 @@ export interface FlowLaunchSettings {
   yes: boolean;
   onConfirm?: SightlineOptions['onConfirm'];
   onEvent?: SightlineOptions['onEvent'];
+  /** `sightline flow`'s --cdp and --allow-remote-cdp; absent for the worker, which refuses flows that need them. */
+  cdp?: FlowCdpSettings | undefined;
 }
 
 export function flowLauncher(settings: FlowLaunchSettings): FlowRunOptions['open'] {
-  return (flow, start) =>
-    Sightline.launch({
+  return (flow, start) => {
+    const chosen = flowCdpTarget(flow, settings.cdp);
+    if (!chosen.ok) throw new SightlineSetupError(`${chosen.problem}.`);
+    const options: SightlineOptions = {
       home: settings.home,
       env: settings.env,
       operator: flow.target?.operator ?? 'browser',
@@ -34,7 +39,11 @@ export function flowLauncher(settings: FlowLaunchSettings): FlowRunOptions['open
       yes: settings.yes,
       ...(settings.onConfirm === undefined ? {} : { onConfirm: settings.onConfirm }),
       ...(settings.onEvent === undefined ? {} : { onEvent: settings.onEvent }),
-    });
+    };
+    if (chosen.cdp === undefined) return Sightline.launch(options);
+    const { operator: _operator, ...connectOptions } = options;
+    return Sightline.connect({ ...connectOptions, cdp: chosen.cdp.endpoint, tab: chosen.cdp.tab ?? 'new', allowRemote: chosen.cdp.allowRemote === true });
+  };
 }
 
 function definedOnly(record: Record<string, string | undefined>): Record<string, string> {

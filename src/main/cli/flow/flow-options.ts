@@ -29,6 +29,8 @@ export const FlowOptionsSchema = z.object({
   confirm: z.string().optional(),
   contextPolicy: z.string().optional(),
   allowFileUrls: z.boolean().optional(),
+  cdp: z.string().optional(),
+  allowRemoteCdp: z.boolean().optional(),
   yes: z.boolean().optional(),
   queue: z.string().optional(),
   wait: z.boolean().optional(),

@@ -11,6 +11,7 @@ import { parseCostCeiling, COST_CEILING_FORMS } from '../../../shared/cost-ceili
 import { configuredSecrets, redactorOf } from '../../../shared/secret-redaction.js';
 import { unpricedCeilingRefusal } from '../../agent/index.js';
 import { assembleRun } from '../../app/run-assembly.js';
+import type { Flow } from '../../flows/flow-model.js';
 import { runStatus, type FlowRunResult } from '../../flows/flow-result.js';
 import { flowSecrets } from '../../flows/flow-runner.js';
 import { runFlowSuite } from '../../flows/flow-suite.js';
@@ -28,6 +29,7 @@ import { askOnTerminal } from '../run/terminal-question.js';
 import { enqueueFlows } from '../queue/enqueue-flows.js';
 import { queueAddressOf } from '../queue/queue-address.js';
 import { orderedFlows, readFlows } from './flow-files.js';
+import { flowCdpTarget, type FlowCdpSettings } from './flow-cdp.js';
 import { flowLauncher } from './flow-launch.js';
 import { flowLine, stepLine, summaryLine } from './flow-lines.js';
 import { checkedShard, FLOW_CONFIG_FLAG_NAMES, flowConfigFlags, parseVars, wholeNumber, type FlowOptions } from './flow-options.js';
@@ -47,6 +49,9 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
     throw new UserError(`--max-cost: expected ${COST_CEILING_FORMS}, got ${JSON.stringify(options.maxCost.slice(0, 40))}.`, EXIT.usage);
   }
   const queue = queueAddressOf(options.queue, io.env);
+  if (queue !== undefined && (options.cdp !== undefined || options.allowRemoteCdp === true)) {
+    throw new UserError("--cdp acts in a browser on this machine; a queued flow runs on a worker's, so --cdp does not go with --queue.", EXIT.usage);
+  }
   if (queue !== undefined) return enqueueFlows(invocation, command, files, options, { address: queue, vars, retries, shard });
   if (options.wait === true) throw new UserError('--wait waits for queued flows: give --queue URL (or set SIGHTLINE_QUEUE_URL).', EXIT.usage);
   if (options.store !== undefined || options.blobs !== undefined) {
@@ -65,6 +70,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   // As in Midscene, the command line's flag wins over the batch index's setting.
   const concurrency = concurrencyFlag ?? run.batch?.concurrent ?? 1;
   const summaryFile = outputFile('summary', run.batch?.summary, io.cwd);
+  const cdp = checkedFlowCdp(flows, options, concurrency, io.cwd);
 
   const secretValues = flows.flatMap((flow) => Object.values(flowSecrets(flow, io.env)));
   const redact = redactorOf([...configuredSecrets(loaded.config), ...secretValues]);
@@ -101,6 +107,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
         ...(options.replay === true ? { replay: { heal: options.heal !== false } } : {}),
         config: flowConfigFlags(options),
         yes: options.yes === true,
+        cdp,
         // A person can answer only one question at a time, and only at a terminal.
         ...(io.isInteractive && options.yes !== true
           ? { onConfirm: (question) => asking(() => askYes(`Allow ${question.action} (${question.reason})? [y/N] `, interrupts)) }
@@ -131,6 +138,24 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   if (reportFile !== undefined) await writeFlowRunReport(reportFile, redacted, status, { home: loaded.home }, redact, stderr);
   stderr(summaryLine(result));
   invocation.exitCode = status === 'passed' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.failed;
+}
+
+/** --cdp and each flow's target.cdpEndpoint and bridgeMode, checked for every flow before anything starts (flow-cdp.ts). */
+function checkedFlowCdp(flows: readonly Flow[], options: FlowOptions, concurrency: number, cwd: string): FlowCdpSettings {
+  if (options.allowRemoteCdp === true && options.cdp === undefined && !flows.some((flow) => flow.target?.cdpEndpoint !== undefined)) {
+    throw new UserError('--allow-remote-cdp goes with --cdp URL or a target.cdpEndpoint: there is no endpoint to allow.', EXIT.usage);
+  }
+  const settings: FlowCdpSettings = { endpoint: options.cdp, allowRemote: options.allowRemoteCdp === true };
+  const problems = flows.flatMap((flow) => {
+    const checked = flowCdpTarget(flow, settings);
+    const name = relative(cwd, flow.file) || flow.file;
+    if (!checked.ok) return [`${name}: ${checked.problem}.`];
+    // Two flows at once in the one tab in front would act over each other.
+    if (checked.cdp?.tab === 'current' && concurrency > 1) return [`${name}: bridgeMode: currentTab acts in the one tab in front; run it without --concurrency.`];
+    return [];
+  });
+  if (problems.length > 0) throw new UserError([...new Set(problems)].join('\n'), EXIT.usage);
+  return settings;
 }
 
 /** One question at a time: concurrent flows wait for each other's answers. */

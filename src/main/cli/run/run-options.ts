@@ -7,11 +7,15 @@ import { z } from 'zod';
 import type { Config } from '../../../shared/config.js';
 import { parseId } from '../../../shared/ids.js';
 import { BrowserUrlScope } from '../../operators/browser-url-scope.js';
+import { checkCdpEndpoint } from '../../operators/cdp-endpoint.js';
+import type { CdpTarget } from '../../operators/create-operator.js';
 import { EXIT, UserError } from '../io.js';
 
 export const RunOptionsSchema = z.object({
   operator: z.string().optional(),
   url: z.string().optional(),
+  cdp: z.string().optional(),
+  allowRemoteCdp: z.boolean().optional(),
   allowFileUrls: z.boolean().optional(),
   model: z.string().optional(),
   dialect: z.string().optional(),
@@ -51,7 +55,8 @@ export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLA
     'agent.maxSteps': options.maxSteps,
     'agent.maxCost': options.maxCost,
     'agent.confirm': options.confirm,
-    'agent.operator': options.operator,
+    // --cdp attaches the browser operator; it needs no --operator browser of its own.
+    'agent.operator': options.operator ?? (options.cdp === undefined ? undefined : 'browser'),
     'agent.allowFileUrls': allowFileUrlsFlag(options.allowFileUrls),
     'context.policy': options.contextPolicy,
   };
@@ -78,6 +83,23 @@ export function checkUrl(url: string | undefined, config: Config): string | unde
   const refusal = BrowserUrlScope.from(config.agent).refusal(url);
   if (refusal !== undefined) throw new UserError(`--url: ${refusal}.`, EXIT.usage);
   return url;
+}
+
+/**
+ * --cdp is the person's running Chrome, which the browser operator attaches to (a new tab of it) instead of
+ * launching its own; checked here so that a wrong or remote endpoint is a usage error before anything starts.
+ */
+export function checkCdp(options: { cdp?: string | undefined; allowRemoteCdp?: boolean | undefined }, config: Config): CdpTarget | undefined {
+  if (options.cdp === undefined) {
+    if (options.allowRemoteCdp === true) throw new UserError('--allow-remote-cdp goes with --cdp URL: there is no endpoint to allow.', EXIT.usage);
+    return undefined;
+  }
+  if (config.agent.operator !== 'browser') {
+    throw new UserError(`--cdp attaches the browser operator to your Chrome; the operator is ${config.agent.operator} (leave out --operator, or say --operator browser).`, EXIT.usage);
+  }
+  const checked = checkCdpEndpoint(options.cdp, { allowRemote: options.allowRemoteCdp });
+  if (!checked.ok) throw new UserError(`--cdp: ${checked.problem}.`, EXIT.usage);
+  return { endpoint: checked.endpoint.url, allowRemote: options.allowRemoteCdp === true };
 }
 
 /** --allow-file-urls is a switch: given, it sets agent.allowFileUrls; absent, the configuration decides. */

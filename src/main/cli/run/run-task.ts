@@ -27,7 +27,7 @@ import { exitCodeOf } from './exit-codes.js';
 import { watchInterrupts } from './interrupts.js';
 import { watchDesktopStopShortcut } from './stop-shortcut-watch.js';
 import { askUserHandler, confirmationHandler } from './person-handlers.js';
-import { CONFIG_FLAG_NAMES, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
+import { CONFIG_FLAG_NAMES, checkCdp, checkTask, checkUrl, configFlags, parseSessionFlag, type RunOptions } from './run-options.js';
 import { redactingWriter } from './secrets.js';
 import { askOnTerminal } from './terminal-question.js';
 
@@ -42,6 +42,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   const unheld = unpricedCeilingRefusal(config, config.agent.maxCost, options.maxCost !== undefined ? '--max-cost' : 'agent.maxCost');
   if (unheld !== undefined) throw new UserError(unheld, EXIT.usage);
   const url = checkUrl(options.url, config);
+  const cdp = checkCdp(options, config);
   const redact = secretRedactor(config);
   const stdout = redactingWriter(commandOutput(invocation.io.stdout, options.json), redact);
   const stderr = redactingWriter(invocation.io.stderr, redact);
@@ -57,7 +58,7 @@ export async function runTask(invocation: CliInvocation, command: Command, taskT
   let stopShortcutWatch: () => void = () => undefined;
   try {
     if (sessionId !== undefined) checkSessionCanContinue(runtime, sessionId, loaded);
-    parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url }));
+    parts = await explainSetupErrors(() => assembly.open(runtime.storage, { url, cdp }));
     const { model, operator } = parts;
     // readline writes the prompt itself, past the writers above: it names the model's action (typed text).
     const ask = (question: string, signal: AbortSignal) => askOnTerminal(terminalText(redact(question)), signal, interrupts.interrupt);
