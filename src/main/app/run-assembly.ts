@@ -22,6 +22,7 @@ import { ModelConfigurationError } from '../llm/model-errors.js';
 import { BrowserNotFoundError } from '../operators/browser-executable.js';
 import { BrowserOperatorError } from '../operators/browser-operator.js';
 import { createOperator, type CreateOperatorOptions } from '../operators/create-operator.js';
+import type { BrowserContextSettings, Viewport } from '../operators/browser-operator.js';
 import { DisplayUnavailableError, UnknownDisplayError } from '../operators/display-errors.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
 import type { ComputerToolMemory, Storage } from '../storage/index.js';
@@ -64,6 +65,13 @@ export interface RunAssemblyOptions {
 export interface RunTarget {
   operator?: OperatorKind | undefined;
   url?: string | undefined;
+  /** The browser's viewport, pixel ratio and context settings (a Midscene script's web target). */
+  browser?: RunBrowserSettings | undefined;
+}
+
+export interface RunBrowserSettings extends BrowserContextSettings {
+  viewport?: Viewport | undefined;
+  deviceScaleFactor?: number | undefined;
 }
 
 export interface RunParts<Model extends ModelAdapter | undefined = ModelAdapter> {
@@ -160,6 +168,7 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
       kind,
       displayId: options.config.perception.displayId,
       url: target.url,
+      ...browserSettingsOf(target.browser),
       scope: {
         allowedUrls: options.config.agent.allowedUrls,
         blockedUrls: options.config.agent.blockedUrls,
@@ -181,6 +190,12 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
     throw asSetupError(error);
   }
   return operator;
+}
+
+function browserSettingsOf(settings: RunBrowserSettings | undefined): Partial<CreateOperatorOptions> {
+  if (settings === undefined) return {};
+  const { viewport, deviceScaleFactor, ...browserContext } = settings;
+  return { viewport, deviceScaleFactor, browserContext };
 }
 
 function asSetupError(error: unknown): unknown {

@@ -36,6 +36,11 @@ export interface StepOptions {
    * checking the screen before and after each action; the automation's `replay` option when absent.
    */
   replay?: ReplayOption;
+  /**
+   * What the model is told before this step, as a note beside it (a Midscene script's aiActionContext: the
+   * script's own words about the site or the task). Never stored in the session's history.
+   */
+  context?: string;
 }
 
 /**
@@ -216,6 +221,7 @@ export class SightlineAgent {
     // The secrets this step may type: those its own text names.
     const named = secretsNamedIn(trimmed, this.parts.secrets);
     const ephemeral: EphemeralContext[] = named.length > 0 ? [{ type: 'note', content: SECRET_PLACEHOLDER_NOTE }] : [];
+    if (options.context !== undefined && options.context.trim() !== '') ephemeral.unshift({ type: 'note', content: `Context for every step of this script: ${options.context.trim()}` });
     const started = Date.now();
     const replay = replaySetting(options.replay ?? this.parts.replay);
     const turn = this.parts.secretTyping.during(named, () => this.parts.agent.runTurn({

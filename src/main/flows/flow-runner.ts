@@ -9,6 +9,7 @@ import { redactStrings } from '../../shared/secret-redaction.js';
 import { StepFailedError, StepStoppedError, type SightlineAgent, type StepRecord, type StepReplay } from '../automation/index.js';
 import type { Flow, FlowStep } from './flow-model.js';
 import type { FlowResult, StepReplayResult, StepResult, StepResultStatus } from './flow-result.js';
+import { serveFolder, type ServedFolder } from './served-folder.js';
 import { renderTemplate, templateValue, TemplateError } from './templates.js';
 
 export interface FlowRunOptions {
@@ -75,10 +76,14 @@ export async function runFlow(flow: Flow, options: FlowRunOptions): Promise<Flow
     steps: [],
   };
   let agent: SightlineAgent | undefined;
+  let served: ServedFolder | undefined;
   try {
     const secretNames = Object.keys(secrets);
     const scope = flowScope(flow, {}, {}, secretNames);
-    const url = flow.target?.url === undefined ? undefined : renderTemplate(flow.target.url, scope, { secrets: secretNames });
+    const rendered = flow.target?.url === undefined ? undefined : renderTemplate(flow.target.url, scope, { secrets: secretNames });
+    // Midscene's serve: the folder for this run only, its url a page of it.
+    if (flow.target?.serve !== undefined) served = await serveFolder(flow.target.serve);
+    const url = served === undefined || rendered === undefined ? rendered : served.urlOf(rendered);
     agent = await options.open(flow, { secrets, url });
     result.sessionId = agent.sessionId;
     const run = new FlowRun(agent, flow, options, result, secretNames);
@@ -93,6 +98,7 @@ export async function runFlow(flow: Flow, options: FlowRunOptions): Promise<Flow
       result.costDollars = agent.cost.dollars ?? undefined;
       await agent.close();
     }
+    await served?.close();
     result.durationMs = Date.now() - started;
   }
   return result;
@@ -313,7 +319,8 @@ class FlowRun {
     return renderTemplate(text, scope, { secrets: this.secretNames });
   }
 
-  private signal(): { signal: AbortSignal } {
-    return { signal: this.options.signal };
+  /** What every model step is given: the stop signal, and the script's context for the model (aiActionContext). */
+  private signal(): { signal: AbortSignal; context?: string } {
+    return { signal: this.options.signal, ...(this.top.context === undefined ? {} : { context: this.top.context }) };
   }
 }

@@ -47,11 +47,36 @@ export interface BrowserOperatorOptions {
   deviceScaleFactor?: number | undefined;
   /** The browser executable; otherwise SIGHTLINE_BROWSER_PATH, then the usual install locations. */
   executablePath?: string | undefined;
+  /** The browser context's own settings (a Midscene script's web target); each absent one keeps the browser's. */
+  context?: BrowserContextSettings | undefined;
   env?: Record<string, string | undefined>;
   /** The URLs the operator may open; without it, any but file: URLs. */
   scope?: BrowserUrlScopeSettings | undefined;
   /** Resolves after the time, or early when the signal aborts (pause.ts). */
   sleep?: Sleep;
+}
+
+export interface BrowserContextSettings {
+  userAgent?: string | undefined;
+  /** Accept a certificate the browser would refuse (a local test server's own). */
+  acceptInsecureCerts?: boolean | undefined;
+  extraHTTPHeaders?: Record<string, string> | undefined;
+  /** Set before the first page loads. */
+  cookies?: BrowserCookie[] | undefined;
+  /** Where the page's downloads are saved; without it, downloads are refused as before. */
+  downloadPath?: string | undefined;
+}
+
+export interface BrowserCookie {
+  name: string;
+  value: string;
+  domain?: string | undefined;
+  path?: string | undefined;
+  url?: string | undefined;
+  expires?: number | undefined;
+  httpOnly?: boolean | undefined;
+  secure?: boolean | undefined;
+  sameSite?: 'Strict' | 'Lax' | 'None' | undefined;
 }
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
@@ -68,6 +93,16 @@ const BrowserOperatorOptionsSchema = z.object({
   url: z.url().optional(),
   viewport: z.object({ width: z.number().int().min(100).max(7680), height: z.number().int().min(100).max(4320) }).optional(),
   deviceScaleFactor: z.number().min(0.5).max(4).optional(),
+  context: z
+    .object({
+      userAgent: z.string().min(1).max(1000).optional(),
+      acceptInsecureCerts: z.boolean().optional(),
+      // A header value with a line break would start another header.
+      extraHTTPHeaders: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/), z.string().regex(/^[^\r\n\0]*$/)).optional(),
+      cookies: z.array(z.object({ name: z.string().min(1), value: z.string() }).loose()).optional(),
+      downloadPath: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 export class BrowserOperator implements Operator {
@@ -141,6 +176,7 @@ export class BrowserOperator implements Operator {
         handleSIGINT: false,
         viewport: options.viewport ?? DEFAULT_VIEWPORT,
         deviceScaleFactor,
+        ...contextOptionsOf(options.context),
       });
     } catch (error) {
       await profile.remove().catch(() => undefined);
@@ -149,6 +185,7 @@ export class BrowserOperator implements Operator {
     try {
       const scope = BrowserUrlScope.from(options.scope);
       const guard = await NavigationGuard.install(context, scope);
+      if (options.context?.cookies !== undefined && options.context.cookies.length > 0) await context.addCookies(options.context.cookies.map(cookieOf));
       const firstPage = context.pages()[0] ?? (await context.newPage());
       const operator = new BrowserOperator(profile, context, firstPage, deviceScaleFactor, scope, guard, options);
       if (options.url) await operator.start(options.url);
@@ -389,4 +426,31 @@ function navigatedUnder(error: unknown): boolean {
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0]!.trim();
+}
+
+/** The launch options a script's browser settings become (Playwright's names). */
+function contextOptionsOf(settings: BrowserContextSettings | undefined): Record<string, unknown> {
+  if (settings === undefined) return {};
+  return {
+    ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
+    ...(settings.acceptInsecureCerts === true ? { ignoreHTTPSErrors: true } : {}),
+    ...(settings.extraHTTPHeaders === undefined ? {} : { extraHTTPHeaders: settings.extraHTTPHeaders }),
+    ...(settings.downloadPath === undefined ? {} : { acceptDownloads: true, downloadsPath: settings.downloadPath }),
+  };
+}
+
+/** A cookie as Playwright sets it: a url, or a domain with a path. */
+function cookieOf(cookie: BrowserCookie): Parameters<BrowserContext['addCookies']>[0][number] {
+  const defined = Object.fromEntries(Object.entries(cookie).filter(([, value]) => value !== undefined)) as BrowserCookie;
+  if (defined.url !== undefined) return { name: defined.name, value: defined.value, url: defined.url, ...pick(defined) };
+  return { name: defined.name, value: defined.value, domain: defined.domain ?? '', path: defined.path ?? '/', ...pick(defined) };
+}
+
+function pick(cookie: BrowserCookie): { expires?: number; httpOnly?: boolean; secure?: boolean; sameSite?: 'Strict' | 'Lax' | 'None' } {
+  return {
+    ...(cookie.expires === undefined ? {} : { expires: cookie.expires }),
+    ...(cookie.httpOnly === undefined ? {} : { httpOnly: cookie.httpOnly }),
+    ...(cookie.secure === undefined ? {} : { secure: cookie.secure }),
+    ...(cookie.sameSite === undefined ? {} : { sameSite: cookie.sameSite }),
+  };
 }

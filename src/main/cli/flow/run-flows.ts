@@ -9,6 +9,7 @@ import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { parseCostCeiling, COST_CEILING_FORMS } from '../../../shared/cost-ceiling.js';
 import { configuredSecrets, redactorOf } from '../../../shared/secret-redaction.js';
+import { terminalLine } from '../../../shared/terminal-text.js';
 import { assembleRun } from '../../app/run-assembly.js';
 import { runStatus, type FlowRunResult } from '../../flows/flow-result.js';
 import { flowSecrets } from '../../flows/flow-runner.js';
@@ -95,6 +96,8 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
       }),
       onFlowStart: (flow, attempt) => {
         stderr(`▶ ${flow.name} (${relative(io.cwd, flow.file) || flow.file})${attempt > 1 ? `, attempt ${attempt}` : ''}\n`);
+        // What the file holds that Sightline reads and ignores, said once, before the flow's steps.
+        if (attempt === 1) for (const note of flow.notes ?? []) stderr(`  note: ${terminalLine(note)}\n`);
         if (json) print({ type: 'flow-started', flow: flow.name, file: flow.file, attempt });
       },
       onStep: (flow, step) => {
