@@ -4,7 +4,7 @@
  * own folder, sizes the browser, sets its user agent, headers and cookies, and gives the model a context; the page
  * reports to this test what its browser was, and the model's requests show what it was told and shown.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
 
-const FIXTURE = resolve(import.meta.dirname, '../fixtures/midscene/served-shop');
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/midscene');
 
 /** What the page reported of itself, and the headers its browser sent with the image request. */
 let reports: unknown[] = [];
@@ -55,7 +55,8 @@ beforeEach(async () => {
   model = await startFakeOpenAiServer();
   home = createTemporaryHome('sightline-midscene-flow');
   folder = mkdtempSync(join(tmpdir(), 'sightline-midscene-served-'));
-  cpSync(FIXTURE, folder, { recursive: true });
+  cpSync(join(FIXTURES, 'served-shop'), folder, { recursive: true });
+  cpSync(join(FIXTURES, 'javascript-page'), folder, { recursive: true });
 });
 
 afterEach(async () => {
@@ -115,5 +116,33 @@ describe('a Midscene web script with serve:, browser options and aiActionContext
     expect(run.stderr).toContain('note: aiTap xpath (line 32) is ignored: Sightline acts on what the screen shows, not on the DOM');
     expect(run.stderr).toContain('note: aiAssert errorMessage (line 27) is ignored');
     expect(run.stderr).toContain('note: aiDragAndDrop planningStrategy (line 37) is ignored');
+  });
+});
+
+describe('javascript:', () => {
+  it('runs the script\'s own code in the page, never through the model, and keeps each value under its name', { timeout: 180_000 }, async () => {
+    const out = join(folder, 'out.json');
+    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'javascript-page.yaml'), '--out', out, '--base-url', model.baseUrl]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.requests).toHaveLength(0);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { flows: Array<{ steps: Array<{ label: string; kind: string; status: string; value?: unknown; as?: string }> }> };
+    expect(report.flows[0]!.steps.map(({ label, kind, status, value, as }) => ({ label, kind, status, value, as }))).toEqual([
+      { label: 'change and read the page', kind: 'group', status: 'passed', value: undefined, as: undefined },
+      { label: 'javascript', kind: 'javascript', status: 'passed', value: 3, as: 'itemCount' },
+      { label: 'javascript', kind: 'javascript', status: 'passed', value: { heading: 'Changed by the script', href: '/index.html' }, as: 'page' },
+    ]);
+  });
+
+  it('passes the confirmation gate: under --confirm always, with no one to ask, it is refused and does not run', { timeout: 180_000 }, async () => {
+    const out = join(folder, 'out.json');
+    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'javascript-page.yaml'), '--out', out, '--confirm', 'always', '--base-url', model.baseUrl]);
+    expect(run.code, run.stderr).toBe(1);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { flows: Array<{ steps: Array<{ kind: string; status: string; reason?: string }> }> };
+    expect(report.flows[0]!.steps.map(({ kind, status }) => [kind, status])).toEqual([
+      ['group', 'passed'],
+      ['javascript', 'failed'],
+      ['javascript', 'skipped'],
+    ]);
+    expect(report.flows[0]!.steps[1]!.reason).toBe('running the javascript was refused');
   });
 });

@@ -115,13 +115,15 @@ describe('Midscene scripts written in its format (test/fixtures/midscene)', () =
     expect(flow.notes).toEqual(["web output (line 14) is ignored: it names Midscene's own output file; use --out"]);
   });
 
-  it('midscene-shop-login.yaml is refused for its javascript item alone; its aiQuery shape reads as a schema', () => {
+  it('midscene-shop-login.yaml converts whole (issue 35: its javascript item runs in the page); its aiQuery shape reads as a schema', () => {
     const path = join(fixtures, 'midscene-shop-login.yaml');
-    expect(problemsOf(path)).toEqual(['24:9: javascript cannot run in Sightline: it runs JavaScript in the page, and Sightline acts only through the screen, as a person would']);
-    const text = readFileSync(path, 'utf8').replace(/ {2}- name: count the cards in the page[\s\S]*$/, '');
-    const trimmed = join(folder, 'shop.yaml');
-    writeFileSync(trimmed, text);
-    const [, extract] = loadFlowFile(trimmed, { vars: {}, env: {} }).steps;
+    const [, extract, count] = loadFlowFile(path, { vars: {}, env: {} }).steps;
+    expect(count?.kind === 'group' ? count.steps[0] : undefined).toMatchObject({
+      label: 'javascript',
+      kind: 'javascript',
+      code: "document.querySelectorAll('.product-card').length\n",
+      as: 'card-count',
+    });
     expect(extract?.kind === 'group' ? extract.steps[0] : undefined).toMatchObject({
       label: 'aiQuery',
       kind: 'extract',
@@ -285,7 +287,7 @@ describe('what Sightline cannot run is refused before the run, by name and line'
         ].join('\n'),
       ).problems(),
     ).toEqual([
-      '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, aiClearInput, aiDragAndDrop, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
+      '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, javascript, aiClearInput, aiDragAndDrop, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
       '8:9: unknown key deepthink for aiTap; did you mean deepThink? expected prompt, locate, deepThink, deepLocate, cacheable, xpath, domIncluded, screenshotIncluded, useDom, autoDismissKeyboard, checkIntervalMs, errorMessage, aiActionProgressTip, aiActionProgressTips, planningStrategy, context or uiContext',
       '11:11: aiAssert images: prompting with images is not supported; describe the element in words',
       '13:9: a flow item has one action; this one has aiTap and aiHover',
@@ -408,6 +410,15 @@ describe('issue 35: the web target options and the remaining items', () => {
     ]);
     expect(script('      - aiAct: buy\n        planningStrategy: fast\n').load().notes).toEqual([
       "aiAct planningStrategy (line 7) is ignored: it picks Midscene's planner; Sightline's model plans each step itself",
+    ]);
+  });
+});
+
+describe('issue 35: javascript', () => {
+  it('is a step that runs the code in the page, its name kept for later; refused on a computer: target', () => {
+    expect(stepsOf('      - javascript: document.title\n        name: title\n')).toEqual([{ label: 'javascript', continueOnError: false, kind: 'javascript', code: 'document.title', as: 'title' }]);
+    expect(script('      - javascript: document.title\n', {}, 'computer: {}\n').problems()).toEqual([
+      '5:9: javascript cannot run on a computer: target: it runs in a browser page, and on the desktop Sightline acts only through the screen; use web:',
     ]);
   });
 });

@@ -20,7 +20,7 @@ import type { CostCeiling } from '../../shared/cost-ceiling.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent } from '../../shared/events.js';
 import { userText } from '../../shared/messages.js';
-import type { Agent, AnswerRequest, ConfirmationHandler, TurnOutcome } from '../agent/index.js';
+import { toolConfirmationReason, type Agent, type AnswerRequest, type ConfirmationHandler, type TurnOutcome } from '../agent/index.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import { prepareSchema, type ExtractSchema } from './answer-schemas.js';
@@ -199,6 +199,46 @@ export class SightlineAgent {
     const step = record(outcome.ok ? 'passed' : 'failed', outcome.ok ? undefined : outcome.error);
     this.steps.push(step);
     if (!outcome.ok) throw new StepFailedError(`goto: ${outcome.error}`, step);
+  }
+
+  /**
+   * Runs the script's own JavaScript expression in the page, through the browser and never through the model
+   * (a Midscene script's `javascript:`), and returns its JSON value. The page must be inside the URL scope. It is
+   * the script's own code, as a goto is its own navigation: it passes the confirmation gate, which asks under
+   * `always` (tool-confirmation.ts). The desktop has no page to run it in.
+   */
+  async evaluate(code: string, options: StepOptions = {}): Promise<unknown> {
+    this.ensureOpen();
+    const evaluate = this.parts.operator.evaluate;
+    if (evaluate === undefined) throw new SightlineError('javascript runs in a browser page; this automation drives the desktop, where Sightline acts only through the screen.');
+    const started = Date.now();
+    const record = (status: StepRecord['status'], reason: string | undefined): StepRecord => ({
+      kind: 'javascript', text: code, status, sessionId: this.sessionId, turnId: undefined, reason, answer: undefined, evidence: [], actions: 0,
+      startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, cost: { dollars: null, unpricedTokens: 0 },
+    });
+    const signal = options.signal === undefined ? this.stopAll.signal : AbortSignal.any([options.signal, this.stopAll.signal]);
+    const reason = toolConfirmationReason(this.parts.confirmPolicy, 'javascript', { risk: undefined });
+    if (reason !== undefined) {
+      const answer = await this.parts.confirm(
+        { sessionId: this.sessionId, turnId: '', requestId: `javascript-${started}`, action: { tool: 'javascript', arguments: { code } }, reason },
+        signal,
+      );
+      if (!(typeof answer === 'boolean' ? answer : answer.approved)) {
+        const step = record('failed', 'running the javascript was refused');
+        this.steps.push(step);
+        throw new StepFailedError(`javascript was refused by the confirmation gate (${reason}).`, step);
+      }
+    }
+    const outcome = await evaluate.call(this.parts.operator, code, signal);
+    if (!outcome.ok && signal.aborted) {
+      const step = record('stopped', 'stopped');
+      this.steps.push(step);
+      throw new StepStoppedError('The javascript was stopped.', step);
+    }
+    const step = record(outcome.ok ? 'passed' : 'failed', outcome.ok ? undefined : outcome.error);
+    this.steps.push(step);
+    if (!outcome.ok) throw new StepFailedError(`javascript: ${outcome.error}`, step);
+    return outcome.value;
   }
 
   /** Stops a step under way, then releases the browser (or the desktop's held input), the MCP servers and the database. */

@@ -92,6 +92,7 @@ export type FlowStep = StepBase &
     | { kind: 'wait_for'; text: string; timeoutMs: number }
     | { kind: 'goto'; url: string }
     | { kind: 'sleep'; ms: number }
+    | { kind: 'javascript'; code: string /* template */; as: string | undefined } // Midscene's javascript: in the page
     | { kind: 'group'; name: string; steps: FlowStep[] } // a Midscene task
   );
 

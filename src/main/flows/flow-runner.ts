@@ -202,6 +202,13 @@ class FlowRun {
           text = this.render(step.url, scope);
           await this.agent.goto(text);
           break;
+        case 'javascript': {
+          text = this.render(step.code, scope);
+          const value = await this.agent.evaluate(text, this.signal());
+          if (step.as !== undefined) scope[step.as] = this.withoutPlaceholders(value);
+          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', value);
+          return;
+        }
         case 'sleep':
           text = `${step.ms} ms`;
           await sleep(step.ms, undefined, { signal: this.options.signal }).catch(() => undefined);
@@ -275,7 +282,7 @@ class FlowRun {
       reason: reason ?? sdkStep?.reason,
       evidence: sdkStep?.evidence ?? [],
       ...(value !== undefined ? { value } : answer !== undefined && step.kind !== 'wait_for' ? { value: answer.value } : {}),
-      ...(step.kind === 'extract' && step.as !== undefined ? { as: step.as } : {}),
+      ...((step.kind === 'extract' || step.kind === 'javascript') && step.as !== undefined ? { as: step.as } : {}),
       durationMs: Date.now() - started,
       costDollars: spent === null ? undefined : spent - spentBefore,
       turnId: sdkStep?.turnId,
@@ -292,7 +299,7 @@ class FlowRun {
       label: step.label,
       kind: step.kind,
       // Not rendered (its values may never exist): the step as the file wrote it.
-      text: 'text' in step ? step.text : step.kind === 'goto' ? step.url : undefined,
+      text: 'text' in step ? step.text : step.kind === 'goto' ? step.url : step.kind === 'javascript' ? step.code : undefined,
       at: step.at,
       status: 'skipped',
       reason: this.stopped ? 'the flow was stopped' : 'an earlier step failed',

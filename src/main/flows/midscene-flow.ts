@@ -79,6 +79,7 @@ const ACTIONS: Record<string, string[]> = {
   aiAction: [],
   ...Object.fromEntries(Object.keys(LOCATE_VERBS).map((action) => [action, ['prompt', 'locate']])),
   aiInput: ['value', 'locate', 'mode'],
+  javascript: ['name'],
   aiClearInput: ['locate'],
   aiDragAndDrop: ['from', 'to'],
   aiKeyboardPress: ['keyName', 'locate'],
@@ -90,7 +91,6 @@ const ACTIONS: Record<string, string[]> = {
   sleep: [],
 };
 const REFUSED_ACTIONS: Record<string, string> = {
-  javascript: 'it runs JavaScript in the page, and Sightline acts only through the screen, as a person would',
   runAdbShell: 'it runs commands on an Android device',
   runWdaRequest: "it calls an iOS device's WebDriverAgent",
   launch: 'it starts an app on a phone',
@@ -128,6 +128,7 @@ export function readMidsceneFlow(context: FlowReadContext, root: YAMLMap): Loade
   if (targets.length > 1) nodes.problem(targets[1]?.keyNode, `a Midscene script has one target; this one has ${listed(targets.map((found) => found.key), 'and')}`);
   const targetEntry = targets[0];
   if (targetEntry !== undefined && targets.length === 1) target = readTarget(read, targetEntry);
+  if (targetEntry?.key === 'computer') read.operator = 'desktop';
 
   const agent = entry('agent');
   if (agent !== undefined) readSettingsSection(read, agent, IGNORED_AGENT_KEYS);
@@ -151,6 +152,8 @@ export function readMidsceneFlow(context: FlowReadContext, root: YAMLMap): Loade
 /** What reading one script gathers besides its steps: the notes of what it ignored, and the model's context. */
 interface MidsceneRead {
   context: FlowReadContext;
+  /** The target's operator, once read: a desktop script has no page to run javascript: in. */
+  operator?: FlowTarget['operator'];
   notes: string[];
   modelContext: string | undefined;
 }
@@ -279,6 +282,17 @@ function readFlowItem(read: MidsceneRead, node: Node): FlowStep | undefined {
     return target === undefined ? undefined : { ...base, kind: 'do', text: `${verb} ${target}` };
   }
   switch (label) {
+    case 'javascript': {
+      if (read.operator === 'desktop') {
+        nodes.problem(action.keyNode, "javascript cannot run on a computer: target: it runs in a browser page, and on the desktop Sightline acts only through the screen; use web:");
+        return undefined;
+      }
+      const code = nodes.readString(action.value, 'javascript', action.keyNode);
+      const nameEntry = option('name');
+      const as = nameEntry === undefined ? undefined : nodes.readString(nameEntry.value, 'name', nameEntry.keyNode)?.value;
+      if (code === undefined || (nameEntry !== undefined && as === undefined)) return undefined;
+      return { ...base, kind: 'javascript', code: midsceneText(context, code), as };
+    }
     case 'aiClearInput': {
       const target = prompt(read, option('locate')?.value ?? action.value, label, action.keyNode);
       return withText(base, target === undefined ? undefined : `Clear ${target}`);

@@ -219,6 +219,29 @@ export class BrowserOperator implements Operator {
     }
   }
 
+  async evaluate(code: string, signal?: AbortSignal): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+    // The code runs in a page inside the scope, as the model's actions do: out-of-scope pages are left first.
+    await this.keepInScope();
+    const page = this.page;
+    const refusal = this.scope.refusal(page.url());
+    if (refusal !== undefined) return { ok: false, error: `the page is outside the URL scope: ${refusal}` };
+    let stop: (() => void) | undefined;
+    const stopped = new Promise<'stopped'>((resolve) => {
+      stop = () => resolve('stopped');
+      if (signal?.aborted === true) resolve('stopped');
+      signal?.addEventListener('abort', stop, { once: true });
+    });
+    try {
+      const value = await Promise.race([page.evaluate(code), stopped]);
+      if (value === 'stopped' && signal?.aborted === true) return { ok: false, error: 'stopped' };
+      return { ok: true, value: value === undefined ? null : value };
+    } catch (error) {
+      return { ok: false, error: firstLine(error) };
+    } finally {
+      if (stop !== undefined) signal?.removeEventListener('abort', stop);
+    }
+  }
+
   /**
    * Navigates the current page to `url` and waits for it to load. What the start page then loads or starts on
    * its own and the scope refuses (an iframe, a form it posts itself, a script's navigation) leaves it open:
