@@ -57,6 +57,7 @@ beforeEach(async () => {
   folder = mkdtempSync(join(tmpdir(), 'sightline-midscene-served-'));
   cpSync(join(FIXTURES, 'served-shop'), folder, { recursive: true });
   cpSync(join(FIXTURES, 'javascript-page'), folder, { recursive: true });
+  cpSync(join(FIXTURES, 'upload-page'), folder, { recursive: true });
 });
 
 afterEach(async () => {
@@ -144,5 +145,14 @@ describe('javascript:', () => {
       ['javascript', 'skipped'],
     ]);
     expect(report.flows[0]!.steps[1]!.reason).toBe('running the javascript was refused');
+  });
+});
+
+describe('fileChooserAccept', () => {
+  it('gives the file chooser the tap opens the script\'s file', { timeout: 180_000 }, async () => {
+    model.script(scriptedMoves([{ action: { action: 'click', x: 300, y: 150 } }, { finish: 'Chose the file.' }]));
+    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'upload-page.yaml'), '--base-url', model.baseUrl], { REPORT_PORT: String(reportPort) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(reports).toEqual([{ name: 'note.txt', text: 'hello from the script folder\n' }]);
   });
 });

@@ -288,7 +288,7 @@ describe('what Sightline cannot run is refused before the run, by name and line'
       ).problems(),
     ).toEqual([
       '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, javascript, aiClearInput, aiDragAndDrop, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
-      '8:9: unknown key deepthink for aiTap; did you mean deepThink? expected prompt, locate, deepThink, deepLocate, cacheable, xpath, domIncluded, screenshotIncluded, useDom, autoDismissKeyboard, checkIntervalMs, errorMessage, aiActionProgressTip, aiActionProgressTips, planningStrategy, context or uiContext',
+      '8:9: unknown key deepthink for aiTap; did you mean deepThink? expected prompt, locate, fileChooserAccept, deepThink, deepLocate, cacheable, xpath, domIncluded, screenshotIncluded, useDom, autoDismissKeyboard, checkIntervalMs, errorMessage, aiActionProgressTip, aiActionProgressTips, planningStrategy, context or uiContext',
       '11:11: aiAssert images: prompting with images is not supported; describe the element in words',
       '13:9: a flow item has one action; this one has aiTap and aiHover',
       '15:20: direction: expected down, up, left or right, got the text "sideways"',
@@ -419,6 +419,17 @@ describe('issue 35: javascript', () => {
     expect(stepsOf('      - javascript: document.title\n        name: title\n')).toEqual([{ label: 'javascript', continueOnError: false, kind: 'javascript', code: 'document.title', as: 'title' }]);
     expect(script('      - javascript: document.title\n', {}, 'computer: {}\n').problems()).toEqual([
       '5:9: javascript cannot run on a computer: target: it runs in a browser page, and on the desktop Sightline acts only through the screen; use web:',
+    ]);
+  });
+});
+
+describe('issue 35: fileChooserAccept', () => {
+  it('names files inside the script\'s folder; a path out of it is refused', () => {
+    writeFileSync(join(folder, 'a.txt'), 'a');
+    const [step] = stepsOf('      - aiTap: the upload button\n        fileChooserAccept: [ ./a.txt ]\n');
+    expect(step).toEqual({ label: 'aiTap', continueOnError: false, kind: 'do', text: 'Click the upload button', files: [realpathSync(join(folder, 'a.txt'))] });
+    expect(script('      - aiTap: the upload button\n        fileChooserAccept: /etc/passwd\n').problems()).toEqual([
+      "7:28: fileChooserAccept: /etc/passwd is an absolute path; give a file inside the script's folder, relative to it",
     ]);
   });
 });

@@ -41,6 +41,11 @@ export interface StepOptions {
    * script's own words about the site or the task). Never stored in the session's history.
    */
   context?: string;
+  /**
+   * Files (absolute paths) a file chooser opened during this step receives (a Midscene script's
+   * fileChooserAccept); the browser only.
+   */
+  files?: readonly string[];
 }
 
 /**
@@ -125,7 +130,11 @@ export class SightlineAgent {
 
   /** The model acts until the task is done. Throws StepFailedError when it fails or gives up. */
   async do(task: string, options: StepOptions = {}): Promise<StepRecord> {
-    const step = await this.runStep('do', task, undefined, options);
+    const files = options.files;
+    const operator = this.parts.operator;
+    if (files !== undefined && files.length > 0 && operator.acceptingFiles === undefined) throw new SightlineError('files are chosen in a browser page; this automation drives the desktop.');
+    const run = () => this.runStep('do', task, undefined, options);
+    const step = files === undefined || files.length === 0 || operator.acceptingFiles === undefined ? await run() : await operator.acceptingFiles(files, run);
     if (step.status !== 'passed') throw failure(step, `The step did not succeed: ${step.reason ?? 'no reason given'}.`);
     return step;
   }

@@ -83,7 +83,7 @@ interface StepBase {
 
 export type FlowStep = StepBase &
   (
-    | { kind: 'do'; text: string } // text: template
+    | { kind: 'do'; text: string; files?: string[] } // text: template; files: Midscene's fileChooserAccept, absolute
     | { kind: 'assert'; text: string }
     | { kind: 'extract'; text: string; as: string | undefined; schema: JsonSchema }
     | { kind: 'if'; text: string; then: FlowStep[]; else: FlowStep[] }

@@ -182,7 +182,7 @@ class FlowRun {
       switch (step.kind) {
         case 'do':
           text = this.render(step.text, scope);
-          await this.agent.do(text, this.signal());
+          await this.agent.do(text, { ...this.signal(), ...(step.files === undefined ? {} : { files: step.files }) });
           break;
         case 'assert':
           text = this.render(step.text, scope);

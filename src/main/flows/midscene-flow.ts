@@ -11,7 +11,8 @@
  *
  * As in Midscene, `${NAME}` anywhere in a string is the environment variable NAME, read at load time.
  */
-import { isMap, isScalar, type Node, type Scalar, type YAMLMap } from 'yaml';
+import { dirname } from 'node:path';
+import { isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { closestName } from '../../shared/suggestions.js';
 import { readDuration } from '../../shared/durations.js';
 import type { FlowStep, FlowTarget, JsonSchema } from './flow-model.js';
@@ -20,7 +21,7 @@ import { defaultFlowName, type FlowReadContext, type LoadedFlow } from './flow-r
 import { readQueryShape } from './midscene-query-shape.js';
 import { DEFAULT_WAIT_FOR_TIMEOUT_MS } from './sightline-flow.js';
 import { escapeTemplateText, excerpt } from './templates.js';
-import { CONTEXT_KEYS, IGNORED_WEB_KEYS, readWebTarget, REFUSED_WEB_KEYS } from './midscene-web-target.js';
+import { CONTEXT_KEYS, IGNORED_WEB_KEYS, insidePath, readWebTarget, REFUSED_WEB_KEYS } from './midscene-web-target.js';
 
 const BROWSER_TARGETS = ['web', 'target', 'page', 'browser'];
 const PHONE_TARGETS: Record<string, string> = {
@@ -77,7 +78,7 @@ const ACTIONS: Record<string, string[]> = {
   ai: [],
   aiAct: [],
   aiAction: [],
-  ...Object.fromEntries(Object.keys(LOCATE_VERBS).map((action) => [action, ['prompt', 'locate']])),
+  ...Object.fromEntries(Object.keys(LOCATE_VERBS).map((action) => [action, ['prompt', 'locate', 'fileChooserAccept']])),
   aiInput: ['value', 'locate', 'mode'],
   javascript: ['name'],
   aiClearInput: ['locate'],
@@ -279,7 +280,10 @@ function readFlowItem(read: MidsceneRead, node: Node): FlowStep | undefined {
   const verb = LOCATE_VERBS[label];
   if (verb !== undefined) {
     const target = prompt(read, option('locate')?.value ?? option('prompt')?.value ?? action.value, label, action.keyNode);
-    return target === undefined ? undefined : { ...base, kind: 'do', text: `${verb} ${target}` };
+    const accept = option('fileChooserAccept');
+    const files = accept === undefined ? undefined : acceptedFiles(read, accept);
+    if (target === undefined || (accept !== undefined && files === undefined)) return undefined;
+    return { ...base, kind: 'do', text: `${verb} ${target}`, ...(files === undefined ? {} : { files }) };
   }
   switch (label) {
     case 'javascript': {
@@ -404,6 +408,24 @@ function inputText(read: MidsceneRead, action: Entry, locate: Entry | undefined,
   if (mode === 'clear' || value === '') return `Clear ${target}`;
   if (mode === 'replace') return `Type ${JSON.stringify(value)} into ${target}, replacing any text already there`;
   return `Type ${JSON.stringify(value)} into ${target}${mode === 'append' ? ', after the text already there' : ''}`;
+}
+
+/** fileChooserAccept: one path or a list, each a file inside the script's folder. */
+function acceptedFiles(read: MidsceneRead, entry: Entry): string[] | undefined {
+  const { nodes } = read.context;
+  const folder = dirname(nodes.source.file);
+  const items = isSeq(entry.value) ? entry.value.items.map((item) => nodes.resolve(item)) : [entry.value];
+  if (items.length === 0) {
+    nodes.problem(entry.keyNode, 'fileChooserAccept: expected a file, or a list of files, inside the script\'s folder');
+    return undefined;
+  }
+  const files: string[] = [];
+  for (const item of items) {
+    const path = insidePath(read.context, { key: 'fileChooserAccept', keyNode: entry.keyNode, value: item }, folder, 'file');
+    if (path === undefined) return undefined;
+    files.push(path);
+  }
+  return files;
 }
 
 /** Midscene's aiDragAndDrop: `{ from, to }` under the item, or the source as its value and `to:` beside it. */

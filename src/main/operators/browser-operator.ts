@@ -118,6 +118,8 @@ export class BrowserOperator implements Operator {
   private readonly input: PlaywrightInput;
   private readonly sleep: Sleep;
   private readonly pendingRequests: PendingRequests;
+  /** The files a file chooser receives while a step that names them runs (acceptingFiles); none otherwise. */
+  private acceptedFiles: readonly string[] | undefined;
   /** One frame source per page: it keeps the page's DevTools session and its open capture series. */
   private readonly frameSources = new WeakMap<Page, BrowserFrameSource>();
 
@@ -134,6 +136,23 @@ export class BrowserOperator implements Operator {
     this.input = new PlaywrightInput(() => this.page);
     this.sleep = options.sleep ?? sleepUnlessAborted;
     this.pendingRequests = new PendingRequests(context);
+    // A file chooser is answered only while a step names files; otherwise it is left as it was (no file chosen).
+    const watch = (page: Page) =>
+      page.on('filechooser', (chooser) => {
+        const files = this.acceptedFiles;
+        if (files !== undefined) void chooser.setFiles([...files]).catch(() => undefined);
+      });
+    for (const page of context.pages()) watch(page);
+    context.on('page', watch);
+  }
+
+  async acceptingFiles<T>(files: readonly string[], work: () => Promise<T>): Promise<T> {
+    this.acceptedFiles = files;
+    try {
+      return await work();
+    } finally {
+      this.acceptedFiles = undefined;
+    }
   }
 
   /**
