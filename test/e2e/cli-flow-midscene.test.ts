@@ -55,9 +55,8 @@ beforeEach(async () => {
   model = await startFakeOpenAiServer();
   home = createTemporaryHome('sightline-midscene-flow');
   folder = mkdtempSync(join(tmpdir(), 'sightline-midscene-served-'));
-  cpSync(join(FIXTURES, 'served-shop'), folder, { recursive: true });
-  cpSync(join(FIXTURES, 'javascript-page'), folder, { recursive: true });
-  cpSync(join(FIXTURES, 'upload-page'), folder, { recursive: true });
+  // Each script with its own site folder, as it is kept in test/fixtures/midscene.
+  for (const name of ['served-shop', 'javascript-page', 'upload-page']) cpSync(join(FIXTURES, name), join(folder, name), { recursive: true });
 });
 
 afterEach(async () => {
@@ -87,7 +86,7 @@ describe('a Midscene web script with serve:, browser options and aiActionContext
         (summary) => void seen.push(summary),
       ),
     );
-    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'served-shop.yaml'), '--base-url', model.baseUrl], { REPORT_PORT: String(reportPort) });
+    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'served-shop', 'served-shop.yaml'), '--base-url', model.baseUrl], { REPORT_PORT: String(reportPort) });
     expect(run.code, run.stderr).toBe(0);
 
     // The page was served from the script's folder and saw the browser the script asked for.
@@ -123,7 +122,7 @@ describe('a Midscene web script with serve:, browser options and aiActionContext
 describe('javascript:', () => {
   it('runs the script\'s own code in the page, never through the model, and keeps each value under its name', { timeout: 180_000 }, async () => {
     const out = join(folder, 'out.json');
-    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'javascript-page.yaml'), '--out', out, '--base-url', model.baseUrl]);
+    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'javascript-page', 'javascript-page.yaml'), '--out', out, '--base-url', model.baseUrl]);
     expect(run.code, run.stderr).toBe(0);
     expect(model.requests).toHaveLength(0);
     const report = JSON.parse(readFileSync(out, 'utf8')) as { flows: Array<{ steps: Array<{ label: string; kind: string; status: string; value?: unknown; as?: string }> }> };
@@ -136,7 +135,7 @@ describe('javascript:', () => {
 
   it('passes the confirmation gate: under --confirm always, with no one to ask, it is refused and does not run', { timeout: 180_000 }, async () => {
     const out = join(folder, 'out.json');
-    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'javascript-page.yaml'), '--out', out, '--confirm', 'always', '--base-url', model.baseUrl]);
+    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'javascript-page', 'javascript-page.yaml'), '--out', out, '--confirm', 'always', '--base-url', model.baseUrl]);
     expect(run.code, run.stderr).toBe(1);
     const report = JSON.parse(readFileSync(out, 'utf8')) as { flows: Array<{ steps: Array<{ kind: string; status: string; reason?: string }> }> };
     expect(report.flows[0]!.steps.map(({ kind, status }) => [kind, status])).toEqual([
@@ -151,7 +150,7 @@ describe('javascript:', () => {
 describe('fileChooserAccept', () => {
   it('gives the file chooser the tap opens the script\'s file', { timeout: 180_000 }, async () => {
     model.script(scriptedMoves([{ action: { action: 'click', x: 300, y: 150 } }, { finish: 'Chose the file.' }]));
-    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'upload-page.yaml'), '--base-url', model.baseUrl], { REPORT_PORT: String(reportPort) });
+    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'upload-page', 'upload-page.yaml'), '--base-url', model.baseUrl], { REPORT_PORT: String(reportPort) });
     expect(run.code, run.stderr).toBe(0);
     expect(reports).toEqual([{ name: 'note.txt', text: 'hello from the script folder\n' }]);
   });
