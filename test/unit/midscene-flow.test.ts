@@ -3,7 +3,7 @@
  * (test/fixtures/midscene, each citing the Midscene documentation and examples whose format it follows) convert
  * to flows, and what Sightline cannot run is refused by name and line.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,7 @@ describe('Midscene scripts written in its format (test/fixtures/midscene)', () =
       name: 'midscene-older-names',
       file,
       format: 'midscene',
+      notes: ["aiTap deepThink (line 16) is ignored: it tunes Midscene's locator; Sightline's model looks at the whole screen each time"],
       target: { operator: 'browser', url: 'http://notes.test/', at: at(file, 8, 3) },
       vars: {},
       secrets: [],
@@ -102,23 +103,27 @@ describe('Midscene scripts written in its format (test/fixtures/midscene)', () =
     ]);
   });
 
-  it('midscene-phone-viewport-refused.yaml is refused for the fields that size the browser as a phone and for aiLocate, each at its line', () => {
-    expect(problemsOf(join(fixtures, 'midscene-phone-viewport-refused.yaml'))).toEqual([
-      "10:3: web viewportWidth cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
-      "11:3: web viewportHeight cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
-      "12:3: web deviceScaleFactor cannot be applied: Sightline's browser keeps the size it is configured with; remove it",
-      "13:3: web userAgent cannot be applied: Sightline's browser keeps its own user agent; remove it",
+  it('midscene-phone-viewport-refused.yaml sizes the browser as a phone (issue 35); only its aiLocate is refused', () => {
+    const path = join(fixtures, 'midscene-phone-viewport-refused.yaml');
+    expect(problemsOf(path)).toEqual([
       "31:9: aiLocate cannot run in Sightline: it returns an element's coordinates, and Sightline's steps say what to do rather than where",
     ]);
+    const trimmed = join(folder, 'phone.yaml');
+    writeFileSync(trimmed, readFileSync(path, 'utf8').replace(/^ {6}- aiLocate: .*$/m, ''));
+    const flow = loadFlowFile(trimmed, { vars: {}, env: {} });
+    expect(flow.target?.browser).toEqual({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, userAgent: 'Mozilla/5.0 (Phone; made up for a Sightline test) Mobile' });
+    expect(flow.notes).toEqual(["web output (line 14) is ignored: it names Midscene's own output file; use --out"]);
   });
 
-  it('midscene-shop-login.yaml is refused for its javascript item alone; its aiQuery shape reads as a schema', () => {
+  it('midscene-shop-login.yaml converts whole (issue 35: its javascript item runs in the page); its aiQuery shape reads as a schema', () => {
     const path = join(fixtures, 'midscene-shop-login.yaml');
-    expect(problemsOf(path)).toEqual(['24:9: javascript cannot run in Sightline: it runs JavaScript in the page, and Sightline acts only through the screen, as a person would']);
-    const text = readFileSync(path, 'utf8').replace(/ {2}- name: count the cards in the page[\s\S]*$/, '');
-    const trimmed = join(folder, 'shop.yaml');
-    writeFileSync(trimmed, text);
-    const [, extract] = loadFlowFile(trimmed, { vars: {}, env: {} }).steps;
+    const [, extract, count] = loadFlowFile(path, { vars: {}, env: {} }).steps;
+    expect(count?.kind === 'group' ? count.steps[0] : undefined).toMatchObject({
+      label: 'javascript',
+      kind: 'javascript',
+      code: "document.querySelectorAll('.product-card').length\n",
+      as: 'card-count',
+    });
     expect(extract?.kind === 'group' ? extract.steps[0] : undefined).toMatchObject({
       label: 'aiQuery',
       kind: 'extract',
@@ -282,8 +287,8 @@ describe('what Sightline cannot run is refused before the run, by name and line'
         ].join('\n'),
       ).problems(),
     ).toEqual([
-      '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
-      '8:9: unknown key deepthink for aiTap; did you mean deepThink? expected prompt, locate, deepThink, deepLocate, cacheable, xpath, domIncluded, screenshotIncluded, useDom, autoDismissKeyboard, checkIntervalMs, errorMessage or aiActionProgressTip',
+      '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, javascript, aiClearInput, aiDragAndDrop, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
+      '8:9: unknown key deepthink for aiTap; did you mean deepThink? expected prompt, locate, fileChooserAccept, deepThink, deepLocate, cacheable, xpath, domIncluded, screenshotIncluded, useDom, autoDismissKeyboard, checkIntervalMs, errorMessage, aiActionProgressTip, aiActionProgressTips, planningStrategy, context or uiContext',
       '11:11: aiAssert images: prompting with images is not supported; describe the element in words',
       '13:9: a flow item has one action; this one has aiTap and aiHover',
       '15:20: direction: expected down, up, left or right, got the text "sideways"',
@@ -299,9 +304,14 @@ describe('what Sightline cannot run is refused before the run, by name and line'
     writeFileSync(path, 'web: { url: "https://a.example/" }\ncomputer: {}\ntasks:\n  - name: t\n    flow: [ { ai: x } ]\n');
     expect(problemsOf(path)).toEqual(['2:1: a Midscene script has one target; this one has web and computer']);
     writeFileSync(path, 'agent:\n  testId: x\n  aiActContext: close popups\ntasks:\n  - name: t\n    flow: [ { ai: x } ]\n');
-    expect(problemsOf(path)).toEqual([
-      '1:1: a Midscene script needs a target: web or computer',
-      '3:3: agent aiActContext cannot be applied: Sightline has no per-script context for the model; put what it must know into the steps',
+    expect(problemsOf(path)).toEqual(['1:1: a Midscene script needs a target: web or computer']);
+    // issue 35: aiActContext is the model's note for every step, under agent: or the target.
+    writeFileSync(path, 'computer:\n  displayId: 2\nagent:\n  testId: x\n  aiActContext: close popups\ntasks:\n  - name: t\n    flow: [ { ai: x } ]\n');
+    const flow = loadFlowFile(path, { vars: {}, env: {} });
+    expect(flow.context).toBe('close popups');
+    expect(flow.notes).toEqual([
+      'computer displayId (line 2) is ignored: Sightline acts on the display its configuration names (perception.displayId)',
+      "agent testId (line 4) is ignored: it tunes Midscene's own reports, caches or planning",
     ]);
   });
 });
@@ -319,5 +329,107 @@ describe('readQueryShape', () => {
     expect(readQueryShape('the price')).toBeUndefined();
     expect(readQueryShape('{name: string, price: number')).toBeUndefined();
     expect(readQueryShape(`${'{a: '.repeat(100)}string${'}'.repeat(100)}`)).toBeUndefined();
+  });
+});
+
+describe('issue 35: the web target options and the remaining items', () => {
+  const web = (fields: string) => `web:\n  url: /index.html\n${fields}`;
+
+  it('serve: a folder inside the script\'s own, on its real path; absolute paths, .. and symbolic links out are refused', () => {
+    mkdirSync(join(folder, 'site'));
+    const inside = script('      - ai: look\n', {}, web('  serve: ./site\n'));
+    expect(inside.load().target).toMatchObject({ operator: 'browser', url: '/index.html', serve: realpathSync(join(folder, 'site')) });
+    expect(script('      - ai: look\n', {}, web('  serve: /etc\n')).problems()).toEqual([
+      "3:10: serve: /etc is an absolute path; give a folder inside the script's folder, relative to it",
+    ]);
+    expect(script('      - ai: look\n', {}, web('  serve: ../\n')).problems()).toEqual(["3:10: serve: ../ leads outside the script's folder; give a folder inside it"]);
+    symlinkSync(tmpdir(), join(folder, 'escape'));
+    expect(script('      - ai: look\n', {}, web('  serve: ./escape\n')).problems()).toEqual([
+      "3:10: serve: ./escape leads outside the script's folder through a symbolic link; give a folder inside it",
+    ]);
+    expect(script('      - ai: look\n', {}, web('  serve: ./missing\n')).problems()).toEqual(["3:10: serve: ./missing does not exist (read relative to the script's folder)"]);
+  });
+
+  it('browser options become the browser settings; bad values are refused at their line', () => {
+    writeFileSync(join(folder, 'cookies.json'), JSON.stringify([{ name: 'sid', value: 'v', domain: 'shop.example', path: '/', sameSite: 'Lax', size: 5 }]));
+    const loaded = script(
+      '      - ai: look\n',
+      {},
+      web('  viewportHeight: 700\n  viewportScale: 2\n  acceptInsecureCerts: true\n  cookie: ./cookies.json\n  extraHTTPHeaders: { X-Test: one, X-Number: 2 }\n  downloadPath: .\n'),
+    ).load();
+    expect(loaded.target?.browser).toEqual({
+      viewport: { width: 1280, height: 700 },
+      deviceScaleFactor: 2,
+      acceptInsecureCerts: true,
+      cookies: [{ name: 'sid', value: 'v', domain: 'shop.example', path: '/', sameSite: 'Lax' }],
+      extraHTTPHeaders: { 'X-Test': 'one', 'X-Number': '2' },
+      downloadPath: realpathSync(folder),
+    });
+    writeFileSync(join(folder, 'bad-cookies.json'), '{"name": "sid"}');
+    expect(
+      script('      - ai: look\n', {}, web('  viewportWidth: 20\n  deviceScaleFactor: 9\n  cookie: ./bad-cookies.json\n  extraHTTPHeaders: { "X Bad": one, X-Two: "a\\nb" }\n  chromeArgs: [--disable-web-security]\n')).problems(),
+    ).toEqual([
+      '3:18: viewportWidth: expected a whole number of pixels from 100 to 7680, got the number 20',
+      '4:22: deviceScaleFactor: expected a number from 0.5 to 4, got the number 9',
+      '5:11: cookie: the file is not a list of cookies: ✖ Invalid input: expected array, received object',
+      '6:23: extraHTTPHeaders: X Bad is not a header name',
+      '6:44: extraHTTPHeaders X-Two: a header value cannot hold a line break',
+      "7:3: web chromeArgs cannot be applied: Sightline's browser starts with its own arguments, which keep its sandbox and URL scope; a script cannot change them; remove it",
+    ]);
+  });
+
+  it('aiClearInput, aiDragAndDrop, the legacy nested locate form, and locate options inside locate:', () => {
+    expect(
+      stepsOf(
+        [
+          '      - aiClearInput: the search field',
+          '      - aiClearInput: ""',
+          '        locate: the email field',
+          '      - aiDragAndDrop: the lamp',
+          '        to: the cart',
+          '      - aiDragAndDrop: { from: the first card, to: the done column }',
+          '      - aiTap:',
+          '          locate:',
+          '            prompt: the Buy button',
+          '            cacheable: false',
+          '      - aiHover: ""',
+          '        locate: { prompt: the menu, deepLocate: true }',
+          '      - aiAct: buy the lamp',
+          '        planningStrategy: fast',
+          '',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      { label: 'aiClearInput', continueOnError: false, kind: 'do', text: 'Clear the search field' },
+      { label: 'aiClearInput', continueOnError: false, kind: 'do', text: 'Clear the email field' },
+      { label: 'aiDragAndDrop', continueOnError: false, kind: 'do', text: 'Drag the lamp and drop it onto the cart' },
+      { label: 'aiDragAndDrop', continueOnError: false, kind: 'do', text: 'Drag the first card and drop it onto the done column' },
+      { label: 'aiTap', continueOnError: false, kind: 'do', text: 'Click the Buy button' },
+      { label: 'aiHover', continueOnError: false, kind: 'do', text: 'Move the mouse over the menu' },
+      { label: 'aiAct', continueOnError: false, kind: 'do', text: 'buy the lamp' },
+    ]);
+    expect(script('      - aiAct: buy\n        planningStrategy: fast\n').load().notes).toEqual([
+      "aiAct planningStrategy (line 7) is ignored: it picks Midscene's planner; Sightline's model plans each step itself",
+    ]);
+  });
+});
+
+describe('issue 35: javascript', () => {
+  it('is a step that runs the code in the page, its name kept for later; refused on a computer: target', () => {
+    expect(stepsOf('      - javascript: document.title\n        name: title\n')).toEqual([{ label: 'javascript', continueOnError: false, kind: 'javascript', code: 'document.title', as: 'title' }]);
+    expect(script('      - javascript: document.title\n', {}, 'computer: {}\n').problems()).toEqual([
+      '5:9: javascript cannot run on a computer: target: it runs in a browser page, and on the desktop Sightline acts only through the screen; use web:',
+    ]);
+  });
+});
+
+describe('issue 35: fileChooserAccept', () => {
+  it('names files inside the script\'s folder; a path out of it is refused', () => {
+    writeFileSync(join(folder, 'a.txt'), 'a');
+    const [step] = stepsOf('      - aiTap: the upload button\n        fileChooserAccept: [ ./a.txt ]\n');
+    expect(step).toEqual({ label: 'aiTap', continueOnError: false, kind: 'do', text: 'Click the upload button', files: [realpathSync(join(folder, 'a.txt'))] });
+    expect(script('      - aiTap: the upload button\n        fileChooserAccept: /etc/passwd\n').problems()).toEqual([
+      "7:28: fileChooserAccept: /etc/passwd is an absolute path; give a file inside the script's folder, relative to it",
+    ]);
   });
 });

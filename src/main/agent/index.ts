@@ -21,6 +21,7 @@ export type { CallOrigin, TakenStep, ToolTurn } from './tool-turn.js';
 export { SCREENSHOT_TOOL_NAME } from './tools/screenshot-tool.js';
 export type { ToolCallScope, ToolDefinition, ToolResult, ToolStepRecord } from './tools/tool-definition.js';
 export { assessRisk, needsConfirmation, type RiskAssessment, type RiskEvidence } from './safety-policy.js';
+export { toolConfirmationReason } from './tool-confirmation.js';
 export { NO_USER_AVAILABLE } from './tools/ask-user-tool.js';
 export { MAX_CONSECUTIVE_MALFORMED_REPLIES } from './malformed-output.js';
 export { loadMcpTools, type LoadedMcpTools, type LoadMcpToolsOptions, type McpServerFailure } from './mcp/load-mcp-tools.js';

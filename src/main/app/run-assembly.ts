@@ -23,6 +23,7 @@ import { ModelConfigurationError } from '../llm/model-errors.js';
 import { BrowserNotFoundError } from '../operators/browser-executable.js';
 import { BrowserOperatorError } from '../operators/browser-operator.js';
 import { createOperator, type CdpTarget, type CreateOperatorOptions } from '../operators/create-operator.js';
+import type { BrowserContextSettings, Viewport } from '../operators/browser-operator.js';
 import { DisplayUnavailableError, UnknownDisplayError } from '../operators/display-errors.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
 import { modelToolMemoryAt, type Storage } from '../storage/index.js';
@@ -71,6 +72,13 @@ export interface RunTarget {
   url?: string | undefined;
   /** The person's own browser, over CDP (`--cdp`): only with the browser operator. */
   cdp?: CdpTarget | undefined;
+  /** The browser's viewport, pixel ratio and context settings (a Midscene script's web target). */
+  browser?: RunBrowserSettings | undefined;
+}
+
+export interface RunBrowserSettings extends BrowserContextSettings {
+  viewport?: Viewport | undefined;
+  deviceScaleFactor?: number | undefined;
 }
 
 export interface RunParts<Model extends ModelAdapter | undefined = ModelAdapter> {
@@ -181,6 +189,7 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
       displayId: options.config.perception.displayId,
       url: target.url,
       ...(target.cdp === undefined ? {} : { cdp: target.cdp }),
+      ...browserSettingsOf(target.browser),
       scope: {
         allowedUrls: options.config.agent.allowedUrls,
         blockedUrls: options.config.agent.blockedUrls,
@@ -202,6 +211,12 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
     throw asSetupError(error);
   }
   return operator;
+}
+
+function browserSettingsOf(settings: RunBrowserSettings | undefined): Partial<CreateOperatorOptions> {
+  if (settings === undefined) return {};
+  const { viewport, deviceScaleFactor, ...browserContext } = settings;
+  return { viewport, deviceScaleFactor, browserContext };
 }
 
 function asSetupError(error: unknown): unknown {

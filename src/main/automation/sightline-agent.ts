@@ -20,7 +20,7 @@ import type { CostCeiling } from '../../shared/cost-ceiling.js';
 import type { EphemeralContext } from '../../shared/ephemeral.js';
 import type { AgentEvent } from '../../shared/events.js';
 import { userText } from '../../shared/messages.js';
-import type { Agent, AnswerRequest, ConfirmationHandler, TurnOutcome } from '../agent/index.js';
+import { toolConfirmationReason, type Agent, type AnswerRequest, type ConfirmationHandler, type TurnOutcome } from '../agent/index.js';
 import type { Operator } from '../operators/operator.js';
 import type { Storage } from '../storage/index.js';
 import { prepareSchema, type ExtractSchema } from './answer-schemas.js';
@@ -36,6 +36,16 @@ export interface StepOptions {
    * checking the screen before and after each action; the automation's `replay` option when absent.
    */
   replay?: ReplayOption;
+  /**
+   * What the model is told before this step, as a note beside it (a Midscene script's aiActionContext: the
+   * script's own words about the site or the task). Never stored in the session's history.
+   */
+  context?: string;
+  /**
+   * Files (absolute paths) a file chooser opened during this step receives (a Midscene script's
+   * fileChooserAccept); the browser only.
+   */
+  files?: readonly string[];
 }
 
 /**
@@ -120,7 +130,11 @@ export class SightlineAgent {
 
   /** The model acts until the task is done. Throws StepFailedError when it fails or gives up. */
   async do(task: string, options: StepOptions = {}): Promise<StepRecord> {
-    const step = await this.runStep('do', task, undefined, options);
+    const files = options.files;
+    const operator = this.parts.operator;
+    if (files !== undefined && files.length > 0 && operator.acceptingFiles === undefined) throw new SightlineError('files are chosen in a browser page; this automation drives the desktop.');
+    const run = () => this.runStep('do', task, undefined, options);
+    const step = files === undefined || files.length === 0 || operator.acceptingFiles === undefined ? await run() : await operator.acceptingFiles(files, run);
     if (step.status !== 'passed') throw failure(step, `The step did not succeed: ${step.reason ?? 'no reason given'}.`);
     return step;
   }
@@ -196,6 +210,46 @@ export class SightlineAgent {
     if (!outcome.ok) throw new StepFailedError(`goto: ${outcome.error}`, step);
   }
 
+  /**
+   * Runs the script's own JavaScript expression in the page, through the browser and never through the model
+   * (a Midscene script's `javascript:`), and returns its JSON value. The page must be inside the URL scope. It is
+   * the script's own code, as a goto is its own navigation: it passes the confirmation gate, which asks under
+   * `always` (tool-confirmation.ts). The desktop has no page to run it in.
+   */
+  async evaluate(code: string, options: StepOptions = {}): Promise<unknown> {
+    this.ensureOpen();
+    const evaluate = this.parts.operator.evaluate;
+    if (evaluate === undefined) throw new SightlineError('javascript runs in a browser page; this automation drives the desktop, where Sightline acts only through the screen.');
+    const started = Date.now();
+    const record = (status: StepRecord['status'], reason: string | undefined): StepRecord => ({
+      kind: 'javascript', text: code, status, sessionId: this.sessionId, turnId: undefined, reason, answer: undefined, evidence: [], actions: 0,
+      startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, cost: { dollars: null, unpricedTokens: 0 },
+    });
+    const signal = options.signal === undefined ? this.stopAll.signal : AbortSignal.any([options.signal, this.stopAll.signal]);
+    const reason = toolConfirmationReason(this.parts.confirmPolicy, 'javascript', { risk: undefined });
+    if (reason !== undefined) {
+      const answer = await this.parts.confirm(
+        { sessionId: this.sessionId, turnId: '', requestId: `javascript-${started}`, action: { tool: 'javascript', arguments: { code } }, reason },
+        signal,
+      );
+      if (!(typeof answer === 'boolean' ? answer : answer.approved)) {
+        const step = record('failed', 'running the javascript was refused');
+        this.steps.push(step);
+        throw new StepFailedError(`javascript was refused by the confirmation gate (${reason}).`, step);
+      }
+    }
+    const outcome = await evaluate.call(this.parts.operator, code, signal);
+    if (!outcome.ok && signal.aborted) {
+      const step = record('stopped', 'stopped');
+      this.steps.push(step);
+      throw new StepStoppedError('The javascript was stopped.', step);
+    }
+    const step = record(outcome.ok ? 'passed' : 'failed', outcome.ok ? undefined : outcome.error);
+    this.steps.push(step);
+    if (!outcome.ok) throw new StepFailedError(`javascript: ${outcome.error}`, step);
+    return outcome.value;
+  }
+
   /** Stops a step under way, then releases the browser (or the desktop's held input), the MCP servers and the database. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -216,6 +270,7 @@ export class SightlineAgent {
     // The secrets this step may type: those its own text names.
     const named = secretsNamedIn(trimmed, this.parts.secrets);
     const ephemeral: EphemeralContext[] = named.length > 0 ? [{ type: 'note', content: SECRET_PLACEHOLDER_NOTE }] : [];
+    if (options.context !== undefined && options.context.trim() !== '') ephemeral.unshift({ type: 'note', content: `Context for every step of this script: ${options.context.trim()}` });
     const started = Date.now();
     const replay = replaySetting(options.replay ?? this.parts.replay);
     const turn = this.parts.secretTyping.during(named, () => this.parts.agent.runTurn({

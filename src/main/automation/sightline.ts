@@ -13,7 +13,7 @@ import type { DialectName } from '../../shared/dialects.js';
 import type { AgentEvent } from '../../shared/events.js';
 import { configuredSecrets, declaredSecretProblem, redactorOf } from '../../shared/secret-redaction.js';
 import { createAgent, unpricedCeilingRefusal, type ConfirmationHandler } from '../agent/index.js';
-import { assembleRun, RunSetupError, type RunParts } from '../app/run-assembly.js';
+import { assembleRun, RunSetupError, type RunBrowserSettings, type RunParts } from '../app/run-assembly.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { ConfigError } from '../config/errors.js';
 import { resolveHome } from '../config/home.js';
@@ -40,6 +40,11 @@ export interface SightlineOptions {
   operator?: 'browser' | 'desktop';
   /** The page the browser opens first. */
   url?: string;
+  /**
+   * The launched browser's viewport (CSS pixels), pixel ratio, user agent, certificate checks, extra headers,
+   * cookies and downloads folder (a Midscene script's web target). Not for `attach`: that page is the caller's.
+   */
+  browser?: RunBrowserSettings;
   /** The model, as its endpoint names it (model.name). */
   model?: string;
   /** An OpenAI-compatible endpoint or a gateway (model.baseUrl). */
@@ -150,7 +155,12 @@ async function openAutomation(options: SightlineOptions, page: Page | undefined,
   let parts: RunParts;
   try {
     const url = page === undefined ? options.url : undefined;
-    parts = await assembly.open(runtime.storage, { operator: options.operator ?? (options.url !== undefined ? 'browser' : undefined), url, cdp });
+    parts = await assembly.open(runtime.storage, {
+      operator: options.operator ?? (options.url !== undefined ? 'browser' : undefined),
+      url,
+      cdp,
+      ...(page === undefined && options.browser !== undefined ? { browser: options.browser } : {}),
+    });
   } catch (error) {
     runtime.close();
     throw error instanceof RunSetupError ? new SightlineSetupError(error.message) : error;

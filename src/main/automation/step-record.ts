@@ -6,7 +6,7 @@ import type { TurnReplay } from '../../shared/replay.js';
 export type StepStatus = 'passed' | 'failed' | 'stopped';
 
 export interface StepRecord {
-  kind: StepKind | 'goto';
+  kind: StepKind | 'goto' | 'javascript';
   /** What was asked, as the model saw it (secrets as {{NAME}}). */
   text: string;
   status: StepStatus;

@@ -24,6 +24,13 @@ export interface Flow {
   /** Names of secrets, read from the environment only. */
   secrets: string[];
   steps: FlowStep[];
+  /**
+   * Midscene's `aiActionContext`: what the model is told before every step of this flow. Absent in Sightline's
+   * own format.
+   */
+  context?: string;
+  /** One line for each item or option of the file that was read and ignored, said before the flow runs. */
+  notes?: string[];
 }
 
 export interface FlowTarget {
@@ -38,6 +45,39 @@ export interface FlowTarget {
    */
   tab?: 'new' | 'current';
   at: SourceAt;
+  /**
+   * Midscene's `serve:`: a folder (absolute, inside the script's own) served read-only on loopback for the flow's
+   * lifetime; `url` is a path under it.
+   */
+  serve?: string;
+  /** Settings of the flow's browser context (Midscene's web target options). */
+  browser?: FlowBrowserSettings;
+}
+
+/** What a Midscene web target sets on the browser the flow opens; each absent one keeps Sightline's own. */
+export interface FlowBrowserSettings {
+  viewport?: { width: number; height: number };
+  deviceScaleFactor?: number;
+  userAgent?: string;
+  /** Accept the page's certificate even when the browser would not (a local test server's own). */
+  acceptInsecureCerts?: boolean;
+  extraHTTPHeaders?: Record<string, string>;
+  /** Cookies to set before the first page loads (read from Midscene's `cookie:` file at load time). */
+  cookies?: FlowCookie[];
+  /** Where the page's downloads are saved (absolute). */
+  downloadPath?: string;
+}
+
+export interface FlowCookie {
+  name: string;
+  value: string;
+  domain?: string;
+  path?: string;
+  url?: string;
+  expires?: number;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: 'Strict' | 'Lax' | 'None';
 }
 
 interface StepBase {
@@ -50,7 +90,7 @@ interface StepBase {
 
 export type FlowStep = StepBase &
   (
-    | { kind: 'do'; text: string } // text: template
+    | { kind: 'do'; text: string; files?: string[] } // text: template; files: Midscene's fileChooserAccept, absolute
     | { kind: 'assert'; text: string }
     | { kind: 'extract'; text: string; as: string | undefined; schema: JsonSchema }
     | { kind: 'if'; text: string; then: FlowStep[]; else: FlowStep[] }
@@ -59,6 +99,7 @@ export type FlowStep = StepBase &
     | { kind: 'wait_for'; text: string; timeoutMs: number }
     | { kind: 'goto'; url: string }
     | { kind: 'sleep'; ms: number }
+    | { kind: 'javascript'; code: string /* template */; as: string | undefined } // Midscene's javascript: in the page
     | { kind: 'group'; name: string; steps: FlowStep[] } // a Midscene task
   );
 

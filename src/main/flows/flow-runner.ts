@@ -9,6 +9,7 @@ import { redactStrings } from '../../shared/secret-redaction.js';
 import { StepFailedError, StepStoppedError, type SightlineAgent, type StepRecord, type StepReplay } from '../automation/index.js';
 import type { Flow, FlowStep } from './flow-model.js';
 import type { FlowResult, StepReplayResult, StepResult, StepResultStatus } from './flow-result.js';
+import { serveFolder, type ServedFolder } from './served-folder.js';
 import { renderTemplate, templateValue, TemplateError } from './templates.js';
 
 export interface FlowRunOptions {
@@ -75,10 +76,14 @@ export async function runFlow(flow: Flow, options: FlowRunOptions): Promise<Flow
     steps: [],
   };
   let agent: SightlineAgent | undefined;
+  let served: ServedFolder | undefined;
   try {
     const secretNames = Object.keys(secrets);
     const scope = flowScope(flow, {}, {}, secretNames);
-    const url = flow.target?.url === undefined ? undefined : renderTemplate(flow.target.url, scope, { secrets: secretNames });
+    const rendered = flow.target?.url === undefined ? undefined : renderTemplate(flow.target.url, scope, { secrets: secretNames });
+    // Midscene's serve: the folder for this run only, its url a page of it.
+    if (flow.target?.serve !== undefined) served = await serveFolder(flow.target.serve);
+    const url = served === undefined || rendered === undefined ? rendered : served.urlOf(rendered);
     agent = await options.open(flow, { secrets, url });
     result.sessionId = agent.sessionId;
     const run = new FlowRun(agent, flow, options, result, secretNames);
@@ -94,6 +99,7 @@ export async function runFlow(flow: Flow, options: FlowRunOptions): Promise<Flow
       if (agent.cost.unpricedTokens > 0) result.costUnknown = true;
       await agent.close();
     }
+    await served?.close();
     result.durationMs = Date.now() - started;
   }
   return result;
@@ -177,7 +183,7 @@ class FlowRun {
       switch (step.kind) {
         case 'do':
           text = this.render(step.text, scope);
-          await this.agent.do(text, this.signal());
+          await this.agent.do(text, { ...this.signal(), ...(step.files === undefined ? {} : { files: step.files }) });
           break;
         case 'assert':
           text = this.render(step.text, scope);
@@ -197,6 +203,13 @@ class FlowRun {
           text = this.render(step.url, scope);
           await this.agent.goto(text);
           break;
+        case 'javascript': {
+          text = this.render(step.code, scope);
+          const value = await this.agent.evaluate(text, this.signal());
+          if (step.as !== undefined) scope[step.as] = this.withoutPlaceholders(value);
+          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', value);
+          return;
+        }
         case 'sleep':
           text = `${step.ms} ms`;
           await sleep(step.ms, undefined, { signal: this.options.signal }).catch(() => undefined);
@@ -270,7 +283,7 @@ class FlowRun {
       reason: reason ?? sdkStep?.reason,
       evidence: sdkStep?.evidence ?? [],
       ...(value !== undefined ? { value } : answer !== undefined && step.kind !== 'wait_for' ? { value: answer.value } : {}),
-      ...(step.kind === 'extract' && step.as !== undefined ? { as: step.as } : {}),
+      ...((step.kind === 'extract' || step.kind === 'javascript') && step.as !== undefined ? { as: step.as } : {}),
       durationMs: Date.now() - started,
       costDollars: spent === null ? undefined : spent - spentBefore,
       ...(sdkStep !== undefined && sdkStep.cost.unpricedTokens > 0 ? { costUnknown: true as const } : {}),
@@ -288,7 +301,7 @@ class FlowRun {
       label: step.label,
       kind: step.kind,
       // Not rendered (its values may never exist): the step as the file wrote it.
-      text: 'text' in step ? step.text : step.kind === 'goto' ? step.url : undefined,
+      text: 'text' in step ? step.text : step.kind === 'goto' ? step.url : step.kind === 'javascript' ? step.code : undefined,
       at: step.at,
       status: 'skipped',
       reason: this.stopped ? 'the flow was stopped' : 'an earlier step failed',
@@ -315,7 +328,8 @@ class FlowRun {
     return renderTemplate(text, scope, { secrets: this.secretNames });
   }
 
-  private signal(): { signal: AbortSignal } {
-    return { signal: this.options.signal };
+  /** What every model step is given: the stop signal, and the script's context for the model (aiActionContext). */
+  private signal(): { signal: AbortSignal; context?: string } {
+    return { signal: this.options.signal, ...(this.top.context === undefined ? {} : { context: this.top.context }) };
   }
 }

@@ -11,7 +11,8 @@
  *
  * As in Midscene, `${NAME}` anywhere in a string is the environment variable NAME, read at load time.
  */
-import { isMap, isScalar, type Node, type Scalar, type YAMLMap } from 'yaml';
+import { dirname } from 'node:path';
+import { isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { closestName } from '../../shared/suggestions.js';
 import { readDuration } from '../../shared/durations.js';
 import type { FlowStep, FlowTarget, JsonSchema } from './flow-model.js';
@@ -20,6 +21,7 @@ import { defaultFlowName, type FlowReadContext, type LoadedFlow } from './flow-r
 import { readQueryShape } from './midscene-query-shape.js';
 import { DEFAULT_WAIT_FOR_TIMEOUT_MS } from './sightline-flow.js';
 import { escapeTemplateText, excerpt } from './templates.js';
+import { CONTEXT_KEYS, IGNORED_WEB_KEYS, insidePath, readWebTarget, REFUSED_WEB_KEYS } from './midscene-web-target.js';
 
 const BROWSER_TARGETS = ['web', 'target', 'page', 'browser'];
 const PHONE_TARGETS: Record<string, string> = {
@@ -30,36 +32,34 @@ const PHONE_TARGETS: Record<string, string> = {
 };
 const TOP_KEYS = [...BROWSER_TARGETS, 'computer', ...Object.keys(PHONE_TARGETS), 'agent', 'config', 'tasks'];
 
-/** Fields that only shape Midscene's own output files, reports or caches: nothing Sightline runs depends on them. */
-const IGNORED_TARGET_KEYS = ['output', 'unstableLogContent', 'waitForNetworkIdle'];
-/**
- * Midscene's bridge mode drives the person's desktop Chrome through its extension
- * (https://midscenejs.com/bridge-mode); Sightline reaches the same browser over CDP instead (`--cdp URL`):
- * newTabWithUrl opens the url in a new tab, currentTab acts in the tab in front and, as Midscene does, opens no url.
- * Sightline always closes the tabs it opened, so closeNewTabsAfterDisconnect changes nothing.
- */
-const BRIDGE_MODES: Record<string, 'new' | 'current'> = { newTabWithUrl: 'new', currentTab: 'current' };
-const BRIDGE_IGNORED_KEYS = ['closeNewTabsAfterDisconnect'];
-const REFUSED_TARGET_KEYS: Record<string, string> = {
-  viewportWidth: "Sightline's browser keeps the size it is configured with",
-  viewportHeight: "Sightline's browser keeps the size it is configured with",
-  viewportScale: "Sightline's browser keeps the size it is configured with",
-  deviceScaleFactor: "Sightline's browser keeps the size it is configured with",
-  userAgent: "Sightline's browser keeps its own user agent",
-  cookie: 'Sightline does not load cookie files into its browser',
-  serve: 'Sightline does not serve local folders; start a server and give its URL',
-  chromeArgs: "Sightline's browser starts with its own arguments",
-  acceptInsecureCerts: "Sightline's browser keeps its certificate checks",
-  forceSameTabNavigation: 'Sightline follows the page wherever it goes',
-  aiActionContext: 'Sightline has no per-script context for the model; put what it must know into the steps',
-  aiActContext: 'Sightline has no per-script context for the model; put what it must know into the steps',
-};
 const IGNORED_AGENT_KEYS = ['testId', 'groupName', 'groupDescription', 'generateReport', 'autoPrintReportMsg', 'reportFileName', 'cache', 'replanningCycleLimit', 'outputFormat'];
+/** Midscene's computer target options (@midscene/computer 1.18, agentForComputer): Sightline's configuration owns them. */
+const IGNORED_COMPUTER_KEYS: Record<string, string> = {
+  displayId: "Sightline acts on the display its configuration names (perception.displayId)",
+  headless: 'Sightline acts on the display it is given; run it under xvfb-run for a virtual one',
+};
 const IGNORED_CONFIG_KEYS = ['output', 'unstableLogContent', 'continuousScreenshot'];
 const TASK_KEYS = ['name', 'flow', 'continueOnError'];
 
-/** Options that tune how Midscene locates, caches or reports: the step means the same without them. */
-const IGNORED_OPTIONS = ['deepThink', 'deepLocate', 'cacheable', 'xpath', 'domIncluded', 'screenshotIncluded', 'useDom', 'autoDismissKeyboard', 'checkIntervalMs', 'errorMessage', 'aiActionProgressTip'];
+/** Options that tune how Midscene locates, plans, caches or reports: the step means the same without them. */
+const IGNORED_OPTION_REASONS: Record<string, string> = {
+  deepThink: "it tunes Midscene's locator; Sightline's model looks at the whole screen each time",
+  deepLocate: "it tunes Midscene's locator; Sightline's model looks at the whole screen each time",
+  cacheable: "it tunes Midscene's cache; Sightline's --replay repeats passing runs",
+  xpath: 'Sightline acts on what the screen shows, not on the DOM',
+  domIncluded: 'Sightline reads the screen, not the DOM',
+  screenshotIncluded: 'Sightline always reads the screen',
+  useDom: 'Sightline reads the screen, not the DOM',
+  autoDismissKeyboard: 'it is a phone keyboard setting',
+  checkIntervalMs: 'Sightline watches the screen for the condition at its own pace',
+  errorMessage: "Sightline's failure says what the model saw",
+  aiActionProgressTip: "it shapes Midscene's progress output",
+  aiActionProgressTips: "it shapes Midscene's progress output",
+  planningStrategy: "it picks Midscene's planner; Sightline's model plans each step itself",
+  context: "a per-call context; put it into the prompt's words",
+  uiContext: "it is Midscene's own captured page state",
+};
+const IGNORED_OPTIONS = Object.keys(IGNORED_OPTION_REASONS);
 
 const LOCATE_VERBS: Record<string, string> = {
   aiTap: 'Click',
@@ -78,8 +78,11 @@ const ACTIONS: Record<string, string[]> = {
   ai: [],
   aiAct: [],
   aiAction: [],
-  ...Object.fromEntries(Object.keys(LOCATE_VERBS).map((action) => [action, ['prompt', 'locate']])),
+  ...Object.fromEntries(Object.keys(LOCATE_VERBS).map((action) => [action, ['prompt', 'locate', 'fileChooserAccept']])),
   aiInput: ['value', 'locate', 'mode'],
+  javascript: ['name'],
+  aiClearInput: ['locate'],
+  aiDragAndDrop: ['from', 'to'],
   aiKeyboardPress: ['keyName', 'locate'],
   aiScroll: ['direction', 'scrollType', 'distance', 'locate'],
   aiAssert: ['name'],
@@ -89,14 +92,12 @@ const ACTIONS: Record<string, string[]> = {
   sleep: [],
 };
 const REFUSED_ACTIONS: Record<string, string> = {
-  javascript: 'it runs JavaScript in the page, and Sightline acts only through the screen, as a person would',
   runAdbShell: 'it runs commands on an Android device',
   runWdaRequest: "it calls an iOS device's WebDriverAgent",
   launch: 'it starts an app on a phone',
   aiLocate: "it returns an element's coordinates, and Sightline's steps say what to do rather than where",
   logScreenshot: "it writes into Midscene's report; Sightline records every screen in the session's timeline, so remove it",
   recordToReport: "it writes into Midscene's report; Sightline records every screen in the session's timeline, so remove it",
-  aiDragAndDrop: 'drag and drop is not among what Sightline reads from Midscene scripts; describe it in an ai: step',
   aiLongPress: 'it is a touch gesture for phones',
   aiSwipe: 'it is a touch gesture for phones',
 };
@@ -120,31 +121,51 @@ export function readMidsceneFlow(context: FlowReadContext, root: YAMLMap): Loade
   const entries = nodes.entries(root);
   nodes.unknownKeys(entries, TOP_KEYS, 'at the top of a Midscene script');
   const entry = (key: string) => entries.find((candidate) => candidate.key === key);
+  const read: MidsceneRead = { context, notes: [], modelContext: undefined };
 
   const targets = entries.filter((candidate) => [...BROWSER_TARGETS, 'computer', ...Object.keys(PHONE_TARGETS)].includes(candidate.key));
   let target: FlowTarget | undefined;
   if (targets.length === 0) nodes.problem(root, `a Midscene script needs a target: ${listed([...BROWSER_TARGETS.slice(0, 1), 'computer'])}`);
   if (targets.length > 1) nodes.problem(targets[1]?.keyNode, `a Midscene script has one target; this one has ${listed(targets.map((found) => found.key), 'and')}`);
   const targetEntry = targets[0];
-  if (targetEntry !== undefined && targets.length === 1) target = readTarget(context, targetEntry);
+  if (targetEntry !== undefined && targets.length === 1) target = readTarget(read, targetEntry);
+  if (targetEntry?.key === 'computer') read.operator = 'desktop';
 
   const agent = entry('agent');
-  if (agent !== undefined) readIgnoredSection(context, agent, IGNORED_AGENT_KEYS);
+  if (agent !== undefined) readSettingsSection(read, agent, IGNORED_AGENT_KEYS);
   const config = entry('config');
-  if (config !== undefined) readIgnoredSection(context, config, IGNORED_CONFIG_KEYS);
+  if (config !== undefined) readSettingsSection(read, config, IGNORED_CONFIG_KEYS);
 
   const steps: FlowStep[] = [];
   const tasksEntry = entry('tasks');
   const tasks = tasksEntry === undefined ? undefined : nodes.readList(tasksEntry.value, 'tasks', tasksEntry.keyNode);
   if (tasks !== undefined && tasks.items.length === 0) nodes.problem(tasks, 'tasks: expected at least one task');
   for (const item of tasks?.items ?? []) {
-    const step = readTask(context, nodes.resolve(item) ?? (item as Node));
+    const step = readTask(read, nodes.resolve(item) ?? (item as Node));
     if (step !== undefined) steps.push(step);
   }
-  return { flow: { name: defaultFlowName(nodes.source.file), file: nodes.source.file, format: 'midscene', target, vars: {}, secrets: [], steps }, params: [], inputs: [] };
+  const flow: LoadedFlow['flow'] = { name: defaultFlowName(nodes.source.file), file: nodes.source.file, format: 'midscene', target, vars: {}, secrets: [], steps };
+  if (read.modelContext !== undefined) flow.context = read.modelContext;
+  if (read.notes.length > 0) flow.notes = read.notes;
+  return { flow, params: [], inputs: [] };
 }
 
-function readTarget(context: FlowReadContext, entry: Entry): FlowTarget | undefined {
+/** What reading one script gathers besides its steps: the notes of what it ignored, and the model's context. */
+interface MidsceneRead {
+  context: FlowReadContext;
+  /** The target's operator, once read: a desktop script has no page to run javascript: in. */
+  operator?: FlowTarget['operator'];
+  notes: string[];
+  modelContext: string | undefined;
+}
+
+/** A one-line note that an item or option was read and ignored, with why, for the run to say before it starts. */
+function ignore(read: MidsceneRead, at: Node, what: string, why: string): void {
+  read.notes.push(`${what} (line ${read.context.nodes.at(at).line}) is ignored: ${why}`);
+}
+
+function readTarget(read: MidsceneRead, entry: Entry): FlowTarget | undefined {
+  const { context } = read;
   const { nodes } = context;
   const phone = PHONE_TARGETS[entry.key];
   if (phone !== undefined) {
@@ -157,63 +178,41 @@ function readTarget(context: FlowReadContext, entry: Entry): FlowTarget | undefi
   const fields = nodes.entries(map);
   if (entry.key === 'computer') {
     for (const field of fields) {
-      if (IGNORED_TARGET_KEYS.includes(field.key)) continue;
-      nodes.problem(field.keyNode, `computer ${excerpt(field.key)}: Sightline's desktop operator takes no settings from the script; remove it`);
+      const ignored = IGNORED_WEB_KEYS[field.key] ?? IGNORED_COMPUTER_KEYS[field.key];
+      if (ignored !== undefined) ignore(read, field.keyNode, `computer ${field.key}`, ignored);
+      else if (CONTEXT_KEYS.includes(field.key)) read.modelContext = nodes.readString(field.value, field.key, field.keyNode)?.value ?? read.modelContext;
+      else nodes.problem(field.keyNode, `computer ${excerpt(field.key)}: Sightline's desktop operator takes no such setting from the script (it reads ${listed(CONTEXT_KEYS)} and ignores ${listed(Object.keys(IGNORED_COMPUTER_KEYS))}); remove it`);
     }
     return { operator: 'desktop', at };
   }
-  let url: string | undefined;
-  let tab: FlowTarget['tab'];
-  for (const field of fields) {
-    if (field.key === 'bridgeMode') {
-      tab = readBridgeMode(context, field);
-      continue;
-    }
-    if (BRIDGE_IGNORED_KEYS.includes(field.key)) continue;
-    if (field.key === 'url') {
-      const scalar = nodes.readString(field.value, `${entry.key} url`, field.keyNode);
-      if (scalar !== undefined) url = midsceneText(context, scalar);
-      continue;
-    }
-    if (IGNORED_TARGET_KEYS.includes(field.key)) continue;
-    const reason = REFUSED_TARGET_KEYS[field.key];
-    if (reason !== undefined) {
-      nodes.problem(field.keyNode, `${entry.key} ${field.key} cannot be applied: ${reason}; remove it`);
-      continue;
-    }
-    const suggestion = closestName(field.key, ['url', 'bridgeMode', ...BRIDGE_IGNORED_KEYS, ...IGNORED_TARGET_KEYS, ...Object.keys(REFUSED_TARGET_KEYS)]);
-    nodes.problem(field.keyNode, `unknown key ${excerpt(field.key)} in ${entry.key}${suggestion === undefined ? '' : `; did you mean ${suggestion}?`} (Sightline reads url)`);
-  }
-  if (tab === 'current') return { operator: 'browser', tab, at };
-  if (!fields.some((field) => field.key === 'url')) nodes.problem(entry.keyNode, `${entry.key}: expected url: the page to open`);
-  return url === undefined ? undefined : { operator: 'browser', url, ...(tab === undefined ? {} : { tab }), at };
+  const reading = readWebTarget(context, entry, fields, at, read.notes, (scalar) => midsceneText(context, scalar));
+  if (reading.context !== undefined) read.modelContext = reading.context;
+  return reading.target;
 }
 
-/** `bridgeMode: newTabWithUrl | currentTab` (false: Sightline's own browser); see BRIDGE_MODES. */
-function readBridgeMode(context: FlowReadContext, field: Entry): FlowTarget['tab'] {
-  const node = context.nodes.resolve(field.value);
-  if (isScalar(node) && node.value === false) return undefined;
-  const scalar = context.nodes.readString(field.value, 'bridgeMode', field.keyNode);
-  if (scalar === undefined) return undefined;
-  const tab = BRIDGE_MODES[scalar.value];
-  if (tab === undefined) context.nodes.problem(scalar, `bridgeMode: expected newTabWithUrl, currentTab or false, got ${context.nodes.describe(scalar)}`);
-  return tab;
-}
-
-function readIgnoredSection(context: FlowReadContext, entry: Entry, ignored: readonly string[]): void {
-  const { nodes } = context;
+/** `agent:` and `config:`: the model's context is read, what only tunes Midscene's reports and caches is ignored. */
+function readSettingsSection(read: MidsceneRead, entry: Entry, ignored: readonly string[]): void {
+  const { nodes } = read.context;
   const map = nodes.readMap(entry.value, entry.key, entry.keyNode);
   if (map === undefined) return;
   for (const field of nodes.entries(map)) {
-    if (ignored.includes(field.key)) continue;
-    const reason = REFUSED_TARGET_KEYS[field.key];
+    if (ignored.includes(field.key)) {
+      ignore(read, field.keyNode, `${entry.key} ${field.key}`, "it tunes Midscene's own reports, caches or planning");
+      continue;
+    }
+    if (CONTEXT_KEYS.includes(field.key)) {
+      const scalar = nodes.readString(field.value, field.key, field.keyNode);
+      if (scalar !== undefined) read.modelContext = scalar.value;
+      continue;
+    }
+    const reason = REFUSED_WEB_KEYS[field.key];
     if (reason !== undefined) nodes.problem(field.keyNode, `${entry.key} ${field.key} cannot be applied: ${reason}`);
-    else nodes.problem(field.keyNode, `unknown key ${excerpt(field.key)} in ${entry.key} (Sightline ignores ${listed(ignored)} there, and reads nothing else)`);
+    else nodes.problem(field.keyNode, `unknown key ${excerpt(field.key)} in ${entry.key} (Sightline reads ${listed(CONTEXT_KEYS)} and ignores ${listed(ignored)} there)`);
   }
 }
 
-function readTask(context: FlowReadContext, node: Node): FlowStep | undefined {
-  const { nodes } = context;
+function readTask(read: MidsceneRead, node: Node): FlowStep | undefined {
+  const { nodes } = read.context;
   if (!isMap(node)) {
     nodes.problem(node, `expected a task (a map with name: and flow:), got ${nodes.describe(node)}`);
     return undefined;
@@ -231,14 +230,15 @@ function readTask(context: FlowReadContext, node: Node): FlowStep | undefined {
   const list = flowEntry === undefined ? undefined : nodes.readList(flowEntry.value, 'flow', flowEntry.keyNode);
   const steps: FlowStep[] = [];
   for (const item of list?.items ?? []) {
-    const step = readFlowItem(context, nodes.resolve(item) ?? (item as Node));
+    const step = readFlowItem(read, nodes.resolve(item) ?? (item as Node));
     if (step !== undefined) steps.push(step);
   }
   if (name === undefined || list === undefined) return undefined;
   return { at: nodes.at(node), label: name, continueOnError, kind: 'group', name, steps };
 }
 
-function readFlowItem(context: FlowReadContext, node: Node): FlowStep | undefined {
+function readFlowItem(read: MidsceneRead, node: Node): FlowStep | undefined {
+  const { context } = read;
   const { nodes } = context;
   if (!isMap(node)) {
     nodes.problem(node, `expected a flow item (a map such as - aiTap: the login button), got ${nodes.describe(node)}`);
@@ -268,32 +268,53 @@ function readFlowItem(context: FlowReadContext, node: Node): FlowStep | undefine
     [...used, ...IGNORED_OPTIONS],
     `for ${action.key}`,
   );
+  for (const entry of entries) if (entry !== action && Object.hasOwn(IGNORED_OPTION_REASONS, entry.key)) ignore(read, entry.keyNode, `${action.key} ${entry.key}`, IGNORED_OPTION_REASONS[entry.key] ?? '');
   const option = (key: string) => entries.find((entry) => entry.key === key && entry !== action);
   const base = { at: nodes.at(node), label: action.key, continueOnError: false };
   const label = action.key;
 
   if (label === 'ai' || label === 'aiAct' || label === 'aiAction') {
-    const text = prompt(context, action.value, label, action.keyNode);
+    const text = prompt(read, action.value, label, action.keyNode);
     return text === undefined ? undefined : { ...base, kind: 'do', text };
   }
   const verb = LOCATE_VERBS[label];
   if (verb !== undefined) {
-    const target = prompt(context, option('locate')?.value ?? option('prompt')?.value ?? action.value, label, action.keyNode);
-    return target === undefined ? undefined : { ...base, kind: 'do', text: `${verb} ${target}` };
+    const target = prompt(read, option('locate')?.value ?? option('prompt')?.value ?? action.value, label, action.keyNode);
+    const accept = option('fileChooserAccept');
+    const files = accept === undefined ? undefined : acceptedFiles(read, accept);
+    if (target === undefined || (accept !== undefined && files === undefined)) return undefined;
+    return { ...base, kind: 'do', text: `${verb} ${target}`, ...(files === undefined ? {} : { files }) };
   }
   switch (label) {
+    case 'javascript': {
+      if (read.operator === 'desktop') {
+        nodes.problem(action.keyNode, "javascript cannot run on a computer: target: it runs in a browser page, and on the desktop Sightline acts only through the screen; use web:");
+        return undefined;
+      }
+      const code = nodes.readString(action.value, 'javascript', action.keyNode);
+      const nameEntry = option('name');
+      const as = nameEntry === undefined ? undefined : nodes.readString(nameEntry.value, 'name', nameEntry.keyNode)?.value;
+      if (code === undefined || (nameEntry !== undefined && as === undefined)) return undefined;
+      return { ...base, kind: 'javascript', code: midsceneText(context, code), as };
+    }
+    case 'aiClearInput': {
+      const target = prompt(read, option('locate')?.value ?? action.value, label, action.keyNode);
+      return withText(base, target === undefined ? undefined : `Clear ${target}`);
+    }
+    case 'aiDragAndDrop':
+      return withText(base, dragText(read, action, option('from'), option('to')));
     case 'aiInput':
-      return withText(base, inputText(context, action, option('locate'), option('value'), option('mode')));
+      return withText(base, inputText(read, action, option('locate'), option('value'), option('mode')));
     case 'aiKeyboardPress':
-      return withText(base, keyText(context, action, option('locate'), option('keyName')));
+      return withText(base, keyText(read, action, option('locate'), option('keyName')));
     case 'aiScroll':
-      return withText(base, scrollText(context, action, option('locate'), option('direction'), option('scrollType'), option('distance')));
+      return withText(base, scrollText(read, action, option('locate'), option('direction'), option('scrollType'), option('distance')));
     case 'aiAssert': {
-      const text = prompt(context, action.value, label, action.keyNode);
+      const text = prompt(read, action.value, label, action.keyNode);
       return text === undefined ? undefined : { ...base, kind: 'assert', text };
     }
     case 'aiWaitFor': {
-      const text = prompt(context, action.value, label, action.keyNode);
+      const text = prompt(read, action.value, label, action.keyNode);
       const timeout = option('timeout');
       let timeoutMs: number | undefined = DEFAULT_WAIT_FOR_TIMEOUT_MS;
       if (timeout !== undefined) {
@@ -317,7 +338,7 @@ function readFlowItem(context: FlowReadContext, node: Node): FlowStep | undefine
     }
     default: {
       // aiQuery, aiNumber, aiBoolean, aiString, aiAsk: an extract, its `name` the output's key.
-      const text = prompt(context, action.value, label, action.keyNode);
+      const text = prompt(read, action.value, label, action.keyNode);
       const nameEntry = option('name');
       const as = nameEntry === undefined ? undefined : nodes.readString(nameEntry.value, 'name', nameEntry.keyNode)?.value;
       if (text === undefined || (nameEntry !== undefined && as === undefined)) return undefined;
@@ -333,16 +354,24 @@ function withText(base: Pick<FlowStep, 'at' | 'label' | 'continueOnError'>, text
   return text === undefined ? undefined : { ...base, kind: 'do', text };
 }
 
-/** A prompt: a string, or Midscene's `{ prompt, images }` form (without images, which Sightline cannot pass on). */
-function prompt(context: FlowReadContext, node: Node | undefined, what: string, at: Node, options: { optional?: boolean } = {}): string | undefined {
+/**
+ * A prompt: a string, or Midscene's `{ prompt, images }` form (without images, which Sightline cannot pass on),
+ * which may also carry locate options (deepThink, cacheable, xpath…: ignored with a note), and, in the legacy
+ * nested form `aiTap: { locate: { prompt } }`, a `locate:` holding the prompt itself.
+ */
+function prompt(read: MidsceneRead, node: Node | undefined, what: string, at: Node, options: { optional?: boolean } = {}): string | undefined {
+  const { context } = read;
   const { nodes } = context;
   if (node === undefined && options.optional === true) return undefined;
   if (isMap(node)) {
     const entries = nodes.entries(node);
-    nodes.unknownKeys(entries, ['prompt', 'images', 'convertHttpImage2Base64'], `in ${what}'s prompt`);
+    const nested = entries.find((entry) => entry.key === 'locate');
+    nodes.unknownKeys(entries, ['prompt', 'images', 'convertHttpImage2Base64', 'locate', ...IGNORED_OPTIONS], `in ${what}'s prompt`);
+    for (const entry of entries) if (Object.hasOwn(IGNORED_OPTION_REASONS, entry.key)) ignore(read, entry.keyNode, `${what} ${entry.key}`, IGNORED_OPTION_REASONS[entry.key] ?? '');
     const images = entries.find((entry) => entry.key === 'images');
     if (images !== undefined) nodes.problem(images.keyNode, `${what} images: prompting with images is not supported; describe the element in words`);
     const text = entries.find((entry) => entry.key === 'prompt');
+    if (text === undefined && nested !== undefined) return images === undefined ? prompt(read, nested.value, what, nested.keyNode) : undefined;
     if (text === undefined) {
       nodes.problem(node, `${what}: expected prompt: the text of the prompt`);
       return undefined;
@@ -354,12 +383,13 @@ function prompt(context: FlowReadContext, node: Node | undefined, what: string, 
   return scalar === undefined ? undefined : midsceneText(context, scalar);
 }
 
-function inputText(context: FlowReadContext, action: Entry, locate: Entry | undefined, valueEntry: Entry | undefined, modeEntry: Entry | undefined): string | undefined {
+function inputText(read: MidsceneRead, action: Entry, locate: Entry | undefined, valueEntry: Entry | undefined, modeEntry: Entry | undefined): string | undefined {
+  const { context } = read;
   const { nodes } = context;
   // Midscene's two forms: { aiInput: <value>, locate: <prompt> } (older) and { aiInput: <prompt>, value: <value> }.
   const valueNode = locate !== undefined ? (action.value ?? valueEntry?.value) : valueEntry?.value;
   const targetNode = locate !== undefined ? locate.value : action.value;
-  const target = targetNode === undefined ? 'the focused field' : prompt(context, targetNode, 'aiInput', action.keyNode);
+  const target = targetNode === undefined ? 'the focused field' : prompt(read, targetNode, 'aiInput', action.keyNode);
   let value: string | undefined = '';
   if (valueNode !== undefined) {
     if (isScalar(valueNode) && (typeof valueNode.value === 'number' || typeof valueNode.value === 'boolean')) value = escapeTemplateText(String(valueNode.value));
@@ -380,27 +410,69 @@ function inputText(context: FlowReadContext, action: Entry, locate: Entry | unde
   return `Type ${JSON.stringify(value)} into ${target}${mode === 'append' ? ', after the text already there' : ''}`;
 }
 
-function keyText(context: FlowReadContext, action: Entry, locate: Entry | undefined, keyName: Entry | undefined): string | undefined {
+/** fileChooserAccept: one path or a list, each a file inside the script's folder. */
+function acceptedFiles(read: MidsceneRead, entry: Entry): string[] | undefined {
+  const { nodes } = read.context;
+  const folder = dirname(nodes.source.file);
+  const items = isSeq(entry.value) ? entry.value.items.map((item) => nodes.resolve(item)) : [entry.value];
+  if (items.length === 0) {
+    nodes.problem(entry.keyNode, 'fileChooserAccept: expected a file, or a list of files, inside the script\'s folder');
+    return undefined;
+  }
+  const files: string[] = [];
+  for (const item of items) {
+    const path = insidePath(read.context, { key: 'fileChooserAccept', keyNode: entry.keyNode, value: item }, folder, 'file');
+    if (path === undefined) return undefined;
+    files.push(path);
+  }
+  return files;
+}
+
+/** Midscene's aiDragAndDrop: `{ from, to }` under the item, or the source as its value and `to:` beside it. */
+function dragText(read: MidsceneRead, action: Entry, fromEntry: Entry | undefined, toEntry: Entry | undefined): string | undefined {
+  const { nodes } = read.context;
+  let fromNode = fromEntry?.value;
+  let toNode = toEntry?.value;
+  if (isMap(action.value)) {
+    const inner = nodes.entries(action.value);
+    const innerFrom = inner.find((entry) => entry.key === 'from');
+    const innerTo = inner.find((entry) => entry.key === 'to');
+    if (innerFrom !== undefined || innerTo !== undefined) {
+      nodes.unknownKeys(inner, ['from', 'to'], 'in aiDragAndDrop');
+      fromNode = innerFrom?.value;
+      toNode = innerTo?.value;
+    } else fromNode ??= action.value;
+  } else fromNode ??= action.value;
+  if (fromNode === undefined || toNode === undefined) {
+    nodes.problem(action.keyNode, 'aiDragAndDrop: expected what to drag (from:, or the value) and where to drop it (to:)');
+    return undefined;
+  }
+  const from = prompt(read, fromNode, 'aiDragAndDrop from', action.keyNode);
+  const to = prompt(read, toNode, 'aiDragAndDrop to', action.keyNode);
+  return from === undefined || to === undefined ? undefined : `Drag ${from} and drop it onto ${to}`;
+}
+
+function keyText(read: MidsceneRead, action: Entry, locate: Entry | undefined, keyName: Entry | undefined): string | undefined {
   // Older form { aiKeyboardPress: <key>, locate?: <prompt> }; newer { aiKeyboardPress: <prompt>, keyName: <key> }.
   const keyNode = keyName === undefined ? action.value : keyName.value;
   const targetNode = keyName === undefined ? locate?.value : (locate?.value ?? action.value);
-  const key = prompt(context, keyNode, 'aiKeyboardPress key', action.keyNode);
-  const target = prompt(context, targetNode, 'aiKeyboardPress', action.keyNode, { optional: true });
+  const key = prompt(read, keyNode, 'aiKeyboardPress key', action.keyNode);
+  const target = prompt(read, targetNode, 'aiKeyboardPress', action.keyNode, { optional: true });
   if (key === undefined || (targetNode !== undefined && target === undefined)) return undefined;
   return `Press the ${key} key${target === undefined ? '' : ` in ${target}`}`;
 }
 
 function scrollText(
-  context: FlowReadContext,
+  read: MidsceneRead,
   action: Entry,
   locate: Entry | undefined,
   directionEntry: Entry | undefined,
   typeEntry: Entry | undefined,
   distanceEntry: Entry | undefined,
 ): string | undefined {
-  const { nodes } = context;
+  const { nodes } = read.context;
   const targetNode = locate?.value ?? action.value;
-  const target = prompt(context, targetNode, 'aiScroll', action.keyNode, { optional: true });
+  const target = prompt(read, targetNode, 'aiScroll', action.keyNode, { optional: true });
   const choice = (entry: Entry | undefined, what: string, allowed: readonly string[], fallback: string): string | undefined => {
     if (entry === undefined) return fallback;
     const scalar = nodes.readString(entry.value, what, entry.keyNode);

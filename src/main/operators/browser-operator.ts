@@ -53,11 +53,36 @@ export interface BrowserOperatorOptions {
   deviceScaleFactor?: number | undefined;
   /** The browser executable; otherwise SIGHTLINE_BROWSER_PATH, then the usual install locations. */
   executablePath?: string | undefined;
+  /** The browser context's own settings (a Midscene script's web target); each absent one keeps the browser's. */
+  context?: BrowserContextSettings | undefined;
   env?: Record<string, string | undefined>;
   /** The URLs the operator may open; without it, any but file: URLs. */
   scope?: BrowserUrlScopeSettings | undefined;
   /** Resolves after the time, or early when the signal aborts (pause.ts). */
   sleep?: Sleep;
+}
+
+export interface BrowserContextSettings {
+  userAgent?: string | undefined;
+  /** Accept a certificate the browser would refuse (a local test server's own). */
+  acceptInsecureCerts?: boolean | undefined;
+  extraHTTPHeaders?: Record<string, string> | undefined;
+  /** Set before the first page loads. */
+  cookies?: BrowserCookie[] | undefined;
+  /** Where the page's downloads are saved; without it, downloads are refused as before. */
+  downloadPath?: string | undefined;
+}
+
+export interface BrowserCookie {
+  name: string;
+  value: string;
+  domain?: string | undefined;
+  path?: string | undefined;
+  url?: string | undefined;
+  expires?: number | undefined;
+  httpOnly?: boolean | undefined;
+  secure?: boolean | undefined;
+  sameSite?: 'Strict' | 'Lax' | 'None' | undefined;
 }
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
@@ -92,6 +117,16 @@ const BrowserOperatorOptionsSchema = z.object({
   url: z.url().optional(),
   viewport: z.object({ width: z.number().int().min(100).max(7680), height: z.number().int().min(100).max(4320) }).optional(),
   deviceScaleFactor: z.number().min(0.5).max(4).optional(),
+  context: z
+    .object({
+      userAgent: z.string().min(1).max(1000).optional(),
+      acceptInsecureCerts: z.boolean().optional(),
+      // A header value with a line break would start another header.
+      extraHTTPHeaders: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/), z.string().regex(/^[^\r\n\0]*$/)).optional(),
+      cookies: z.array(z.object({ name: z.string().min(1), value: z.string() }).loose()).optional(),
+      downloadPath: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 export class BrowserOperator implements Operator {
@@ -107,6 +142,8 @@ export class BrowserOperator implements Operator {
   private readonly input: PlaywrightInput;
   private readonly sleep: Sleep;
   private readonly pendingRequests: PendingRequests;
+  /** The files a file chooser receives while a step that names them runs (acceptingFiles); none otherwise. */
+  private acceptedFiles: readonly string[] | undefined;
   /** One frame source per page: it keeps the page's DevTools session and its open capture series. */
   private readonly frameSources = new WeakMap<Page, BrowserFrameSource>();
 
@@ -125,6 +162,24 @@ export class BrowserOperator implements Operator {
     this.input = new PlaywrightInput(() => this.page);
     this.sleep = options.sleep ?? sleepUnlessAborted;
     this.pendingRequests = new PendingRequests(context, tabs === undefined ? undefined : (request) => tabs.ownsRequestNow(request));
+    // A file chooser is answered only while a step names files, and only in Sightline's own tabs (in the person's
+    // browser, their other tabs are theirs); otherwise it is left as it was (no file chosen).
+    const watch = (page: Page) =>
+      page.on('filechooser', (chooser) => {
+        const files = this.acceptedFiles;
+        if (files !== undefined && (tabs === undefined || tabs.has(page))) void chooser.setFiles([...files]).catch(() => undefined);
+      });
+    for (const page of context.pages()) watch(page);
+    context.on('page', watch);
+  }
+
+  async acceptingFiles<T>(files: readonly string[], work: () => Promise<T>): Promise<T> {
+    this.acceptedFiles = files;
+    try {
+      return await work();
+    } finally {
+      this.acceptedFiles = undefined;
+    }
   }
 
   /**
@@ -167,6 +222,7 @@ export class BrowserOperator implements Operator {
         handleSIGINT: false,
         viewport: options.viewport ?? DEFAULT_VIEWPORT,
         deviceScaleFactor,
+        ...contextOptionsOf(options.context),
       });
     } catch (error) {
       await profile.remove().catch(() => undefined);
@@ -175,6 +231,7 @@ export class BrowserOperator implements Operator {
     try {
       const scope = BrowserUrlScope.from(options.scope);
       const guard = await NavigationGuard.install(context, scope);
+      if (options.context?.cookies !== undefined && options.context.cookies.length > 0) await context.addCookies(options.context.cookies.map(cookieOf));
       const firstPage = context.pages()[0] ?? (await context.newPage());
       const release = async (): Promise<void> => {
         try {
@@ -274,6 +331,29 @@ export class BrowserOperator implements Operator {
       return { ok: true, detail: `opened ${url}` };
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  async evaluate(code: string, signal?: AbortSignal): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+    // The code runs in a page inside the scope, as the model's actions do: out-of-scope pages are left first.
+    await this.keepInScope();
+    const page = this.page;
+    const refusal = this.scope.refusal(page.url());
+    if (refusal !== undefined) return { ok: false, error: `the page is outside the URL scope: ${refusal}` };
+    let stop: (() => void) | undefined;
+    const stopped = new Promise<'stopped'>((resolve) => {
+      stop = () => resolve('stopped');
+      if (signal?.aborted === true) resolve('stopped');
+      signal?.addEventListener('abort', stop, { once: true });
+    });
+    try {
+      const value = await Promise.race([page.evaluate(code), stopped]);
+      if (value === 'stopped' && signal?.aborted === true) return { ok: false, error: 'stopped' };
+      return { ok: true, value: value === undefined ? null : value };
+    } catch (error) {
+      return { ok: false, error: firstLine(error) };
+    } finally {
+      if (stop !== undefined) signal?.removeEventListener('abort', stop);
     }
   }
 
@@ -511,4 +591,31 @@ function navigatedUnder(error: unknown): boolean {
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0]!.trim();
+}
+
+/** The launch options a script's browser settings become (Playwright's names). */
+function contextOptionsOf(settings: BrowserContextSettings | undefined): Record<string, unknown> {
+  if (settings === undefined) return {};
+  return {
+    ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
+    ...(settings.acceptInsecureCerts === true ? { ignoreHTTPSErrors: true } : {}),
+    ...(settings.extraHTTPHeaders === undefined ? {} : { extraHTTPHeaders: settings.extraHTTPHeaders }),
+    ...(settings.downloadPath === undefined ? {} : { acceptDownloads: true, downloadsPath: settings.downloadPath }),
+  };
+}
+
+/** A cookie as Playwright sets it: a url, or a domain with a path. */
+function cookieOf(cookie: BrowserCookie): Parameters<BrowserContext['addCookies']>[0][number] {
+  const defined = Object.fromEntries(Object.entries(cookie).filter(([, value]) => value !== undefined)) as BrowserCookie;
+  if (defined.url !== undefined) return { name: defined.name, value: defined.value, url: defined.url, ...pick(defined) };
+  return { name: defined.name, value: defined.value, domain: defined.domain ?? '', path: defined.path ?? '/', ...pick(defined) };
+}
+
+function pick(cookie: BrowserCookie): { expires?: number; httpOnly?: boolean; secure?: boolean; sameSite?: 'Strict' | 'Lax' | 'None' } {
+  return {
+    ...(cookie.expires === undefined ? {} : { expires: cookie.expires }),
+    ...(cookie.httpOnly === undefined ? {} : { httpOnly: cookie.httpOnly }),
+    ...(cookie.secure === undefined ? {} : { secure: cookie.secure }),
+    ...(cookie.sameSite === undefined ? {} : { sameSite: cookie.sameSite }),
+  };
 }

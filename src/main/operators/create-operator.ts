@@ -4,7 +4,7 @@
  */
 import type { OperatorKind } from '../../shared/config.js';
 import type { StopShortcut } from '../../shared/stop-shortcut.js';
-import { BrowserOperator, type ConnectTab, type Viewport } from './browser-operator.js';
+import { BrowserOperator, type BrowserContextSettings, type ConnectTab, type Viewport } from './browser-operator.js';
 import type { BrowserUrlScopeSettings } from './browser-url-scope.js';
 import { DesktopOperator } from './desktop-operator.js';
 import type { Operator, OwnWindowHook } from './operator.js';
@@ -27,6 +27,8 @@ export interface CreateOperatorOptions {
   deviceScaleFactor?: number | undefined;
   /** Browser: the person's running Chrome to act in over CDP (a new tab of it), instead of launching one. */
   cdp?: CdpTarget | undefined;
+  /** Browser: the context's own settings (user agent, certificates, headers, cookies, downloads). */
+  browserContext?: BrowserContextSettings | undefined;
   /** Browser: the Chromium or Chrome to drive; else SIGHTLINE_BROWSER_PATH, else the usual places. */
   browserPath?: string | undefined;
   /** Browser: the URLs it may open (agent.allowedUrls, agent.blockedUrls, agent.allowFileUrls). */
@@ -57,6 +59,7 @@ export async function createOperator(options: CreateOperatorOptions): Promise<Op
         viewport: options.viewport,
         deviceScaleFactor: options.deviceScaleFactor,
         executablePath: options.browserPath,
+        context: options.browserContext,
         scope: options.scope,
         ...(options.env ? { env: options.env } : {}),
       });

@@ -128,6 +128,17 @@ export interface Operator extends FrameSource {
    * for, not the model. Only operators that show pages implement it.
    */
   navigate?(url: string): Promise<ActionResult>;
+  /**
+   * Runs a script's own JavaScript expression in the page acted on, once the page is inside the scope, and gives
+   * its JSON value (a Midscene script's `javascript:`, which its author wrote, not the model). Only operators
+   * that show pages implement it; the signal stops the wait for a value that never comes.
+   */
+  /**
+   * Files (absolute paths the script named) that a file chooser opened during `work` receives, as a person
+   * picking them would (a Midscene script's fileChooserAccept). Only operators that show pages implement it.
+   */
+  acceptingFiles?<T>(files: readonly string[], work: () => Promise<T>): Promise<T>;
+  evaluate?(code: string, signal?: AbortSignal): Promise<{ ok: true; value: unknown } | { ok: false; error: string }>;
   /** Releases what the operator holds (the browser process; pressed buttons). Safe to call twice. */
   close(): Promise<void>;
 }

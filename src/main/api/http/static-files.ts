@@ -1,8 +1,9 @@
 /**
- * Serves the built renderer (out/renderer) read-only: a file under that folder or nothing. Paths are
- * resolved and checked to stay inside it, so `..` and encoded variants cannot reach other files.
+ * Serves a folder read-only (the built renderer, out/renderer; a Midscene script's `serve:` folder): a file under
+ * that folder or nothing. Paths are resolved and checked to stay inside it, so `..` and encoded variants cannot
+ * reach other files, and so is the file's real path, so a symbolic link inside cannot lead out of it.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -42,6 +43,8 @@ export async function readStaticFile(root: string, urlPath: string): Promise<Sta
   if (path !== rootPath && !path.startsWith(rootPath + sep)) return undefined;
   const info = await stat(path).catch(() => undefined);
   if (info === undefined || !info.isFile()) return undefined;
+  const [realRoot, realPath] = await Promise.all([realpath(rootPath).catch(() => undefined), realpath(path).catch(() => undefined)]);
+  if (realRoot === undefined || realPath === undefined || !realPath.startsWith(realRoot + sep)) return undefined;
   const extension = extname(path).toLowerCase();
   return {
     bytes: await readFile(path),

@@ -31,6 +31,7 @@ export function flowLauncher(settings: FlowLaunchSettings): FlowRunOptions['open
       env: settings.env,
       operator: flow.target?.operator ?? 'browser',
       ...(start.url === undefined ? {} : { url: start.url }),
+      ...(flow.target?.browser === undefined ? {} : { browser: flow.target.browser }),
       secrets: start.secrets,
       flowName: flow.name,
       ...(settings.replay === undefined ? {} : { replay: settings.replay }),

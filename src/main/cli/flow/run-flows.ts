@@ -116,6 +116,8 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
       }),
       onFlowStart: (flow, attempt) => {
         stderr(`▶ ${flow.name} (${relative(io.cwd, flow.file) || flow.file})${attempt > 1 ? `, attempt ${attempt}` : ''}\n`);
+        // What the file holds that Sightline reads and ignores, said once, before the flow's steps.
+        if (attempt === 1) for (const note of flow.notes ?? []) stderr(`  note: ${terminalLine(note)}\n`);
         if (json) print({ type: 'flow-started', flow: flow.name, file: flow.file, attempt });
       },
       onStep: (flow, step) => {
