@@ -27,8 +27,14 @@ export interface StepResult {
   /** Dollars, where the model's price is known. */
   costDollars: number | undefined;
   turnId: string | undefined;
-  /** The step failed but the flow went on (continue_on_error). */
+  /** The step failed and the flow went on because the run said --continue-on-error: the flow still fails. */
   continued?: boolean;
+  /**
+   * The step failed where failing is allowed (its own `continue_on_error: true`, or a Midscene task's
+   * `continueOnError` around it): the flow went on and does not fail for it. A group or task whose steps failed
+   * only so is failed and allowed too.
+   */
+  allowed?: boolean;
   /** How the step ran (a step that ran a turn): replayed, healed or diverged (and why), or by the model. */
   replay?: StepReplayResult;
 }
