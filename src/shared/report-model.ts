@@ -147,7 +147,10 @@ export interface ReportFlowStep {
   durationMs: number;
   costDollars: number | null;
   turnId: string | null;
+  /** Failed, and the flow went on because the run said --continue-on-error (the flow fails). */
   continued: boolean;
+  /** Failed where failing is allowed (continue_on_error on the step or its task): the flow does not fail for it. */
+  allowed: boolean;
 }
 
 export interface ReportFlow {

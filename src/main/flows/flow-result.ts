@@ -68,6 +68,11 @@ export interface FlowResult {
   costDollars: number | undefined;
   /** Why the flow failed or could not start. */
   error: string | undefined;
+  /**
+   * The run was refused before anything started (exit 2: a bad flow file, a bad flag): the problems, each as
+   * `file:line:column: message` where the file says where. The flow is `failed`, with no steps and no session.
+   */
+  refused?: string[];
   steps: StepResult[];
   /** A flow run through a queue (`sightline worker`): every run of its job, on which worker, in which session. */
   queueAttempts?: QueueAttemptRecord[];

@@ -246,11 +246,12 @@ class FlowRun {
           await this.inside(step, own, allowing, (inner) => this.steps(step.flow.steps, `${path}.use.`, flowScope(step.flow, given, {}, this.secretNames), inner));
           return;
         }
-        case 'group':
+        case 'group': {
           text = step.name;
           const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
           await this.inside(step, own, allowing, (inner) => this.steps(step.steps, `${path}.`, scope, inner));
           return;
+        }
       }
       this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
     } catch (error) {

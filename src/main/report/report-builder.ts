@@ -61,6 +61,7 @@ export interface FlowRunForReport {
       costDollars: number | undefined;
       turnId: string | undefined;
       continued?: boolean;
+      allowed?: boolean;
     }[];
   }[];
 }
@@ -98,6 +99,7 @@ export async function buildFlowRunReport(run: FlowRunForReport, status: ReportFl
       costDollars: step.costDollars ?? null,
       turnId: step.turnId ?? null,
       continued: step.continued === true,
+      allowed: step.allowed === true,
     })),
     session: flow.sessionId === undefined ? null : sessionOrNull(flow.sessionId, options),
   }));
