@@ -153,7 +153,10 @@ export interface ReportFlowStep {
   /** Some of its model calls had no known price. */
   costUnknown: boolean;
   turnId: string | null;
+  /** Failed, and the flow went on because the run said --continue-on-error (the flow fails). */
   continued: boolean;
+  /** Failed where failing is allowed (continue_on_error on the step or its task): the flow does not fail for it. */
+  allowed: boolean;
 }
 
 export interface ReportFlow {

@@ -105,7 +105,7 @@ describe('sightline flow --replay', () => {
       expect.objectContaining({ mode: 'replayed', modelCalls: 0, saved: expect.objectContaining({ modelCalls: 3 }) }),
     ]);
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toContain('<property name="replay" value="replayed"/>');
+    expect(xml).toContain('replay: replayed');
     expect(xml).toContain('<property name="replay.saved.modelCalls" value="5"/>');
     expect(xml).not.toMatch(/Grace|Ada/);
 

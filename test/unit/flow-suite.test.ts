@@ -132,14 +132,52 @@ describe('many flows', () => {
     expect(stops.flows[0]!.status).toBe('failed');
     expect(stops.flows[0]!.error).toMatch(/step 2 \(assert, line 1\) failed/);
 
+    // continue_on_error: true on the step: it fails, is allowed to, and the flow passes (docs/flows.md).
     const goesOn = await runFlowSuite([flow('goes-on', [step('assert', 'fail softly', true), step('do', 'two')])], suiteOptions(open));
     expect(goesOn.flows[0]!.steps.map((each) => each.status)).toEqual(['failed', 'passed']);
-    expect(goesOn.flows[0]!.steps[0]!.continued).toBe(true);
-    // A failure is a failure, continued past or not.
-    expect(goesOn.flows[0]!.status).toBe('failed');
+    expect(goesOn.flows[0]!.steps[0]).toMatchObject({ allowed: true });
+    expect(goesOn.flows[0]!.steps[0]!.continued).toBeUndefined();
+    expect(goesOn.flows[0]!.status).toBe('passed');
+    expect(goesOn.flows[0]!.error).toBeUndefined();
 
+    // --continue-on-error only goes on: the flow still fails.
     const runWide = await runFlowSuite([flow('run-wide', [step('assert', 'fail'), step('do', 'two')])], suiteOptions(open, { continueOnError: true }));
     expect(runWide.flows[0]!.steps.map((each) => each.status)).toEqual(['failed', 'passed']);
+    expect(runWide.flows[0]!.steps[0]).toMatchObject({ continued: true });
+    expect(runWide.flows[0]!.steps[0]!.allowed).toBeUndefined();
+    expect(runWide.flows[0]!.status).toBe('failed');
+  });
+
+  it("a Midscene task's continueOnError: a step failing inside it ends the task, not the flow, and the task says it failed", async () => {
+    const open: FlowSuiteOptions['open'] = async () =>
+      fakeAgent('ses_a', async (text) => {
+        if (text.startsWith('fail')) throw new Error(text);
+      });
+    const task = (name: string, continueOnError: boolean, steps: FlowStep[]): FlowStep => ({ kind: 'group', name, label: name, at, continueOnError, steps });
+    const allowed = await runFlowSuite(
+      [flow('tasks', [task('soft', true, [step('do', 'one'), step('assert', 'fail here'), step('do', 'not reached')]), task('next', false, [step('do', 'two')])])],
+      suiteOptions(open),
+    );
+    const steps = allowed.flows[0]!.steps;
+    expect(steps.map((each) => [each.path, each.status, each.allowed ?? false])).toEqual([
+      ['1', 'failed', true],
+      ['1.1', 'passed', false],
+      ['1.2', 'failed', true],
+      ['1.3', 'skipped', false],
+      ['2', 'passed', false],
+      ['2.1', 'passed', false],
+    ]);
+    expect(steps[0]!.reason).toMatch(/step 1\.2 \(assert, line 1\) failed/);
+    expect(allowed.flows[0]!.status).toBe('passed');
+
+    // The same task without continueOnError fails the flow, and says so on the task too.
+    const strict = await runFlowSuite([flow('strict', [task('hard', false, [step('assert', 'fail here')]), task('next', false, [step('do', 'two')])])], suiteOptions(open));
+    expect(strict.flows[0]!.steps.map((each) => [each.path, each.status, each.allowed ?? false])).toEqual([
+      ['1', 'failed', false],
+      ['1.1', 'failed', false],
+      ['2', 'skipped', false],
+    ]);
+    expect(strict.flows[0]!.status).toBe('failed');
   });
 
   it('starts nothing new once stopped, and says so', async () => {

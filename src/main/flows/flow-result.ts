@@ -29,8 +29,14 @@ export interface StepResult {
   /** Some of its model calls had no known price: their cost is unknown (not $0), in --out and the report. */
   costUnknown?: true;
   turnId: string | undefined;
-  /** The step failed but the flow went on (continue_on_error). */
+  /** The step failed and the flow went on because the run said --continue-on-error: the flow still fails. */
   continued?: boolean;
+  /**
+   * The step failed where failing is allowed (its own `continue_on_error: true`, or a Midscene task's
+   * `continueOnError` around it): the flow went on and does not fail for it. A group or task whose steps failed
+   * only so is failed and allowed too.
+   */
+  allowed?: boolean;
   /** How the step ran (a step that ran a turn): replayed, healed or diverged (and why), or by the model. */
   replay?: StepReplayResult;
 }
@@ -66,6 +72,11 @@ export interface FlowResult {
   costUnknown?: true;
   /** Why the flow failed or could not start. */
   error: string | undefined;
+  /**
+   * The run was refused before anything started (exit 2: a bad flow file, a bad flag): the problems, each as
+   * `file:line:column: message` where the file says where. The flow is `failed`, with no steps and no session.
+   */
+  refused?: string[];
   steps: StepResult[];
   /** A flow run through a queue (`sightline worker`): every run of its job, on which worker, in which session. */
   queueAttempts?: QueueAttemptRecord[];

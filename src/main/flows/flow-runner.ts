@@ -2,7 +2,9 @@
  * Runs one flow on one automation (the SDK: a flow is one session, each step a turn, so the visual memory
  * carries across steps). The runner is a client of the SDK like any script: it renders each step's templates
  * in the flow's scope, calls the SDK's verb, and records what came of it. A failed step stops the flow unless
- * the step (or the run) continues on error; the steps not reached are recorded as skipped.
+ * the step (or the run) continues on error; the steps not reached are recorded as skipped. A step that fails
+ * under its own `continue_on_error` (or inside a Midscene task with `continueOnError`) is allowed to fail: it is
+ * recorded as failed and allowed, and does not fail the flow. `--continue-on-error` only goes on: the flow fails.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { redactStrings } from '../../shared/secret-redaction.js';
@@ -152,28 +154,43 @@ class FlowRun {
     private readonly secretNames: readonly string[],
   ) {}
 
-  /** Runs the steps in order; after a stop, or a failure not continued past, the rest are recorded as skipped. */
-  async steps(steps: readonly FlowStep[], prefix: string, scope: Scope): Promise<void> {
+  /**
+   * Runs the steps in order; after a stop, or a failure not continued past, the rest are recorded as skipped.
+   * `allowing`: the steps lie inside a step that may fail (continue_on_error), so their failures are allowed too.
+   */
+  async steps(steps: readonly FlowStep[], prefix: string, scope: Scope, allowing = false): Promise<void> {
     for (const [index, step] of steps.entries()) {
       const path = `${prefix}${index + 1}`;
       if (this.stopped || this.halted) {
         this.skip(step, path);
         continue;
       }
-      await this.step(step, path, scope);
+      await this.step(step, path, scope, allowing);
     }
   }
 
   /** A failure that was not continued past: the flow's remaining steps are skipped. */
   private halted = false;
 
-  /** The steps inside a step that continues on error (a Midscene task): a failure among them ends them, not the flow. */
-  private async inside(step: FlowStep, run: () => Promise<void>): Promise<void> {
-    await run();
+  /**
+   * The steps inside a step (a group or Midscene task, a branch, a loop, a used flow). A failure among them ends
+   * them, and ends the flow unless the step continues on error. The step's own result, recorded before its steps
+   * ran, then says that a step inside it failed (and whether that was allowed).
+   */
+  private async inside(step: FlowStep, own: StepResult, allowing: boolean, run: (allowing: boolean) => Promise<void>): Promise<void> {
+    const before = this.result.steps.length;
+    await run(allowing || step.continueOnError);
     if (step.continueOnError && this.halted && !this.stopped) this.halted = false;
+    const failed = this.result.steps.slice(before).filter((inner) => inner.status === 'failed');
+    const first = failed[0];
+    if (first === undefined) return;
+    own.status = 'failed';
+    own.reason = `step ${first.path} (${first.label}, line ${first.at.line}) failed: ${first.reason ?? 'failed'}`;
+    if (failed.every((inner) => inner.allowed === true)) own.allowed = true;
+    else if (failed.some((inner) => inner.continued === true)) own.continued = true;
   }
 
-  private async step(step: FlowStep, path: string, scope: Scope): Promise<void> {
+  private async step(step: FlowStep, path: string, scope: Scope, allowing = false): Promise<void> {
     const started = Date.now();
     const spentBefore = this.agent.cost.dollars ?? 0;
     const stepsBefore = this.agent.steps.length;
@@ -218,19 +235,19 @@ class FlowRun {
         case 'if': {
           text = this.render(step.text, scope);
           const holds = await this.agent.check(text, this.signal());
-          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', holds);
-          await this.inside(step, () => this.steps(holds ? step.then : step.else, `${path}.${holds ? 'then' : 'else'}.`, scope));
+          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', holds);
+          await this.inside(step, own, allowing, (inner) => this.steps(holds ? step.then : step.else, `${path}.${holds ? 'then' : 'else'}.`, scope, inner));
           return;
         }
         case 'for_each': {
           text = step.items;
           const items = templateValue(step.items, scope);
           if (!Array.isArray(items)) throw new TemplateError(`${step.items} is not a list (for_each needs one)`);
-          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', items.length);
-          await this.inside(step, async () => {
+          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', items.length);
+          await this.inside(step, own, allowing, async (inner) => {
             for (const [index, item] of items.entries()) {
               if (this.stopped || this.halted) break;
-              await this.steps(step.steps, `${path}[${index + 1}].`, { ...scope, [step.as]: item });
+              await this.steps(step.steps, `${path}[${index + 1}].`, { ...scope, [step.as]: item }, inner);
             }
           });
           return;
@@ -239,27 +256,31 @@ class FlowRun {
           text = step.flow.name;
           const given: Scope = {};
           for (const [name, value] of Object.entries(step.with)) given[name] = typeof value === 'string' ? this.render(value, scope) : value;
-          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
-          await this.inside(step, () => this.steps(step.flow.steps, `${path}.use.`, flowScope(step.flow, given, {}, this.secretNames)));
+          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
+          await this.inside(step, own, allowing, (inner) => this.steps(step.flow.steps, `${path}.use.`, flowScope(step.flow, given, {}, this.secretNames), inner));
           return;
         }
-        case 'group':
+        case 'group': {
           text = step.name;
-          this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
-          await this.inside(step, () => this.steps(step.steps, `${path}.`, scope));
+          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
+          await this.inside(step, own, allowing, (inner) => this.steps(step.steps, `${path}.`, scope, inner));
           return;
+        }
       }
       this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
     } catch (error) {
       const status: StepResultStatus = error instanceof StepStoppedError || this.options.signal.aborted ? 'stopped' : 'failed';
       const reason = error instanceof StepFailedError ? error.reason || error.message : error instanceof Error ? error.message : String(error);
-      this.record(step, { ...base, text }, started, spentBefore, stepsBefore, status, undefined, reason);
+      const allowed = status === 'failed' && (allowing || step.continueOnError);
+      this.record(step, { ...base, text }, started, spentBefore, stepsBefore, status, undefined, reason, allowed);
       if (status === 'stopped') {
         this.stopped = true;
         return;
       }
-      this.failed = true;
-      this.firstFailure ??= `step ${path} (${step.label}, line ${step.at.line}) failed: ${reason}`;
+      if (!allowed) {
+        this.failed = true;
+        this.firstFailure ??= `step ${path} (${step.label}, line ${step.at.line}) failed: ${reason}`;
+      }
       if (!step.continueOnError && !this.options.continueOnError) this.halted = true;
     }
   }
@@ -273,7 +294,8 @@ class FlowRun {
     status: StepResultStatus,
     value?: unknown,
     reason?: string,
-  ): void {
+    allowed = false,
+  ): StepResult {
     const sdkStep: StepRecord | undefined = this.agent.steps.length > stepsBefore ? this.agent.steps[this.agent.steps.length - 1] : undefined;
     const spent = this.agent.cost.dollars;
     const answer = sdkStep?.answer;
@@ -288,11 +310,12 @@ class FlowRun {
       costDollars: spent === null ? undefined : spent - spentBefore,
       ...(sdkStep !== undefined && sdkStep.cost.unpricedTokens > 0 ? { costUnknown: true as const } : {}),
       turnId: sdkStep?.turnId,
-      ...(status === 'failed' && (step.continueOnError || this.options.continueOnError) ? { continued: true } : {}),
+      ...(allowed ? { allowed: true } : status === 'failed' && this.options.continueOnError ? { continued: true } : {}),
       ...(sdkStep?.replay === undefined ? {} : { replay: replayResultOf(sdkStep.replay) }),
     };
     this.result.steps.push(result);
     this.options.onStep?.(this.top, result);
+    return result;
   }
 
   private skip(step: FlowStep, path: string): void {

@@ -63,6 +63,7 @@ export interface FlowRunForReport {
       costUnknown?: true;
       turnId: string | undefined;
       continued?: boolean;
+      allowed?: boolean;
     }[];
   }[];
 }
@@ -102,6 +103,7 @@ export async function buildFlowRunReport(run: FlowRunForReport, status: ReportFl
       costUnknown: step.costUnknown === true,
       turnId: step.turnId ?? null,
       continued: step.continued === true,
+      allowed: step.allowed === true,
     })),
     session: flow.sessionId === undefined ? null : sessionOrNull(flow.sessionId, options),
   }));

@@ -1,6 +1,6 @@
 /** The flow files of a `sightline flow` command line: read, checked, and put in one order on every machine. */
 import { relative, resolve } from 'node:path';
-import { FlowFileError, loadFlowRun, type FlowRun } from '../../flows/flow-file.js';
+import { FlowFileError, loadFlowRun, type FlowFileProblem, type FlowRun } from '../../flows/flow-file.js';
 import type { Flow } from '../../flows/flow-model.js';
 import { parseShard, shardOf } from '../../flows/shards.js';
 import { EXIT, UserError } from '../io.js';
@@ -20,8 +20,18 @@ export function readFlows(
       { vars, env: { ...env }, environmentElsewhere },
     );
   } catch (error) {
-    if (error instanceof FlowFileError) throw new UserError(`the flow files have problems; nothing was run:\n${error.message}`, EXIT.usage);
+    if (error instanceof FlowFileError) throw new FlowFilesRefused(error.problems, `the flow files have problems; nothing was run:\n${error.message}`);
     throw error;
+  }
+}
+
+/** The flow files were refused (exit 2); the problems are kept, so that the reports can name each one. */
+export class FlowFilesRefused extends UserError {
+  constructor(
+    readonly problems: readonly FlowFileProblem[],
+    message: string,
+  ) {
+    super(message, EXIT.usage);
   }
 }
 

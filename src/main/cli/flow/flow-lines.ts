@@ -17,7 +17,10 @@ export function stepLine(step: StepResult, redact: Redact = keepText): string {
   const time = step.status === 'skipped' ? '' : ` (${seconds(step.durationMs)})`;
   const why = step.status === 'failed' && step.reason !== undefined ? `\n      ${oneLine(step.reason, 300)}${step.evidence.length > 0 ? ` [evidence: ${step.evidence.join(', ')}]` : ''}` : '';
   const value = step.kind === 'extract' && step.status === 'passed' && step.value !== undefined ? ` → ${oneLine(JSON.stringify(step.value) ?? '', 100)}` : '';
-  return `  ${MARKS[step.status]} ${step.path} ${step.label}${text}${value}${time}${replayNote(step, oneLine)}${why}\n`;
+  // Allowed to fail (continue_on_error): said as such, so a reader does not take the flow's pass for a fluke.
+  const mark = step.status === 'failed' && step.allowed === true ? '!' : MARKS[step.status];
+  const allowed = step.status === 'failed' && step.allowed === true ? ' [failed, allowed by continue_on_error]' : '';
+  return `  ${mark} ${step.path} ${step.label}${text}${value}${time}${allowed}${replayNote(step, oneLine)}${why}\n`;
 }
 
 /** "replayed, 2 model calls saved", "healed: before action 1 (…): …", "model". */
@@ -34,7 +37,9 @@ export function flowLine(flow: FlowResult, redact: Redact = keepText): string {
   const cost = flow.costDollars === undefined ? (flow.costUnknown === true ? ', cost unknown' : '') : `, ${dollarText(flow.costDollars)}${flow.costUnknown === true ? ' + cost unknown' : ''}`;
   // A stopped flow says why too: the run was interrupted, or (queued) its job was cancelled.
   const error = flow.status !== 'passed' && flow.error !== undefined ? `: ${oneLine(flow.error, 300)}` : '';
-  return `${flow.status === 'skipped' ? '-' : flow.status === 'passed' ? '✓' : flow.status === 'failed' ? '✗' : '■'} ${flow.name} ${flow.status} in ${seconds(flow.durationMs)}${cost}${error}${flow.sessionId === undefined ? '' : ` (session ${flow.sessionId})`}\n`;
+  const allowedCount = flow.steps.filter((step) => step.allowed === true && step.status === 'failed').length;
+  const allowed = allowedCount === 0 ? '' : `, ${allowedCount} step${allowedCount === 1 ? '' : 's'} failed where allowed`;
+  return `${flow.status === 'skipped' ? '-' : flow.status === 'passed' ? '✓' : flow.status === 'failed' ? '✗' : '■'} ${flow.name} ${flow.status} in ${seconds(flow.durationMs)}${cost}${allowed}${error}${flow.sessionId === undefined ? '' : ` (session ${flow.sessionId})`}\n`;
 }
 
 export function summaryLine(result: FlowRunResult): string {

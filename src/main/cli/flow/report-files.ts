@@ -13,7 +13,7 @@ export function redactResult(result: FlowRunResult, redact: (text: string) => st
   return JSON.parse(redact(JSON.stringify(result))) as FlowRunResult;
 }
 
-/** The HTML report of the whole run, read from the sessions the flows stored; a report that cannot be made is said, not fatal. */
+/** The HTML report of the whole run, read from the sessions the flows stored; a report that cannot be made is said, not fatal (false). */
 export async function writeFlowRunReport(
   file: string,
   result: FlowRunResult,
@@ -21,17 +21,18 @@ export async function writeFlowRunReport(
   from: { home: SightlineHome } | { storage: Storage },
   redact: (text: string) => string,
   stderr: (text: string) => void,
-): Promise<void> {
+): Promise<boolean> {
   // A queued run's sessions are read from the team store's mirror, which the caller opened and closes.
   const storage = 'storage' in from ? from.storage : openStorage(from.home);
   try {
     const report = await buildFlowRunReport(result, status, { storage, redact, sightlineVersion: packageVersion() });
     writeOutputFile('--report', file, report.html);
     stderr(`report: ${relativeOrAbsolute(file)} (${Math.max(1, Math.round(report.bytes / 1024))} KB)\n`);
+    return true;
   } catch (error) {
     if (error instanceof ReportTooLargeError || error instanceof UserError) {
       stderr(`sightline: --report: ${error.message}\n`);
-      return;
+      return false;
     }
     throw error;
   } finally {

@@ -16,8 +16,7 @@ import { runStatus, type FlowRunResult } from '../../flows/flow-result.js';
 import { flowSecrets } from '../../flows/flow-runner.js';
 import { runFlowSuite } from '../../flows/flow-suite.js';
 import { jsonReport } from '../../flows/json-report.js';
-import { junitReport } from '../../flows/junit-report.js';
-import { loadCliConfig } from '../cli-config.js';
+import { loadCliConfig, resolveCliHome } from '../cli-config.js';
 import { homePrivacyWarning } from '../home-privacy.js';
 import { outputFile, writeOutputFile } from '../output-files.js';
 import { EXIT, UserError, type CliInvocation } from '../io.js';
@@ -33,6 +32,8 @@ import { flowCdpTarget, type FlowCdpSettings } from './flow-cdp.js';
 import { flowLauncher } from './flow-launch.js';
 import { flowLine, stepLine, summaryLine } from './flow-lines.js';
 import { checkedShard, FLOW_CONFIG_FLAG_NAMES, flowConfigFlags, parseVars, wholeNumber, type FlowOptions } from './flow-options.js';
+import { writeJunitFile } from './junit-files.js';
+import { refusedRun, writeRefusedOutputs, type AskedOutputs } from './refused-run.js';
 import { redactResult, writeFlowRunReport } from './report-files.js';
 import { checkFlows } from './check-flows.js';
 import { terminalLine } from '../../../shared/terminal-text.js';
@@ -40,6 +41,38 @@ import { terminalLine } from '../../../shared/terminal-text.js';
 export async function runFlows(invocation: CliInvocation, command: Command, files: readonly string[], options: FlowOptions): Promise<void> {
   const { io } = invocation;
   if (options.check === true) return checkFlows(invocation, files, options);
+  const started = Date.now();
+  const queue = queueAddressOf(options.queue, io.env);
+  // The files asked for are known first: a run refused after this still writes them (refused-run.ts).
+  const outputs = queue === undefined ? { out: outputFile('--out', options.out, io.cwd), junit: outputFile('--junit', options.junit, io.cwd), report: outputFile('--report', options.report, io.cwd) } : undefined;
+  const state: RunState = { started: false, redact: (text) => text };
+  try {
+    return await checkedRun(invocation, command, files, options, queue, outputs, state);
+  } catch (error) {
+    if (outputs !== undefined && error instanceof UserError && error.exitCode === EXIT.usage && !state.started) {
+      const redact = state.redact;
+      await writeRefusedOutputs(outputs, refusedRun(files, io.cwd, error, started), { cwd: io.cwd, home: resolveCliHome(command, io), redact, stderr: redactingWriter(io.stderr, redact) });
+    }
+    throw error;
+  }
+}
+
+/** How far the run got: once it has started, a usage error is no refusal of the files; the run's redactor once known. */
+interface RunState {
+  started: boolean;
+  redact: (text: string) => string;
+}
+
+async function checkedRun(
+  invocation: CliInvocation,
+  command: Command,
+  files: readonly string[],
+  options: FlowOptions,
+  queue: ReturnType<typeof queueAddressOf>,
+  outputs: AskedOutputs | undefined,
+  state: RunState,
+): Promise<void> {
+  const { io } = invocation;
   const vars = parseVars(options.var);
   const concurrencyFlag = options.concurrency === undefined ? undefined : wholeNumber('--concurrency', options.concurrency, 1, { min: 1, max: 64 });
   const retries = wholeNumber('--retry', options.retry, 0, { min: 0, max: 10 });
@@ -48,19 +81,18 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   if (options.maxCost !== undefined && parseCostCeiling(options.maxCost) === undefined) {
     throw new UserError(`--max-cost: expected ${COST_CEILING_FORMS}, got ${JSON.stringify(options.maxCost.slice(0, 40))}.`, EXIT.usage);
   }
-  const queue = queueAddressOf(options.queue, io.env);
   if (queue !== undefined && (options.cdp !== undefined || options.allowRemoteCdp === true)) {
     throw new UserError("--cdp acts in a browser on this machine; a queued flow runs on a worker's, so --cdp does not go with --queue.", EXIT.usage);
   }
   if (queue !== undefined) return enqueueFlows(invocation, command, files, options, { address: queue, vars, retries, shard });
+  if (outputs === undefined) throw new Error('the files asked for are known for every run not queued');
   if (options.wait === true) throw new UserError('--wait waits for queued flows: give --queue URL (or set SIGHTLINE_QUEUE_URL).', EXIT.usage);
   if (options.store !== undefined || options.blobs !== undefined) {
     throw new UserError("--store and --blobs go with --queue: a flow run here keeps its session in this machine's home (sightline worker --store ships the runs it takes).", EXIT.usage);
   }
-  const outFile = outputFile('--out', options.out, io.cwd);
-  const junitFile = outputFile('--junit', options.junit, io.cwd);
-  const reportFile = outputFile('--report', options.report, io.cwd);
+  const { out: outFile, junit: junitFile, report: reportFile } = outputs;
   const loaded = loadCliConfig(command, io, flowConfigFlags(options), FLOW_CONFIG_FLAG_NAMES);
+  state.redact = redactorOf(configuredSecrets(loaded.config));
   // Ceilings in dollars that no price can be held to are refused before any browser starts or any request is sent.
   const unheld =
     unpricedCeilingRefusal(loaded.config, options.maxCost, '--max-cost') ?? unpricedCeilingRefusal(loaded.config, loaded.config.agent.maxCost, 'agent.maxCost');
@@ -74,6 +106,7 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
 
   const secretValues = flows.flatMap((flow) => Object.values(flowSecrets(flow, io.env)));
   const redact = redactorOf([...configuredSecrets(loaded.config), ...secretValues]);
+  state.redact = redact;
   const stdout = redactingWriter(commandOutput(io.stdout, options.json), redact);
   const stderr = redactingWriter(io.stderr, redact);
   const privacyWarning = homePrivacyWarning(loaded.home.root);
@@ -81,6 +114,8 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   for (const note of run.notes) stderr(`note: ${terminalLine(note)}\n`);
   // The model once, before any browser starts: a missing key or an unworkable dialect costs nothing.
   await explainSetupErrors(() => assembleRun({ config: loaded.config, env: io.env, onWarning: (message) => stderr(`sightline: ${message}\n`), home: loaded.home.root }));
+  // From here on the run has started: a usage error after this is no refusal of the files.
+  state.started = true;
   if (flows.length === 0) {
     stderr(`no flows to run${shard === undefined ? '' : ` in shard ${shard}`}\n`);
     return;
@@ -136,8 +171,8 @@ export async function runFlows(invocation: CliInvocation, command: Command, file
   const redacted = redactResult(result, redact);
   if (outFile !== undefined) writeOutputFile('--out', outFile, jsonReport(redacted, status));
   if (summaryFile !== undefined) writeOutputFile('summary', summaryFile, jsonReport(redacted, status));
-  if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
-  if (reportFile !== undefined) await writeFlowRunReport(reportFile, redacted, status, { home: loaded.home }, redact, stderr);
+  const reported = reportFile !== undefined && (await writeFlowRunReport(reportFile, redacted, status, { home: loaded.home }, redact, stderr));
+  if (junitFile !== undefined) await writeJunitFile(junitFile, redacted, { cwd: io.cwd, home: loaded.home, ...(reported ? { reportFile } : {}), stderr });
   stderr(summaryLine(result));
   invocation.exitCode = status === 'passed' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.failed;
 }

@@ -114,7 +114,7 @@ export async function enqueueFlows(invocation: CliInvocation, command: Command, 
     const redacted = redactResult(result, redact);
     if (outFile !== undefined) writeOutputFile('--out', outFile, jsonReport(redacted, status));
     if (summaryFile !== undefined) writeOutputFile('summary', summaryFile, jsonReport(redacted, status));
-    if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted));
+    if (junitFile !== undefined) writeOutputFile('--junit', junitFile, junitReport(redacted, { cwd: io.cwd }));
     if (reportFile !== undefined && team !== undefined) {
       // Each worker shipped its session before it reported the result, so the store has them all by now.
       await readTeamStore(loaded.home, team, io.env, stderr, (storage) => writeFlowRunReport(reportFile, redacted, status, { storage }, redact, stderr));

@@ -176,7 +176,8 @@ function FlowStepItem({ step, turn, flowIndex }: { step: ReportFlowStep; turn: R
           {step.text !== null ? <span className="flow-step-text"> {step.text}</span> : null}
         </h3>
         <span className={`status-pill status-${step.status}`}>{FLOW_STATUS[step.status]}</span>
-        {step.continued ? <span className="flow-step-continued">went on (continue_on_error)</span> : null}
+        {step.allowed ? <span className="flow-step-continued flow-step-allowed">allowed to fail (continue_on_error): the flow does not fail for it</span> : null}
+        {step.continued ? <span className="flow-step-continued">went on (--continue-on-error)</span> : null}
         <span className="flow-step-meta">
           {step.line !== null ? `line ${step.line} · ` : ''}
           {formatDuration(step.durationMs)}
