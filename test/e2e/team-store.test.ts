@@ -12,8 +12,7 @@
  * - S3 refusing writes: no row reaches PostgreSQL without its pixels; when S3 is back, all of it arrives.
  */
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +21,7 @@ import { parseStoreUrl } from '../../src/main/team-store/store-url.js';
 import { parseBlobsUrl } from '../../src/main/team-store/blobs-url.js';
 import { S3TeamBlobs } from '../../src/main/team-store/s3-team-blobs.js';
 import { startCartPage, type CartPageServer } from '../helpers/cart-page.js';
+import { builtRenderer } from '../helpers/built-cli.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -29,7 +29,7 @@ import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { answeringModel, answerTrue, LATCH, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
-import { REPO_ROOT, startSightline, type SightlineProcess } from './support/sightline-process.js';
+import { startSightline, type SightlineProcess } from './support/sightline-process.js';
 import { launchTimelineBrowser } from './support/timeline-browser.js';
 
 let page: CartPageServer;
@@ -297,10 +297,6 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
   });
 
   it('a session a worker ran opens in `sightline timeline --store --blobs`: listed, its screenshots drawn from the bucket, a new run appearing live, changes refused', { timeout: 240_000 }, async () => {
-    // The renderer from the sources under test, as timeline-ui.test.ts builds it: a stale out/renderer would not know the store's events.
-    const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
-    expect(build.status, build.stderr).toBe(0);
-    expect(existsSync(join(REPO_ROOT, 'out/renderer/index.html'))).toBe(true);
     model.script(Array.from({ length: 20 }, () => answerTrue()));
     const worker = startWorker('worker');
     await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
@@ -308,7 +304,8 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
     expect(first.code, first.stderr).toBe(0);
     const sessionId = (JSON.parse(readFileSync(join(folder, 'first.json'), 'utf8')) as Report).flows[0]!.sessionId!;
 
-    const timeline = startSightline(['--home', home('reader'), 'timeline', ...teamArgs()], s3.env);
+    // The renderer global setup built from the sources under test: a stale out/renderer would not know the store's events.
+    const timeline = startSightline(['--home', home('reader'), 'timeline', ...teamArgs()], { ...s3.env, SIGHTLINE_RENDERER_DIR: builtRenderer() });
     started.push(timeline);
     // The URL goes to stdout just before the line naming the store goes to stderr: two pipes, read in either order.
     const url = await waitFor(() => (timeline.output.stderr.includes('Sightline timeline for') ? /^(http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(timeline.output.stdout)?.[1] : undefined), {

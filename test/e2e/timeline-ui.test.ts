@@ -9,11 +9,11 @@
  *
  * Screenshots of the main views go to test-artifacts/timeline-ui/ for a person to look at.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchTimelineBrowser } from './support/timeline-browser.js';
+import { builtRenderer } from '../helpers/built-cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
@@ -27,7 +27,6 @@ import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } fro
 import { HOSTILE_REASON, HOSTILE_VALUE_TEXT, SeedClock, seedFlowSession, seedTimeline, type SeededFlowSession, type SeededTimeline } from '../helpers/seed-timeline.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const RENDERER = join(ROOT, 'out/renderer');
 const ARTIFACTS = join(ROOT, 'test-artifacts/timeline-ui');
 const TOKEN = 'timeline-ui-test-token-0123456789';
 const LONG_STEPS = 1500;
@@ -46,17 +45,6 @@ const consoleProblems: string[] = [];
 let releaseAction: () => void = () => {};
 /** Every computer action waits on it as well: a test that replaces it holds the run where it wants. */
 let actionGate: Promise<void> = Promise.resolve();
-
-/**
- * Builds the renderer from the sources under test, every run: testing a stale out/renderer would pass or
- * fail for code that is no longer there. The whole build takes a couple of seconds.
- */
-function buildRenderer(): void {
-  const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0 || !existsSync(join(RENDERER, 'index.html'))) {
-    throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
-  }
-}
 
 /** The page renders asynchronously (thumbnails are made on request): give it time on a loaded machine. */
 /** What a drop or a paste is made of in the page. */
@@ -128,7 +116,6 @@ async function snapshot(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  buildRenderer();
   mkdirSync(ARTIFACTS, { recursive: true });
 
   home = createTemporaryHome('sightline-timeline-ui');
@@ -164,7 +151,8 @@ beforeAll(async () => {
   server = await startTimelineServer({
     implementation: service.implementation,
     events: service.events,
-    rendererDirectory: RENDERER,
+    // Built from the sources under test, once per run in global setup, before any limit starts.
+    rendererDirectory: builtRenderer(),
     token: TOKEN,
     dispatch: service.dispatch,
   });
