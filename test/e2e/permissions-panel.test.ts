@@ -17,6 +17,7 @@ import { TEST_API_KEY } from '../helpers/agent-harness.js';
 import { builtRenderer } from '../helpers/built-cli.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
@@ -34,7 +35,7 @@ let page: Page;
 const pageErrors: string[] = [];
 
 function poll<Value>(read: () => Promise<Value> | Value) {
-  return expect.poll(read, { timeout: 15_000, interval: 50 });
+  return expect.poll(read, { timeout: scaledLimit(15_000), interval: 50 });
 }
 
 beforeAll(async () => {

@@ -16,6 +16,7 @@ import { builtRenderer } from '../helpers/built-cli.js';
 import { failingFlow, type SeededFlow } from '../helpers/report-sessions.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { launchTimelineBrowser } from './support/timeline-browser.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const TOKEN = 'report-export-test-token-0123456789';
 
@@ -55,7 +56,7 @@ describe("the timeline's Export report", () => {
   it('downloads the session as one self-contained HTML report', async () => {
     await page.locator(`.session-item[data-session-id="${flow.session.id}"] .session-open`).click();
     const button = page.getByRole('button', { name: 'Export report' });
-    await expect.poll(() => button.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => button.isVisible(), { timeout: scaledLimit(15_000) }).toBe(true);
     await expectNoBlockingViolations(page, 'session with Export report');
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
     expect(download.suggestedFilename()).toBe(`sightline-${flow.session.id}.html`);

@@ -25,6 +25,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-op
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { HOSTILE_REASON, HOSTILE_VALUE_TEXT, SeedClock, seedFlowSession, seedTimeline, type SeededFlowSession, type SeededTimeline } from '../helpers/seed-timeline.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/timeline-ui');
@@ -55,7 +56,7 @@ interface PageEventConstructors {
 }
 
 function poll<Value>(read: () => Promise<Value> | Value) {
-  return expect.poll(read, { timeout: 15_000, interval: 50 });
+  return expect.poll(read, { timeout: scaledLimit(15_000), interval: 50 });
 }
 
 /** Whether the element `selector` names has keyboard focus. */
@@ -303,7 +304,7 @@ describe('the timeline UI over HTTP', () => {
     expect(await page.locator(`.pin-toggle[aria-label$="${seeded.purgedImage.id}"]`).isDisabled()).toBe(true);
   });
 
-  it('works with the keyboard alone: opens a session, expands a placeholder, opens the viewer, closes dialogs, focus kept in each', { timeout: 60_000 }, async () => {
+  it('works with the keyboard alone: opens a session, expands a placeholder, opens the viewer, closes dialogs, focus kept in each', { timeout: scaledLimit(60_000) }, async () => {
     // A fresh page, nothing focused and no image loaded: from here on only keys are pressed.
     await page.reload();
     await poll(() => page.locator('.session-item').count()).toBe(5);
@@ -367,7 +368,7 @@ describe('the timeline UI over HTTP', () => {
     await expectNoBlockingViolations(page, 'a windowed long session');
   });
 
-  it('shows a flow session: its flow, each step kind, verdicts and reasons in words, the value as JSON text, evidence opening in the viewer (issue 25)', { timeout: 60_000 }, async () => {
+  it('shows a flow session: its flow, each step kind, verdicts and reasons in words, the value as JSON text, evidence opening in the viewer (issue 25)', { timeout: scaledLimit(60_000) }, async () => {
     // Tall enough for every row of the flow at once: the windowed list then has them all in the page.
     await page.setViewportSize({ width: 1440, height: 2600 });
     try {
@@ -484,7 +485,7 @@ describe('the timeline UI over HTTP', () => {
     await snapshot('10-live-finished');
   });
 
-  it('starts a run with pictures picked, dropped and pasted, one removed, and shows them on the turn card', { timeout: 60_000 }, async () => {
+  it('starts a run with pictures picked, dropped and pasted, one removed, and shows them on the turn card', { timeout: scaledLimit(60_000) }, async () => {
     const [picked, dropped, pasted] = await Promise.all([1, 2, 3].map((seed) => makePng({ width: 120, height: 80, seed })));
     model.script([finishCall('The pictures show coloured blocks.')]);
     const requestsBefore = model.requests.length;
