@@ -22,6 +22,7 @@ import { runSightline } from '../helpers/cli-io.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { unusedDisplay } from '../helpers/xvfb.js';
 import { builtCli } from '../helpers/built-cli.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const MCP_FIXTURES = resolve(import.meta.dirname, '../fixtures/mcp');
 const CLIENT_NAME = 'mcp-server-test-client';
@@ -47,7 +48,8 @@ async function connectToSightlineMcp(serverHome: TemporaryHome, onLog: (text: st
   });
   transport.stderr?.on('data', (chunk: Buffer) => onLog(chunk.toString('utf8')));
   const connected = new Client({ name: CLIENT_NAME, version: '1.0.0' });
-  await connected.connect(transport);
+  // The SDK gives a request 60 s; starting the server alone took 30 s at load 20.
+  await connected.connect(transport, { timeout: scaledLimit(60_000) });
   return connected;
 }
 
@@ -67,7 +69,7 @@ afterAll(async () => {
 });
 
 async function call(name: string, argumentsValue: Record<string, unknown> = {}): Promise<CallResult> {
-  return (await client.callTool({ name, arguments: argumentsValue })) as CallResult;
+  return (await client.callTool({ name, arguments: argumentsValue }, undefined, { timeout: scaledLimit(60_000) })) as CallResult;
 }
 
 function texts(result: CallResult): string {
