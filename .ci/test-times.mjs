@@ -2,11 +2,12 @@
 // spent in each part's files, and the ten slowest files. `node .ci/test-times.mjs [report.json]`
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import process from 'node:process';
 
 const file = process.argv[2] ?? 'test-artifacts/vitest-results.json';
 const results = JSON.parse(readFileSync(file, 'utf8'));
 const skipped = results.numPendingTests + results.numTodoTests;
-console.log(`tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped`);
+process.stdout.write(`tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`);
 
 const files = results.testResults.map((result) => ({
   name: relative(process.cwd(), result.name),
@@ -19,8 +20,8 @@ for (const { name, seconds } of files) {
   parts.set(part, (parts.get(part) ?? 0) + seconds);
 }
 // Files run in parallel, so these add up to more than the wall-clock time.
-console.log(`time in test files: ${[...parts].map(([part, seconds]) => `${part} ${Math.round(seconds)} s`).join(', ')}`);
-console.log('ten slowest test files:');
+process.stdout.write(`time in test files: ${[...parts].map(([part, seconds]) => `${part} ${Math.round(seconds)} s`).join(', ')}\n`);
+process.stdout.write('ten slowest test files:\n');
 for (const { name, seconds, status } of files.sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
-  console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}${status === 'passed' ? '' : ` (${status})`}`);
+  process.stdout.write(`  ${seconds.toFixed(1).padStart(7)} s  ${name}${status === 'passed' ? '' : ` (${status})`}\n`);
 }
