@@ -7,19 +7,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComputerAction } from '../../src/shared/actions.js';
-import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import { BrowserOperator } from '../../src/main/operators/browser-operator.js';
 import type { ModelView } from '../../src/shared/model-view.js';
 import { encodeForModel } from '../../src/main/perception/image-encoding.js';
-
-const hasBrowser = (() => {
-  try {
-    findBrowserExecutable({ env: process.env, platform: process.platform });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { hasBrowser } from '../helpers/browser-agent.js';
 
 // Every element at a fixed place in CSS pixels; each reports its events to the server with a sequence number.
 const PAGE = `<!doctype html>

@@ -2,14 +2,15 @@
  * `sightline doctor` on a real (virtual) X display: the display and input checks pass, and with keys set
  * and a fresh home nothing is a problem, so the exit code is 0.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandExists, hasSystemPackage } from '../helpers/system-packages.js';
 import { canStartAccessibilityBus, startAccessibilityBus, type AccessibilityBus } from '../helpers/accessibility-bus.js';
 import { runSightline } from '../helpers/cli-io.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 
 // The focus check passes only with the accessibility bus on a session bus, as in a desktop session.
-const hasXvfb = process.platform === 'linux' && spawnSync('which', ['Xvfb']).status === 0 && canStartAccessibilityBus;
+const hasXvfb = process.platform === 'linux' && hasSystemPackage('xvfb', commandExists('Xvfb')) && canStartAccessibilityBus;
 
 /** Starts Xvfb on a free display; `-displayfd` makes it print the number once it accepts connections. */
 async function startXvfb(): Promise<{ display: string; server: ChildProcess }> {

@@ -15,6 +15,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-op
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
+import { CLI_TEST_MS, scaledLimit } from '../helpers/time-limits.js';
 
 let page: CartPageServer;
 let browser: Browser;
@@ -80,7 +81,7 @@ steps:
 `;
 
 describe('sightline flow', () => {
-  it('runs a passing flow: exit 0, the extracted value in --out, a well-formed JUnit file', { timeout: 120_000 }, async () => {
+  it('runs a passing flow: exit 0, the extracted value in --out, a well-formed JUnit file', { timeout: scaledLimit(120_000) }, async () => {
     const file = flowFile('checkout.flow.yaml', CHECKOUT);
     model.script(
       scriptedMoves([
@@ -133,7 +134,7 @@ describe('sightline flow', () => {
     }
   });
 
-  it('exits 1 on a false assertion, with a JUnit failure that carries the reason and the evidence', { timeout: 120_000 }, async () => {
+  it('exits 1 on a false assertion, with a JUnit failure that carries the reason and the evidence', { timeout: scaledLimit(120_000) }, async () => {
     const file = flowFile(
       'total.flow.yaml',
       `name: Total\ntarget: { operator: browser, url: "\${env.PAGE_URL}" }\nsteps:\n  - assert: The total is $10\n  - do: Pay\n`,
@@ -158,7 +159,7 @@ describe('sightline flow', () => {
     expect(model.requests).toHaveLength(1);
   });
 
-  it('runs a Midscene script', { timeout: 120_000 }, async () => {
+  it('runs a Midscene script', { timeout: scaledLimit(120_000) }, async () => {
     const file = flowFile(
       'midscene.yaml',
       `web:\n  url: "\${PAGE_URL}"\ntasks:\n  - name: fill\n    flow:\n      - aiInput: apple\n        locate: the name field\n      - aiAssert: the name field shows apple\n      - aiNumber: the cart total in dollars\n        name: total\n`,
@@ -185,7 +186,7 @@ describe('sightline flow', () => {
     expect(report.flows[0]!.steps[3]!.value).toBe(12.5);
   });
 
-  it('types a secret from the environment; the model, the reports and the database see only its placeholder', { timeout: 120_000 }, async () => {
+  it('types a secret from the environment; the model, the reports and the database see only its placeholder', { timeout: scaledLimit(120_000) }, async () => {
     const secret = 'open-sesame-4471';
     const file = flowFile(
       'login.flow.yaml',
@@ -217,7 +218,7 @@ describe('sightline flow', () => {
     }
   });
 
-  it('refuses a bad file before anything runs, with its line and column, exit 2', { timeout: 60_000 }, async () => {
+  it('refuses a bad file before anything runs, with its line and column, exit 2', { timeout: scaledLimit(CLI_TEST_MS) }, async () => {
     const file = flowFile('bad.flow.yaml', `name: Bad\ntarget: { operator: browser, url: "\${env.PAGE_URL}" }\nsteps:\n  - do: Open \${nowhere}\n  - clik: the button\n`);
     const run = await runFlow([file]);
     expect(run.code).toBe(2);
@@ -227,7 +228,7 @@ describe('sightline flow', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('refuses bad flags with exit 2 and says what was expected', { timeout: 60_000 }, async () => {
+  it('refuses bad flags with exit 2 and says what was expected', { timeout: scaledLimit(CLI_TEST_MS) }, async () => {
     const file = flowFile('checkout.flow.yaml', CHECKOUT);
     for (const [flags, message] of [
       [['--shard', '3/2'], /--shard: expected I\/N/],

@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DesktopOperator } from '../../src/main/operators/desktop-operator.js';
 import type { FocusReading } from '../../src/main/operators/operator.js';
 import { userText } from '../../src/shared/messages.js';
+import { commandExists, hasSystemPackage } from '../helpers/system-packages.js';
 import { canStartAccessibilityBus, startAccessibilityBus, type AccessibilityBus } from '../helpers/accessibility-bus.js';
 import { computerCall, finishCall, startAgentHarness, type AgentHarness } from '../helpers/agent-harness.js';
 import { canOpenDesktopTestWindow, openDesktopTestWindow, type DesktopTestWindow } from '../helpers/desktop-test-window.js';
@@ -23,7 +24,7 @@ import { startXvfb, type Xvfb } from '../helpers/xvfb.js';
 
 const SCREEN = { width: 1280, height: 800 };
 const TITLE = 'sightline-focus';
-const canRun = canOpenDesktopTestWindow && canStartAccessibilityBus && spawnSync('which', ['xterm']).status === 0;
+const canRun = canOpenDesktopTestWindow && canStartAccessibilityBus && hasSystemPackage('xterm', commandExists('xterm'));
 
 // The password field has the focus from the start; the title mirrors both fields, so the X server's record
 // of the window name shows what reached them.

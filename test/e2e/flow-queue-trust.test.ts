@@ -26,6 +26,7 @@ import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { runSightlineProcess, startSightline, type SightlineProcess } from './support/sightline-process.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 /** The worker's own secrets and an allowed variable's value: none may ever be in Redis. */
 const WORKER_SECRETS = {
@@ -165,7 +166,7 @@ async function everythingInRedis(): Promise<string> {
 const target = 'target: { operator: browser, url: "${env.PAGE_URL}" }';
 
 describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
-  it('reads only the variables and secrets its owner allows, and nothing of its own reaches Redis', { timeout: 480_000 }, async () => {
+  it('reads only the variables and secrets its owner allows, and nothing of its own reaches Redis', { timeout: scaledLimit(480_000) }, async () => {
     // The model echoes everything it could have seen: the page's and the environment's secrets alike.
     const echo = scriptedMoves([{ tool: 'answer', arguments: { verdict: true, reason: `The page shows ${Object.values(WORKER_SECRETS).join(', ')}.`, evidence: [] } }])[0]!;
     model.script([echo, echo, echo]);
@@ -219,7 +220,7 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
     expect(worker.output.stderr.includes(WORKER_SECRETS.PGPASSWORD)).toBe(false);
   });
 
-  it('a job may only tighten the worker settings unless its owner lets jobs loosen them', { timeout: 480_000 }, async () => {
+  it('a job may only tighten the worker settings unless its owner lets jobs loosen them', { timeout: scaledLimit(480_000) }, async () => {
     model.script(answeringModel(() => undefined));
     const strict = await startWorker('strict');
     const loosening = {
@@ -256,7 +257,7 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
     expect(accepted.code, accepted.stderr).toBe(0);
   });
 
-  it('queue ls works on an empty Redis and a busy one, and a flow name forges no line there or in the worker\'s log', { timeout: 480_000 }, async () => {
+  it('queue ls works on an empty Redis and a busy one, and a flow name forges no line there or in the worker\'s log', { timeout: scaledLimit(480_000) }, async () => {
     const empty = await runSightlineProcess(['--home', home('ls'), 'queue', 'ls', '--queue', redis.url]);
     expect(empty.code, empty.stderr).toBe(0);
     expect(empty.stdout).toBe('the queue is empty\n');
@@ -302,7 +303,7 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
     expect(ids).toEqual(expect.arrayContaining([forging, waiting]));
   });
 
-  it('the client prints a queued flow\'s steps as a local run does: every kind of line, the reasons and evidence under a failure', { timeout: 480_000 }, async () => {
+  it('the client prints a queued flow\'s steps as a local run does: every kind of line, the reasons and evidence under a failure', { timeout: scaledLimit(480_000) }, async () => {
     // The same flow, queued and run here. It passes a step, extracts a value, fails a step it may go past, fails
     // one it may not, and leaves the last unreached: a line of each kind, and the reason and evidence under each
     // failure. Only what differs between two runs by nature is normalised: times and frame ids. Before, only two

@@ -18,6 +18,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import { answeringModel, answerTrue, LATCH, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
 import { startXvfb } from '../helpers/xvfb.js';
 import { startSightline, type SightlineProcess } from './support/sightline-process.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 let page: CartPageServer;
 let redis: RedisServer;
@@ -118,7 +119,7 @@ interface Report {
 }
 
 describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
-  it('runs six flows on two workers; a worker killed mid-job loses nothing and nothing is reported twice', { timeout: 360_000 }, async () => {
+  it('runs six flows on two workers; a worker killed mid-job loses nothing and nothing is reported twice', { timeout: scaledLimit(360_000) }, async () => {
     let hangSeen!: () => void;
     const hang = new Promise<void>((resolve) => (hangSeen = resolve));
     model.script(answeringModel(() => hangSeen()));
@@ -165,7 +166,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(ended.stderr).toContain('worker stopped');
   });
 
-  it('a worker waiting for jobs rides out a Redis restart and takes the next job', { timeout: 240_000 }, async () => {
+  it('a worker waiting for jobs rides out a Redis restart and takes the next job', { timeout: scaledLimit(240_000) }, async () => {
     model.script(answeringModel(() => undefined));
     const worker = startWorker('worker');
     await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 120_000 });
@@ -180,7 +181,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(worker.output.stderr).toContain('✓ After restart');
   });
 
-  it('without Redis, the client exits with a clear message and the worker keeps retrying with backoff; the password is never shown', { timeout: 240_000 }, async () => {
+  it('without Redis, the client exits with a clear message and the worker keeps retrying with backoff; the password is never shown', { timeout: scaledLimit(240_000) }, async () => {
     await redis.stop();
     const url = `redis://sightline:hunter2-secret@127.0.0.1:${redis.port}`;
     const client = await startClient([flowFile('Nowhere', 'The page shows a cart'), '--queue', url, '--wait']).exited;
@@ -198,7 +199,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(worker.child.exitCode).toBeNull();
   });
 
-  it('a SIGTERM finishes the job in hand, takes no new one, and the worker exits cleanly', { timeout: 240_000 }, async () => {
+  it('a SIGTERM finishes the job in hand, takes no new one, and the worker exits cleanly', { timeout: scaledLimit(240_000) }, async () => {
     let heldSeen!: () => void;
     const held = new Promise<void>((resolve) => (heldSeen = resolve));
     let release!: () => void;
@@ -228,7 +229,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(waiting).toMatchObject({ flow: 'Later', state: 'waiting', attempts: [] });
   });
 
-  it('queue cancel stops a running job: its worker stops the flow, and the client waiting for it reports it stopped', { timeout: 240_000 }, async () => {
+  it('queue cancel stops a running job: its worker stops the flow, and the client waiting for it reports it stopped', { timeout: scaledLimit(240_000) }, async () => {
     let hangSeen!: () => void;
     const hang = new Promise<void>((resolve) => (hangSeen = resolve));
     model.script(answeringModel(() => hangSeen()));
@@ -254,7 +255,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(next.code, next.stderr).toBe(0);
   });
 
-  it('queue cancel removes a waiting job, and the client waiting for it reports it stopped', { timeout: 240_000 }, async () => {
+  it('queue cancel removes a waiting job, and the client waiting for it reports it stopped', { timeout: scaledLimit(240_000) }, async () => {
     // No worker: the job waits until it is cancelled.
     const client = startClient([flowFile('Never run', 'The page shows a cart'), '--queue', redis.url, '--wait']);
     const runId = await waitFor(() => /enqueued .* as (run_[0-9a-f]{12}) /.exec(client.output.stderr)?.[1], { description: 'the run enqueued', timeoutMs: 60_000 });
@@ -274,7 +275,7 @@ describe.skipIf(!redisAvailable())('the flow queue on a real Redis', () => {
     expect(gone.stderr).toContain(`no job or run ${runId} in the queue`);
   });
 
-  it('a desktop flow waits for a desktop worker: a browser-only worker never takes it, one with a desktop runs it', { timeout: 360_000 }, async () => {
+  it('a desktop flow waits for a desktop worker: a browser-only worker never takes it, one with a desktop runs it', { timeout: scaledLimit(360_000) }, async () => {
     model.script(answeringModel(() => undefined));
     const desktop = join(folder, 'a-desktop.flow.yaml');
     writeFileSync(desktop, 'name: On the desktop\ntarget: { operator: desktop }\nsteps:\n  - assert: The desktop shows a window\n');

@@ -4,8 +4,6 @@
  * in it, a desktop task is refused in the New task form with the same message, and once DISPLAY is there
  * "Check again" (pressed from the keyboard) makes the panel go.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchTimelineBrowser } from './support/timeline-browser.js';
@@ -16,11 +14,12 @@ import { startTimelineServer, type TimelineServer } from '../../src/main/api/htt
 import { createDesktopPermissions, TERMINAL_GRANTEE } from '../../src/main/app/permissions/index.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { TEST_API_KEY } from '../helpers/agent-harness.js';
+import { builtRenderer } from '../helpers/built-cli.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const RENDERER = join(ROOT, 'out/renderer');
 const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
 const TOKEN = 'permissions-panel-test-token-0123456789';
 
@@ -36,19 +35,10 @@ let page: Page;
 const pageErrors: string[] = [];
 
 function poll<Value>(read: () => Promise<Value> | Value) {
-  return expect.poll(read, { timeout: 15_000, interval: 50 });
-}
-
-/** The renderer from the sources under test (see timeline-ui.test.ts). */
-function buildRenderer(): void {
-  const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0 || !existsSync(join(RENDERER, 'index.html'))) {
-    throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
-  }
+  return expect.poll(read, { timeout: scaledLimit(15_000), interval: 50 });
 }
 
 beforeAll(async () => {
-  buildRenderer();
   home = createTemporaryHome('sightline-permissions-panel');
   storage = openHomeStorage(home);
   const config: Config = {
@@ -64,7 +54,7 @@ beforeAll(async () => {
     watchSettling: false,
     permissions: createDesktopPermissions({ probe: { platform: 'linux', env: sessionEnvironment, grantee: TERMINAL_GRANTEE } }),
   });
-  server = await startTimelineServer({ implementation: service.implementation, events: service.events, rendererDirectory: RENDERER, token: TOKEN, dispatch: service.dispatch });
+  server = await startTimelineServer({ implementation: service.implementation, events: service.events, rendererDirectory: builtRenderer(), token: TOKEN, dispatch: service.dispatch });
   browser = await launchTimelineBrowser();
   // bypassCSP: only so that axe can be injected; the CSP itself is timeline-ui.test.ts's business.
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark', bypassCSP: true });

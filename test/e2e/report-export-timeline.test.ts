@@ -4,9 +4,7 @@
  * download, the same self-contained file `sightline report --html` writes. A session that is not there is
  * refused by the API with not-found.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
@@ -14,12 +12,12 @@ import { startTimelineServer, type TimelineServer } from '../../src/main/api/htt
 import type { Storage } from '../../src/main/storage/index.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { expectNoBlockingViolations } from '../helpers/accessibility-audit.js';
+import { builtRenderer } from '../helpers/built-cli.js';
 import { failingFlow, type SeededFlow } from '../helpers/report-sessions.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { launchTimelineBrowser } from './support/timeline-browser.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const RENDERER = join(ROOT, 'out/renderer');
 const TOKEN = 'report-export-test-token-0123456789';
 
 let home: TemporaryHome;
@@ -32,14 +30,11 @@ let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  // The renderer from the sources under test (see timeline-ui.test.ts).
-  const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0 || !existsSync(join(RENDERER, 'index.html'))) throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
   home = createTemporaryHome('sightline-report-export');
   storage = openHomeStorage(home);
   flow = await failingFlow(storage);
   service = createAppService({ storage, config: DEFAULT_CONFIG, home: home.root, appInfo: () => ({ version: '0.1.0', platform: 'linux' }) });
-  server = await startTimelineServer({ implementation: service.implementation, events: service.events, rendererDirectory: RENDERER, token: TOKEN, dispatch: service.dispatch });
+  server = await startTimelineServer({ implementation: service.implementation, events: service.events, rendererDirectory: builtRenderer(), token: TOKEN, dispatch: service.dispatch });
   browser = await launchTimelineBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark', acceptDownloads: true });
   page.on('console', (message) => {
@@ -61,7 +56,7 @@ describe("the timeline's Export report", () => {
   it('downloads the session as one self-contained HTML report', async () => {
     await page.locator(`.session-item[data-session-id="${flow.session.id}"] .session-open`).click();
     const button = page.getByRole('button', { name: 'Export report' });
-    await expect.poll(() => button.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => button.isVisible(), { timeout: scaledLimit(15_000) }).toBe(true);
     await expectNoBlockingViolations(page, 'session with Export report');
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
     expect(download.suggestedFilename()).toBe(`sightline-${flow.session.id}.html`);

@@ -8,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandExists, hasSystemPackage } from '../helpers/system-packages.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
@@ -15,8 +16,8 @@ import { startXvfb, type Xvfb } from '../helpers/xvfb.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { startSightline } from './support/sightline-process.js';
 
-const hasXdotool = process.platform === 'linux' && spawnSync('xdotool', ['--version']).status === 0;
-const hasXvfb = process.platform === 'linux' && spawnSync('which', ['Xvfb']).status === 0;
+const hasXdotool = process.platform === 'linux' && hasSystemPackage('xdotool', commandExists('xdotool'));
+const hasXvfb = process.platform === 'linux' && hasSystemPackage('xvfb', commandExists('Xvfb'));
 
 let xvfb: Xvfb | undefined;
 let model: FakeOpenAiServer | undefined;

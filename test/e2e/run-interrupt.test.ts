@@ -13,20 +13,26 @@ import { openHomeStorage } from '../helpers/seed.js';
 import { runSightlineProcess, startSightline } from './support/sightline-process.js';
 import { useRunEnvironment } from '../helpers/run-environment.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { startLatchPage } from '../helpers/latch-page.js';
+import { CLI_TEST_MS, scaledLimit } from '../helpers/time-limits.js';
 
 const environment = useRunEnvironment('sightline-run-interrupt', { per: 'file' });
 
 function runArgs(task: string, ...extra: string[]): string[] {
-  return ['--home', environment.home.root, 'run', task, '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl, '--json', ...extra];
+  return runArgsOn(environment.sandbox.url, task, ...extra);
+}
+
+function runArgsOn(url: string, task: string, ...extra: string[]): string[] {
+  return ['--home', environment.home.root, 'run', task, '--operator', 'browser', '--url', url, '--base-url', environment.model.baseUrl, '--json', ...extra];
 }
 
 /** Another process's requests and output: only polling can see them. */
 function until(condition: () => boolean, description: string): Promise<true> {
-  return waitFor(condition, { description, timeoutMs: 30_000 });
+  return waitFor(condition, { description, timeoutMs: scaledLimit(60_000) });
 }
 
 describe('Ctrl+C during sightline run', () => {
-  it('stops the turn cleanly, exits 3, leaves the database consistent, and the session continues', { timeout: 60_000 }, async () => {
+  it('stops the turn cleanly, exits 3, leaves the database consistent, and the session continues', { timeout: scaledLimit(CLI_TEST_MS) }, async () => {
     environment.model.script(scriptedMoves([{ action: { action: 'click', ...SANDBOX_LAYOUT.teamNameField } }, { hang: true }]));
     const running = startSightline(runArgs('Name the team Platform'));
     await until(() => environment.model.requests.length === 2, 'the second model call');
@@ -69,16 +75,24 @@ describe('Ctrl+C during sightline run', () => {
     }
   });
 
-  it('quits at once on a second Ctrl+C while the current action still runs, leaving the database intact', { timeout: 60_000 }, async () => {
-    environment.model.script(scriptedMoves([{ action: { action: 'wait', seconds: 30 } }, { finish: 'Waited.' }]));
-    const requestsBefore = environment.model.requests.length;
-    const running = startSightline(runArgs('Wait half a minute'));
-    await until(() => environment.model.requests.length === requestsBefore + 1, 'the first model call');
-    await until(() => running.output.stderr.includes('turn 1 of session'), 'the turn to start');
-    running.child.kill('SIGINT');
-    await until(() => running.output.stderr.includes('stopping'), 'the first Ctrl+C to be taken');
-    running.child.kill('SIGINT');
-    const quit = await running.exited;
+  it('quits at once on a second Ctrl+C while the current action still runs, leaving the database intact', { timeout: scaledLimit(CLI_TEST_MS) }, async () => {
+    // The click is held by the page until the test lets it go, so both Ctrl+Cs land while the action runs,
+    // however slow the machine: the first cannot finish the turn before the second arrives.
+    const latch = await startLatchPage();
+    const quit = await (async () => {
+      try {
+        environment.model.script(scriptedMoves([{ action: { action: 'click', x: 400, y: 300 } }, { finish: 'Clicked.' }]));
+        const running = startSightline(runArgsOn(latch.url, 'Click the button'));
+        const exitedEarly = running.exited.then((exit) => Promise.reject(new Error(`sightline exited (${exit.code}) before the click:\n${exit.stderr}`)));
+        await Promise.race([latch.reached, exitedEarly]);
+        running.child.kill('SIGINT');
+        await until(() => running.output.stderr.includes('stopping'), 'the first Ctrl+C to be taken');
+        running.child.kill('SIGINT');
+        return await running.exited;
+      } finally {
+        await latch.close();
+      }
+    })();
 
     expect(quit.code, quit.stderr).toBe(130);
     expect(quit.stderr).toContain('quitting at once');

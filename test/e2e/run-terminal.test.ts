@@ -9,6 +9,7 @@ import { scriptedMoves, summarizeRequest } from '../helpers/scripted-computer-mo
 
 import { REPO_ROOT } from './support/sightline-process.js';
 import { useRunEnvironment } from '../helpers/run-environment.js';
+import { builtCli } from '../helpers/built-cli.js';
 
 const canRun = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
 
@@ -23,7 +24,7 @@ interface Exchange {
 
 /** Runs sightline in a pseudo-terminal, typing each answer when its prompt appears; returns the exit code and what was shown. */
 function runAtTerminal(task: string, exchanges: Exchange[]): Promise<{ code: number; screen: string }> {
-  const command = [process.execPath, '--import', 'tsx', 'src/main/cli/main.ts', '--home', environment.home.root, 'run', JSON.stringify(task),
+  const command = [process.execPath, builtCli(), '--home', environment.home.root, 'run', JSON.stringify(task),
     '--operator', 'browser', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl].join(' ');
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENAI_') && !name.startsWith('SIGHTLINE_')));
   const terminal = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], { cwd: REPO_ROOT, env });

@@ -13,7 +13,6 @@ import { createEventEmitter } from '../../src/main/agent/event-emitter.js';
 import { ScreenRecorder } from '../../src/main/agent/screen-recorder.js';
 import { performComputerAction } from '../../src/main/agent/tools/computer-tool.js';
 import type { ToolCallScope } from '../../src/main/agent/tools/tool-definition.js';
-import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import { BrowserOperator } from '../../src/main/operators/browser-operator.js';
 import type { RawImage } from '../../src/main/perception/frame.js';
 import { decodeImageBytes } from '../../src/main/perception/image-encoding.js';
@@ -21,15 +20,7 @@ import { SETTLE_TIMING } from '../../src/main/perception/settle-watch.js';
 import type { Storage } from '../../src/main/storage/index.js';
 import { startDispatchTurn } from '../helpers/hostile-turns.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
-
-const hasBrowser = (() => {
-  try {
-    findBrowserExecutable({ env: process.env, platform: process.platform });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { hasBrowser } from '../helpers/browser-agent.js';
 
 const VIEWPORT = { width: 1280, height: 800 };
 const SLOW_RESPONSE_MS = 600;

@@ -12,8 +12,7 @@
  * - S3 refusing writes: no row reaches PostgreSQL without its pixels; when S3 is back, all of it arrives.
  */
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +21,7 @@ import { parseStoreUrl } from '../../src/main/team-store/store-url.js';
 import { parseBlobsUrl } from '../../src/main/team-store/blobs-url.js';
 import { S3TeamBlobs } from '../../src/main/team-store/s3-team-blobs.js';
 import { startCartPage, type CartPageServer } from '../helpers/cart-page.js';
+import { builtRenderer } from '../helpers/built-cli.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 import { redisAvailable, startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -29,8 +29,9 @@ import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { answeringModel, answerTrue, LATCH, queuedFlowFile, WORKER_READS_PAGE_URL } from '../helpers/queued-flows.js';
-import { REPO_ROOT, startSightline, type SightlineProcess } from './support/sightline-process.js';
+import { startSightline, type SightlineProcess } from './support/sightline-process.js';
 import { launchTimelineBrowser } from './support/timeline-browser.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 let page: CartPageServer;
 let redis: RedisServer;
@@ -151,7 +152,7 @@ interface Report {
 const servers = redisAvailable() && postgresAvailable();
 
 describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver', () => {
-  it('six flows on two workers, one killed mid-job: every session is in the store with its screenshots, the lost one marked and then shipped from its home', { timeout: 300_000 }, async () => {
+  it('six flows on two workers, one killed mid-job: every session is in the store with its screenshots, the lost one marked and then shipped from its home', { timeout: scaledLimit(300_000) }, async () => {
     let hangSeen!: () => void;
     const hang = new Promise<void>((resolve) => (hangSeen = resolve));
     model.script(answeringModel(() => hangSeen()));
@@ -240,7 +241,7 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
     for (const worker of [survivor, revived]) expect((await worker.exited).code).toBe(0);
   });
 
-  it('PostgreSQL unreachable: the worker runs its flow, says so, and ships the session when PostgreSQL comes up; readers exit 1 without the password', { timeout: 180_000 }, async () => {
+  it('PostgreSQL unreachable: the worker runs its flow, says so, and ships the session when PostgreSQL comes up; readers exit 1 without the password', { timeout: scaledLimit(180_000) }, async () => {
     model.script(Array.from({ length: 10 }, () => answerTrue()));
     await postgres.stop();
     const reader = await startSightline(['--home', home('reader'), 'sessions', 'ls', ...teamArgs()], s3.env).exited;
@@ -272,7 +273,7 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
     expect(worker.output.stderr).toContain('team store: reachable again');
   });
 
-  it('S3 refusing writes: no row reaches PostgreSQL without its pixels, and all of it arrives when S3 is back', { timeout: 180_000 }, async () => {
+  it('S3 refusing writes: no row reaches PostgreSQL without its pixels, and all of it arrives when S3 is back', { timeout: scaledLimit(180_000) }, async () => {
     model.script(Array.from({ length: 10 }, () => answerTrue()));
     s3.failWrites(true);
     const worker = startWorker('worker', { SIGHTLINE_STORE_SETTLE_MS: '2000' });
@@ -296,11 +297,7 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
     await expectPixelsInBucket(stored.images);
   });
 
-  it('a session a worker ran opens in `sightline timeline --store --blobs`: listed, its screenshots drawn from the bucket, a new run appearing live, changes refused', { timeout: 240_000 }, async () => {
-    // The renderer from the sources under test, as timeline-ui.test.ts builds it: a stale out/renderer would not know the store's events.
-    const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
-    expect(build.status, build.stderr).toBe(0);
-    expect(existsSync(join(REPO_ROOT, 'out/renderer/index.html'))).toBe(true);
+  it('a session a worker ran opens in `sightline timeline --store --blobs`: listed, its screenshots drawn from the bucket, a new run appearing live, changes refused', { timeout: scaledLimit(240_000) }, async () => {
     model.script(Array.from({ length: 20 }, () => answerTrue()));
     const worker = startWorker('worker');
     await waitFor(() => worker.output.stderr.includes('serving browser flows'), { description: 'the worker serving', timeoutMs: 60_000 });
@@ -308,7 +305,8 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
     expect(first.code, first.stderr).toBe(0);
     const sessionId = (JSON.parse(readFileSync(join(folder, 'first.json'), 'utf8')) as Report).flows[0]!.sessionId!;
 
-    const timeline = startSightline(['--home', home('reader'), 'timeline', ...teamArgs()], s3.env);
+    // The renderer global setup built from the sources under test: a stale out/renderer would not know the store's events.
+    const timeline = startSightline(['--home', home('reader'), 'timeline', ...teamArgs()], { ...s3.env, SIGHTLINE_RENDERER_DIR: builtRenderer() });
     started.push(timeline);
     // The URL goes to stdout just before the line naming the store goes to stderr: two pipes, read in either order.
     const url = await waitFor(() => (timeline.output.stderr.includes('Sightline timeline for') ? /^(http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(timeline.output.stdout)?.[1] : undefined), {
@@ -326,14 +324,14 @@ describe.skipIf(!servers)('the team store on real Redis, PostgreSQL and s3rver',
     await view.goto(url);
     await view.locator(`.session-item[data-session-id="${sessionId}"] .session-open`).click();
     // The reader's mirror had no pixels: every frame drawn came from the bucket.
-    await expect.poll(() => view.locator('.step-row .step-media-frame.media-ok image').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => view.locator('.step-row .step-media-frame.media-ok image').count(), { timeout: scaledLimit(30_000) }).toBeGreaterThan(0);
     expect(await view.locator('.step-media-frame.media-unavailable').count()).toBe(0);
 
     // A run a worker makes while the timeline is open appears without a reload.
     const second = await startClient([flowFile('Appears live', 'The page shows a cart'), '--queue', redis.url, '--wait', '--out', join(folder, 'second.json')]).exited;
     expect(second.code, second.stderr).toBe(0);
     const liveId = (JSON.parse(readFileSync(join(folder, 'second.json'), 'utf8')) as Report).flows[0]!.sessionId!;
-    await expect.poll(() => view.locator(`.session-item[data-session-id="${liveId}"]`).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => view.locator(`.session-item[data-session-id="${liveId}"]`).count(), { timeout: scaledLimit(30_000) }).toBe(1);
 
     // Read-only: a change through the API is refused with the reason (the same token the page uses).
     const deleted = await view.evaluate(async (id) => {

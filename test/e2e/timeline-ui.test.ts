@@ -9,11 +9,11 @@
  *
  * Screenshots of the main views go to test-artifacts/timeline-ui/ for a person to look at.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchTimelineBrowser } from './support/timeline-browser.js';
+import { builtRenderer } from '../helpers/built-cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type Config } from '../../src/shared/config.js';
 import { createAppService, type AppService } from '../../src/main/api/app-service.js';
@@ -25,9 +25,9 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-op
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { createTemporaryHome, makePng, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { HOSTILE_REASON, HOSTILE_VALUE_TEXT, SeedClock, seedFlowSession, seedTimeline, type SeededFlowSession, type SeededTimeline } from '../helpers/seed-timeline.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const RENDERER = join(ROOT, 'out/renderer');
 const ARTIFACTS = join(ROOT, 'test-artifacts/timeline-ui');
 const TOKEN = 'timeline-ui-test-token-0123456789';
 const LONG_STEPS = 1500;
@@ -47,17 +47,6 @@ let releaseAction: () => void = () => {};
 /** Every computer action waits on it as well: a test that replaces it holds the run where it wants. */
 let actionGate: Promise<void> = Promise.resolve();
 
-/**
- * Builds the renderer from the sources under test, every run: testing a stale out/renderer would pass or
- * fail for code that is no longer there. The whole build takes a couple of seconds.
- */
-function buildRenderer(): void {
-  const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0 || !existsSync(join(RENDERER, 'index.html'))) {
-    throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
-  }
-}
-
 /** The page renders asynchronously (thumbnails are made on request): give it time on a loaded machine. */
 /** What a drop or a paste is made of in the page. */
 interface PageEventConstructors {
@@ -67,7 +56,7 @@ interface PageEventConstructors {
 }
 
 function poll<Value>(read: () => Promise<Value> | Value) {
-  return expect.poll(read, { timeout: 15_000, interval: 50 });
+  return expect.poll(read, { timeout: scaledLimit(15_000), interval: 50 });
 }
 
 /** Whether the element `selector` names has keyboard focus. */
@@ -128,7 +117,6 @@ async function snapshot(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  buildRenderer();
   mkdirSync(ARTIFACTS, { recursive: true });
 
   home = createTemporaryHome('sightline-timeline-ui');
@@ -165,7 +153,8 @@ beforeAll(async () => {
   server = await startTimelineServer({
     implementation: service.implementation,
     events: service.events,
-    rendererDirectory: RENDERER,
+    // Built from the sources under test, once per run in global setup, before any limit starts.
+    rendererDirectory: builtRenderer(),
     token: TOKEN,
     dispatch: service.dispatch,
   });
@@ -316,7 +305,7 @@ describe('the timeline UI over HTTP', () => {
     expect(await page.locator(`.pin-toggle[aria-label$="${seeded.purgedImage.id}"]`).isDisabled()).toBe(true);
   });
 
-  it('works with the keyboard alone: opens a session, expands a placeholder, opens the viewer, closes dialogs, focus kept in each', { timeout: 60_000 }, async () => {
+  it('works with the keyboard alone: opens a session, expands a placeholder, opens the viewer, closes dialogs, focus kept in each', { timeout: scaledLimit(60_000) }, async () => {
     // A fresh page, nothing focused and no image loaded: from here on only keys are pressed.
     await page.reload();
     await poll(() => page.locator('.session-item').count()).toBe(5);
@@ -380,7 +369,7 @@ describe('the timeline UI over HTTP', () => {
     await expectNoBlockingViolations(page, 'a windowed long session');
   });
 
-  it('shows a flow session: its flow, each step kind, verdicts and reasons in words, the value as JSON text, evidence opening in the viewer (issue 25)', { timeout: 60_000 }, async () => {
+  it('shows a flow session: its flow, each step kind, verdicts and reasons in words, the value as JSON text, evidence opening in the viewer (issue 25)', { timeout: scaledLimit(60_000) }, async () => {
     // Tall enough for every row of the flow at once: the windowed list then has them all in the page.
     await page.setViewportSize({ width: 1440, height: 2600 });
     try {
@@ -497,7 +486,7 @@ describe('the timeline UI over HTTP', () => {
     await snapshot('10-live-finished');
   });
 
-  it('starts a run with pictures picked, dropped and pasted, one removed, and shows them on the turn card', { timeout: 60_000 }, async () => {
+  it('starts a run with pictures picked, dropped and pasted, one removed, and shows them on the turn card', { timeout: scaledLimit(60_000) }, async () => {
     const [picked, dropped, pasted] = await Promise.all([1, 2, 3].map((seed) => makePng({ width: 120, height: 80, seed })));
     model.script([finishCall('The pictures show coloured blocks.')]);
     const requestsBefore = model.requests.length;

@@ -9,15 +9,20 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandExists, hasSystemPackage } from './system-packages.js';
 
 export const AT_SPI_BUS_LAUNCHER = ['/usr/libexec/at-spi-bus-launcher', '/usr/lib/at-spi2-core/at-spi-bus-launcher'].find((path) => existsSync(path));
 
 /** Whether this machine can run AT-SPI tests: dbus-daemon, the bus launcher, and python3-gi with Atspi 2.0. */
 export const canStartAccessibilityBus =
   process.platform === 'linux' &&
-  AT_SPI_BUS_LAUNCHER !== undefined &&
-  spawnSync('which', ['dbus-daemon', 'gdbus']).status === 0 &&
-  spawnSync('/usr/bin/python3', ['-c', "import gi; gi.require_version('Atspi', '2.0'); from gi.repository import Atspi"]).status === 0;
+  hasSystemPackage('at-spi2-core', AT_SPI_BUS_LAUNCHER !== undefined) &&
+  hasSystemPackage('dbus', commandExists('dbus-daemon')) &&
+  hasSystemPackage('libglib2.0-bin', commandExists('gdbus')) &&
+  hasSystemPackage(
+    'python3-gi gir1.2-atspi-2.0',
+    spawnSync('/usr/bin/python3', ['-c', "import gi; gi.require_version('Atspi', '2.0'); from gi.repository import Atspi"]).status === 0,
+  );
 
 export interface AccessibilityBus {
   /** The environment for every process of the test: DISPLAY, the private bus, the temporary config home. */

@@ -10,16 +10,20 @@ import type { TurnOutcome } from '../../src/main/agent/agent-contract.js';
 import { userText } from '../../src/shared/messages.js';
 import { startAgentHarness, type AgentHarness, type FakeAnswer } from './agent-harness.js';
 import type { ReportingPage } from './reporting-page-server.js';
+import { hasSystemPackage } from './system-packages.js';
 
 /** Whether this machine has a Chromium the BrowserOperator can launch. */
-export const hasBrowser = (() => {
-  try {
-    findBrowserExecutable({ env: process.env, platform: process.platform });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+export const hasBrowser = hasSystemPackage(
+  'chromium',
+  (() => {
+    try {
+      findBrowserExecutable({ env: process.env, platform: process.platform });
+      return true;
+    } catch {
+      return false;
+    }
+  })(),
+);
 
 export interface BrowserAgentRun {
   own: AgentHarness;

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { findBrowserExecutable } from '../../src/main/operators/browser-executable.js';
 import type { RawImage } from '../../src/main/perception/frame.js';
 import type { Xvfb } from './xvfb.js';
+import { commandExists, hasSystemPackage } from './system-packages.js';
 
 export interface Box {
   x: number;
@@ -32,8 +33,9 @@ export const desktopTestBrowser: string | undefined = (() => {
 /** Whether this machine can run the desktop tests: Linux with Chromium, Xvfb and xdotool. */
 export const canOpenDesktopTestWindow =
   process.platform === 'linux' &&
-  desktopTestBrowser !== undefined &&
-  ['Xvfb', 'xdotool'].every((tool) => spawnSync('which', [tool]).status === 0);
+  hasSystemPackage('chromium', desktopTestBrowser !== undefined) &&
+  hasSystemPackage('xvfb', commandExists('Xvfb')) &&
+  hasSystemPackage('xdotool', commandExists('xdotool'));
 
 export interface DesktopTestWindow {
   /** The title reads `<prefix> clicks=<n> name=<field text>`. */

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './redis-server.js';
+import { hasSystemPackage } from './system-packages.js';
 
 const USER = 'sightline';
 
@@ -55,7 +56,7 @@ function serverUser(): { uid: number; gid: number } | undefined {
 
 /** Whether the tests can start a PostgreSQL here: the binaries, and as root the user to run them as. */
 export function postgresAvailable(): boolean {
-  if (postgresBinaries() === undefined) return false;
+  if (!hasSystemPackage('postgresql', postgresBinaries() !== undefined)) return false;
   try {
     serverUser();
     return true;

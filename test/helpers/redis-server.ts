@@ -13,12 +13,13 @@ import { createRequire } from 'node:module';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasSystemPackage } from './system-packages.js';
 
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 
 /** A Redis server to start, and the Redis client BullMQ 6 needs (`ioredis`, an optional peer of BullMQ). */
 export function redisAvailable(): boolean {
-  if (!existsSync(REDIS_SERVER)) return false;
+  if (!hasSystemPackage('redis-server', existsSync(REDIS_SERVER))) return false;
   try {
     createRequire(import.meta.url).resolve('ioredis');
     return true;

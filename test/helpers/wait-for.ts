@@ -6,11 +6,12 @@
  *   await waitFor(() => server.requests.length === 2, { description: 'the second model call' });
  *   const box = await waitFor(() => boxOfColour(frame(), RED), { description: 'the red button', timeoutMs: 20_000 });
  */
+import { scaledLimit } from './time-limits.js';
 
 export interface WaitForOptions {
   /** What is awaited, as the failure message names it: "the second model call". */
   description: string;
-  /** 5 seconds unless given. */
+  /** 5 seconds unless given, on an idle machine: scaled to this one's load (test/helpers/time-limits.ts). */
   timeoutMs?: number;
   /** How long to wait between two probes; 20 ms unless given. */
   intervalMs?: number;
@@ -21,7 +22,7 @@ export async function waitFor<Value>(
   probe: () => Value | undefined | false | Promise<Value | undefined | false>,
   options: WaitForOptions,
 ): Promise<Value> {
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = scaledLimit(options.timeoutMs ?? 5000);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

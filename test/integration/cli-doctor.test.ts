@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/main/storage/index.js';
 import { runSightline } from '../helpers/cli-io.js';
 import { createTemporaryHome, openHomeStorage, seedStorage, type TemporaryHome } from '../helpers/seed.js';
+import { builtCli } from '../helpers/built-cli.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 let home: TemporaryHome;
 
@@ -270,8 +272,8 @@ describe('sightline doctor with a dead X display', () => {
     try {
       const result = spawnSync(
         process.execPath,
-        ['--import', 'tsx', resolve(import.meta.dirname, '../../src/main/cli/main.ts'), '--home', scratch.root, 'doctor'],
-        { encoding: 'utf8', env: { ...process.env, DISPLAY: ':77', OPENAI_API_KEY: 'sk-dead-display' }, timeout: 60_000 },
+        [builtCli(), '--home', scratch.root, 'doctor'],
+        { encoding: 'utf8', env: { ...process.env, DISPLAY: ':77', OPENAI_API_KEY: 'sk-dead-display' }, timeout: scaledLimit(60_000) },
       );
       expect(result.signal).toBeNull();
       expect(result.status).toBe(1);
@@ -280,9 +282,8 @@ describe('sightline doctor with a dead X display', () => {
     } finally {
       scratch.remove();
     }
-    // The child's own 60 s limit decides, not the test's: a loaded machine may need more than the default 30 s
-    // to start a child that compiles its TypeScript.
-  }, 90_000);
+    // The child's own limit decides, not the test's: both scale with the load.
+  }, scaledLimit(90_000));
 });
 
 describe('sightline doctor on focus detection', () => {

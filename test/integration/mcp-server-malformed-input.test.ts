@@ -10,15 +10,14 @@
  * where the SDK's transport closed and left the server deaf.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxServer, type SandboxServer } from '../../demo/sandbox-server.js';
 import { MAX_NESTING_DEPTH } from '../../src/main/mcp-server/incoming-line.js';
 import { MAX_LINE_BYTES } from '../../src/main/mcp-server/stdio-transport.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { builtCli } from '../helpers/built-cli.js';
 
-const MAIN = resolve(import.meta.dirname, '../../src/main/cli/main.ts');
 
 interface Reply {
   jsonrpc: string;
@@ -40,7 +39,7 @@ let nextId = 1000;
 beforeAll(async () => {
   sandbox = await startSandboxServer();
   home = createTemporaryHome('sightline-mcp-malformed');
-  server = spawn(process.execPath, ['--import', 'tsx', MAIN, '--home', home.root, 'mcp', '--operator', 'browser', '--url', sandbox.url], {
+  server = spawn(process.execPath, [builtCli(), '--home', home.root, 'mcp', '--operator', 'browser', '--url', sandbox.url], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   exited = new Promise((resolveExit) => server.once('close', resolveExit));

@@ -21,8 +21,9 @@ import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';
 import { runSightline } from '../helpers/cli-io.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { unusedDisplay } from '../helpers/xvfb.js';
+import { builtCli } from '../helpers/built-cli.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
-const MAIN = resolve(import.meta.dirname, '../../src/main/cli/main.ts');
 const MCP_FIXTURES = resolve(import.meta.dirname, '../fixtures/mcp');
 const CLIENT_NAME = 'mcp-server-test-client';
 
@@ -41,13 +42,14 @@ let serverLog = '';
 async function connectToSightlineMcp(serverHome: TemporaryHome, onLog: (text: string) => void): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', MAIN, 'mcp', '--operator', 'browser', '--url', sandbox.url],
+    args: [builtCli(), 'mcp', '--operator', 'browser', '--url', sandbox.url],
     env: { SIGHTLINE_HOME: serverHome.root },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => onLog(chunk.toString('utf8')));
   const connected = new Client({ name: CLIENT_NAME, version: '1.0.0' });
-  await connected.connect(transport);
+  // The SDK gives a request 60 s; starting the server alone took 30 s at load 20.
+  await connected.connect(transport, { timeout: scaledLimit(60_000) });
   return connected;
 }
 
@@ -67,7 +69,7 @@ afterAll(async () => {
 });
 
 async function call(name: string, argumentsValue: Record<string, unknown> = {}): Promise<CallResult> {
-  return (await client.callTool({ name, arguments: argumentsValue })) as CallResult;
+  return (await client.callTool({ name, arguments: argumentsValue }, undefined, { timeout: scaledLimit(60_000) })) as CallResult;
 }
 
 function texts(result: CallResult): string {
@@ -277,7 +279,7 @@ describe('sightline mcp with the desktop operator and no display', () => {
     const deadDisplayHome = createTemporaryHome('sightline-mcp-server-no-display');
     try {
       // A child process: node-screenshots reads DISPLAY from the real environment, once per process.
-      const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--home', deadDisplayHome.root, 'mcp', '--operator', 'desktop'], {
+      const child = spawn(process.execPath, [builtCli(), '--home', deadDisplayHome.root, 'mcp', '--operator', 'desktop'], {
         env: { ...process.env, DISPLAY: unusedDisplay() },
         stdio: ['pipe', 'pipe', 'pipe'],
       });

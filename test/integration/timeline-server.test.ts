@@ -21,6 +21,9 @@ import { createAppService } from '../../src/main/api/app-service.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import { startAppApiHarness, type AppApiHarness } from '../helpers/app-api-harness.js';
 import { createTemporaryHome, openHomeStorage, seedStorage } from '../helpers/seed.js';
+import { builtCli } from '../helpers/built-cli.js';
+import { runSightline } from '../helpers/cli-io.js';
+import { CLI_TEST_MS, scaledLimit } from '../helpers/time-limits.js';
 
 interface Reply {
   status: number;
@@ -430,12 +433,13 @@ async function waitForStream(target: TimelineServer): Promise<OpenStream> {
 }
 
 describe('sightline timeline, the command', () => {
-  it('prints the URL, serves the seeded home and stops on Ctrl+C', async () => {
+  // The built CLI, not a cold tsx (which took over 30 s to print the URL at load 20), and a limit scaled to the load.
+  it('prints the URL, serves the seeded home and stops on Ctrl+C', { timeout: scaledLimit(CLI_TEST_MS) }, async () => {
     const home = createTemporaryHome('sightline-timeline-cli');
     const storage = openHomeStorage(home);
     await seedStorage(storage, { sessions: 1, turnsPerSession: 1, stepsPerTurn: 1 });
     storage.close();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli/main.ts', '--home', home.root, 'timeline', '--port', '0'], {
+    const child = spawn(process.execPath, [builtCli(), '--home', home.root, 'timeline', '--port', '0'], {
       env: { ...process.env, SIGHTLINE_RENDERER_DIR: rendererDirectory, SIGHTLINE_HOME: home.root },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -464,11 +468,12 @@ describe('sightline timeline, the command', () => {
     }
   });
 
+  // runSightline is imported with the file, before any limit starts: importing the whole CLI inside the test
+  // took over 30 s at load 20.
   it('says how to build the UI when it is not built', async () => {
     const home = createTemporaryHome('sightline-timeline-unbuilt');
     const empty = mkdtempSync(join(tmpdir(), 'sightline-no-renderer-'));
     try {
-      const { runSightline } = await import('../helpers/cli-io.js');
       const result = await runSightline(['--home', home.root, 'timeline'], { SIGHTLINE_RENDERER_DIR: empty });
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain('npm run build');

@@ -1,12 +1,14 @@
 /**
- * `sightline` as a child process, the way a script runs it (node + tsx on src/main/cli/main.ts), for the
- * end-to-end tests that need a real process: real signals, a real exit code, a fresh X connection.
+ * `sightline` as a child process, the way a script runs it, for the end-to-end tests that need a real process:
+ * real signals, a real exit code, a fresh X connection. It runs the CLI bundle global setup built from the
+ * sources for this run (test/helpers/built-cli.ts), not a cold `tsx src/main/cli/main.ts`: the same code,
+ * without transpiling it on every start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { builtCli } from '../../helpers/built-cli.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
-const CLI_ENTRY = resolve(REPO_ROOT, 'src/main/cli/main.ts');
 
 export interface SightlineExit {
   code: number | null;
@@ -29,7 +31,7 @@ export interface SightlineProcess {
 export function startSightline(args: readonly string[], env: Record<string, string | undefined> = {}): SightlineProcess {
   const modelSetting = (name: string) => /^(OPENAI_|ANTHROPIC_|SIGHTLINE_|GEMINI_|GOOGLE_)/.test(name);
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !modelSetting(name)));
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
+  const child = spawn(process.execPath, [builtCli(), ...args], {
     cwd: REPO_ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

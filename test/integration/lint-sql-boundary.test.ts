@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ESLint } from 'eslint';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const repositoryRoot = resolve(import.meta.dirname, '../..');
 const temporaryTrees: string[] = [];
@@ -43,7 +44,7 @@ const PREPARING = (name: string) =>
   `export function ${name}(connection: Connection): unknown[] {\n  return connection.prepare('SELECT 1').all();\n}\n`;
 
 describe('the SQL boundary lint rule', () => {
-  it('reports a statement prepared outside src/main/storage, and not one inside it', { timeout: 60_000 }, async () => {
+  it('reports a statement prepared outside src/main/storage, and not one inside it', { timeout: scaledLimit(60_000) }, async () => {
     const root = treeWith({
       'src/main/storage/reads.ts': PREPARING('readInStorage'),
       'src/main/api/reads.ts': PREPARING('readInApi'),
