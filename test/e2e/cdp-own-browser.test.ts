@@ -22,6 +22,7 @@ import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { hasBrowser } from '../helpers/browser-agent.js';
 import { Sightline } from '../../src/main/automation/index.js';
 import { runSightlineProcess, startSightline } from './support/sightline-process.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const SESSION_COOKIE = { name: 'session', value: 'ada-signed-in-by-hand' };
 
@@ -198,7 +199,7 @@ async function expectPersonsBrowserUntouched(): Promise<void> {
 }
 
 describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () => {
-  it('sightline flow --cdp opens a new tab, finds the person signed in, and leaves their tab and browser open', { timeout: 180_000 }, async () => {
+  it('sightline flow --cdp opens a new tab, finds the person signed in, and leaves their tab and browser open', { timeout: scaledLimit(180_000) }, async () => {
     const file = flowFile('account.flow.yaml', 'name: Account\ntarget: { operator: browser, url: "${env.ACCOUNT_URL}" }\nsteps:\n  - assert: The page says I am signed in\n');
     model.script([assertsFromScreen()]);
     const run = await runFlow([file, '--cdp', chrome.endpoint]);
@@ -209,7 +210,7 @@ describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () 
     await expectPersonsBrowserUntouched();
   });
 
-  it("a flow's target.cdpEndpoint attaches the same way, and a Midscene bridgeMode script runs over --cdp", { timeout: 240_000 }, async () => {
+  it("a flow's target.cdpEndpoint attaches the same way, and a Midscene bridgeMode script runs over --cdp", { timeout: scaledLimit(240_000) }, async () => {
     const own = flowFile('own.flow.yaml', `name: Own\ntarget: { operator: browser, url: "\${env.ACCOUNT_URL}", cdpEndpoint: "${chrome.endpoint}" }\nsteps:\n  - assert: The page says I am signed in\n`);
     model.script([assertsFromScreen()]);
     const first = await runFlow([own]);
@@ -230,7 +231,7 @@ describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () 
     await expectPersonsBrowserUntouched();
   });
 
-  it("the URL scope holds in the person's browser: an out-of-scope page is refused, and their own tab on it is left alone", { timeout: 180_000 }, async () => {
+  it("the URL scope holds in the person's browser: an out-of-scope page is refused, and their own tab on it is left alone", { timeout: scaledLimit(180_000) }, async () => {
     writeFileSync(join(home.root, 'config.json'), JSON.stringify({ agent: { allowedUrls: [`${account.origin}/*`] } }));
     const file = flowFile('scope.flow.yaml', `name: Scope\ntarget: { operator: browser, url: "\${env.ACCOUNT_URL}" }\nsteps:\n  - goto: ${other.origin}/inbox?from=sightline\n`);
     const run = await runFlow([file, '--cdp', chrome.endpoint]);
@@ -241,7 +242,7 @@ describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () 
     await expectPersonsBrowserUntouched();
   });
 
-  it('refuses an endpoint on another machine before anything starts, and never prints its token', { timeout: 120_000 }, async () => {
+  it('refuses an endpoint on another machine before anything starts, and never prints its token', { timeout: scaledLimit(120_000) }, async () => {
     const file = flowFile('remote.flow.yaml', 'name: Remote\ntarget: { operator: browser, url: "${env.ACCOUNT_URL}" }\nsteps:\n  - assert: The page says I am signed in\n');
     const run = await runFlow([file, '--cdp', 'wss://browsers.example.net/devtools/browser/abc?token=s3cr3t-t0ken']);
     expect(run.code).toBe(2);
@@ -251,7 +252,7 @@ describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () 
     expect(model.requests).toHaveLength(0);
   });
 
-  it('sightline run --cdp acts in a new tab of the person\'s browser and closes only that tab', { timeout: 180_000 }, async () => {
+  it('sightline run --cdp acts in a new tab of the person\'s browser and closes only that tab', { timeout: scaledLimit(180_000) }, async () => {
     model.script(scriptedMoves([{ finish: 'The account page shows Ada signed in.' }]));
     const run = await runSightlineProcess(
       ['--home', home.root, 'run', 'Check that I am signed in', '--cdp', chrome.endpoint, '--url', `${account.origin}/account`, '--base-url', model.baseUrl],
@@ -263,7 +264,7 @@ describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () 
     await expectPersonsBrowserUntouched();
   });
 
-  it('Ctrl+C during a step closes only the tab Sightline opened', { timeout: 180_000 }, async () => {
+  it('Ctrl+C during a step closes only the tab Sightline opened', { timeout: scaledLimit(180_000) }, async () => {
     const file = flowFile('stop.flow.yaml', 'name: Stop\ntarget: { operator: browser, url: "${env.ACCOUNT_URL}" }\nsteps:\n  - assert: The page says I am signed in\n');
     let asked!: () => void;
     const modelAsked = new Promise<void>((resolve) => (asked = resolve));
@@ -284,7 +285,7 @@ describe.skipIf(!hasBrowser)('acting in the person\'s own browser over CDP', () 
     await expectPersonsBrowserUntouched();
   });
 
-  it('Sightline.connect acts in a new tab, or in the tab in front with tab: current, and close() leaves the person\'s tab', { timeout: 180_000 }, async () => {
+  it('Sightline.connect acts in a new tab, or in the tab in front with tab: current, and close() leaves the person\'s tab', { timeout: scaledLimit(180_000) }, async () => {
     model.script([assertsFromScreen()]);
     const agent = await Sightline.connect({ cdp: chrome.endpoint, home: home.root, env: {}, baseUrl: model.baseUrl, url: `${account.origin}/account` });
     await agent.assert('The page says I am signed in');

@@ -21,6 +21,7 @@ import type { AgentEvent } from '../../src/shared/events.js';
 import { startFakeAnthropicServer, type FakeAnthropicReply, type FakeAnthropicServer, type RecordedAnthropicRequest } from '../helpers/fake-anthropic-server.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const KEY = 'sk-ant-e2e-step-down-faces-0123456789SECRET';
 const MODEL = 'claude-opus-4-8';
@@ -67,7 +68,7 @@ function rememberedIn(home: TemporaryHome): unknown {
 }
 
 describe('the SDK reads and writes the step-down memory', () => {
-  it('steps down within a do step, says so as a warning event, remembers it, and the next automation starts there', { timeout: 360_000 }, async () => {
+  it('steps down within a do step, says so as a warning event, remembers it, and the next automation starts there', { timeout: scaledLimit(360_000) }, async () => {
     const home = createTemporaryHome('sightline-step-down-sdk');
     try {
       const events: AgentEvent[] = [];
@@ -105,7 +106,7 @@ describe('the SDK reads and writes the step-down memory', () => {
 });
 
 describe('sightline flow reads and writes the step-down memory', () => {
-  it('a fresh home steps down within the flow and remembers it; the next flow starts on computer_20251124 and says why', { timeout: 480_000 }, async () => {
+  it('a fresh home steps down within the flow and remembers it; the next flow starts on computer_20251124 and says why', { timeout: scaledLimit(480_000) }, async () => {
     const home = createTemporaryHome('sightline-step-down-flow');
     try {
       const file = join(folder, 'team.flow.yaml');

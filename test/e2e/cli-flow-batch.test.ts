@@ -15,6 +15,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest, typ
 import { scriptedMoves, summarizeRequest } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 let page: CartPageServer;
 let model: FakeOpenAiServer;
@@ -61,7 +62,7 @@ interface Summary {
 }
 
 describe('a Midscene batch index', () => {
-  it('runs its two scripts as one suite: side by side with concurrent: 2, the second to the end though the first fails (continueOnError)', { timeout: 240_000 }, async () => {
+  it('runs its two scripts as one suite: side by side with concurrent: 2, the second to the end though the first fails (continueOnError)', { timeout: scaledLimit(240_000) }, async () => {
     writeFileSync(join(folder, 'batch.yaml'), 'files:\n  - ./first.yaml\n  - ./second.yaml\nconcurrent: 2\ncontinueOnError: true\nsummary: summary.json\nshareBrowserContext: true\n');
     // Each script's first model call waits until the other's has arrived: only concurrency lets both through.
     let arrived = 0;
@@ -98,7 +99,7 @@ describe('a Midscene batch index', () => {
     ]);
   });
 
-  it('without continueOnError starts no script after one fails, and says which failed', { timeout: 240_000 }, async () => {
+  it('without continueOnError starts no script after one fails, and says which failed', { timeout: scaledLimit(240_000) }, async () => {
     writeFileSync(join(folder, 'batch.yaml'), 'files: [first.yaml, second.yaml]\n');
     model.script(Array.from({ length: 4 }, () => (request: RecordedRequest) => verdictFor(request, 'first')));
     const run = await runFlow([join(folder, 'batch.yaml'), '--junit', join(folder, 'junit.xml')]);
@@ -112,7 +113,7 @@ describe('a Midscene batch index', () => {
 });
 
 describe('sightline flow --check', () => {
-  it('passes good files of both formats, a sub-flow and an index, without a browser or a model: exit 0', { timeout: 120_000 }, async () => {
+  it('passes good files of both formats, a sub-flow and an index, without a browser or a model: exit 0', { timeout: scaledLimit(120_000) }, async () => {
     writeFileSync(join(folder, 'batch.yaml'), 'files: [first.yaml, second.yaml]\nconcurrent: 2\n');
     writeFileSync(join(folder, 'login.flow.yml'), 'name: Login\nparams: [user]\nsteps:\n  - do: Sign in as ${user}\n');
     writeFileSync(join(folder, 'checkout.flow.yml'), 'name: Checkout\ntarget: { operator: browser, url: "${env.PAGE_URL}" }\nsteps:\n  - use: login.flow.yml\n    with: { user: ada }\n  - assert: The cart is shown\n');
@@ -122,7 +123,7 @@ describe('sightline flow --check', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('refuses bad files with the same file:line:column messages as a run, exit 2', { timeout: 120_000 }, async () => {
+  it('refuses bad files with the same file:line:column messages as a run, exit 2', { timeout: scaledLimit(120_000) }, async () => {
     writeFileSync(join(folder, 'batch.yaml'), 'files: [first.yaml, broken.yaml]\nconcurent: 2\n');
     writeFileSync(join(folder, 'broken.yaml'), 'web:\n  url: "${PAGE_URL}"\ntasks:\n  - name: broken\n    flow:\n      - aiTapp: the button\n');
     writeFileSync(join(folder, 'cases.yaml'), 'cases:\n  - name: Search\n    steps:\n      - aiAct: Search for mugs\n');

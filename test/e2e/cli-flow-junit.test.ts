@@ -9,18 +9,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCartPage, type CartPageServer } from '../helpers/cart-page.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { junitSchemaVerdict } from '../helpers/junit-schema.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
-import { REPO_ROOT } from './support/sightline-process.js';
+import { builtCli } from '../helpers/built-cli.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
-const CLI_ENTRY = resolve(REPO_ROOT, 'src/main/cli/main.ts');
-const TSX = pathToFileURL(resolve(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 let page: CartPageServer;
 let model: FakeOpenAiServer;
@@ -58,7 +56,7 @@ function flowFile(name: string, text: string): string {
 function ciFlow(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const modelSetting = (name: string) => /^(OPENAI_|ANTHROPIC_|SIGHTLINE_|GEMINI_|GOOGLE_)/.test(name);
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !modelSetting(name)));
-  const command = ['umask 022 && exec "$0" "$@"', process.execPath, '--import', TSX, CLI_ENTRY, '--home', home.root, 'flow', ...args, '--base-url', model.baseUrl];
+  const command = ['umask 022 && exec "$0" "$@"', process.execPath, builtCli(), '--home', home.root, 'flow', ...args, '--base-url', model.baseUrl];
   const child = spawn('/bin/sh', ['-c', ...command], { cwd: workspace, env: { ...inherited, PAGE_URL: page.url }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
@@ -79,7 +77,7 @@ function attachments(xml: string): string[] {
 }
 
 describe('sightline flow --junit, as CI reads it', () => {
-  it('a failed step: a <failure>, its frames as PNGs beside the XML on attachment lines that lead to them, files 0644, the home private', { timeout: 180_000 }, async () => {
+  it('a failed step: a <failure>, its frames as PNGs beside the XML on attachment lines that lead to them, files 0644, the home private', { timeout: scaledLimit(180_000) }, async () => {
     const file = flowFile('total.flow.yaml', `name: Total\ntarget: { operator: browser, url: "\${env.PAGE_URL}" }\nsteps:\n  - do: Look at the cart\n    name: look\n  - assert: The total is $10\n  - do: Pay\n`);
     model.script(
       scriptedMoves([
@@ -113,7 +111,7 @@ describe('sightline flow --junit, as CI reads it', () => {
     expect(mode(join(home.root, 'sightline.db'))).toBe(0o600);
   });
 
-  it('steps allowed to fail (continue_on_error, a Midscene task with continueOnError): exit 0, said everywhere, no <failure>', { timeout: 180_000 }, async () => {
+  it('steps allowed to fail (continue_on_error, a Midscene task with continueOnError): exit 0, said everywhere, no <failure>', { timeout: scaledLimit(180_000) }, async () => {
     const soft = flowFile('a-soft.flow.yaml', `name: Soft\ntarget: { operator: browser, url: "\${env.PAGE_URL}" }\nsteps:\n  - assert: A coupon field is shown\n    continue_on_error: true\n  - assert: The cart is shown\n`);
     const midscene = flowFile(
       'b-tasks.yaml',
@@ -161,7 +159,7 @@ describe('sightline flow --junit, as CI reads it', () => {
     expect(readFileSync(join(workspace, 'out', 'report.html'), 'utf8')).toContain('allowed to fail (continue_on_error)');
   });
 
-  it('a run refused before it starts still writes JUnit, --out and --report: one errored case per refused file, with its problems', { timeout: 180_000 }, async () => {
+  it('a run refused before it starts still writes JUnit, --out and --report: one errored case per refused file, with its problems', { timeout: scaledLimit(180_000) }, async () => {
     const bad = flowFile('bad.flow.yaml', `name: Bad\ntarget: { operator: browser, url: "\${env.PAGE_URL}" }\nsteps:\n  - do: Open \${nowhere}\n  - clik: the button\n`);
     const good = flowFile('good.flow.yaml', `name: Good\ntarget: { operator: browser, url: "\${env.PAGE_URL}" }\nsteps:\n  - do: Look\n`);
     const run = await ciFlow([bad, good, '--junit', 'out/junit.xml', '--out', 'out/out.json', '--report', 'out/report.html']);

@@ -14,6 +14,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-op
 import { scriptedMoves, type RequestSummary } from '../helpers/scripted-computer-model.js';
 import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/midscene');
 
@@ -72,7 +73,7 @@ function pngSize(base64: string): { width: number; height: number } {
 }
 
 describe('a Midscene web script with serve:, browser options and aiActionContext', () => {
-  it('serves its folder, opens the page with its size, user agent, headers and cookies, and tells the model its context', { timeout: 180_000 }, async () => {
+  it('serves its folder, opens the page with its size, user agent, headers and cookies, and tells the model its context', { timeout: scaledLimit(180_000) }, async () => {
     const seen: RequestSummary[] = [];
     const screenshots: string[] = [];
     model.script(
@@ -120,7 +121,7 @@ describe('a Midscene web script with serve:, browser options and aiActionContext
 });
 
 describe('javascript:', () => {
-  it('runs the script\'s own code in the page, never through the model, and keeps each value under its name', { timeout: 180_000 }, async () => {
+  it('runs the script\'s own code in the page, never through the model, and keeps each value under its name', { timeout: scaledLimit(180_000) }, async () => {
     const out = join(folder, 'out.json');
     const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'javascript-page', 'javascript-page.yaml'), '--out', out, '--base-url', model.baseUrl]);
     expect(run.code, run.stderr).toBe(0);
@@ -133,7 +134,7 @@ describe('javascript:', () => {
     ]);
   });
 
-  it('passes the confirmation gate: under --confirm always, with no one to ask, it is refused and does not run', { timeout: 180_000 }, async () => {
+  it('passes the confirmation gate: under --confirm always, with no one to ask, it is refused and does not run', { timeout: scaledLimit(180_000) }, async () => {
     const out = join(folder, 'out.json');
     const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'javascript-page', 'javascript-page.yaml'), '--out', out, '--confirm', 'always', '--base-url', model.baseUrl]);
     expect(run.code, run.stderr).toBe(1);
@@ -148,7 +149,7 @@ describe('javascript:', () => {
 });
 
 describe('fileChooserAccept', () => {
-  it('gives the file chooser the tap opens the script\'s file', { timeout: 180_000 }, async () => {
+  it('gives the file chooser the tap opens the script\'s file', { timeout: scaledLimit(180_000) }, async () => {
     model.script(scriptedMoves([{ action: { action: 'click', x: 300, y: 150 } }, { finish: 'Chose the file.' }]));
     const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'upload-page', 'upload-page.yaml'), '--base-url', model.baseUrl], { REPORT_PORT: String(reportPort) });
     expect(run.code, run.stderr).toBe(0);

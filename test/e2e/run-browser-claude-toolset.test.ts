@@ -27,6 +27,7 @@ import { prefixOf } from '../helpers/fake-anthropic-contract.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer, type FakeToolUse, type RecordedAnthropicRequest } from '../helpers/fake-anthropic-server.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { runSightlineProcess } from './support/sightline-process.js';
+import { scaledLimit } from '../helpers/time-limits.js';
 
 const KEY = 'sk-ant-e2e-toolset-0123456789SECRET';
 const HALT = 'Not executed: an earlier computer action in this turn failed.';
@@ -102,7 +103,7 @@ function lastThinking(request: RecordedAnthropicRequest): Block[] {
 describe('sightline run with a Claude model that takes the computer toolset', () => {
   it(
     'runs batches of member calls in order, halts a batch at its first failure, zooms into a stored frame, and sends thinking back unchanged',
-    { timeout: 240_000 },
+    { timeout: scaledLimit(240_000) },
     async () => {
       const field = SANDBOX_LAYOUT.teamNameField;
       const save = SANDBOX_LAYOUT.saveButton;
@@ -224,7 +225,7 @@ describe('sightline run with a Claude model that takes the computer toolset', ()
   it(
     'steps down to computer_20251124 within the run when the platform refuses the toolset, says so once, remembers it, and starts there next time',
     // Three processes one after the other: at a load of 20 each takes over a minute.
-    { timeout: 480_000 },
+    { timeout: scaledLimit(480_000) },
     async () => {
       const field = SANDBOX_LAYOUT.teamNameField;
       const save = SANDBOX_LAYOUT.saveButton;
