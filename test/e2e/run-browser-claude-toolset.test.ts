@@ -209,6 +209,11 @@ describe('sightline run with a Claude model that takes the computer toolset', ()
       const sentBytes = Buffer.from(sentImage!.source!.data!, 'base64');
       const storage = openHomeStorage(home);
       try {
+        // The timeline shows a thinking summary only where the API returned one (issue 34, part 2): the first reply's
+        // empty block (thinking by default, text omitted) adds nothing; the second's text leads its first call's step.
+        const thoughts = storage.steps.listBySession(storage.sessions.list()[0]!.id).map((step) => step.thought);
+        expect(thoughts[0]).toBe('I name the team and save.');
+        expect(thoughts.filter((thought) => thought?.includes('Thinking:'))).toEqual(['Thinking: Saved. I close the tab next.', 'Thinking: I read the name up close.', 'Thinking: It says Platform.', 'Thinking: Done.']);
         const stored = await storage.images.read(frameId!);
         if (stored.status !== 'ok') throw new Error('the zoomed frame cannot be read');
         const [left, top, right, bottom] = region as [number, number, number, number];

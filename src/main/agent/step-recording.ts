@@ -23,6 +23,8 @@ export interface ToolStep {
   thought: string | undefined;
   /** The reason the model gave for this call (ToolStepRecord.intent), masked and redacted like the thought. */
   intent?: string;
+  /** The summary of the thinking before this call, where the API returned one (thinkingSummaryOf), masked and redacted like the thought. */
+  thinking?: string;
   /** The screenshot the model was looking at when it chose this call, and how it was shown. */
   shown: ShownScreenshot | undefined;
   latencyMs: number;
@@ -43,7 +45,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
   const { result } = step;
   const resultText = redact(textOfParts(result.parts));
   const action = stepAction(step);
-  const thought = thoughtWithIntent(step.thought, step.intent);
+  const thought = thoughtWithIntent(thoughtWithThinking(step.thought, step.thinking), step.intent);
   const { record, toolMessageId } = storage.transaction(() => {
     const toolMessage = storage.messages.append({
       sessionId: step.sessionId,
@@ -118,6 +120,24 @@ function stepAction(step: ToolStep): StepAction {
 /** A URL is text the step shows like any other: secrets in it are redacted the same way. */
 function redactedProviderData(data: ToolResultProviderData, redact: (text: string) => string): ToolResultProviderData {
   return data.currentUrl === undefined ? data : { ...data, currentUrl: redact(data.currentUrl) };
+}
+
+/**
+ * The text of the thinking blocks that came before a call (Anthropic's, kept with the call to be echoed back), or
+ * undefined where the API returned none: models that think by default omit the text, leaving the block empty
+ * with only its signature (https://platform.claude.com/docs/en/build-with-claude/extended-thinking), and
+ * `redacted_thinking` is encrypted. The blocks themselves go back to the API untouched; this is only what a
+ * person is shown.
+ */
+export function thinkingSummaryOf(call: ToolCall): string | undefined {
+  const texts = (call.providerData?.anthropicThinking ?? []).flatMap((block) => (block.type === 'thinking' && block.thinking.trim() !== '' ? [block.thinking.trim()] : []));
+  return texts.length === 0 ? undefined : texts.join('\n');
+}
+
+/** The thinking summary after the reply's text, marked as such: the model thought it, it did not say it. */
+function thoughtWithThinking(thought: string | undefined, thinking: string | undefined): string | undefined {
+  if (thinking === undefined) return thought;
+  return thought === undefined || thought === '' ? `Thinking: ${thinking}` : `${thought}\nThinking: ${thinking}`;
 }
 
 /**

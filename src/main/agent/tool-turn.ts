@@ -24,7 +24,7 @@ import { editsOf } from './typed-editing.js';
 import { maskedSpelledCall, maskedSpelledResult, maskStoredPiece, type SpelledPieceRows } from './spelled-secret-masking.js';
 import type { WrittenTyping } from './tools/tool-definition.js';
 import { maskedToolResult, maskStoredSearchReports, maskStoredTurn, type TypedPasswords } from './typed-passwords.js';
-import { recordToolStep } from './step-recording.js';
+import { recordToolStep, thinkingSummaryOf } from './step-recording.js';
 import { isStorageFailure, storageFailureSummary } from './storage-failure.js';
 import { EchoMaskingStream } from './echo-masking-stream.js';
 import { emptyUsage } from './token-usage-totals.js';
@@ -226,6 +226,7 @@ export class ToolTurn {
     const result = spelled?.piece.masked === true ? maskedSpelledResult(outcome.result, typing) : outcome.result;
     // A call written in the reply's text (UI-TARS's) is in the step's thought too, which is that text.
     const thought = origin.thought !== undefined && origin.thought === spelled?.replyText?.before ? spelled.replyText.after : origin.thought;
+    const thinking = thinkingSummaryOf(call);
     const recorded = recordToolStep(this.parts.storage, this.parts.emit, this.parts.redact, {
       sessionId: this.sessionId,
       turnId: this.turnId,
@@ -234,6 +235,7 @@ export class ToolTurn {
       ...(outcome.arguments === undefined ? {} : { arguments: findable.length === 0 ? outcome.arguments : redactStrings(outcome.arguments, mask) }),
       thought: thought === undefined ? undefined : mask(thought),
       ...(record?.intent === undefined ? {} : { intent: mask(this.parts.redact(record.intent)) }),
+      ...(thinking === undefined ? {} : { thinking: mask(this.parts.redact(thinking)) }),
       shown: origin.shown,
       latencyMs: outcome.latencyMs,
       ...(origin.usage === undefined ? {} : { usage: origin.usage }),
