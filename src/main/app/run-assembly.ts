@@ -23,7 +23,7 @@ import { ModelConfigurationError } from '../llm/model-errors.js';
 import { BrowserNotFoundError } from '../operators/browser-executable.js';
 import { BrowserOperatorError } from '../operators/browser-operator.js';
 import { createOperator, type CdpTarget, type CreateOperatorOptions } from '../operators/create-operator.js';
-import type { BrowserContextSettings, Viewport } from '../operators/browser-operator.js';
+import type { BrowserSettings } from '../operators/browser-settings.js';
 import { DisplayUnavailableError, UnknownDisplayError } from '../operators/display-errors.js';
 import type { Operator, OwnWindowHook } from '../operators/operator.js';
 import { modelToolMemoryAt, type Storage } from '../storage/index.js';
@@ -73,13 +73,10 @@ export interface RunTarget {
   /** The person's own browser, over CDP (`--cdp`): only with the browser operator. */
   cdp?: CdpTarget | undefined;
   /** The browser's viewport, pixel ratio and context settings (a Midscene script's web target). */
-  browser?: RunBrowserSettings | undefined;
+  browser?: BrowserSettings | undefined;
 }
 
-export interface RunBrowserSettings extends BrowserContextSettings {
-  viewport?: Viewport | undefined;
-  deviceScaleFactor?: number | undefined;
-}
+/** The browser's viewport, pixel ratio and context settings (operators/browser-settings.ts). */
 
 export interface RunParts<Model extends ModelAdapter | undefined = ModelAdapter> {
   model: Model;
@@ -213,7 +210,7 @@ async function openOperator(options: RunAssemblyOptions, target: RunTarget): Pro
   return operator;
 }
 
-function browserSettingsOf(settings: RunBrowserSettings | undefined): Partial<CreateOperatorOptions> {
+function browserSettingsOf(settings: BrowserSettings | undefined): Partial<CreateOperatorOptions> {
   if (settings === undefined) return {};
   const { viewport, deviceScaleFactor, ...browserContext } = settings;
   return { viewport, deviceScaleFactor, browserContext };

@@ -13,7 +13,8 @@ import type { DialectName } from '../../shared/dialects.js';
 import type { AgentEvent } from '../../shared/events.js';
 import { configuredSecrets, declaredSecretProblem, redactorOf } from '../../shared/secret-redaction.js';
 import { createAgent, unpricedCeilingRefusal, type ConfirmationHandler } from '../agent/index.js';
-import { assembleRun, RunSetupError, type RunBrowserSettings, type RunParts } from '../app/run-assembly.js';
+import { assembleRun, RunSetupError, type RunParts } from '../app/run-assembly.js';
+import type { BrowserSettings } from '../operators/browser-settings.js';
 import { openRuntime, type Runtime } from '../app/runtime.js';
 import { ConfigError } from '../config/errors.js';
 import { resolveHome } from '../config/home.js';
@@ -44,7 +45,7 @@ export interface SightlineOptions {
    * The launched browser's viewport (CSS pixels), pixel ratio, user agent, certificate checks, extra headers,
    * cookies and downloads folder (a Midscene script's web target). Not for `attach`: that page is the caller's.
    */
-  browser?: RunBrowserSettings;
+  browser?: BrowserSettings;
   /** The model, as its endpoint names it (model.name). */
   model?: string;
   /** An OpenAI-compatible endpoint or a gateway (model.baseUrl). */

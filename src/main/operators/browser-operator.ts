@@ -36,11 +36,9 @@ import type { ModelView } from '../../shared/model-view.js';
 import type { ActionResult, FocusedFieldKind, Operator, OperatorDescription } from './operator.js';
 import { sleepUnlessAborted, type Sleep } from './pause.js';
 import { PlaywrightInput } from './playwright-input.js';
+import type { BrowserContextSettings, BrowserCookie, Viewport } from './browser-settings.js';
 
-export interface Viewport {
-  width: number;
-  height: number;
-}
+export type { BrowserContextSettings, BrowserCookie, BrowserSettings, Viewport } from './browser-settings.js';
 
 export interface BrowserOperatorOptions {
   /** Page to open at launch; about:blank when absent. */
@@ -60,29 +58,6 @@ export interface BrowserOperatorOptions {
   scope?: BrowserUrlScopeSettings | undefined;
   /** Resolves after the time, or early when the signal aborts (pause.ts). */
   sleep?: Sleep;
-}
-
-export interface BrowserContextSettings {
-  userAgent?: string | undefined;
-  /** Accept a certificate the browser would refuse (a local test server's own). */
-  acceptInsecureCerts?: boolean | undefined;
-  extraHTTPHeaders?: Record<string, string> | undefined;
-  /** Set before the first page loads. */
-  cookies?: BrowserCookie[] | undefined;
-  /** Where the page's downloads are saved; without it, downloads are refused as before. */
-  downloadPath?: string | undefined;
-}
-
-export interface BrowserCookie {
-  name: string;
-  value: string;
-  domain?: string | undefined;
-  path?: string | undefined;
-  url?: string | undefined;
-  expires?: number | undefined;
-  httpOnly?: boolean | undefined;
-  secure?: boolean | undefined;
-  sameSite?: 'Strict' | 'Lax' | 'None' | undefined;
 }
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
