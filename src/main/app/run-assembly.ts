@@ -76,8 +76,6 @@ export interface RunTarget {
   browser?: BrowserSettings | undefined;
 }
 
-/** The browser's viewport, pixel ratio and context settings (operators/browser-settings.ts). */
-
 export interface RunParts<Model extends ModelAdapter | undefined = ModelAdapter> {
   model: Model;
   operator: Operator;
