@@ -258,12 +258,13 @@ describe('flow items', () => {
 describe('what Sightline cannot run is refused before the run, by name and line', () => {
   it('phone targets and commands', () => {
     const path = join(folder, 'phone.yaml');
-    writeFileSync(path, 'android:\n  deviceId: s4ey59\ntasks:\n  - name: shell\n    flow:\n      - runAdbShell: pm clear com.example\n      - launch: com.android.settings\n      - runWdaRequest: { method: GET, endpoint: /wda/screen }\n');
+    writeFileSync(path, 'android:\n  deviceId: s4ey59\ntasks:\n  - name: shell\n    flow:\n      - runAdbShell: pm clear com.example\n      - launch: com.android.settings\n      - terminate: com.android.settings\n      - runWdaRequest: { method: GET, endpoint: /wda/screen }\n');
     expect(problemsOf(path)).toEqual([
       '1:1: android: Sightline drives a browser (web:) or this computer\'s desktop (computer:), not an Android device',
       '6:9: runAdbShell cannot run in Sightline: it runs commands on an Android device',
       '7:9: launch cannot run in Sightline: it starts an app on a phone',
-      "8:9: runWdaRequest cannot run in Sightline: it calls an iOS device's WebDriverAgent",
+      "8:9: terminate cannot run in Sightline: it force-stops an app on a phone (Midscene's Terminate action, by package name); it does not end the script, so remove it",
+      "9:9: runWdaRequest cannot run in Sightline: it calls an iOS device's WebDriverAgent",
     ]);
   });
 

@@ -95,6 +95,9 @@ const REFUSED_ACTIONS: Record<string, string> = {
   runAdbShell: 'it runs commands on an Android device',
   runWdaRequest: "it calls an iOS device's WebDriverAgent",
   launch: 'it starts an app on a phone',
+  // Midscene's player passes `terminate: <package>` to the phone's Terminate action (force-stop an app), paired
+  // with launch; it does not end the script early.
+  terminate: "it force-stops an app on a phone (Midscene's Terminate action, by package name); it does not end the script, so remove it",
   aiLocate: "it returns an element's coordinates, and Sightline's steps say what to do rather than where",
   logScreenshot: "it writes into Midscene's report; Sightline records every screen in the session's timeline, so remove it",
   recordToReport: "it writes into Midscene's report; Sightline records every screen in the session's timeline, so remove it",
