@@ -106,7 +106,7 @@ describe('Midscene scripts written in its format (test/fixtures/midscene)', () =
   it('midscene-phone-viewport-refused.yaml sizes the browser as a phone (issue 35); only its aiLocate is refused', () => {
     const path = join(fixtures, 'midscene-phone-viewport-refused.yaml');
     expect(problemsOf(path)).toEqual([
-      "31:9: aiLocate cannot run in Sightline: it returns an element's coordinates, and Sightline's steps say what to do rather than where",
+      "31:9: aiLocate cannot run in Sightline: it answers an element's rect and center in page pixels, and Sightline's answers carry no coordinates yet (only the model's own actions are mapped from the image it saw to the page); name the element in the step that acts on it instead",
     ]);
     const trimmed = join(folder, 'phone.yaml');
     writeFileSync(trimmed, readFileSync(path, 'utf8').replace(/^ {6}- aiLocate: .*$/m, ''));

@@ -100,7 +100,9 @@ const REFUSED_ACTIONS: Record<string, string> = {
   // Midscene's player passes `terminate: <package>` to the phone's Terminate action (force-stop an app), paired
   // with launch; it does not end the script early.
   terminate: "it force-stops an app on a phone (Midscene's Terminate action, by package name); it does not end the script, so remove it",
-  aiLocate: "it returns an element's coordinates, and Sightline's steps say what to do rather than where",
+  // A point and box the model names are mapped to the screen only for its own actions (operators/coordinates.ts);
+  // an answer has no such mapping yet, so a rect in page pixels would be a guess.
+  aiLocate: "it answers an element's rect and center in page pixels, and Sightline's answers carry no coordinates yet (only the model's own actions are mapped from the image it saw to the page); name the element in the step that acts on it instead",
   aiLongPress: 'it is a touch gesture for phones',
   aiSwipe: 'it is a touch gesture for phones',
 };
