@@ -57,7 +57,7 @@ beforeEach(async () => {
   home = createTemporaryHome('sightline-midscene-flow');
   folder = mkdtempSync(join(tmpdir(), 'sightline-midscene-served-'));
   // Each script with its own site folder, as it is kept in test/fixtures/midscene.
-  for (const name of ['served-shop', 'javascript-page', 'upload-page']) cpSync(join(FIXTURES, name), join(folder, name), { recursive: true });
+  for (const name of ['served-shop', 'javascript-page', 'upload-page', 'report-notes']) cpSync(join(FIXTURES, name), join(folder, name), { recursive: true });
 });
 
 afterEach(async () => {
@@ -139,8 +139,9 @@ describe('javascript:', () => {
     const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'javascript-page', 'javascript-page.yaml'), '--out', out, '--confirm', 'always', '--base-url', model.baseUrl]);
     expect(run.code, run.stderr).toBe(1);
     const report = JSON.parse(readFileSync(out, 'utf8')) as { flows: Array<{ steps: Array<{ kind: string; status: string; reason?: string }> }> };
+    // The task (a group) says that a step inside it failed (issue 35's continue_on_error fixes).
     expect(report.flows[0]!.steps.map(({ kind, status }) => [kind, status])).toEqual([
-      ['group', 'passed'],
+      ['group', 'failed'],
       ['javascript', 'failed'],
       ['javascript', 'skipped'],
     ]);
@@ -154,5 +155,32 @@ describe('fileChooserAccept', () => {
     const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'upload-page', 'upload-page.yaml'), '--base-url', model.baseUrl], { REPORT_PORT: String(reportPort) });
     expect(run.code, run.stderr).toBe(0);
     expect(reports).toEqual([{ name: 'note.txt', text: 'hello from the script folder\n' }]);
+  });
+});
+
+describe('recordToReport and logScreenshot', () => {
+  it('keep the screen at that point under their title, without the model: a step in --out and JUnit, its frame in the report', { timeout: scaledLimit(180_000) }, async () => {
+    const out = join(folder, 'out.json');
+    const junit = join(folder, 'junit.xml');
+    const html = join(folder, 'report.html');
+    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'report-notes', 'report-notes.yaml'), '--out', out, '--junit', junit, '--report', html, '--base-url', model.baseUrl]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.requests).toHaveLength(0);
+    expect(`${run.stdout}${run.stderr}`).toContain('Order confirmation: the order number is on the page');
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { flows: Array<{ steps: Array<{ label: string; kind: string; status: string; text?: string; evidence: string[] }> }> };
+    const steps = report.flows[0]!.steps;
+    expect(steps.map(({ label, kind, status, text }) => ({ label, kind, status, text }))).toEqual([
+      { label: 'keep the confirmation', kind: 'group', status: 'passed', text: 'keep the confirmation' },
+      { label: 'recordToReport', kind: 'note', status: 'passed', text: 'Order confirmation: the order number is on the page' },
+      { label: 'logScreenshot', kind: 'note', status: 'passed', text: 'After the order' },
+    ]);
+    const frames = steps.slice(1).map((step) => step.evidence);
+    for (const evidence of frames) expect(evidence).toHaveLength(1);
+    expect(readFileSync(junit, 'utf8')).toContain('Order confirmation');
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('Order confirmation: the order number is on the page');
+    for (const [imageId] of frames) expect(page).toContain(imageId!);
+    // Cited as evidence, each frame is embedded as it was stored: a PNG of the page.
+    expect(page).toContain('data:image/png;base64,');
   });
 });

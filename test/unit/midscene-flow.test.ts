@@ -106,7 +106,7 @@ describe('Midscene scripts written in its format (test/fixtures/midscene)', () =
   it('midscene-phone-viewport-refused.yaml sizes the browser as a phone (issue 35); only its aiLocate is refused', () => {
     const path = join(fixtures, 'midscene-phone-viewport-refused.yaml');
     expect(problemsOf(path)).toEqual([
-      "31:9: aiLocate cannot run in Sightline: it returns an element's coordinates, and Sightline's steps say what to do rather than where",
+      "31:9: aiLocate cannot run in Sightline: it answers an element's rect and center in page pixels, and Sightline's answers carry no coordinates yet (only the model's own actions are mapped from the image it saw to the page); name the element in the step that acts on it instead",
     ]);
     const trimmed = join(folder, 'phone.yaml');
     writeFileSync(trimmed, readFileSync(path, 'utf8').replace(/^ {6}- aiLocate: .*$/m, ''));
@@ -258,12 +258,13 @@ describe('flow items', () => {
 describe('what Sightline cannot run is refused before the run, by name and line', () => {
   it('phone targets and commands', () => {
     const path = join(folder, 'phone.yaml');
-    writeFileSync(path, 'android:\n  deviceId: s4ey59\ntasks:\n  - name: shell\n    flow:\n      - runAdbShell: pm clear com.example\n      - launch: com.android.settings\n      - runWdaRequest: { method: GET, endpoint: /wda/screen }\n');
+    writeFileSync(path, 'android:\n  deviceId: s4ey59\ntasks:\n  - name: shell\n    flow:\n      - runAdbShell: pm clear com.example\n      - launch: com.android.settings\n      - terminate: com.android.settings\n      - runWdaRequest: { method: GET, endpoint: /wda/screen }\n');
     expect(problemsOf(path)).toEqual([
       '1:1: android: Sightline drives a browser (web:) or this computer\'s desktop (computer:), not an Android device',
       '6:9: runAdbShell cannot run in Sightline: it runs commands on an Android device',
       '7:9: launch cannot run in Sightline: it starts an app on a phone',
-      "8:9: runWdaRequest cannot run in Sightline: it calls an iOS device's WebDriverAgent",
+      "8:9: terminate cannot run in Sightline: it force-stops an app on a phone (Midscene's Terminate action, by package name); it does not end the script, so remove it",
+      "9:9: runWdaRequest cannot run in Sightline: it calls an iOS device's WebDriverAgent",
     ]);
   });
 
@@ -282,18 +283,16 @@ describe('what Sightline cannot run is refused before the run, by name and line'
           '      - aiScroll:',
           '        direction: sideways',
           '      - sleep: soon',
-          '      - logScreenshot: after login',
           '',
         ].join('\n'),
       ).problems(),
     ).toEqual([
-      '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, javascript, aiClearInput, aiDragAndDrop, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
+      '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, javascript, recordToReport, logScreenshot, aiClearInput, aiDragAndDrop, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
       '8:9: unknown key deepthink for aiTap; did you mean deepThink? expected prompt, locate, fileChooserAccept, deepThink, deepLocate, cacheable, xpath, domIncluded, screenshotIncluded, useDom, autoDismissKeyboard, checkIntervalMs, errorMessage, aiActionProgressTip, aiActionProgressTips, planningStrategy, context or uiContext',
       '11:11: aiAssert images: prompting with images is not supported; describe the element in words',
       '13:9: a flow item has one action; this one has aiTap and aiHover',
       '15:20: direction: expected down, up, left or right, got the text "sideways"',
       '16:16: sleep: expected a number of milliseconds above 0, got the text "soon"',
-      "17:9: logScreenshot cannot run in Sightline: it writes into Midscene's report; Sightline records every screen in the session's timeline, so remove it",
     ]);
   });
 
@@ -430,6 +429,19 @@ describe('issue 35: fileChooserAccept', () => {
     expect(step).toEqual({ label: 'aiTap', continueOnError: false, kind: 'do', text: 'Click the upload button', files: [realpathSync(join(folder, 'a.txt'))] });
     expect(script('      - aiTap: the upload button\n        fileChooserAccept: /etc/passwd\n').problems()).toEqual([
       "7:28: fileChooserAccept: /etc/passwd is an absolute path; give a file inside the script's folder, relative to it",
+    ]);
+  });
+});
+
+describe('issue 35: recordToReport and logScreenshot', () => {
+  it('are notes with a frame, no model: the title (untitled when empty), the content optional; ${NAME} read from the environment', () => {
+    expect(stepsOf('      - recordToReport: after login\n        content: the cart for ${SHOPPER}\n      - logScreenshot: checkout\n      - recordToReport:\n', { SHOPPER: 'Ada' })).toEqual([
+      { label: 'recordToReport', continueOnError: false, kind: 'note', title: 'after login', content: 'the cart for Ada' },
+      { label: 'logScreenshot', continueOnError: false, kind: 'note', title: 'checkout', content: '' },
+      { label: 'recordToReport', continueOnError: false, kind: 'note', title: 'untitled', content: '' },
+    ]);
+    expect(script('      - recordToReport: after login\n        contents: x\n').problems()).toEqual([
+      expect.stringMatching(/^7:9: unknown key contents for recordToReport; did you mean content\?/),
     ]);
   });
 });

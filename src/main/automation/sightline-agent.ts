@@ -22,6 +22,7 @@ import type { AgentEvent } from '../../shared/events.js';
 import { userText } from '../../shared/messages.js';
 import { toolConfirmationReason, type Agent, type AnswerRequest, type ConfirmationHandler, type TurnOutcome } from '../agent/index.js';
 import type { Operator } from '../operators/operator.js';
+import { encodeLossless } from '../perception/image-encoding.js';
 import type { Storage } from '../storage/index.js';
 import { prepareSchema, type ExtractSchema } from './answer-schemas.js';
 import { AssertionFailedError, SightlineError, StepFailedError, StepStoppedError, WaitTimeoutError, whereToLook } from './automation-errors.js';
@@ -248,6 +249,35 @@ export class SightlineAgent {
     this.steps.push(step);
     if (!outcome.ok) throw new StepFailedError(`javascript: ${outcome.error}`, step);
     return outcome.value;
+  }
+
+  /**
+   * Keeps the screen as it is now in the session, under a title, without the model (a Midscene script's
+   * recordToReport): the frame is stored as a turn's are, and is the step's evidence, so a report shows it there.
+   */
+  async note(title: string, content = ''): Promise<StepRecord> {
+    this.ensureOpen();
+    const started = Date.now();
+    const operator = this.parts.operator;
+    const frame = await operator.capture();
+    const image = await this.parts.storage.images.put({
+      sessionId: this.sessionId,
+      turnId: null,
+      bytes: await encodeLossless(frame),
+      mime: 'image/png',
+      width: frame.width,
+      height: frame.height,
+      source: operator.describe().kind === 'browser' ? 'browser' : 'screen',
+      ...(frame.displayId === null ? {} : { displayId: frame.displayId }),
+      scaleFactor: frame.scaleFactor,
+      caption: title,
+    });
+    const step: StepRecord = {
+      kind: 'note', text: content === '' ? title : `${title}: ${content}`, status: 'passed', sessionId: this.sessionId, turnId: undefined, reason: undefined,
+      answer: undefined, evidence: [image.id], actions: 0, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, cost: { dollars: null, unpricedTokens: 0 },
+    };
+    this.steps.push(step);
+    return step;
   }
 
   /** Stops a step under way, then releases the browser (or the desktop's held input), the MCP servers and the database. */

@@ -6,7 +6,7 @@ import type { TurnReplay } from '../../shared/replay.js';
 export type StepStatus = 'passed' | 'failed' | 'stopped';
 
 export interface StepRecord {
-  kind: StepKind | 'goto' | 'javascript';
+  kind: StepKind | 'goto' | 'javascript' | 'note';
   /** What was asked, as the model saw it (secrets as {{NAME}}). */
   text: string;
   status: StepStatus;
@@ -17,7 +17,7 @@ export interface StepRecord {
   reason: string | undefined;
   /** The model's validated answer, for assert, check, extract and waitFor. */
   answer: TurnAnswer | undefined;
-  /** The frames (img_…) the answer relied on; empty for a step without an answer. */
+  /** The frames (img_…) the answer relied on (a note's own frame); empty for a step without an answer. */
   evidence: string[];
   /** Tool calls the turn ran (actions, recalls, answers). */
   actions: number;

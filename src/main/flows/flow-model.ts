@@ -101,6 +101,7 @@ export type FlowStep = StepBase &
     | { kind: 'sleep'; ms: number }
     | { kind: 'javascript'; code: string /* template */; as: string | undefined } // Midscene's javascript: in the page
     | { kind: 'group'; name: string; steps: FlowStep[] } // a Midscene task
+    | { kind: 'note'; title: string; content: string } // Midscene's recordToReport: a titled frame of the screen, no model; templates
   );
 
 export type JsonSchema = Record<string, unknown>;

@@ -227,6 +227,13 @@ class FlowRun {
           this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', value);
           return;
         }
+        case 'note': {
+          const title = this.render(step.title, scope);
+          const content = this.render(step.content, scope);
+          text = content === '' ? title : `${title}: ${content}`;
+          await this.agent.note(title, content);
+          break;
+        }
         case 'sleep':
           text = `${step.ms} ms`;
           await sleep(step.ms, undefined, { signal: this.options.signal }).catch(() => undefined);
@@ -324,7 +331,7 @@ class FlowRun {
       label: step.label,
       kind: step.kind,
       // Not rendered (its values may never exist): the step as the file wrote it.
-      text: 'text' in step ? step.text : step.kind === 'goto' ? step.url : step.kind === 'javascript' ? step.code : undefined,
+      text: 'text' in step ? step.text : step.kind === 'goto' ? step.url : step.kind === 'javascript' ? step.code : step.kind === 'note' ? step.title : undefined,
       at: step.at,
       status: 'skipped',
       reason: this.stopped ? 'the flow was stopped' : 'an earlier step failed',

@@ -68,6 +68,7 @@ function stepsProblem(steps: readonly FlowStep[], count: (text: string, at: Sour
     if ('text' in step) texts.push(step.text);
     if (step.kind === 'goto') texts.push(step.url);
     if (step.kind === 'javascript') texts.push(step.code);
+    if (step.kind === 'note') texts.push(step.title, step.content);
     if (step.kind === 'use') for (const value of Object.values(step.with)) if (typeof value === 'string') texts.push(value);
     for (const text of texts) {
       const problem = count(text, step.at, `the ${step.label} step`);

@@ -4,9 +4,9 @@
  * `page:`, `browser:`) becomes the browser operator, `computer:` the desktop one; each task becomes a `group`
  * step, and each flow item the step that does the same in Sightline, its Midscene name kept as the label.
  * Instant actions (aiTap, aiInput…) become `do` steps worded in plain English, since Sightline's model acts
- * from a description rather than a located element. What Sightline cannot do (JavaScript in the page, phone
- * targets and commands, element coordinates, report-only items, settings that change the page) is refused
- * by name and line before the run; options that only tune Midscene's own locator, cache or report are
+ * from a description rather than a located element. What Sightline cannot do (phone targets and commands,
+ * element coordinates) is refused by name and
+ * line before the run; options that only tune Midscene's own locator, cache or report are
  * ignored (docs/flows.md lists both).
  *
  * As in Midscene, `${NAME}` anywhere in a string is the environment variable NAME, read at load time.
@@ -81,6 +81,8 @@ const ACTIONS: Record<string, string[]> = {
   ...Object.fromEntries(Object.keys(LOCATE_VERBS).map((action) => [action, ['prompt', 'locate', 'fileChooserAccept']])),
   aiInput: ['value', 'locate', 'mode'],
   javascript: ['name'],
+  recordToReport: ['content'],
+  logScreenshot: ['content'],
   aiClearInput: ['locate'],
   aiDragAndDrop: ['from', 'to'],
   aiKeyboardPress: ['keyName', 'locate'],
@@ -95,9 +97,12 @@ const REFUSED_ACTIONS: Record<string, string> = {
   runAdbShell: 'it runs commands on an Android device',
   runWdaRequest: "it calls an iOS device's WebDriverAgent",
   launch: 'it starts an app on a phone',
-  aiLocate: "it returns an element's coordinates, and Sightline's steps say what to do rather than where",
-  logScreenshot: "it writes into Midscene's report; Sightline records every screen in the session's timeline, so remove it",
-  recordToReport: "it writes into Midscene's report; Sightline records every screen in the session's timeline, so remove it",
+  // Midscene's player passes `terminate: <package>` to the phone's Terminate action (force-stop an app), paired
+  // with launch; it does not end the script early.
+  terminate: "it force-stops an app on a phone (Midscene's Terminate action, by package name); it does not end the script, so remove it",
+  // A point and box the model names are mapped to the screen only for its own actions (operators/coordinates.ts);
+  // an answer has no such mapping yet, so a rect in page pixels would be a guess.
+  aiLocate: "it answers an element's rect and center in page pixels, and Sightline's answers carry no coordinates yet (only the model's own actions are mapped from the image it saw to the page); name the element in the step that acts on it instead",
   aiLongPress: 'it is a touch gesture for phones',
   aiSwipe: 'it is a touch gesture for phones',
 };
@@ -296,6 +301,16 @@ function readFlowItem(read: MidsceneRead, node: Node): FlowStep | undefined {
       const as = nameEntry === undefined ? undefined : nodes.readString(nameEntry.value, 'name', nameEntry.keyNode)?.value;
       if (code === undefined || (nameEntry !== undefined && as === undefined)) return undefined;
       return { ...base, kind: 'javascript', code: midsceneText(context, code), as };
+    }
+    case 'recordToReport':
+    case 'logScreenshot': {
+      // Midscene's player: the title is the item's value ('untitled' when empty), `content` an optional note.
+      const empty = action.value === undefined || action.value === null || (isScalar(action.value) && (action.value.value === null || action.value.value === ''));
+      const title = empty ? 'untitled' : prompt(read, action.value, label, action.keyNode);
+      const contentEntry = option('content');
+      const content = contentEntry === undefined ? '' : nodes.readString(contentEntry.value, 'content', contentEntry.keyNode, { allowEmpty: true });
+      if (title === undefined || content === undefined) return undefined;
+      return { ...base, kind: 'note', title, content: typeof content === 'string' ? content : midsceneText(context, content) };
     }
     case 'aiClearInput': {
       const target = prompt(read, option('locate')?.value ?? action.value, label, action.keyNode);
