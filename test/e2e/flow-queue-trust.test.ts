@@ -330,7 +330,7 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
     const stepLines = (stderr: string) =>
       stderr
         .split('\n')
-        .filter((line) => /^ {2}[✓✗■-] /.test(line) || /^ {6}\S/.test(line))
+        .filter((line) => /^ {2}[✓✗■!-] /.test(line) || /^ {6}\S/.test(line))
         .map((line) => line.replace(/\(\d+\.\d s\)/, '(time)').replace(/img_[0-9a-f]{12}/g, 'img_ID'));
     const lines = stepLines(local.stderr);
     expect(lines[0]).toBe('  ✓ 1 assert: The page shows a cart (time)');
@@ -339,6 +339,8 @@ describe.skipIf(!redisAvailable())('a worker trusts no job', () => {
       expect.stringMatching(/^The cart holds one item\. \[evidence: img_ID\]$/),
       expect.stringMatching(/^The total reads \$12\.50, not 12\.5\. \[evidence: img_ID\]$/),
     ]);
+    // A failure continue_on_error allows has its own mark and says so (issue 35), in the queue's lines too.
+    expect(lines.some((line) => line.startsWith('  ! 3 assert: The cart is empty (time) [failed, allowed by continue_on_error]'))).toBe(true);
     expect(lines.some((line) => line.startsWith('  ✗ 4 assert: The total is 12.5 (time)'))).toBe(true);
     // The step not reached gets no line, here or there.
     expect(lines.filter((line) => line.startsWith('  '))).toHaveLength(6);
