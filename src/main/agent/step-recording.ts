@@ -45,7 +45,7 @@ export function recordToolStep(storage: Storage, emit: Emit, redact: (text: stri
   const { result } = step;
   const resultText = redact(textOfParts(result.parts));
   const action = stepAction(step);
-  const thought = thoughtWithIntent(thoughtWithThinking(step.thought, step.thinking), step.intent);
+  const thought = withLine(withLine(step.thought, 'Thinking', step.thinking), 'Intent', step.intent);
   const { record, toolMessageId } = storage.transaction(() => {
     const toolMessage = storage.messages.append({
       sessionId: step.sessionId,
@@ -134,17 +134,12 @@ export function thinkingSummaryOf(call: ToolCall): string | undefined {
   return texts.length === 0 ? undefined : texts.join('\n');
 }
 
-/** The thinking summary after the reply's text, marked as such: the model thought it, it did not say it. */
-function thoughtWithThinking(thought: string | undefined, thinking: string | undefined): string | undefined {
-  if (thinking === undefined) return thought;
-  return thought === undefined || thought === '' ? `Thinking: ${thinking}` : `${thought}\nThinking: ${thinking}`;
-}
-
 /**
- * A call's own reason beside the reply's text: each call of a reply has its own, so it is written after the
- * text the reply's calls share, on its own line.
+ * The reply's text, then a labelled line of what belongs to this call alone: the summary of the thinking before it
+ * (the model thought it, it did not say it) and its own reason (Gemini's intent). Each call of a reply has its
+ * own, so it is written after the text the reply's calls share, on its own line.
  */
-function thoughtWithIntent(thought: string | undefined, intent: string | undefined): string | undefined {
-  if (intent === undefined) return thought;
-  return thought === undefined || thought === '' ? `Intent: ${intent}` : `${thought}\nIntent: ${intent}`;
+function withLine(thought: string | undefined, label: 'Thinking' | 'Intent', text: string | undefined): string | undefined {
+  if (text === undefined) return thought;
+  return thought === undefined || thought === '' ? `${label}: ${text}` : `${thought}\n${label}: ${text}`;
 }
