@@ -9,6 +9,7 @@
  * priced at the model profile's input price (src/shared/pricing.ts).
  */
 import { callCost } from '../src/shared/cost.js';
+import { imageSavings, type ImageSavings } from '../src/shared/image-savings.js';
 import type { ModelPricing } from '../src/shared/pricing.js';
 import { resolveModelProfile } from '../src/main/llm/model-profiles.js';
 import type { StepRecord, Storage } from '../src/main/storage/index.js';
@@ -29,6 +30,8 @@ export interface SessionFigures {
   tokens: { input: number; output: number };
   /** Input tokens every image kept whole would have added: the builder's estimates, with every image less as sent. */
   keptImagesInput: number;
+  /** The input against every image kept whole, as the timeline, `sessions show` and the report compute it. */
+  savings: ImageSavings | null;
   /** What the session cost, and would have cost with every image kept; undefined when no price is known. */
   dollars: { spent: number; keepEverything: number } | undefined;
   pricing: ModelPricing | undefined;
@@ -53,6 +56,7 @@ export function sessionFigures(storage: Storage, sessionId: string): SessionFigu
     recalled: steps.filter(isRecall).length,
     tokens: { input: totals.input, output: totals.output },
     keptImagesInput,
+    savings: imageSavings(totals),
     dollars: pricing === undefined || spent === null ? undefined : {
       spent,
       keepEverything: spent + callCost({ inputTokens: keptImagesInput, outputTokens: 0 }, pricing),

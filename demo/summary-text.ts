@@ -1,5 +1,6 @@
 /** The demo's closing summary: what Sightline did with the session's screenshots, and what that saved. */
 import { dollarText } from '../src/shared/cost.js';
+import { savingsPercent, SAVINGS_BASIS } from '../src/shared/image-savings.js';
 import { formatCount } from '../src/main/cli/run/progress-lines.js';
 import { RECALL_TOOL, type SessionFigures } from './session-figures.js';
 
@@ -22,14 +23,11 @@ function dollarsText(dollars: number | undefined): string {
   return dollars === undefined ? '' : `, ${dollarText(dollars)}`;
 }
 
-/** How much less the session cost than keeping every image would have: in dollars where the price is known, else in input tokens. */
+/** The share of input tokens saved, from the one function every face uses (shared/image-savings.ts). */
 function savingText(figures: SessionFigures): string {
-  const { dollars, tokens, keptImagesInput } = figures;
-  const [spent, whole, what] = dollars === undefined
-    ? [tokens.input, tokens.input + keptImagesInput, 'this session took']
-    : [dollars.spent, dollars.keepEverything, 'this session cost'];
-  if (whole <= 0) return 'nothing was sent';
-  return `${what} ${Math.round((1 - spent / whole) * 100)}% less`;
+  const { savings } = figures;
+  if (savings === null || savings.keptWhole <= 0) return 'nothing was sent';
+  return `${savingsPercent(savings)} fewer input tokens ${SAVINGS_BASIS}`;
 }
 
 function priceSource(figures: SessionFigures): string {

@@ -5,6 +5,8 @@
  * summary took: the steps' results, the files on disk, the token reports summed here, `sessions show`.
  */
 import { existsSync } from 'node:fs';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dollarText } from '../../src/shared/cost.js';
 import { TokenReportSchema } from '../../src/shared/events.js';
@@ -13,6 +15,7 @@ import { formatCount } from '../../src/main/cli/run/progress-lines.js';
 import { resolveModelProfile } from '../../src/main/llm/model-profiles.js';
 import { DEMO_TURNS, TYPED_NAME } from '../../demo/demo-script.js';
 import { DEMO_MODEL, runDemoSession, type DemoSession } from '../../demo/demo-session.js';
+import { TokenMeter } from '../../src/renderer/src/components/TokenMeter.js';
 import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 
 let home: TemporaryHome | undefined;
@@ -82,7 +85,14 @@ describe('npm run demo', () => {
       const keepEverything = spent + (keptImagesInput * inputPrice) / 1_000_000;
       expect(summary).toContain(`this session: ${formatCount(input)} input + ${formatCount(output_)} output tokens, ${dollarText(spent)}\n`);
       expect(summary).toContain(`with every image kept whole: ${formatCount(input + keptImagesInput)} input tokens, ${dollarText(keepEverything)}: `);
-      expect(summary).toContain(`this session cost ${Math.round((1 - spent / keepEverything) * 100)}% less`);
+      // The saving is a share of input tokens against every image kept whole: the billed input, against it plus
+      // what keeping the images would add.
+      const percent = `${Math.round((keptImagesInput / (input + keptImagesInput)) * 100)}%`;
+      expect(summary).toContain(`: ${percent} fewer input tokens against every image kept whole`);
+      // The timeline shows the same number: its meter, fed the session's totals as the app API serves them.
+      const meter = renderToStaticMarkup(createElement(TokenMeter, { ...storage.steps.tokenTotals(sessionId) }));
+      expect(meter).toContain(`${percent} saved`);
+      expect(meter).toContain('with every image kept whole');
       expect(summary).toContain(`the ${formatCount(keptImagesInput)} input tokens the kept images would add`);
       expect(summary).toContain(`$${inputPrice} per million tokens`);
 
@@ -90,6 +100,7 @@ describe('npm run demo', () => {
       const shown = await sessionsShow(home.root, sessionId);
       expect(shown).toContain(`  cost: ${dollarText(spent)}\n`);
       expect(shown).toContain(`  tokens: ${formatCount(input)} in · ${formatCount(output_)} out\n`);
+      expect(shown).toContain(`  images: ${percent} fewer input tokens against every image kept whole (${formatCount(input)} in, ${formatCount(input + keptImagesInput)} kept whole)\n`);
       // Each action in the words `sightline run` uses, the unchanged screenshot named by the one it repeats.
       expect(shown).toContain('2. type "Platform"  [screenshot ');
       expect(shown).toMatch(/3\. wait 1s {2}\[screenshot img_[0-9a-f]{12}/);

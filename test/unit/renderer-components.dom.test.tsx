@@ -320,8 +320,10 @@ describe('TurnCard, SearchReportCard and badges', () => {
     expect(markup).toContain('rel="noreferrer noopener"');
   });
 
-  it('meters tokens sent against keep-everything, and charts them', () => {
-    expect(text(render(<TokenMeter sent={2500} keepEverything={10_000} />))).toBe('2.5k sent · 10k keep-everything · 75% saved');
+  it('meters the input against every image kept whole, and charts them', () => {
+    expect(text(render(<TokenMeter sent={2500} keepEverything={10_000} />))).toBe('2.5k in · 10k with every image kept whole · 75% saved');
+    // The billed input, where known, is the basis: 4k billed plus the 7.5k the kept images would add.
+    expect(text(render(<TokenMeter input={4000} sent={2500} keepEverything={10_000} />))).toBe('4k in · 12k with every image kept whole · 65% saved');
     expect(render(<TokenMeter sent={2500} keepEverything={10_000} />)).toContain('width="25"');
     expect(render(<TokenMeter sent={null} keepEverything={10} />)).toBe('');
     const chart = render(<TokenChart points={[{ sent: 10, keepEverything: 20 }, { sent: 12, keepEverything: 40 }]} />);
@@ -365,7 +367,7 @@ describe('SessionList', () => {
       updatedAt: '2025-01-01T10:00:00.000Z',
       turnCount: 2,
       stepCount: 13,
-      tokens: { input: 0, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: 87_000, keepEverything: 136_000 },
+      tokens: { input: 87_000, output: 0, cachedInput: 0, cacheWriteInput: 0, sent: 87_000, keepEverything: 136_000 },
       cost: { dollars: null, unpricedTokens: 0 },
       run: null,
       ...overrides,

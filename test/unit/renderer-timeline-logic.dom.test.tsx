@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { AppEvent, SessionDetail, Step, Turn } from '../../src/shared/app-api.js';
 import type { LoadedImage } from '../../src/renderer/src/api/index.js';
 import { cropBoxesFor, cropBoxesOf } from '../../src/renderer/src/timeline/crop-boxes.js';
-import { formatCost, formatDuration, formatTokens, formatUsage, savedShare, truncate } from '../../src/renderer/src/timeline/format.js';
+import { formatCost, formatDuration, formatTokens, formatUsage, truncate } from '../../src/renderer/src/timeline/format.js';
+import { imageSavings, savingsPercent } from '../../src/shared/image-savings.js';
 import { stepUsageTotals } from '../../src/shared/usage-text.js';
 import { ImageCache, type ImageRequestKey } from '../../src/renderer/src/timeline/image-cache.js';
 import { approvalLabel, isFolded, pinControl, pixelsLocation, placeholderHint, stepActionLabel, stepOutcome, zoneLabel } from '../../src/renderer/src/timeline/step-presentation.js';
@@ -522,8 +523,11 @@ describe('tokens', () => {
       cacheWriteInput: 0,
     });
     expect(stepUsageTotals({ inputTokens: null, outputTokens: null, cachedInputTokens: null, cacheWriteInputTokens: null })).toBeNull();
-    expect(savedShare(250, 1000)).toBe(0.75);
-    expect(savedShare(null, 1000)).toBeNull();
+    // The billed input against the same calls with every image whole: 400 in, plus the 750 the builder says
+    // keeping the images would add, is 1,150 kept whole; 750 / 1,150 saved. Not the builder's own 250 / 1,000.
+    expect(imageSavings({ input: 400, sent: 250, keepEverything: 1000 })).toEqual({ input: 400, keptWhole: 1150, saved: 750, share: 750 / 1150 });
+    expect(savingsPercent(imageSavings({ input: 400, sent: 250, keepEverything: 1000 })!)).toBe('65%');
+    expect(imageSavings({ input: 400, sent: null, keepEverything: 1000 })).toBeNull();
     expect(formatDuration(850)).toBe('850 ms');
     expect(formatDuration(4200)).toBe('4.2 s');
     expect(formatDuration(95_000)).toBe('1 min 35 s');

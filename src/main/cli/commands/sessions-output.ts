@@ -3,6 +3,7 @@ import { describeAction } from '../../../shared/action-descriptions.js';
 import { answerHeading, answerValueText, answerVerdict } from '../../../shared/answer-wording.js';
 import type { TurnAnswer } from '../../../shared/answers.js';
 import { costText, dollarText, NO_COST, type CostTotals } from '../../../shared/cost.js';
+import { imageSavings, savingsPercent, SAVINGS_BASIS } from '../../../shared/image-savings.js';
 import { terminalLine, terminalText } from '../../../shared/terminal-text.js';
 import { stepUsageTotals, usageText, type UsageTotals } from '../../../shared/usage-text.js';
 import { replaySavings, type TurnReplay } from '../../../shared/replay.js';
@@ -104,6 +105,7 @@ export function renderSessionDetail(detail: SessionDetail): string {
     `  created ${shortTime(session.createdAt)}, updated ${shortTime(session.updatedAt)}`,
   ];
   if (hasTokens(session.tokens)) lines.push(`  tokens: ${usageText(session.tokens, formatCount)}`);
+  lines.push(...savingsLine(session.tokens));
   lines.push(...costLine(session.cost));
   if (detail.pins.length > 0) lines.push(`  pinned: ${detail.pins.map((pin) => pin.imageId).join(', ')}`);
   const pinned = new Set(detail.pins.map((pin) => pin.imageId));
@@ -192,6 +194,13 @@ function renderStep(step: StepRecord, pinned: ReadonlySet<string>): string[] {
   if (step.costDollars !== null) lines.push(`     cost: ${dollarText(step.costDollars)}`);
   else if (usage !== null) lines.push('     cost: unknown (no price known)');
   return lines;
+}
+
+/** "  images: 37% fewer input tokens against every image kept whole (111,893 in, 178,548 kept whole)"; the demo, the timeline and the report say the same number. */
+function savingsLine(tokens: StepTokenTotals): string[] {
+  const savings = imageSavings(tokens);
+  if (savings === null || savings.keptWhole <= 0) return [];
+  return [`  images: ${savingsPercent(savings)} fewer input tokens ${SAVINGS_BASIS} (${formatCount(savings.input)} in, ${formatCount(savings.keptWhole)} kept whole)`];
 }
 
 /** "  cost: $0.0264", or the tokens of calls whose price was unknown; nothing before any model call. */

@@ -2,7 +2,8 @@ import { useState, type ReactElement } from 'react';
 import type { SessionSummary } from '../../../shared/app-api.js';
 import type { Sessions } from '../hooks/use-sessions.js';
 import { FlowMark } from './FlowMark.js';
-import { formatFullTime, formatPercent, formatWhen, plural, savedShare } from '../timeline/format.js';
+import { imageSavings, savingsPercent, SAVINGS_BASIS } from '../../../shared/image-savings.js';
+import { formatFullTime, formatWhen, plural } from '../timeline/format.js';
 
 export interface SessionListProps {
   sessions: Sessions;
@@ -74,7 +75,7 @@ function SessionItem({
 }): ReactElement {
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const share = savedShare(session.tokens.sent, session.tokens.keepEverything);
+  const savings = imageSavings(session.tokens);
   const status = session.run ?? session.status;
   const remove = async () => {
     try {
@@ -99,9 +100,9 @@ function SessionItem({
           <span>
             {plural(session.turnCount, 'turn')} · {plural(session.stepCount, 'step')}
           </span>
-          {share !== null ? (
-            <span className="saved-pill" title="Tokens saved by folding images, against keeping every image whole">
-              −{formatPercent(share)} tokens
+          {savings !== null ? (
+            <span className="saved-pill" title={`Input tokens saved by folding images, ${SAVINGS_BASIS}`}>
+              −{savingsPercent(savings)} tokens
             </span>
           ) : null}
         </span>

@@ -113,7 +113,7 @@ export function SessionView({ sessionId, onContinue }: SessionViewProps): ReactE
         </div>
         {session !== null && session.tokens.sent !== null ? (
           <div className="session-tokens">
-            <TokenMeter sent={session.tokens.sent} keepEverything={session.tokens.keepEverything} />
+            <TokenMeter input={session.tokens.input} sent={session.tokens.sent} keepEverything={session.tokens.keepEverything} />
             <TokenChart points={points} />
           </div>
         ) : null}

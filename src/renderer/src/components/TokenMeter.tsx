@@ -1,7 +1,10 @@
 import type { ReactElement } from 'react';
-import { formatPercent, formatTokens, savedShare } from '../timeline/format.js';
+import { imageSavings, savingsPercent, SAVINGS_BASIS } from '../../../shared/image-savings.js';
+import { formatTokens } from '../timeline/format.js';
 
 export interface TokenMeterProps {
+  /** Input tokens the model calls reported; the builder's `sent` estimate stands in where none was reported. */
+  input?: number | null;
   sent: number | null;
   keepEverything: number | null;
   /** `compact` for a step row; the full meter states both numbers in words. */
@@ -9,14 +12,16 @@ export interface TokenMeterProps {
 }
 
 /**
- * What a request cost against keeping every image whole: a bar of the keep-everything cost with the part
- * actually sent filled in, and the share saved. Drawn in SVG, so its width is an attribute, not a style.
+ * What the input cost against keeping every image whole: a bar of the kept-whole input with the part
+ * actually taken filled in, and the share saved, computed by the one function the demo, `sessions show` and
+ * the report use (shared/image-savings.ts). Drawn in SVG, so its width is an attribute, not a style.
  */
-export function TokenMeter({ sent, keepEverything, size = 'full' }: TokenMeterProps): ReactElement | null {
+export function TokenMeter({ input, sent, keepEverything, size = 'full' }: TokenMeterProps): ReactElement | null {
   if (sent === null || keepEverything === null) return null;
-  const share = savedShare(sent, keepEverything);
-  const filled = keepEverything <= 0 ? 100 : Math.max(1, Math.min(100, (sent / keepEverything) * 100));
-  const label = `${formatTokens(sent)} sent of ${formatTokens(keepEverything)} if every image were kept`;
+  const savings = imageSavings({ input: input ?? sent, sent, keepEverything });
+  if (savings === null) return null;
+  const filled = savings.keptWhole <= 0 ? 100 : Math.max(1, Math.min(100, (savings.input / savings.keptWhole) * 100));
+  const label = `${formatTokens(savings.input)} input tokens, ${formatTokens(savings.keptWhole)} with every image kept whole: ${savingsPercent(savings)} saved ${SAVINGS_BASIS}`;
   return (
     <span className={`token-meter token-meter-${size}`} title={label} aria-label={label} role="img">
       <svg className="token-meter-bar" viewBox="0 0 100 6" preserveAspectRatio="none" aria-hidden="true">
@@ -25,12 +30,12 @@ export function TokenMeter({ sent, keepEverything, size = 'full' }: TokenMeterPr
       </svg>
       {size === 'full' ? (
         <span className="token-meter-text">
-          <strong>{formatTokens(sent)}</strong> sent · {formatTokens(keepEverything)} keep-everything
-          {share !== null ? <span className="token-meter-saved"> · {formatPercent(share)} saved</span> : null}
+          <strong>{formatTokens(savings.input)}</strong> in · {formatTokens(savings.keptWhole)} with every image kept whole
+          <span className="token-meter-saved"> · {savingsPercent(savings)} saved</span>
         </span>
       ) : (
         <span className="token-meter-text">
-          {formatTokens(sent)} / {formatTokens(keepEverything)} tokens
+          {formatTokens(savings.input)} / {formatTokens(savings.keptWhole)} tokens
         </span>
       )}
     </span>

@@ -13,12 +13,6 @@ function trimZero(text: string): string {
   return text.replace(/\.0$/, '');
 }
 
-/** What folding saved, as a share of keeping everything: 0.74 for 74 % fewer tokens; null when unknown. */
-export function savedShare(sent: number | null, keepEverything: number | null): number | null {
-  if (sent === null || keepEverything === null || keepEverything <= 0) return null;
-  return Math.max(0, Math.min(1, 1 - sent / keepEverything));
-}
-
 export function formatPercent(share: number): string {
   return `${Math.round(share * 100)}%`;
 }
