@@ -50,17 +50,40 @@ export interface ReportFrame {
   /** The original's size: the space marks and regions are in. */
   width: number;
   height: number;
+  /**
+   * The embedded copy's own size in pixels (the original's when whole): the report never draws a frame wider
+   * than this, so a reduced copy is shown small rather than stretched and blurred.
+   */
+  pixelWidth: number;
+  pixelHeight: number;
   full: boolean;
   /** Why it is kept whole: what the report's text cites it for, most important first; empty when reduced. */
   citedFor: FrameCitation[];
+  /**
+   * The image ids of this frame the text points a reader at (every citation but an anchor): each is open on load
+   * where the page first shows it. By id, not by frame: the same pixels elsewhere (another flow's) stay a thumbnail.
+   */
+  openImageIds: string[];
   droppedForSize: boolean;
 }
 
-/** Why a frame matters to a reader, in the order the size cap keeps them: divergences first, anchors last. */
-export const FRAME_CITATIONS = ['divergence', 'failure', 'evidence', 'anchor'] as const;
+/**
+ * Why a frame matters to a reader, in the order the size cap keeps them: divergences first, anchors last.
+ * `first-or-last` is a flow's first and last frame: where it started and what it left. All but `anchor` (a
+ * frame the model's compaction kept whole, which means nothing to a reader) are shown open on load.
+ */
+export const FRAME_CITATIONS = ['divergence', 'failure', 'evidence', 'first-or-last', 'anchor'] as const;
 export type FrameCitation = (typeof FRAME_CITATIONS)[number];
 
-/** A step's screenshot as the report shows it: the frame, its zone and caption (a folded one is a placeholder). */
+/** The citations a reader is pointed at: the images cited for them are open when the report loads. */
+export function citedForReader(why: Iterable<FrameCitation>): boolean {
+  return [...why].some((citation) => citation !== 'anchor');
+}
+
+/**
+ * A step's screenshot as the report shows it: the frame, with its zone and caption (what the model read of a
+ * folded one, said in the step's details line; the reader always sees the pixels).
+ */
 export interface ReportShot {
   imageId: string;
   /** The ReportFrame's key; null when the pixels are gone (purged, missing): the placeholder says so. */
@@ -69,7 +92,7 @@ export interface ReportShot {
   caption: string | null;
   width: number;
   height: number;
-  /** Folded out of the model's context: drawn as its placeholder card, which opens the frame. */
+  /** Folded out of the model's context (it read the caption): the frame is still shown, this only in its details. */
   folded: boolean;
 }
 

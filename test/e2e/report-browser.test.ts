@@ -179,15 +179,24 @@ describe('a report opened from disk with the network off', () => {
     expect(await page.getByRole('navigation', { name: 'Flows' }).getByRole('link').count()).toBe(3);
     // Nothing wider than the window.
     expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
-    // The keyboard: Tab to the first frame and open it with Enter; it fills the row.
-    const first = page.locator('details.report-shot').first();
+    // The README's picture of a report (docs/images/report.png) is this view, scaled to 960 px.
+    await page.screenshot({ path: join(ARTIFACTS, 'run.png') });
+    // The keyboard: Tab to the first frame not open on load and open it with Enter; it fills the row.
+    const openOnLoad = await page.locator('details.report-shot[open]').count();
+    const closed = page.locator('details.report-shot:not([open])').first();
+    const marked = await closed.evaluate((element) => {
+      (element as unknown as { dataset: Record<string, string> }).dataset['probe'] = 'first-closed';
+      return true;
+    });
+    expect(marked).toBe(true);
+    const first = page.locator('details.report-shot[data-probe="first-closed"]');
     const before = (await first.boundingBox())!.width;
-    for (let press = 0; press < 60 && (await page.locator('details.report-shot > summary:focus').count()) === 0; press += 1) await page.keyboard.press('Tab');
-    expect(await page.locator('details.report-shot > summary:focus').count()).toBe(1);
+    for (let press = 0; press < 200 && (await page.locator('details.report-shot[data-probe="first-closed"] > summary:focus').count()) === 0; press += 1) await page.keyboard.press('Tab');
+    expect(await page.locator('details.report-shot[data-probe="first-closed"] > summary:focus').count()).toBe(1);
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('details.report-shot[open]').count()).toBe(1);
-    const opened = page.locator('details.report-shot[open]');
-    expect((await opened.boundingBox())!.width).toBeGreaterThan(before * 2);
+    await expect.poll(() => page.locator('details.report-shot[open]').count()).toBe(openOnLoad + 1);
+    expect(await first.getAttribute('open')).not.toBeNull();
+    expect((await first.boundingBox())!.width).toBeGreaterThan(before * 2);
     await audit(page, 'flow run report');
     // Printed: the light palette, every frame still there, on A4.
     await page.emulateMedia({ media: 'print' });
@@ -218,6 +227,117 @@ describe('a report opened from disk with the network off', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+});
+
+/** Each agent step's frame as drawn: whether it loaded, its own pixels and the size it is shown at. */
+interface DrawnFrame {
+  step: string;
+  complete: boolean;
+  /** Drawn on the page: not inside a closed <details> (whose content keeps a box but is never painted). */
+  visible: boolean;
+  naturalWidth: number;
+  naturalHeight: number;
+  shownWidth: number;
+  shownHeight: number;
+}
+
+function stepFrames(page: Page): Promise<DrawnFrame[]> {
+  return page.locator('li.report-step').evaluateAll((rows) =>
+    rows.map((row) => {
+      type Image = { complete: boolean; naturalWidth: number; naturalHeight: number; getBoundingClientRect(): { width: number; height: number }; checkVisibility(): boolean };
+      const element = row as unknown as { querySelector(selector: string): Image | null; getAttribute(name: string): string | null };
+      const image = element.querySelector('.report-step-media img');
+      const box = image?.getBoundingClientRect();
+      return {
+        step: element.getAttribute('data-step-id') ?? '?',
+        complete: image?.complete ?? false,
+        visible: image?.checkVisibility() ?? false,
+        naturalWidth: image?.naturalWidth ?? 0,
+        naturalHeight: image?.naturalHeight ?? 0,
+        shownWidth: box?.width ?? 0,
+        shownHeight: box?.height ?? 0,
+      };
+    }),
+  );
+}
+
+/** Every step's frame drew, is on the page, and is shown no larger than its own pixels (never stretched). */
+function expectSharpFrames(frames: DrawnFrame[], steps: number): void {
+  expect(frames).toHaveLength(steps);
+  for (const frame of frames) {
+    expect(frame.complete && frame.naturalWidth > 0, `step ${frame.step} drew its frame`).toBe(true);
+    expect(frame.visible, `step ${frame.step} shows its frame, not behind a click`).toBe(true);
+    expect(frame.shownWidth, `step ${frame.step} shows its frame`).toBeGreaterThan(100);
+    expect(frame.naturalWidth, `step ${frame.step}: ${frame.naturalWidth} px shown ${frame.shownWidth} px wide`).toBeGreaterThanOrEqual(Math.floor(frame.shownWidth));
+    expect(frame.naturalHeight, `step ${frame.step}: ${frame.naturalHeight} px shown ${frame.shownHeight} px high`).toBeGreaterThanOrEqual(Math.floor(frame.shownHeight));
+  }
+}
+
+describe('every step shows its frame, for a person reading the report (issue 38)', () => {
+  const cases = [
+    { name: 'passing', steps: 5, flowSteps: 3 },
+    { name: 'failing', steps: 3, flowSteps: 2 },
+  ] as const;
+  for (const { name, steps, flowSteps } of cases) {
+    it(`a ${name} flow: every frame inline and sharp, the evidence open, Evidence opens and scrolls to its frame, one status and no memory words per step`, async () => {
+      const { page, refused, problems } = await open(files[name]);
+      expect(await page.locator('li.flow-step').count()).toBe(flowSteps);
+      // Every flow step shows a frame, and every agent step its own, drawn and sharp.
+      const perFlowStep = await page.locator('li.flow-step').evaluateAll((items) => items.map((item) => (item as unknown as { querySelectorAll(selector: string): { length: number } }).querySelectorAll('img').length));
+      expect(perFlowStep.every((count) => count > 0)).toBe(true);
+      expectSharpFrames(await stepFrames(page), steps);
+
+      // The evidence frame is open on load, shown whole across the row.
+      const link = page.locator('.answer-evidence a').first();
+      const target = page.locator(`[id="${(await link.getAttribute('href'))!.slice(1)}"]`);
+      expect(await target.evaluate((element) => (element as unknown as { tagName: string }).tagName)).toBe('DETAILS');
+      expect(await target.getAttribute('open')).not.toBeNull();
+      expect((await target.locator('img').boundingBox())!.width).toBeGreaterThan(600);
+
+      // Closed again and scrolled away, the Evidence link opens it and brings it into view.
+      await target.evaluate((element) => {
+        (element as unknown as { open: boolean }).open = false;
+      });
+      await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+      await link.scrollIntoViewIfNeeded();
+      const scrolledBefore = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
+      await link.click();
+      await expect.poll(() => target.getAttribute('open')).not.toBeNull();
+      await expect
+        .poll(() =>
+          target.evaluate((element) => {
+            const box = (element as unknown as { getBoundingClientRect(): { top: number; bottom: number } }).getBoundingClientRect();
+            return box.top >= -1 && box.top < (globalThis as unknown as { innerHeight: number }).innerHeight / 2;
+          }),
+        )
+        .toBe(true);
+      expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBeGreaterThan(scrolledBefore);
+      expect((await target.locator('img').boundingBox())!.width).toBeGreaterThan(600);
+
+      // One status per step: the turn's is folded into the flow step's.
+      const pills = await page.locator('li.flow-step').evaluateAll((items) => items.map((item) => (item as unknown as { querySelectorAll(selector: string): { length: number } }).querySelectorAll('.status-pill').length));
+      expect(pills).toEqual(Array.from({ length: flowSteps }, () => 1));
+
+      // The reader's words: the model's memory vocabulary is only in a closed details line.
+      const visible = (await page.locator('li.flow-step').allInnerTexts()).join('\n');
+      expect(visible).not.toMatch(/request/i);
+      expect(visible).not.toMatch(/placeholder/i);
+      expect(visible).toContain('What the model saw');
+
+      // Every frame opened: still never drawn larger than its own pixels; a reduced one says why it is small.
+      const closed = page.locator('details.report-shot:not([open]) > summary');
+      for (let left = await closed.count(); left > 0; left -= 1) {
+        await closed.first().click();
+        await expect.poll(() => closed.count()).toBe(left - 1);
+      }
+      expectSharpFrames(await stepFrames(page), steps);
+      const reduced = page.locator('li.report-step .frame-reduced');
+      if ((await reduced.count()) > 0) expect(await page.locator('li.report-step .frame-note').first().innerText()).toBe('Shown smaller to keep the file small.');
+      expect(refused).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+  }
 });
 
 describe("the timeline's placeholder card", () => {

@@ -24,6 +24,11 @@ export interface SeededStep {
   result?: Record<string, unknown>;
   /** Reuse the frame of an earlier step (the screen did not change). */
   sameAsPrevious?: boolean;
+  /**
+   * Folded out of the model's context by the time the flow ended, with this caption, as compaction leaves a
+   * long flow's earlier frames: the model read the caption, the report still shows the pixels.
+   */
+  foldedAs?: string;
 }
 
 export interface SeededFlowStep {
@@ -68,6 +73,10 @@ export async function seedFlow(storage: Storage, name: string, flowSteps: Seeded
               source: 'browser',
             });
       if (image !== previous) images.push(image);
+      if (step.foldedAs !== undefined && image !== previous) {
+        storage.images.setCaption(image.id, step.foldedAs);
+        storage.images.setZone(image.id, 'compact');
+      }
       storage.steps.append({
         sessionId: session.id,
         turnId: turn.id,
@@ -134,8 +143,8 @@ export function passingFlow(storage: Storage): Promise<SeededFlow> {
       text: 'Open the Team page and type alex@example.com into the invite field',
       status: 'passed',
       steps: [
-        { action: { action: 'click', x: 120, y: 190 }, thought: 'The Team page is in the sidebar.', page: 'Overview' },
-        { action: { action: 'click', x: 520, y: 192 }, thought: 'Clicking into the invite field.', page: 'Team' },
+        { action: { action: 'click', x: 120, y: 190 }, thought: 'The Team page is in the sidebar.', page: 'Overview', foldedAs: 'Overview page, the sidebar with Team below Projects.' },
+        { action: { action: 'click', x: 520, y: 192 }, thought: 'Clicking into the invite field.', page: 'Team', foldedAs: 'Team page, the invite field empty, Send invite at the right.' },
         { action: { action: 'type', text: 'alex@example.com' }, thought: 'Typing the address.', page: 'Team' },
       ],
     },
@@ -170,8 +179,8 @@ export function failingFlow(storage: Storage): Promise<SeededFlow> {
       text: 'Send the invite to alex@example.com',
       status: 'passed',
       steps: [
-        { action: { action: 'click', x: 520, y: 192 }, thought: 'Clicking into the invite field.', page: 'Team' },
-        { action: { action: 'click', x: 1130, y: 192 }, thought: 'Clicking Send invite.', page: 'Team', typed: 'alex@example.com' },
+        { action: { action: 'click', x: 520, y: 192 }, thought: 'Clicking into the invite field.', page: 'Team', foldedAs: 'Team page, the invite field empty, Send invite at the right.' },
+        { action: { action: 'click', x: 1130, y: 192 }, thought: 'Clicking Send invite.', page: 'Team', typed: 'alex@example.com', foldedAs: 'Team page, alex@example.com in the invite field.' },
       ],
     },
     {

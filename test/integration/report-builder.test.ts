@@ -43,6 +43,12 @@ describe('a report', () => {
     expect(urls.filter((url) => url.startsWith('data:image/png')).length).toBe(1);
     expect(urls.filter((url) => url.startsWith('data:image/webp')).length).toBe(report.model.frames.length - 1);
     expect(report.html.match(/data-frame-src=/g)?.length).toBeGreaterThan(0);
+    // A reduced copy carries its own size, which the page never draws it past.
+    const reduced = report.model.frames.filter((frame) => !frame.full);
+    expect(reduced.length).toBeGreaterThan(0);
+    for (const frame of reduced) expect([frame.pixelWidth, frame.pixelHeight]).toEqual([480, 300]);
+    for (const frame of report.model.frames.filter((whole) => whole.full)) expect([frame.pixelWidth, frame.pixelHeight]).toEqual([frame.width, frame.height]);
+    expect(report.html).toContain('width="480" height="300"');
   });
 
   it('puts failing flows first and cites the failure whole', async () => {
@@ -52,7 +58,12 @@ describe('a report', () => {
     if (report.model.body.kind !== 'flow-run') throw new Error('expected a flow run');
     expect(report.model.body.flows.map((flow) => flow.name)).toEqual(['invite-confirmed', 'invite-viewer']);
     const failure = failing.images.at(-1)!;
-    expect(report.model.frames.find((frame) => frame.imageIds.includes(failure.id))?.citedFor).toEqual(['failure']);
+    // The failure is also the flow's last frame; its first is cited for being the first.
+    const frameOf = (imageId: string) => report.model.frames.find((frame) => frame.imageIds.includes(imageId));
+    expect(frameOf(failure.id)?.citedFor).toEqual(['failure', 'first-or-last']);
+    expect(frameOf(failing.images[0]!.id)?.citedFor).toEqual(['first-or-last']);
+    // Open on load by image id: the same pixels shown for another flow's step stay a thumbnail.
+    expect(frameOf(failure.id)?.openImageIds).toEqual([failure.id]);
     expect(report.html.indexOf('invite-confirmed')).toBeLessThan(report.html.indexOf('invite-viewer'));
   });
 
@@ -79,7 +90,7 @@ describe('a report', () => {
     expect(dropped.length).toBeGreaterThan(0);
     expect(dropped.every((frame) => !frame.citedFor.includes('divergence'))).toBe(evidenceFrame !== undefined || dropped.length === 0);
     expect(tight.model.notices.map((notice) => notice.kind)).toContain('size-cap');
-    expect(tight.html).toContain('shown reduced, not whole');
+    expect(tight.html).toContain('shown smaller to keep the file small');
     await expect(buildSessionReport(replay.session.id, { ...options(), maxBytes: 20_000 })).rejects.toBeInstanceOf(ReportTooLargeError);
   });
 

@@ -157,7 +157,7 @@ async function build(body: ReportBody, title: string, options: ReportOptions): P
   return { html, model, bytes };
 }
 
-/** Every shot the report shows, and what its text cites: divergences, failures, evidence, anchors. */
+/** Every shot the report shows, and what its text cites: divergences, failures, evidence, a flow's ends, anchors. */
 export function frameDemand(body: ReportBody): FrameDemand {
   const demand = emptyDemand();
   const sessions = body.kind === 'session' ? [body.session] : body.flows.flatMap((flow) => (flow.session === null ? [] : [flow.session]));
@@ -172,6 +172,11 @@ export function frameDemand(body: ReportBody): FrameDemand {
     }
   }
   for (const session of sessions) {
+    // A flow's first and last frames: where it started and what it left, shown open to the reader.
+    if (body.kind === 'flow-run') {
+      const shots = session.turns.flatMap((turn) => turn.steps.flatMap((step) => (step.shot === null ? [] : [step.shot])));
+      for (const shot of [shots[0], shots.at(-1)]) if (shot !== undefined) cite(demand, shot.imageId, 'first-or-last');
+    }
     for (const turn of session.turns) {
       const failed = turn.status === 'failed' || failedTurns.has(turn.id);
       for (const imageId of turn.answer?.evidence ?? []) cite(demand, imageId, failed ? 'failure' : 'evidence');

@@ -1,13 +1,13 @@
 /**
  * The frames of a report: each distinct frame once, keyed by its content hash; those the report's text cites
- * (divergences, failures, evidence, anchors) as stored, the others as a reduced WebP copy. When the file would
- * pass its size cap, the least important whole frames are reduced first (anchors, then evidence, then
+ * (divergences, failures, evidence, a flow's first and last, anchors) as stored, the others as a reduced WebP
+ * copy. When the file would pass its size cap, the least important whole frames are reduced first (anchors, then evidence, then
  * failures, divergences last), then every reduced copy is made smaller; a report that still does not fit is
  * refused. What was given up is said in the report's notices.
  */
 import sharp from 'sharp';
 import type { FrameCitation, ReportFrame, ReportNotice, ReportShot } from '../../shared/report-model.js';
-import { FRAME_CITATIONS } from '../../shared/report-model.js';
+import { citedForReader, FRAME_CITATIONS } from '../../shared/report-model.js';
 import type { ImageRecord, Storage } from '../storage/index.js';
 
 /** The reduced copy of an uncited frame: wide enough to read a page's headings in the report's step rows. */
@@ -81,7 +81,7 @@ export async function embedFrames(storage: Storage, demand: FrameDemand, budget:
     }
     keyOf.set(imageId, key);
     candidates.set(key, {
-      frame: { key, imageIds: [imageId], width: record.width, height: record.height, full: false, citedFor: [], droppedForSize: false },
+      frame: { key, imageIds: [imageId], width: record.width, height: record.height, pixelWidth: record.width, pixelHeight: record.height, full: false, citedFor: [], openImageIds: [], droppedForSize: false },
       bytes: read.bytes,
       mime: record.mime,
     });
@@ -91,14 +91,18 @@ export async function embedFrames(storage: Storage, demand: FrameDemand, budget:
     if (candidate === undefined) continue;
     candidate.frame.citedFor = FRAME_CITATIONS.filter((citation) => why.has(citation) || candidate.frame.citedFor.includes(citation));
     candidate.frame.full = true;
+    if (citedForReader(why)) candidate.frame.openImageIds.push(imageId);
   }
   for (const shot of demand.shots) shot.frameKey = keyOf.get(shot.imageId) ?? null;
 
   const urls = new Map<string, string>();
   const reduced = new Map<string, string>();
+  // A reduced copy's own size goes on the frame: the page draws it no larger, never stretched.
   const reduce = async (candidate: Candidate, size: { width: number; quality: number }): Promise<string> => {
-    const webp = await sharp(candidate.bytes).resize({ width: size.width, withoutEnlargement: true }).webp({ quality: size.quality }).toBuffer();
-    return dataUrl('image/webp', webp);
+    const { data, info } = await sharp(candidate.bytes).resize({ width: size.width, withoutEnlargement: true }).webp({ quality: size.quality }).toBuffer({ resolveWithObject: true });
+    candidate.frame.pixelWidth = info.width;
+    candidate.frame.pixelHeight = info.height;
+    return dataUrl('image/webp', data);
   };
   for (const candidate of candidates.values()) {
     const url = candidate.frame.full ? dataUrl(candidate.mime, candidate.bytes) : await reduce(candidate, REDUCED_FRAME);
@@ -135,10 +139,10 @@ export async function embedFrames(storage: Storage, demand: FrameDemand, budget:
   if (dropped.length > 0) {
     notices.push({
       kind: 'size-cap',
-      text: `To stay under the ${megabytes(maxBytes)} cap, ${plural(dropped.length, 'frame')} the text cites ${dropped.length === 1 ? 'is' : 'are'} shown reduced, not whole: ${dropped.join(', ')}.`,
+      text: `${plural(dropped.length, 'frame')} the text cites ${dropped.length === 1 ? 'is' : 'are'} shown smaller to keep the file small (under its ${megabytes(maxBytes)} cap): ${dropped.join(', ')}.`,
     });
   }
-  if (shrunk) notices.push({ kind: 'size-cap', text: `To stay under the ${megabytes(maxBytes)} cap, every frame is shown at ${SMALLEST_FRAME.width} px wide.` });
+  if (shrunk) notices.push({ kind: 'size-cap', text: `Every frame is shown smaller, ${SMALLEST_FRAME.width} px wide, to keep the file small (under its ${megabytes(maxBytes)} cap).` });
   return { frames: [...candidates.values()].map((candidate) => candidate.frame), urls, notices };
 }
 

@@ -12,11 +12,15 @@ import { reportStyles } from './report-styles.js';
 
 /**
  * Each frame's bytes are written on its first <img>; the later ones name the frame and get the same URL here.
- * Our code, fixed text: nothing from a session is ever part of a script.
+ * A link to a frame (Evidence) opens the frame it goes to before the browser scrolls there, on a click and when
+ * the page is opened at one. Our code, fixed text: nothing from a session is ever part of a script.
  */
 export const REPORT_SCRIPT =
   "(function(){var urls={};document.querySelectorAll('img[data-frame][src]').forEach(function(img){urls[img.getAttribute('data-frame')]=img.getAttribute('src')});" +
-  "document.querySelectorAll('img[data-frame-src]').forEach(function(img){var url=urls[img.getAttribute('data-frame-src')];if(url)img.setAttribute('src',url)})})();";
+  "document.querySelectorAll('img[data-frame-src]').forEach(function(img){var url=urls[img.getAttribute('data-frame-src')];if(url)img.setAttribute('src',url)});" +
+  "function openAt(hash){if(!hash||hash.charAt(0)!=='#')return;var target=document.getElementById(hash.slice(1));if(target&&target.tagName==='DETAILS')target.open=true}" +
+  "document.addEventListener('click',function(event){var link=event.target&&event.target.closest?event.target.closest('a[href^=\"#frame-\"]'):null;if(link)openAt(link.getAttribute('href'))});" +
+  "window.addEventListener('hashchange',function(){openAt(location.hash)});openAt(location.hash)})();";
 
 /**
  * JSON that can sit inside a <script> element: `<`, `>` and `&` as \u escapes (so `</script>` and `<!--` cannot

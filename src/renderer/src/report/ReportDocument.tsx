@@ -5,7 +5,7 @@ import { shownCost } from '../../../shared/cost.js';
 import type { ReportFlow, ReportFlowStep, ReportModel, ReportSession, ReportTurn } from '../../../shared/report-model.js';
 import { formatDuration, formatFullTime, formatTokens, plural } from '../timeline/format.js';
 import { FrameSourcesContext, frameSources } from './frame-sources.js';
-import { EvidenceLinks, ReportTurnSection } from './ReportSteps.js';
+import { EvidenceLinks, FlowStepTurn, ReportTurnSection } from './ReportSteps.js';
 import { valueText } from './report-text.js';
 
 export interface ReportDocumentProps {
@@ -192,7 +192,7 @@ function FlowStepItem({ step, turn, flowIndex }: { step: ReportFlowStep; turn: R
       ) : null}
       {step.reason !== null ? <p className="flow-step-reason report-wrap">{step.reason}</p> : null}
       <EvidenceLinks evidence={step.evidence} />
-      {turn !== undefined ? <ReportTurnSection turn={{ ...turn, answer: null }} headingLevel={4} showRequest={false} /> : null}
+      {turn !== undefined ? <FlowStepTurn turn={turn} stepPath={step.path} /> : null}
     </li>
   );
 }

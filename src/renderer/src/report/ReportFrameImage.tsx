@@ -22,8 +22,9 @@ export interface ReportFrameImageProps {
 
 /**
  * A frame as an <img> (so it decodes and prints like any picture) with the timeline's action marks and any
- * changed tiles drawn over it in an SVG of the frame's own coordinates. A reduced copy is drawn at the
- * original's size, so the marks stay where they were.
+ * changed tiles drawn over it in an SVG of the original's coordinates, laid over the image whatever size it is
+ * drawn at, so the marks stay where they were. The <img> carries the embedded copy's own size: the styles let it
+ * shrink to its box but never grow past it, so a reduced copy is shown small and sharp, never stretched.
  */
 export function ReportFrameImage({ frameKey, imageId, width, height, alt, action, view, regions = [], scale = 'thumbnail' }: ReportFrameImageProps): ReactElement {
   const sources = useFrameSources();
@@ -31,7 +32,7 @@ export function ReportFrameImage({ frameKey, imageId, width, height, alt, action
   const frame = sources.frames.get(frameKey);
   return (
     <span className={`frame-box ${frame?.full === true ? 'frame-full' : 'frame-reduced'}`} data-image-id={imageId}>
-      <img src={src} data-frame={frameKey} data-frame-src={src === undefined ? frameKey : undefined} alt={alt} width={width} height={height} decoding="async" />
+      <img src={src} data-frame={frameKey} data-frame-src={src === undefined ? frameKey : undefined} alt={alt} width={frame?.pixelWidth ?? width} height={frame?.pixelHeight ?? height} decoding="async" />
       {action || regions.length > 0 ? (
         <svg className="frame-marks" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
           {regions.map((region, index) => (

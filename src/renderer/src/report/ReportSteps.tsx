@@ -5,7 +5,8 @@ import type { Divergence, ReportAgentStep, ReportAnswer, ReportShot, ReportTurn,
 import { shownCost } from '../../../shared/cost.js';
 import { PlaceholderFace } from '../components/PlaceholderFace.js';
 import { formatDuration, formatFullTime, formatTokens, plural } from '../timeline/format.js';
-import { ReportFrameImage } from './ReportFrameImage.js';
+import { zoneLabel } from '../timeline/step-presentation.js';
+import { ReportFrameImage, type ReportFrameImageProps } from './ReportFrameImage.js';
 import { claimAnchor, frameAnchor, useFrameSources } from './frame-sources.js';
 import { valueText } from './report-text.js';
 
@@ -19,12 +20,15 @@ const SOURCE_TITLES: Record<StepSource, string> = {
 const TURN_STATUS = { running: 'Running', finished: 'Finished', failed: 'Failed', stopped: 'Stopped' } as const;
 
 /**
- * A step's screenshot: whole as a thumbnail that opens to full width, or, folded out of the model's context,
- * as the timeline's placeholder card that opens its frame. Both are <details>: the keyboard and print work
- * without a line of script.
+ * A step's frame, always drawn: a sharp thumbnail with the action's mark that a click (or Enter) enlarges to the
+ * row's width, never past the embedded copy's own size. A frame the reader is pointed at (evidence, a failure, a
+ * flow's first and last) is open on load where the page first shows it. What the model's memory made of a frame
+ * (folded to its caption) is said only in a details line under it. <details> throughout: the keyboard and print
+ * work without a line of script.
  */
 export function ReportShotView({ step, shot }: { step: ReportAgentStep; shot: ReportShot }): ReactElement {
-  const id = claimAnchor(useFrameSources(), shot.imageId);
+  const sources = useFrameSources();
+  const id = claimAnchor(sources, shot.imageId);
   if (shot.frameKey === null) {
     return (
       <div id={id} className="placeholder-card placeholder-unavailable report-placeholder">
@@ -32,33 +36,49 @@ export function ReportShotView({ step, shot }: { step: ReportAgentStep; shot: Re
       </div>
     );
   }
-  const image = (
-    <ReportFrameImage
-      frameKey={shot.frameKey}
-      imageId={shot.imageId}
-      width={shot.width}
-      height={shot.height}
-      alt={`Screenshot ${shot.imageId} before step ${step.sequence}: ${step.label}`}
-      action={step.action}
-      view={step.view}
-    />
-  );
-  if (shot.folded) {
-    return (
-      <details id={id} className="report-folded">
-        <summary className="placeholder-card">
-          <PlaceholderFace imageId={shot.imageId} zone={shot.zone} caption={shot.caption} pinned={false} hint="Folded in the request · show frame" />
-        </summary>
-        {image}
-      </details>
-    );
-  }
+  const frame = sources.frames.get(shot.frameKey);
+  const open = id !== undefined && frame !== undefined && frame.openImageIds.includes(shot.imageId);
   return (
-    <details id={id} className="report-shot">
+    <>
+      <FrameDetails
+        id={id}
+        open={open}
+        frameKey={shot.frameKey}
+        imageId={shot.imageId}
+        width={shot.width}
+        height={shot.height}
+        alt={`Frame ${shot.imageId} before step ${step.sequence}: ${step.label}`}
+        action={step.action}
+        view={step.view}
+      />
+      {shot.folded ? <ModelMemoryLine shot={shot} /> : null}
+    </>
+  );
+}
+
+/** A frame that opens: its image is the summary, so it shows closed (a thumbnail) and open (the row's width). */
+function FrameDetails({ id, open, className = '', ...image }: ReportFrameImageProps & { id: string | undefined; open: boolean; className?: string }): ReactElement {
+  const frame = useFrameSources().frames.get(image.frameKey);
+  return (
+    <details id={id} className={`report-shot ${className}`.trim()} open={open}>
       <summary className="report-shot-summary">
-        {image}
-        <span className="visually-hidden">Enlarge</span>
+        <ReportFrameImage {...image} scale={open ? 'full' : 'thumbnail'} />
+        <span className="visually-hidden">Enlarge the frame</span>
+        {frame !== undefined && !frame.full ? <span className="frame-note">Shown smaller to keep the file small.</span> : null}
       </summary>
+    </details>
+  );
+}
+
+/** The model's memory of a folded frame, in its own words, one click away: the reader sees the pixels above. */
+function ModelMemoryLine({ shot }: { shot: ReportShot }): ReactElement {
+  return (
+    <details className="frame-memory">
+      <summary>What the model saw</summary>
+      <p>
+        Folded in the request to save tokens: the model read this caption ({zoneLabel(shot.zone)} zone), not the pixels. <code>{shot.imageId}</code>
+      </p>
+      <p className="report-wrap">{shot.caption ?? 'No caption'}</p>
     </details>
   );
 }
@@ -166,57 +186,85 @@ export function EvidenceLinks({ evidence }: { evidence: readonly string[] }): Re
           </span>
         ))}
       </p>
-      {unshown.length > 0 ? (
-        <div className="evidence-frames">
-          {unshown.map((imageId) => {
-            const key = sources.keyOfImage.get(imageId) ?? '';
-            const frame = sources.frames.get(key);
-            return (
-              <figure key={imageId} className="evidence-frame" id={claimAnchor(sources, imageId)}>
-                <ReportFrameImage frameKey={key} imageId={imageId} width={frame?.width ?? 1} height={frame?.height ?? 1} alt={`Evidence frame ${imageId}`} />
-                <figcaption>
-                  <code>{imageId}</code>
-                </figcaption>
-              </figure>
-            );
-          })}
-        </div>
-      ) : null}
+      {unshown.map((imageId) => {
+        const key = sources.keyOfImage.get(imageId) ?? '';
+        const frame = sources.frames.get(key);
+        const id = claimAnchor(sources, imageId);
+        return (
+          <FrameDetails
+            key={imageId}
+            id={id}
+            open={id !== undefined}
+            className="evidence-frame"
+            frameKey={key}
+            imageId={imageId}
+            width={frame?.width ?? 1}
+            height={frame?.height ?? 1}
+            alt={`Evidence frame ${imageId}`}
+          />
+        );
+      })}
     </div>
   );
 }
 
-/** A turn: its request (not under a flow step, which says it), status, time and cost, its answer if it asked a question, and its steps. */
-export function ReportTurnSection({ turn, headingLevel = 3, showRequest = true }: { turn: ReportTurn; headingLevel?: 3 | 4; showRequest?: boolean }): ReactElement {
-  const Heading = headingLevel === 3 ? 'h3' : 'h4';
-  const duration = turn.endedAt === null ? null : new Date(turn.endedAt).getTime() - new Date(turn.startedAt).getTime();
+/** A turn: its request, status, time and cost, its answer if it asked a question, and its steps. */
+export function ReportTurnSection({ turn }: { turn: ReportTurn }): ReactElement {
   const headingId = `turn-${turn.id}`;
   return (
     <section className={`report-turn turn-${turn.status}`} aria-labelledby={headingId} id={turn.id}>
       <div className="turn-card report-turn-card">
         <div className="turn-head">
-          <Heading className="turn-label" id={headingId}>
+          <h3 className="turn-label" id={headingId}>
             Turn {turn.sequence}
             {turn.stepKind !== null ? ` · ${turn.stepKind}` : ''}
-          </Heading>
+          </h3>
           <span className={`status-pill status-${turn.status}`}>{TURN_STATUS[turn.status]}</span>
-          <span className="turn-meta">
-            {formatFullTime(turn.startedAt)}
-            {duration !== null && duration >= 0 ? ` · ${formatDuration(duration)}` : ''} · {plural(turn.steps.length, 'step')}
-          </span>
+          <TurnFacts turn={turn} />
           {shownCost(turn.costDollars, turn.costUnknown) !== null ? <span className="turn-cost">{shownCost(turn.costDollars, turn.costUnknown)}</span> : null}
         </div>
-        {showRequest ? <p className="turn-request report-wrap">{turn.request}</p> : null}
+        <p className="turn-request report-wrap">{turn.request}</p>
         {turn.summary !== null ? <p className="turn-summary report-wrap">{turn.summary}</p> : null}
         {turn.answer !== null ? <AnswerView answer={turn.answer} label={turn.answer.kind === 'value' ? 'Value' : 'Verdict'} /> : null}
       </div>
-      {turn.steps.length > 0 ? (
-        <ol className="report-steps" aria-label={`Steps of turn ${turn.sequence}`}>
-          {turn.steps.map((step) => (
-            <ReportStepRow key={step.id} step={step} />
-          ))}
-        </ol>
-      ) : null}
+      <TurnSteps turn={turn} label={`Steps of turn ${turn.sequence}`} />
     </section>
+  );
+}
+
+/**
+ * The turn that ran a flow step, under it: the step's heading, status, answer and cost already say what the
+ * turn came to, so this shows only when it ran and the agent's steps. One status per step, the flow step's.
+ */
+export function FlowStepTurn({ turn, stepPath }: { turn: ReportTurn; stepPath: string }): ReactElement {
+  return (
+    <div className={`report-turn report-turn-under-step turn-${turn.status}`} id={turn.id}>
+      <p className="turn-meta report-turn-facts">
+        <TurnFacts turn={turn} />
+      </p>
+      {turn.summary !== null ? <p className="turn-summary report-wrap">{turn.summary}</p> : null}
+      <TurnSteps turn={turn} label={`The agent's steps for step ${stepPath}`} />
+    </div>
+  );
+}
+
+function TurnFacts({ turn }: { turn: ReportTurn }): ReactElement {
+  const duration = turn.endedAt === null ? null : new Date(turn.endedAt).getTime() - new Date(turn.startedAt).getTime();
+  return (
+    <span className="turn-meta">
+      {formatFullTime(turn.startedAt)}
+      {duration !== null && duration >= 0 ? ` · ${formatDuration(duration)}` : ''} · {plural(turn.steps.length, 'step')}
+    </span>
+  );
+}
+
+function TurnSteps({ turn, label }: { turn: ReportTurn; label: string }): ReactElement | null {
+  if (turn.steps.length === 0) return null;
+  return (
+    <ol className="report-steps" aria-label={label}>
+      {turn.steps.map((step) => (
+        <ReportStepRow key={step.id} step={step} />
+      ))}
+    </ol>
   );
 }
