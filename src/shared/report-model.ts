@@ -9,6 +9,7 @@ import type { ComputerAction } from './actions.js';
 import type { StepKind, AnswerKind } from './answers.js';
 import type { TimelineImageZone } from './images.js';
 import type { ScreenshotView } from './model-view.js';
+import type { ImageSavings } from './image-savings.js';
 
 /** Where a step's action came from: a replayed recording, a recording healed by the model, or the model alone. */
 export const STEP_SOURCES = ['replayed', 'healed', 'model'] as const;
@@ -155,6 +156,8 @@ export interface ReportSession {
   costUnknown: boolean;
   inputTokens: number;
   outputTokens: number;
+  /** What folding images saved, against every image kept whole (shared/image-savings.ts); null without token reports. */
+  savings: ImageSavings | null;
   turns: ReportTurn[];
 }
 

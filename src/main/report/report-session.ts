@@ -4,6 +4,7 @@
  * settled, cost and where the action came from. Texts are as storage keeps them (already redacted there) and
  * pass once more through the caller's redactor, so a secret configured since is masked too.
  */
+import { imageSavings } from '../../shared/image-savings.js';
 import { COMPUTER_TOOL_NAME, isComputerAction } from '../../shared/actions.js';
 import type { Redact } from '../../shared/secret-redaction.js';
 import { redactStrings } from '../../shared/secret-redaction.js';
@@ -59,6 +60,7 @@ export function readReportSession(storage: Storage, sessionId: string, redact: R
     costUnknown: total.unpricedTokens > 0,
     inputTokens: tokens.input,
     outputTokens: tokens.output,
+    savings: imageSavings(tokens),
     turns,
   };
   return redactStrings(report, redact);

@@ -2,6 +2,7 @@
 // The pragma: the report is rendered in the main process (src/main/report/), under tsx as well as Vite.
 import type { ReactElement } from 'react';
 import { shownCost } from '../../../shared/cost.js';
+import { savingsPercent, SAVINGS_BASIS } from '../../../shared/image-savings.js';
 import type { ReportFlow, ReportFlowStep, ReportModel, ReportSession, ReportTurn } from '../../../shared/report-model.js';
 import { formatDuration, formatFullTime, formatTokens, plural } from '../timeline/format.js';
 import { FrameSourcesContext, frameSources } from './frame-sources.js';
@@ -88,6 +89,11 @@ function ReportFacts({ model }: { model: ReportModel }): ReactElement {
         <span>
           {formatTokens(session.inputTokens)} in · {formatTokens(session.outputTokens)} out
         </span>
+        {session.savings !== null && session.savings.keptWhole > 0 ? (
+          <span className="session-savings" title={`${formatTokens(session.savings.keptWhole)} input tokens with every image kept whole`}>
+            {savingsPercent(session.savings)} fewer input tokens {SAVINGS_BASIS}
+          </span>
+        ) : null}
         {shownCost(session.costDollars, session.costUnknown) !== null ? <span className="session-cost">{shownCost(session.costDollars, session.costUnknown)}</span> : null}
         <span>
           session <code>{session.id}</code>
