@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   // test/fixtures/sdk-consumer is a project of its own: it imports the packed 'sightline', which only
   // test/e2e/sdk-package.test.ts installs, and is type-checked there with its own tsconfig.
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', '.dependency-cruiser.cjs', 'test/fixtures/sdk-consumer/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', '.dependency-cruiser.cjs', '.dependency-cruiser-startup.cjs', 'test/fixtures/sdk-consumer/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

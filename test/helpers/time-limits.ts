@@ -13,10 +13,12 @@
 import { inject } from 'vitest';
 
 /**
- * `node <bundle> --version` on a quiet 2-core machine. Measured 4.0 to 4.5 s at load 3 on the 2026-11-28 dev
- * machine (it loads every model SDK and Playwright); an idle one is taken to need half that.
+ * `node <bundle> --version` on a quiet 2-core machine. It loaded every model SDK and Playwright until issue 36
+ * (4.0 to 4.5 s at load 3, an idle machine taken to need 2 s); now it loads commander and zod only. Timed in turns
+ * at load 19 to 22 on the 2026-11-28 dev machine, the lighter start took 0.09 to 0.13 of the old one's time (1.9–3.2 s
+ * against 17.7–24.8 s), so an idle one is taken to need a tenth of those 2 s.
  */
-export const IDLE_CLI_STARTUP_MS = 2_000;
+export const IDLE_CLI_STARTUP_MS = 200;
 /** Past this the machine is not loaded but stuck; a longer limit would only hide a hang. */
 const MOST_SLOWNESS = 10;
 

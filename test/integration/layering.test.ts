@@ -16,7 +16,7 @@ const temporaryTrees: string[] = [];
 function treeWith(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'sightline-layers-'));
   temporaryTrees.push(root);
-  for (const name of ['.dependency-cruiser.cjs', 'tsconfig.base.json', 'tsconfig.node.json']) {
+  for (const name of ['.dependency-cruiser.cjs', '.dependency-cruiser-startup.cjs', 'tsconfig.base.json', 'tsconfig.node.json']) {
     copyFileSync(join(repositoryRoot, name), join(root, name));
   }
   for (const [path, content] of Object.entries(files)) {
@@ -28,6 +28,12 @@ function treeWith(files: Record<string, string>): string {
 
 function runLayerCheck(root: string): { exitCode: number | null; output: string } {
   const result = spawnSync(depcruise, ['src', '--config', '.dependency-cruiser.cjs'], { cwd: root, encoding: 'utf8' });
+  return { exitCode: result.status, output: result.stdout + result.stderr };
+}
+
+/** The second half of `npm run layers`: what the CLI loads before a command's action runs. */
+function runStartupCheck(root: string): { exitCode: number | null; output: string } {
+  const result = spawnSync(depcruise, ['src/main/cli', '--config', '.dependency-cruiser-startup.cjs'], { cwd: root, encoding: 'utf8' });
   return { exitCode: result.status, output: result.stdout + result.stderr };
 }
 
@@ -167,5 +173,39 @@ describe('the layering check', () => {
     const { exitCode, output } = runLayerCheck(root);
     expect(exitCode).not.toBe(0);
     expect(output).toContain('main-operators-imports-only-downward');
+  });
+});
+
+describe('the start-up check', () => {
+  // A command whose work needs sharp, declared the way every command is: registration at the top, work in the action.
+  const work = "import sharp from 'sharp';\nexport type Size = { width: number };\nexport const decode = (file: string) => sharp(file);\n";
+
+  it("fails when a command reaches a heavy package through static imports, naming the command and the path", () => {
+    const root = treeWith({
+      'src/main/cli/frames/decode.ts': work,
+      'src/main/cli/frames/options.ts': "import { decode } from './decode.js';\nexport const MAX = 64;\nexport const d = decode;\n",
+      'src/main/cli/commands/frames.ts': "import { MAX } from '../frames/options.js';\nexport const register = () => MAX;\n",
+      'src/main/cli/main.ts': "import { register } from './commands/frames.js';\nregister();\n",
+    });
+    const { exitCode, output } = runStartupCheck(root);
+    expect(exitCode).not.toBe(0);
+    const violations = output.split('\n').filter((line) => line.includes('cli-starts-without-heavy-packages'));
+    expect(violations.some((line) => line.includes('src/main/cli/commands/frames.ts')), output).toBe(true);
+    expect(violations.some((line) => line.includes('src/main/cli/main.ts')), output).toBe(true);
+    expect(output).toContain('src/main/cli/frames/options.ts');
+  });
+
+  it('accepts the same work imported inside the action, and types imported from it', () => {
+    const root = treeWith({
+      'src/main/cli/frames/decode.ts': work,
+      'src/main/cli/commands/frames.ts':
+        "import type { Size } from '../frames/decode.js';\n" +
+        "export const register = () => async (file: string): Promise<Size> => {\n" +
+        "  const { decode } = await import('../frames/decode.js');\n  await decode(file);\n  return { width: 1 };\n};\n",
+      'src/main/cli/main.ts': "import { register } from './commands/frames.js';\nregister();\n",
+    });
+    const { exitCode, output } = runStartupCheck(root);
+    expect(output).toContain('no dependency violations');
+    expect(exitCode).toBe(0);
   });
 });

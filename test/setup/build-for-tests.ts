@@ -2,9 +2,10 @@
  * Vitest's global setup for the integration and end-to-end projects: everything a test would otherwise build or
  * start cold under its own time limit happens here once, before any limit starts.
  *
- * - The CLI as one ES module (esbuild, about a second), so a test spawns `node <bundle>` instead of a cold
- *   `tsx src/main/cli/main.ts`, which transpiles the whole program on every start (3x slower idle, 30 s and more
- *   at load 20). Packages stay external: native modules load from node_modules as in the built app.
+ * - The CLI as ES modules (esbuild, about a second; test/helpers/cli-bundle.ts), so a test spawns `node <bundle>`
+ *   instead of a cold `tsx src/main/cli/main.ts`, which transpiles the whole program on every start (3x slower
+ *   idle, 30 s and more at load 20). Packages stay external: native modules load from node_modules as in the built
+ *   app. Each command's lazily loaded work is a chunk of its own, loaded when the command runs, as in the app.
  * - The renderer (the timeline UI), from electron.vite.config.ts's renderer section only (under a second), for
  *   the tests that open the timeline in a browser.
  * - How long the built CLI takes to print its version here and now: test/helpers/time-limits.ts scales every
@@ -18,6 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { UserConfig } from 'vite';
 import type { TestProject } from 'vitest/node';
+import { bundleCli } from '../helpers/cli-bundle.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -38,7 +40,7 @@ export default async function buildForTests(project: TestProject): Promise<() =>
   // Inside the repository, so the bundle's bare imports resolve to its node_modules.
   const folder = mkdtempSync(join(buildRoot, 'run-'));
   const started = Date.now();
-  const sightlineCli = await bundleCli(join(folder, 'cli', 'cli.js'));
+  const sightlineCli = await bundleCli({ sourceRoot: ROOT, outDir: join(folder, 'cli') });
   const cliBuiltMs = Date.now() - started;
   const rendererDirectory = await buildRenderer(join(folder, 'renderer'));
   const rendererBuiltMs = Date.now() - started - cliBuiltMs;
@@ -50,21 +52,6 @@ export default async function buildForTests(project: TestProject): Promise<() =>
     `[${project.name}] built the CLI in ${cliBuiltMs} ms and the renderer in ${rendererBuiltMs} ms; the CLI starts in ${cliStartupMs} ms here`,
   );
   return () => rmSync(folder, { recursive: true, force: true });
-}
-
-async function bundleCli(outfile: string): Promise<string> {
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: [join(ROOT, 'src/main/cli/main.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return outfile;
 }
 
 async function buildRenderer(outDir: string): Promise<string> {

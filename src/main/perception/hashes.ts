@@ -2,15 +2,14 @@
  * The hash algorithms by name. `phash`, `dhash` and `ahash` are ours and can drive dedup
  * (`perception.dedup.algorithm`); `blockhash` is image-hash's, for comparison only.
  */
-import { DEDUP_ALGORITHMS, type DedupAlgorithm } from '../../shared/config.js';
 import type { RawImage } from './frame.js';
 import { averageHash } from './average-hash.js';
 import { blockHash } from './block-hash.js';
 import { differenceHash } from './difference-hash.js';
 import { perceptualHash } from './perceptual-hash.js';
+import { HASH_ALGORITHMS, type HashAlgorithm } from './hash-algorithms.js';
 
-export const HASH_ALGORITHMS = [...DEDUP_ALGORITHMS, 'blockhash'] as const;
-export type HashAlgorithm = DedupAlgorithm | 'blockhash';
+export { HASH_ALGORITHMS, type HashAlgorithm };
 
 const hashFunctions: Record<HashAlgorithm, (image: RawImage) => string> = {
   phash: perceptualHash,

@@ -1,7 +1,7 @@
 /** `sightline queue ls|status|cancel`: the jobs of the flow queue (docs/teams.md). The work is in ../queue/. */
 import type { Command } from 'commander';
 import type { CliInvocation } from '../io.js';
-import { QueueCommandOptionsSchema } from '../queue/queue-commands.js';
+import { QueueCommandOptionsSchema } from '../queue/queue-options.js';
 
 export function registerQueueCommand(program: Command, invocation: CliInvocation): void {
   const queue = program.command('queue').description("the flow queue's jobs: ls, status, cancel");

@@ -1,7 +1,7 @@
 /** `sightline worker --queue URL`: runs queued flows (docs/teams.md). The work is in ../queue/; this file declares the command. */
 import { Option, type Command } from 'commander';
 import type { CliInvocation } from '../io.js';
-import { WorkerOptionsSchema } from '../queue/run-worker.js';
+import { WorkerOptionsSchema } from '../queue/worker-options.js';
 import { TEAM_OPTION_HELP } from '../team/team-store-options.js';
 
 export function registerWorkerCommand(program: Command, invocation: CliInvocation): void {

@@ -1,6 +1,5 @@
 /** `sightline queue ls|status|cancel`: what is in the queue, one job or run in detail, and cancelling. */
 import type { Command } from 'commander';
-import { z } from 'zod';
 import type { FlowResult } from '../../flows/flow-result.js';
 import { JOB_ID_PATTERN, readFlowJobResult, RUN_ID_PATTERN, type QueueAttempt } from '../../queue/flow-job.js';
 import type { FlowQueueClient, JobSummary } from '../../queue/flow-queue-client.js';
@@ -10,13 +9,7 @@ import { commandOutput } from '../terminal-output.js';
 import { wholeNumber } from '../flow/flow-options.js';
 import { requiredQueueAddress } from './queue-address.js';
 import { reachQueue } from './queue-reach.js';
-
-export const QueueCommandOptionsSchema = z.object({
-  queue: z.string().optional(),
-  json: z.boolean().optional(),
-  limit: z.string().optional(),
-});
-export type QueueCommandOptions = z.infer<typeof QueueCommandOptionsSchema>;
+import type { QueueCommandOptions } from './queue-options.js';
 
 export async function queueCommand(invocation: CliInvocation, _command: Command, action: 'ls' | 'status' | 'cancel', id: string | undefined, options: QueueCommandOptions): Promise<void> {
   const { io } = invocation;

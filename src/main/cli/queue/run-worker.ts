@@ -6,7 +6,6 @@
  */
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { SECRET_VARIABLE_NAME } from '../../../shared/config.js';
 import { configuredSecrets, redactorOf } from '../../../shared/secret-redaction.js';
 import { assembleRun } from '../../app/run-assembly.js';
@@ -29,15 +28,7 @@ import { Replicator } from '../../team-store/replicator.js';
 import { S3TeamBlobs } from '../../team-store/s3-team-blobs.js';
 import { teamAddresses, teamSecrets, type TeamAddresses } from '../team/team-store-options.js';
 import { queueConnection } from './queue-reach.js';
-
-export const WorkerOptionsSchema = z.object({
-  queue: z.string().optional(),
-  store: z.string().optional(),
-  blobs: z.string().optional(),
-  concurrency: z.string().optional(),
-  operator: z.string().optional(),
-});
-export type WorkerOptions = z.infer<typeof WorkerOptionsSchema>;
+import type { WorkerOptions } from './worker-options.js';
 
 /** How long a job's lock lasts and how often stalled jobs are looked for; tests shorten it. */
 export const LOCK_VARIABLE = 'SIGHTLINE_QUEUE_LOCK_MS';
