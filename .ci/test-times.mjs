@@ -7,7 +7,8 @@ import process from 'node:process';
 const file = process.argv[2] ?? 'test-artifacts/vitest-results.json';
 const results = JSON.parse(readFileSync(file, 'utf8'));
 const skipped = results.numPendingTests + results.numTodoTests;
-process.stdout.write(`tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`);
+// The Node that ran them is named: CI runs the suite on one Node and the unit tests on another.
+process.stdout.write(`tests on Node ${process.versions.node}: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`);
 
 const files = results.testResults.map((result) => ({
   name: relative(process.cwd(), result.name),
