@@ -225,10 +225,18 @@ describe('a bad file is refused with each problem at its line and column', () =>
 
   it('bad durations', () => {
     expect(problems(`${TARGET}steps:\n  - wait_for: done\n    timeout: 30 sec\n  - sleep: -5\n  - sleep: "500"\n  - wait_for: done\n    timeout: 0\n`)).toEqual([
-      '4:14: timeout: expected a duration (500ms, 30s, 1.5m, 2h or a number of milliseconds), got the text "30 sec"',
-      '5:12: sleep: expected a duration of 0 or more (500ms, 30s, 1.5m, 2h or a number of milliseconds), got the number -5',
-      '6:12: sleep: expected a duration (500ms, 30s, 1.5m, 2h or a number of milliseconds), got the text "500"',
+      '4:14: timeout: expected a duration (500ms, 30s, 1.5m or 2h), got the text "30 sec"',
+      '5:12: sleep: expected a duration of 0 or more (500ms, 30s, 1.5m or 2h), got the number -5',
+      '6:12: sleep: 500 has no unit, and one author means seconds where another means milliseconds: write 500s or 500ms, got the text "500"',
       '8:14: timeout: expected a duration above 0, got the number 0',
+    ]);
+  });
+
+  it('a bare number as a duration is refused like a quoted one, with the fix (issue 38)', () => {
+    expect(problems(`${TARGET}steps:\n  - wait_for: done\n    timeout: 10\n  - sleep: 2\n  - sleep: 1.5\n  - sleep: 0\n`)).toEqual([
+      '4:14: timeout: 10 has no unit, and one author means seconds where another means milliseconds: write 10s or 10ms, got the number 10',
+      '5:12: sleep: 2 has no unit, and one author means seconds where another means milliseconds: write 2s or 2ms, got the number 2',
+      '6:12: sleep: 1.5 has no unit, and one author means seconds where another means milliseconds: write 1.5s or 1.5ms, got the number 1.5',
     ]);
   });
 
@@ -287,7 +295,7 @@ describe('a bad file is refused with each problem at its line and column', () =>
     expect((error as Error).message).toBe(
       [
         `${first}:3:9: do text: expected text, got the number 1`,
-        `${first}:4:12: sleep: expected a duration (500ms, 30s, 1.5m, 2h or a number of milliseconds), got the text "soon"`,
+        `${first}:4:12: sleep: expected a duration (500ms, 30s, 1.5m or 2h), got the text "soon"`,
         `${second}:1:21: target operator: expected browser or desktop, got the text "phone"`,
         `${second}:2:8: steps: expected at least one step`,
       ].join('\n'),
