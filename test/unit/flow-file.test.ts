@@ -135,8 +135,21 @@ describe("the issue's example", () => {
 });
 
 describe('a bad file is refused with each problem at its line and column', () => {
-  it('YAML syntax', () => {
-    expect(problems(`${TARGET}steps:\n  - do: "unclosed\n`)).toEqual(["4:1: YAML: Missing closing \"quote"]);
+  it('YAML syntax: a quote never closed is said where it opens, not past the end of the file', () => {
+    expect(problems(`${TARGET}steps:\n  - do: "unclosed\n`)).toEqual(['3:9: YAML: this " opens a text that is never closed; end the text with "']);
+  });
+
+  it('YAML syntax: a key indented more than the one above it is said in words at its own line, once (issue 38)', () => {
+    const text = `name: Pay\n${TARGET}steps:\n  - extract: the total\n      as: total\n  - do: Pay\n  - assert: paid\n`;
+    expect(problems(text)).toEqual(['5:7: indentation: `as:` is indented more than the key above it (`extract:` on line 4); line it up with `extract:`']);
+  });
+
+  it('YAML syntax: no problem is placed on a line past the end of the file', () => {
+    const text = `${TARGET}steps: [\n  { do: a },\n  { do: b\n  - do: c\n  - do: d\n`;
+    const lines = text.trimEnd().split('\n').length;
+    const found = problems(text);
+    expect(found.length).toBeGreaterThan(1);
+    for (const problem of found) expect(Number(problem.split(':')[0]), problem).toBeLessThanOrEqual(lines);
   });
 
   it('an unknown step kind, with the known ones and the closest', () => {
