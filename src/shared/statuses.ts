@@ -14,7 +14,8 @@ export type TurnStatus = (typeof TURN_STATUSES)[number];
 export type TurnEndStatus = Exclude<TurnStatus, 'running'>;
 
 /** Why a turn ended, finer than its status: a step limit or a refused action ends a turn as failed. */
-export const TURN_END_REASONS = ['finished', 'failed', 'step-limit', 'cost-limit', 'stopped', 'error'] as const;
+/** `setup`: the model's endpoint answered that a setting is wrong (the key, the model's name, the base URL). */
+export const TURN_END_REASONS = ['finished', 'failed', 'step-limit', 'cost-limit', 'stopped', 'error', 'setup'] as const;
 export type TurnEndReason = (typeof TURN_END_REASONS)[number];
 
 /** A turn's compaction in the journal: planned (a crash may have interrupted it), then done. */

@@ -221,10 +221,17 @@ describe('sightline run: usage and configuration errors exit 2 before anything s
     expect(environment.model.requests).toHaveLength(0);
   });
 
-  it('--url without the browser operator', async () => {
-    const result = await run(['--home', environment.home.root, 'run', 'do something', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl]);
+  it('--url with the desktop operator', async () => {
+    const result = await run(['--home', environment.home.root, 'run', 'do something', '--operator', 'desktop', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/--url .*--operator browser/);
+  });
+
+  it('--url without --operator takes the browser operator, as the SDK does (issue 38)', async () => {
+    script([{ finish: 'Nothing to do.' }]);
+    const result = await run(['--home', environment.home.root, 'run', 'do something', '--url', environment.sandbox.url, '--base-url', environment.model.baseUrl]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`browser operator on ${environment.sandbox.url}`);
   });
 
   it('--url that is not a URL', async () => {

@@ -135,8 +135,21 @@ describe("the issue's example", () => {
 });
 
 describe('a bad file is refused with each problem at its line and column', () => {
-  it('YAML syntax', () => {
-    expect(problems(`${TARGET}steps:\n  - do: "unclosed\n`)).toEqual(["4:1: YAML: Missing closing \"quote"]);
+  it('YAML syntax: a quote never closed is said where it opens, not past the end of the file', () => {
+    expect(problems(`${TARGET}steps:\n  - do: "unclosed\n`)).toEqual(['3:9: YAML: this " opens a text that is never closed; end the text with "']);
+  });
+
+  it('YAML syntax: a key indented more than the one above it is said in words at its own line, once (issue 38)', () => {
+    const text = `name: Pay\n${TARGET}steps:\n  - extract: the total\n      as: total\n  - do: Pay\n  - assert: paid\n`;
+    expect(problems(text)).toEqual(['5:7: indentation: `as:` is indented more than the key above it (`extract:` on line 4); line it up with `extract:`']);
+  });
+
+  it('YAML syntax: no problem is placed on a line past the end of the file', () => {
+    const text = `${TARGET}steps: [\n  { do: a },\n  { do: b\n  - do: c\n  - do: d\n`;
+    const lines = text.trimEnd().split('\n').length;
+    const found = problems(text);
+    expect(found.length).toBeGreaterThan(1);
+    for (const problem of found) expect(Number(problem.split(':')[0]), problem).toBeLessThanOrEqual(lines);
   });
 
   it('an unknown step kind, with the known ones and the closest', () => {
@@ -225,10 +238,18 @@ describe('a bad file is refused with each problem at its line and column', () =>
 
   it('bad durations', () => {
     expect(problems(`${TARGET}steps:\n  - wait_for: done\n    timeout: 30 sec\n  - sleep: -5\n  - sleep: "500"\n  - wait_for: done\n    timeout: 0\n`)).toEqual([
-      '4:14: timeout: expected a duration (500ms, 30s, 1.5m, 2h or a number of milliseconds), got the text "30 sec"',
-      '5:12: sleep: expected a duration of 0 or more (500ms, 30s, 1.5m, 2h or a number of milliseconds), got the number -5',
-      '6:12: sleep: expected a duration (500ms, 30s, 1.5m, 2h or a number of milliseconds), got the text "500"',
+      '4:14: timeout: expected a duration (500ms, 30s, 1.5m or 2h), got the text "30 sec"',
+      '5:12: sleep: expected a duration of 0 or more (500ms, 30s, 1.5m or 2h), got the number -5',
+      '6:12: sleep: 500 has no unit, and one author means seconds where another means milliseconds: write 500s or 500ms, got the text "500"',
       '8:14: timeout: expected a duration above 0, got the number 0',
+    ]);
+  });
+
+  it('a bare number as a duration is refused like a quoted one, with the fix (issue 38)', () => {
+    expect(problems(`${TARGET}steps:\n  - wait_for: done\n    timeout: 10\n  - sleep: 2\n  - sleep: 1.5\n  - sleep: 0\n`)).toEqual([
+      '4:14: timeout: 10 has no unit, and one author means seconds where another means milliseconds: write 10s or 10ms, got the number 10',
+      '5:12: sleep: 2 has no unit, and one author means seconds where another means milliseconds: write 2s or 2ms, got the number 2',
+      '6:12: sleep: 1.5 has no unit, and one author means seconds where another means milliseconds: write 1.5s or 1.5ms, got the number 1.5',
     ]);
   });
 
@@ -287,7 +308,7 @@ describe('a bad file is refused with each problem at its line and column', () =>
     expect((error as Error).message).toBe(
       [
         `${first}:3:9: do text: expected text, got the number 1`,
-        `${first}:4:12: sleep: expected a duration (500ms, 30s, 1.5m, 2h or a number of milliseconds), got the text "soon"`,
+        `${first}:4:12: sleep: expected a duration (500ms, 30s, 1.5m or 2h), got the text "soon"`,
         `${second}:1:21: target operator: expected browser or desktop, got the text "phone"`,
         `${second}:2:8: steps: expected at least one step`,
       ].join('\n'),

@@ -94,7 +94,7 @@ describe('durations', () => {
 
   it('refuses a string without a unit, negatives, zero where it cannot succeed, and more than a day', () => {
     const forms = '500ms, 30s, 1.5m, 2h or a number of milliseconds';
-    expect(readDuration('30', { allowZero: false })).toEqual({ ok: false, problem: `expected a duration (${forms})` });
+    expect(readDuration('30', { allowZero: false })).toEqual({ ok: false, problem: '30 has no unit, and one author means seconds where another means milliseconds: write 30s or 30ms' });
     expect(readDuration('30 sec', { allowZero: false })).toEqual({ ok: false, problem: `expected a duration (${forms})` });
     expect(readDuration(-1, { allowZero: true })).toEqual({ ok: false, problem: `expected a duration of 0 or more (${forms})` });
     expect(readDuration(0, { allowZero: false })).toEqual({ ok: false, problem: 'expected a duration above 0' });
@@ -102,5 +102,13 @@ describe('durations', () => {
     expect(readDuration('25h', { allowZero: false })).toEqual({ ok: false, problem: 'expected a duration of at most 24h' });
     expect(readDuration(Number.NaN, { allowZero: false }).ok).toBe(false);
     expect(readDuration(true, { allowZero: false }).ok).toBe(false);
+  });
+
+  it('with unitRequired (flow files), refuses a bare number as it refuses a quoted one, 0 aside', () => {
+    const fix = 'has no unit, and one author means seconds where another means milliseconds';
+    expect(readDuration(10, { allowZero: false, unitRequired: true })).toEqual({ ok: false, problem: `10 ${fix}: write 10s or 10ms` });
+    expect(readDuration(0, { allowZero: true, unitRequired: true })).toEqual({ ok: true, ms: 0 });
+    expect(readDuration('2s', { allowZero: true, unitRequired: true })).toEqual({ ok: true, ms: 2000 });
+    expect(readDuration('ten', { allowZero: true, unitRequired: true })).toEqual({ ok: false, problem: 'expected a duration (500ms, 30s, 1.5m or 2h)' });
   });
 });

@@ -22,7 +22,7 @@ import {
   type TurnRequestCache,
 } from '../context/index.js';
 import type { CompletedAssistantMessage, ModelAdapter, ModelRequest } from '../llm/model-adapter.js';
-import { ModelCallCancelledError, ModelError } from '../llm/model-errors.js';
+import { ModelCallCancelledError, ModelCallError, ModelError } from '../llm/model-errors.js';
 import type { Storage } from '../storage/index.js';
 import type { Emit } from './event-emitter.js';
 import { keepReplyParts } from './generated-media.js';
@@ -205,6 +205,10 @@ async function callModel(
     return { message };
   } catch (error) {
     if (error instanceof ModelCallCancelledError || loop.signal.aborted) return { ending: STOPPED };
+    if (error instanceof ModelCallError && error.setup !== undefined) {
+      // The summary is what the session keeps: it says the setup, not the task, failed.
+      return { ending: { status: 'failed', reason: 'setup', summary: `Setup: the model call failed: ${loop.redact(error.message)}` } };
+    }
     if (error instanceof ModelError) {
       return { ending: { status: 'failed', reason: 'error', summary: `The model call failed: ${loop.redact(error.message)}` } };
     }

@@ -105,14 +105,29 @@ function reportSyntax(source: FlowSource, errors: readonly YAMLError[]): void {
   const lines = new Set<number>();
   let hinted = false;
   let hidden = 0;
+  const explained = new Set<number>();
+  // The end of the last line that has text: after the final newline is a line the file does not have.
+  const lastLine = source.atOffset(source.text.trimEnd().length);
   for (const error of errors) {
+    // The parser reports a key indented too far as a fault of the line above it, in its own terms, and twice:
+    // said once, in words, at the line that causes it.
+    const cause = INDENTATION_CODES.has(error.code) ? indentationCause(source.text, error.pos[0]) : error.code === 'MISSING_CHAR' ? unclosedQuote(source.text, error) : undefined;
+    if (cause !== undefined && explained.has(cause.offset)) continue;
     const position = error.linePos?.[0];
-    const at = position === undefined ? source.atOffset(error.pos[0]) : { file: source.file, line: position.line, column: position.col };
+    const reported =
+      cause !== undefined ? source.atOffset(cause.offset) : position === undefined ? source.atOffset(error.pos[0]) : { file: source.file, line: position.line, column: position.col };
+    // An error found at the end of the text (a bracket never closed) is said on the last line that has text.
+    const at = reported.line > lastLine.line ? lastLine : reported;
     if (lines.has(at.line) || lines.size >= MAX_SYNTAX_PROBLEMS) {
       hidden += 1;
       continue;
     }
     lines.add(at.line);
+    if (cause !== undefined) {
+      explained.add(cause.offset);
+      source.problemAt(at, cause.message);
+      continue;
+    }
     let message = `YAML: ${firstLine(error.message)}`;
     // `[ { do: Open ${item.name} } ]`: inside brackets or braces, the braces of ${…} are YAML's own.
     const lineText = source.text.split('\n')[at.line - 1] ?? '';
@@ -123,7 +138,48 @@ function reportSyntax(source: FlowSource, errors: readonly YAMLError[]): void {
     }
     source.problemAt(at, message);
   }
-  if (hidden > 0) source.problemAt(source.atOffset(source.text.length), `YAML: ${hidden} more ${hidden === 1 ? 'error' : 'errors'}, which may follow from those above`);
+  if (hidden > 0) source.problemAt(lastLine, `YAML: ${hidden} more ${hidden === 1 ? 'error' : 'errors'}, which may follow from those above`);
+}
+
+/** A quote never closed is found at the end of the text; its cause is where it opened. */
+function unclosedQuote(text: string, error: YAMLError): { offset: number; message: string } | undefined {
+  const quote = /Missing closing (["'])quote/.exec(error.message)?.[1];
+  if (quote === undefined) return undefined;
+  const opened = text.lastIndexOf(quote, error.pos[0] - 1);
+  if (opened === -1) return undefined;
+  return { offset: opened, message: `YAML: this ${quote} opens a text that is never closed; end the text with ${quote}` };
+}
+
+/** The parser's codes for a key that sits deeper than the value-bearing key above it. */
+const INDENTATION_CODES = new Set(['BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY', 'BAD_INDENT']);
+const KEY_LINE = /^(\s*(?:-\s+)*)([^\s#:'"{[-][^#:]*?):(?:\s|$)/;
+
+/**
+ * `- extract: the total` followed by `    as: total` indented deeper: the first line below the error's line that
+ * holds a key indented more than that line's key, and the words for it. Undefined when no such line explains it.
+ */
+function indentationCause(text: string, offset: number): { offset: number; message: string } | undefined {
+  const lineStart = text.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+  const lines = text.slice(lineStart).split('\n');
+  const above = KEY_LINE.exec(lines[0] ?? '');
+  if (above === null) return undefined;
+  const keyColumn = above[1]!.length;
+  let start = lineStart + (lines[0]?.length ?? 0) + 1;
+  for (const line of lines.slice(1)) {
+    const content = line.trim();
+    if (content !== '' && !content.startsWith('#')) {
+      const key = KEY_LINE.exec(line);
+      const indent = line.length - line.trimStart().length;
+      if (key === null || indent <= keyColumn) return undefined;
+      const lineNumber = text.slice(0, lineStart).split('\n').length;
+      return {
+        offset: start + key[1]!.length,
+        message: `indentation: \`${key[2]}:\` is indented more than the key above it (\`${above[2]}:\` on line ${lineNumber}); line it up with \`${above[2]}:\``,
+      };
+    }
+    start += line.length + 1;
+  }
+  return undefined;
 }
 
 function lineCounterOf(text: string): LineCounter {

@@ -415,7 +415,7 @@ function readDurationAt(context: FlowReadContext, entry: Entry, what: string, al
   const { nodes } = context;
   const node = entry.value;
   const value = isScalar(node) ? node.value : undefined;
-  const reading = readDuration(value, { allowZero });
+  const reading = readDuration(value, { allowZero, unitRequired: true });
   if (reading.ok) return reading.ms;
   nodes.problem(node ?? entry.keyNode, `${what}: ${reading.problem}, got ${nodes.describe(node)}`);
   return undefined;

@@ -46,13 +46,13 @@ export function translateCallError(error: unknown, call: FailedCallFacts): Model
   if (error instanceof APIConnectionError || error instanceof AnthropicConnectionError) {
     return new ModelCallError(
       `Could not reach the model endpoint ${endpoint} (${describeAttempts(call.attempts)}): ${redact(causeText(error), call.secrets)}`,
-      { retryable: true },
+      { retryable: true, setup: nothingListens(error) ? 'base-url' : undefined },
     );
   }
   if (error instanceof GeminiConnectionError) {
     return new ModelCallError(
       `Could not reach the model endpoint ${endpoint} (${describeAttempts(call.attempts)}): ${redact(error.message, call.secrets)}`,
-      { retryable: true },
+      { retryable: true, setup: nothingListens(error) ? 'base-url' : undefined },
     );
   }
   if (error instanceof GeminiApiError) return statusError(error.status, geminiErrorMessage(error), call, endpoint);
@@ -69,10 +69,24 @@ function statusError(status: number, message: string, call: FailedCallFacts, end
   const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
   const providerMessage = redact(message, call.secrets);
   const attempts = retryable ? ` after ${describeAttempts(call.attempts)}` : '';
+  const setup = status === 401 || status === 403 ? 'key' : status === 404 ? 'model' : undefined;
   return new ModelCallError(
     `The model endpoint ${endpoint} answered HTTP ${status}${attempts}: ${providerMessage}${hintFor(status, call)}`,
-    { status, retryable },
+    { status, retryable, setup },
   );
+}
+
+// Refused, or a name that resolves to nothing: the base URL names no server. A timeout or a dropped connection
+// may be the network's passing fault, and stays a failed call.
+const NOTHING_LISTENS = new Set(['ECONNREFUSED', 'ENOTFOUND']);
+
+function nothingListens(error: unknown): boolean {
+  for (let cause: unknown = error, depth = 0; cause !== undefined && cause !== null && depth < 5; depth += 1) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && NOTHING_LISTENS.has(code)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** @google/genai puts the error body, as JSON text, in its message: Google's `{"error": {"message": …}}`. */

@@ -32,6 +32,12 @@ export class ModelRequestError extends ModelError {
   override name = 'ModelRequestError';
 }
 
+/**
+ * Which setting an endpoint's answer says is wrong: the key (401, 403), the model's name (404), or the base URL
+ * (nothing listens there). A person fixes these, and no retry or other task would go better until they do.
+ */
+export type ModelSetupFault = 'key' | 'model' | 'base-url';
+
 /** The endpoint failed or refused the call, after the client's retries. */
 export class ModelCallError extends ModelError {
   override name = 'ModelCallError';
@@ -39,10 +45,13 @@ export class ModelCallError extends ModelError {
   readonly status: number | undefined;
   /** Whether waiting and calling again might succeed (rate limit, server error, timeout). */
   readonly retryable: boolean;
-  constructor(message: string, options: { status?: number | undefined; retryable: boolean }) {
+  /** Set when the answer means the setup is wrong, not the task. */
+  readonly setup: ModelSetupFault | undefined;
+  constructor(message: string, options: { status?: number | undefined; retryable: boolean; setup?: ModelSetupFault | undefined }) {
     super(message);
     this.status = options.status;
     this.retryable = options.retryable;
+    this.setup = options.setup;
   }
 }
 

@@ -30,7 +30,10 @@ export interface SightlineProcess {
  */
 export function startSightline(args: readonly string[], env: Record<string, string | undefined> = {}): SightlineProcess {
   const modelSetting = (name: string) => /^(OPENAI_|ANTHROPIC_|SIGHTLINE_|GEMINI_|GOOGLE_)/.test(name);
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !modelSetting(name)));
+  // The tests run under npm (`npm test`, `npx vitest`), but this process is started directly, not by npm: it must
+  // not take a second Ctrl+C for npm's forwarded copy (cli/run/interrupts.ts).
+  const npmRun = (name: string) => name === 'npm_lifecycle_event';
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !modelSetting(name) && !npmRun(name)));
   const child = spawn(process.execPath, [builtCli(), ...args], {
     cwd: REPO_ROOT,
     env: { ...inherited, ...env },

@@ -3,6 +3,8 @@ import { relative, resolve } from 'node:path';
 import { FlowFileError, loadFlowRun, type FlowFileProblem, type FlowRun } from '../../flows/flow-file.js';
 import type { Flow } from '../../flows/flow-model.js';
 import { parseShard, shardOf } from '../../flows/shards.js';
+import { flowUrlScopeProblems } from '../../flows/flow-url-scope.js';
+import type { BrowserUrlScopeSettings } from '../../operators/browser-url-scope.js';
 import { EXIT, UserError } from '../io.js';
 
 /** Every file read and checked (a batch index's scripts in its place); all their problems in one usage error. */
@@ -23,6 +25,13 @@ export function readFlows(
     if (error instanceof FlowFileError) throw new FlowFilesRefused(error.problems, `the flow files have problems; nothing was run:\n${error.message}`);
     throw error;
   }
+}
+
+/** A literal URL outside the browser's scope, refused as a problem of its file (this machine's configuration's scope). */
+export function refuseOutOfScopeUrls(flows: readonly Flow[], scope: BrowserUrlScopeSettings): void {
+  const problems = flowUrlScopeProblems(flows, scope);
+  if (problems.length === 0) return;
+  throw new FlowFilesRefused(problems, `the flow files have problems; nothing was run:\n${new FlowFileError(problems).message}`);
 }
 
 /** The flow files were refused (exit 2); the problems are kept, so that the reports can name each one. */

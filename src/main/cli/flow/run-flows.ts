@@ -27,7 +27,7 @@ import { redactingWriter } from '../run/secrets.js';
 import { askOnTerminal } from '../run/terminal-question.js';
 import { enqueueFlows } from '../queue/enqueue-flows.js';
 import { queueAddressOf } from '../queue/queue-address.js';
-import { orderedFlows, readFlows } from './flow-files.js';
+import { orderedFlows, readFlows, refuseOutOfScopeUrls } from './flow-files.js';
 import { flowCdpTarget, type FlowCdpSettings } from './flow-cdp.js';
 import { flowLauncher } from './flow-launch.js';
 import { flowLine, stepLine, summaryLine } from './flow-lines.js';
@@ -98,6 +98,7 @@ async function checkedRun(
     unpricedCeilingRefusal(loaded.config, options.maxCost, '--max-cost') ?? unpricedCeilingRefusal(loaded.config, loaded.config.agent.maxCost, 'agent.maxCost');
   if (unheld !== undefined) throw new UserError(unheld, EXIT.usage);
   const run = readFlows(files, vars, io.env, io.cwd);
+  refuseOutOfScopeUrls(run.flows, loaded.config.agent);
   const flows = orderedFlows(run, io.cwd, shard);
   // As in Midscene, the command line's flag wins over the batch index's setting.
   const concurrency = concurrencyFlag ?? run.batch?.concurrent ?? 1;

@@ -85,6 +85,7 @@ const TURN_END_WORDS: Record<Extract<AgentEvent, { type: 'turn-ended' }>['reason
   'cost-limit': 'stopped at the cost ceiling',
   stopped: 'stopped',
   error: 'failed with an error',
+  setup: 'failed: the setup is wrong',
 };
 
 export function totalTokens(usage: TokenUsage): number {

@@ -55,8 +55,8 @@ export function configFlags(options: RunOptions): Record<keyof typeof CONFIG_FLA
     'agent.maxSteps': options.maxSteps,
     'agent.maxCost': options.maxCost,
     'agent.confirm': options.confirm,
-    // --cdp attaches the browser operator; it needs no --operator browser of its own.
-    'agent.operator': options.operator ?? (options.cdp === undefined ? undefined : 'browser'),
+    // --cdp attaches the browser operator, and --url is a page only it opens: either implies it, as the SDK's url does.
+    'agent.operator': options.operator ?? (options.cdp === undefined && options.url === undefined ? undefined : 'browser'),
     'agent.allowFileUrls': allowFileUrlsFlag(options.allowFileUrls),
     'context.policy': options.contextPolicy,
   };
