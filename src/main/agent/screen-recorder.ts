@@ -8,7 +8,7 @@
 import type { ImageSource } from '../../shared/images.js';
 import type { Storage } from '../storage/index.js';
 import type { Operator } from '../operators/operator.js';
-import type { Frame } from '../perception/frame.js';
+import type { Frame, RawImage } from '../perception/frame.js';
 import { dedupFrame, type DedupSettings, type PreviousImage } from '../perception/capture-with-dedup.js';
 import { computeHash } from '../perception/hashes.js';
 import { encodeLossless } from '../perception/image-encoding.js';
@@ -52,6 +52,14 @@ export class ScreenRecorder {
   private scope: TurnScope | undefined;
   private lastStored: PreviousImage | undefined;
   private lastSeen: Frame | undefined;
+  /**
+   * The frame the last watch settled on, kept across turns: the next turn's first watch takes a capture
+   * pixel-identical to it as settled at once, instead of watching again what the last action's watch already saw
+   * settle. Any change since shows as a pixel, and is watched as usual.
+   */
+  private lastSettled: Frame | undefined;
+  /** The recording's settled frame after the action about to be replayed (expectSettledFrame); one action only. */
+  private expected: RawImage | undefined;
 
   constructor(private readonly options: ScreenRecorderOptions) {}
 
@@ -59,6 +67,16 @@ export class ScreenRecorder {
   beginTurn(scope: TurnScope): void {
     this.scope = scope;
     this.lastStored = undefined;
+    this.expected = undefined;
+  }
+
+  /**
+   * What the next watched capture may settle on at its first frame: the screen a replayed action led to when it
+   * was recorded. Only for an action the recording shows changed the screen: one that changed nothing keeps the
+   * unchanged minimum (the app may not have reacted yet). Used by the next capture after an action, then dropped.
+   */
+  expectSettledFrame(frame: RawImage | undefined): void {
+    this.expected = frame;
   }
 
   /** The screen now; after an action, once it has settled (or at the cap). */
@@ -151,18 +169,25 @@ export class ScreenRecorder {
   /** One frame, hashed; after an action, the settled one, from frames that are compared and dropped. */
   private async captureFrame(afterAction: boolean): Promise<{ frame: Frame; hash: string; settle?: SettleOutcome }> {
     const { operator, dedup, settle } = this.options;
+    const expected = this.expected;
+    this.expected = undefined;
     if (!afterAction || settle === undefined || settle.maxMs === 0) {
       const frame = await operator.capture();
       return { frame, hash: computeHash(frame, dedup.algorithm) };
     }
+    // At a turn's start nothing was just done: the screen the last watch settled on, still there to the pixel, is settled.
+    const turnStart = this.lastStored === undefined;
+    const knownSettled = turnStart ? this.lastSettled : expected;
     const watch = () => watchUntilSettled(operator, {
-      settings: settle,
+      settings: turnStart && knownSettled !== undefined ? { ...settle, firstWaitMs: 0 } : settle,
+      knownSettled,
       comparison: { algorithm: dedup.algorithm, threshold: dedup.threshold },
       clock: this.options.settleClock,
       before: this.lastStored === undefined ? undefined : { frame: this.lastStored.frame, hash: this.lastStored.hashAlgorithm === dedup.algorithm ? this.lastStored.hash : undefined },
       waitForPendingWork: operator.waitForPendingWork === undefined ? undefined : (remainingMs) => operator.waitForPendingWork!(remainingMs),
     });
     const settled = operator.aroundCaptures === undefined ? await watch() : await operator.aroundCaptures(watch);
+    this.lastSettled = settled.settled ? settled.frame : undefined;
     return {
       frame: settled.frame,
       hash: settled.hash,
