@@ -3,7 +3,8 @@
  * screen is watched until it settles, only the settled frame is stored, the step records how it settled,
  * and the model is told when the screen was still changing at the cap. Time is a virtual clock.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as imageEncoding from '../../src/main/perception/image-encoding.js';
 import type { ComputerAction } from '../../src/shared/actions.js';
 import { DEFAULT_CONFIG } from '../../src/shared/config.js';
 import type { ModelView } from '../../src/shared/model-view.js';
@@ -19,6 +20,12 @@ import type { Storage } from '../../src/main/storage/index.js';
 import { FakeOperator } from '../helpers/fake-operator.js';
 import { startDispatchTurn } from '../helpers/hostile-turns.js';
 import { createTemporaryHome, openHomeStorage } from '../helpers/seed.js';
+
+// The real encoder, watched: when a frame's PNG starts to be made, against the captures.
+vi.mock('../../src/main/perception/image-encoding.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof imageEncoding>();
+  return { ...actual, encodeLossless: vi.fn(actual.encodeLossless) };
+});
 
 const SCREEN = { width: 320, height: 200 };
 const CLICK: ComputerAction = { action: 'click', x: 10, y: 10 };
@@ -244,5 +251,62 @@ describe('a frame already known to be the settled screen (issue 36: replay at th
     const moved = await performComputerAction({ action: 'move', x: 5, y: 5 }, scope, { operator, screen, policy: 'never', confirm: async () => true });
     // The expected frame is the screen before the move: not settled before 500 ms after it.
     expect(moved.record).toMatchObject({ result: { unchanged: true, settle: { settled: true, waitedMs: 530 } } });
+  });
+});
+
+describe('the settled frame stored (issue 36, part 4: the step\'s own work)', () => {
+  it("starts each watched frame's PNG as it is captured, so the settled one's is made while the watch waits for the next frame", async () => {
+    const clock = new VirtualClock();
+    const events: string[] = [];
+    const operator = new (class extends AnimatingOperator {
+      override async capture(): Promise<Frame> {
+        events.push('capture');
+        return super.capture();
+      }
+    })(clock, 0);
+    const { screen, scope } = await watchedTurn(operator, clock);
+    const encode = vi.mocked(imageEncoding.encodeLossless);
+    encode.mockClear();
+    events.length = 0;
+    encode.mockImplementation(async (image) => {
+      events.push('encode');
+      return (await vi.importActual<typeof imageEncoding>('../../src/main/perception/image-encoding.js')).encodeLossless(image);
+    });
+    try {
+      const result = await performComputerAction(CLICK, scope, { operator, screen, policy: 'never', confirm: async () => true });
+      // The first frame's PNG was under way before the second frame was captured, and no third encode was needed to store.
+      expect(events).toEqual(['capture', 'encode', 'capture', 'encode']);
+      const stored = storage.images.listByTurn(scope.turnId).at(-1)!;
+      expect(result.record?.result).toMatchObject({ screenshotImageId: stored.id, settle: { frames: 2 } });
+      const read = await storage.images.read(stored.id);
+      expect(read.status).toBe('ok');
+      const decoded = await imageEncoding.decodeImageBytes((read as { bytes: Buffer }).bytes);
+      expect(decoded.rgba.equals(operator.captured.at(-1)!.rgba)).toBe(true);
+    } finally {
+      encode.mockReset();
+      const actual = await vi.importActual<typeof imageEncoding>('../../src/main/perception/image-encoding.js');
+      encode.mockImplementation(actual.encodeLossless);
+    }
+  });
+
+  it('stores the PNG the source gave as it came (a browser\'s DevTools screenshot), not one encoded again', async () => {
+    const clock = new VirtualClock();
+    const operator = new (class extends AnimatingOperator {
+      lastPng: Buffer | undefined;
+      override async capture(): Promise<Frame> {
+        const frame = await super.capture();
+        const actual = await vi.importActual<typeof imageEncoding>('../../src/main/perception/image-encoding.js');
+        this.lastPng = await actual.encodeLossless(frame);
+        return { ...frame, png: this.lastPng };
+      }
+    })(clock, 0);
+    const { screen, scope } = await watchedTurn(operator, clock);
+    const encode = vi.mocked(imageEncoding.encodeLossless);
+    encode.mockClear();
+    await performComputerAction(CLICK, scope, { operator, screen, policy: 'never', confirm: async () => true });
+    expect(encode).not.toHaveBeenCalled();
+    const stored = storage.images.listByTurn(scope.turnId).at(-1)!;
+    const read = await storage.images.read(stored.id);
+    expect((read as { bytes: Buffer }).bytes.equals(operator.lastPng!)).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import type { ImageSource } from '../../shared/images.js';
 import type { Storage } from '../storage/index.js';
 import type { Operator } from '../operators/operator.js';
 import type { Frame, RawImage } from '../perception/frame.js';
+import type { FrameSource } from '../perception/frame-source.js';
 import { dedupFrame, type DedupSettings, type PreviousImage } from '../perception/capture-with-dedup.js';
 import { computeHash } from '../perception/hashes.js';
 import { encodeLossless } from '../perception/image-encoding.js';
@@ -60,6 +61,8 @@ export class ScreenRecorder {
   private lastSettled: Frame | undefined;
   /** The recording's settled frame after the action about to be replayed (expectSettledFrame); one action only. */
   private expected: RawImage | undefined;
+  /** PNGs of the latest watch's last frames, started as each was captured (encodingSource). */
+  private encodings: Array<{ frame: Frame; png: Promise<Buffer> }> = [];
 
   constructor(private readonly options: ScreenRecorderOptions) {}
 
@@ -103,7 +106,7 @@ export class ScreenRecorder {
     const record = await this.options.storage.images.put({
       sessionId: scope.sessionId,
       turnId: scope.turnId,
-      bytes: await encodeLossless(frame),
+      bytes: await this.pngOf(frame),
       mime: 'image/png',
       width: frame.width,
       height: frame.height,
@@ -166,6 +169,40 @@ export class ScreenRecorder {
     }
   }
 
+  /**
+   * The frame's PNG for the blob: the source's own when it gave one (Chromium's, stored as it came), else one
+   * encoded while the watch waited for its next frame (of this frame or an earlier one with the same pixels),
+   * else encoded now.
+   */
+  private async pngOf(frame: Frame): Promise<Buffer> {
+    if (frame.png !== undefined) return frame.png;
+    const early = this.encodings.find((encoding) => encoding.frame === frame) ?? this.encodings.find((encoding) => encoding.frame.width === frame.width && encoding.frame.height === frame.height && encoding.frame.rgba.equals(frame.rgba));
+    this.encodings = [];
+    return (await early?.png.catch(() => undefined)) ?? encodeLossless(frame);
+  }
+
+  /**
+   * The operator as the watch sees it: each frame's PNG starts to be encoded (off the main thread, in sharp's
+   * pool) as soon as it is captured, while the watch sleeps until its next frame. A settled pair is most often
+   * the same pixels twice, so the PNG of the pair's first frame is ready when the second is stored. Only the
+   * last two are kept; an encoding no frame uses is dropped.
+   */
+  private encodingSource(): FrameSource {
+    const { operator } = this.options;
+    this.encodings = [];
+    return {
+      capture: async () => {
+        const frame = await operator.capture();
+        if (frame.png === undefined) {
+          const png = encodeLossless(frame);
+          png.catch(() => undefined);
+          this.encodings = [...this.encodings.slice(-1), { frame, png }];
+        }
+        return frame;
+      },
+    };
+  }
+
   /** One frame, hashed; after an action, the settled one, from frames that are compared and dropped. */
   private async captureFrame(afterAction: boolean): Promise<{ frame: Frame; hash: string; settle?: SettleOutcome }> {
     const { operator, dedup, settle } = this.options;
@@ -178,7 +215,8 @@ export class ScreenRecorder {
     // At a turn's start nothing was just done: the screen the last watch settled on, still there to the pixel, is settled.
     const turnStart = this.lastStored === undefined;
     const knownSettled = turnStart ? this.lastSettled : expected;
-    const watch = () => watchUntilSettled(operator, {
+    const source = this.encodingSource();
+    const watch = () => watchUntilSettled(source, {
       settings: turnStart && knownSettled !== undefined ? { ...settle, firstWaitMs: 0 } : settle,
       knownSettled,
       comparison: { algorithm: dedup.algorithm, threshold: dedup.threshold },
