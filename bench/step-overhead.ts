@@ -1,6 +1,6 @@
 /**
  * Per-step overhead, model time excluded: a click → the settled screenshot → its hash and the dedup decision
- * → the stored frame and step → the next request built, at 1920x1080, as the agent runs it. On the desktop
+ * → the stored frame and step → the next request built, as the agent runs it (1280x800 since issue 36). On the desktop
  * operator (a Chromium window on a private Xvfb this section starts and stops by pid) and the browser operator
  * (headless Chromium), on a static page (the click changes a panel's colour at once) and on a page whose
  * click starts a 300 ms CSS transition. The baseline is the old fixed 500 ms sleep before one capture,

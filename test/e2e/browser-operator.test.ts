@@ -38,7 +38,15 @@ const PAGE = `<!doctype html>
 <script>
   let sequence = 0;
   function report(event) { fetch('/event', { method: 'POST', body: JSON.stringify({ sequence: sequence++, ...event }) }); }
-  document.getElementById('press').addEventListener('click', () => report({ type: 'click', target: 'press' }));
+  // Pointer moves since the test last zeroed them, and whether the pointer was over the button when it was pressed.
+  window.moves = 0;
+  let over = false;
+  let atDown = {};
+  document.addEventListener('pointermove', () => window.moves++);
+  document.getElementById('press').addEventListener('pointerenter', () => { over = true; });
+  document.getElementById('press').addEventListener('pointerleave', () => { over = false; });
+  document.getElementById('press').addEventListener('pointerdown', () => { atDown = { moves: window.moves, over }; });
+  document.getElementById('press').addEventListener('click', () => report({ type: 'click', target: 'press', ...atDown }));
   document.getElementById('name').addEventListener('input', (event) => report({ type: 'input', value: event.target.value }));
   document.getElementById('double').addEventListener('dblclick', () => report({ type: 'dblclick' }));
   document.getElementById('double').addEventListener('click', (event) => { if (event.detail === 3) report({ type: 'tripleclick' }); });
@@ -156,6 +164,17 @@ describe.skipIf(!hasBrowser)('browser operator', () => {
   it('clicks a button', async () => {
     await run({ action: 'click', ...at(200, 130) });
     await eventually((event) => event.type === 'click' && event.target === 'press');
+  });
+
+  it('clicks after one or two pointer moves, the pointer already over the target when it is pressed (issue 36)', async () => {
+    await run({ action: 'move', ...at(900, 700) });
+    expect(await operator.evaluate('window.moves = 0')).toEqual({ ok: true, value: 0 });
+    events = [];
+    await run({ action: 'click', ...at(200, 130) });
+    const click = await eventually((event) => event.type === 'click' && event.target === 'press');
+    expect(click.over).toBe(true);
+    expect(click.moves).toBeGreaterThanOrEqual(1);
+    expect(click.moves).toBeLessThanOrEqual(2);
   });
 
   it('types into a field, selects all and deletes it with keys, and types again', async () => {

@@ -50,12 +50,15 @@ describe('captureWithDedup', () => {
   });
 
   it('uses the stored hash when it was made with the configured algorithm, and ignores it otherwise', async () => {
-    const previous = frameOf(64, 48);
+    // One channel of one pixel a level off: no region changed, so the decision rests on the hashes (pixel-identical
+    // frames are duplicates without one).
+    const previous = frameOf(64, 48, { x: 20, y: 20 });
+    previous.rgba[0] = 201;
     const wrongHash = 'ffffffffffffffff';
-    const trusted = await captureWithDedup(sourceOf(frameOf(64, 48)), { frame: previous, imageId: 'img_0123456789ab', hash: wrongHash, hashAlgorithm: 'phash' }, SETTINGS);
+    const trusted = await captureWithDedup(sourceOf(frameOf(64, 48, { x: 20, y: 20 })), { frame: previous, imageId: 'img_0123456789ab', hash: wrongHash, hashAlgorithm: 'phash' }, SETTINGS);
     // The stored hash is taken as given: a hash 63 bits away exceeds the threshold.
     expect(trusted.kind).toBe('new');
-    const ignored = await captureWithDedup(sourceOf(frameOf(64, 48)), { frame: previous, imageId: 'img_0123456789ab', hash: wrongHash, hashAlgorithm: 'dhash' }, SETTINGS);
+    const ignored = await captureWithDedup(sourceOf(frameOf(64, 48, { x: 20, y: 20 })), { frame: previous, imageId: 'img_0123456789ab', hash: wrongHash, hashAlgorithm: 'dhash' }, SETTINGS);
     expect(ignored.kind).toBe('unchanged');
   });
 });

@@ -149,6 +149,42 @@ describe('watching the screen settle', () => {
     expect(unaware.frames).toBe(2);
   });
 
+  it('settles at the first frame pixel-identical to a frame known to be the settled screen', async () => {
+    const clock = new VirtualClock();
+    const known = screenWithBlockAt(100);
+    const screen = new ScriptedScreen(clock, () => screenWithBlockAt(100));
+    const settled = await watchUntilSettled(screen, { settings: SETTINGS, comparison: COMPARISON, clock, before: { frame: screenWithBlockAt(0) }, knownSettled: known });
+    expect(settled).toMatchObject({ settled: true, frames: 1, waitedMs: SETTINGS.firstWaitMs });
+    // One pixel off is not the known frame: a pair is watched for as always.
+    const near = screenWithBlockAt(100);
+    near.rgba[0] = 0;
+    const watched = await watchUntilSettled(new ScriptedScreen(new VirtualClock(), () => screenWithBlockAt(100)), { settings: SETTINGS, comparison: COMPARISON, clock: new VirtualClock(), knownSettled: near });
+    expect(watched.frames).toBe(2);
+  });
+
+  it('takes a known settled frame that is still the screen before the action only after the unchanged minimum', async () => {
+    const clock = new VirtualClock();
+    const before = screenWithBlockAt(0);
+    const screen = new ScriptedScreen(clock, () => screenWithBlockAt(0));
+    const settled = await watchUntilSettled(screen, { settings: SETTINGS, comparison: COMPARISON, clock, before: { frame: before }, knownSettled: screenWithBlockAt(0) });
+    expect(settled).toMatchObject({ settled: true, waitedMs: 530 });
+  });
+
+  it('compares pixel-identical frames without a hash or change detection (the pixel-equality fast path)', async () => {
+    const { compareFrames } = await import('../../src/main/perception/compare-frames.js');
+    const { judgeReplayFrame, strictlyIdentical } = await import('../../src/main/perception/replay-divergence.js');
+    const { dedupFrame } = await import('../../src/main/perception/capture-with-dedup.js');
+    const hashes = vi.mocked(computeHash);
+    const first = screenWithBlockAt(40);
+    const second = screenWithBlockAt(40);
+    hashes.mockClear();
+    expect(compareFrames(first, second, COMPARISON)).toEqual({ duplicate: true, distance: 0, algorithm: 'phash', regions: [] });
+    expect(judgeReplayFrame(first, second, { x: 10, y: 10 }, COMPARISON)).toEqual({ same: true, distance: 0, regions: [], identical: true });
+    expect(strictlyIdentical(first, second, COMPARISON)).toBe(true);
+    expect(dedupFrame({ frame: second, hash: 'f'.repeat(16) }, { frame: first, imageId: 'img_1' }, { enabled: true, ...COMPARISON })).toMatchObject({ kind: 'unchanged', sameAs: 'img_1' });
+    expect(hashes).not.toHaveBeenCalled();
+  });
+
   it('counts a resized screen as a change', async () => {
     const clock = new VirtualClock();
     const small = asFrame(Buffer.alloc(160 * 100 * 4, 230));

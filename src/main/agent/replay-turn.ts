@@ -106,6 +106,8 @@ export type ReplayRun =
  */
 export async function replayRecording(parts: ReplayParts, recording: Extract<Recording, { replayable: true }>, first: { imageId: string }): Promise<ReplayRun> {
   const frames = new RecordedFrames(parts.storage);
+  // Read and decoded while the first actions are checked, done and watched, not each when its comparison needs it.
+  frames.prefetch(recording.actions.flatMap((action) => [action.beforeImageId, ...(action.afterImageId === undefined ? [] : [action.afterImageId])]));
   let present = { imageId: first.imageId, frame: requireFrame(parts.screen) };
   let done = 0;
   if (recording.actions.length === 0 && recording.finishedOnImageId !== undefined) {
@@ -137,6 +139,7 @@ export async function replayRecording(parts: ReplayParts, recording: Extract<Rec
     const call = { id: `replay_${recording.turnId}_${recorded.index}`, name: 'computer', argumentsText: JSON.stringify(recorded.action) };
     const thought = `Replayed: action ${recorded.index} of the recording (${recording.turnId}), on a screen checked against ${recorded.beforeImageId}.`;
     parts.turn.storeCalls([{ type: 'text', text: thought }], [call]);
+    parts.screen.expectSettledFrame(await settledFrameAfter(frames, recorded, before));
     const view = { ...recorded.view, frameWidth: present.frame.width, frameHeight: present.frame.height };
     const taken = await parts.turn.take(
       call,
@@ -228,17 +231,37 @@ function requireFrame(screen: ScreenRecorder): RawImage {
   return frame;
 }
 
+/**
+ * The screen a recorded action led to, when the recording shows it changed the screen: the watch after the replayed
+ * action may take a first frame pixel-identical to it as settled. An action that changed nothing gets none, so the
+ * watch keeps its unchanged minimum (the app may not have reacted yet).
+ */
+async function settledFrameAfter(frames: RecordedFrames, recorded: RecordedAction, before: RawImage): Promise<RawImage | undefined> {
+  if (recorded.afterImageId === undefined || recorded.afterImageId === recorded.beforeImageId) return undefined;
+  const after = await frames.read(recorded.afterImageId);
+  return after === undefined || after.rgba.equals(before.rgba) ? undefined : after;
+}
+
 /** Recorded frames, decoded once each (blobs/ or cold storage, hash-checked). */
 class RecordedFrames {
-  private readonly decoded = new Map<string, RawImage | undefined>();
+  private readonly decoded = new Map<string, Promise<RawImage | undefined>>();
 
   constructor(private readonly storage: Storage) {}
 
-  async read(imageId: string): Promise<RawImage | undefined> {
-    if (this.decoded.has(imageId)) return this.decoded.get(imageId);
-    const read = await this.storage.images.retrieve(imageId);
-    const frame = read.status === 'ok' ? await decodeImageBytes(read.bytes) : undefined;
-    this.decoded.set(imageId, frame);
+  /** Starts reading them all; a read that fails here fails again, and is answered, when it is asked for. */
+  prefetch(imageIds: readonly string[]): void {
+    for (const imageId of imageIds) this.read(imageId).catch(() => this.decoded.delete(imageId));
+  }
+
+  read(imageId: string): Promise<RawImage | undefined> {
+    let frame = this.decoded.get(imageId);
+    if (frame === undefined) {
+      frame = (async () => {
+        const read = await this.storage.images.retrieve(imageId);
+        return read.status === 'ok' ? decodeImageBytes(read.bytes) : undefined;
+      })();
+      this.decoded.set(imageId, frame);
+    }
     return frame;
   }
 }

@@ -8,7 +8,8 @@
 import type { ImageSource } from '../../shared/images.js';
 import type { Storage } from '../storage/index.js';
 import type { Operator } from '../operators/operator.js';
-import type { Frame } from '../perception/frame.js';
+import type { Frame, RawImage } from '../perception/frame.js';
+import type { FrameSource } from '../perception/frame-source.js';
 import { dedupFrame, type DedupSettings, type PreviousImage } from '../perception/capture-with-dedup.js';
 import { computeHash } from '../perception/hashes.js';
 import { encodeLossless } from '../perception/image-encoding.js';
@@ -52,6 +53,16 @@ export class ScreenRecorder {
   private scope: TurnScope | undefined;
   private lastStored: PreviousImage | undefined;
   private lastSeen: Frame | undefined;
+  /**
+   * The frame the last watch settled on, kept across turns: the next turn's first watch takes a capture
+   * pixel-identical to it as settled at once, instead of watching again what the last action's watch already saw
+   * settle. Any change since shows as a pixel, and is watched as usual.
+   */
+  private lastSettled: Frame | undefined;
+  /** The recording's settled frame after the action about to be replayed (expectSettledFrame); one action only. */
+  private expected: RawImage | undefined;
+  /** PNGs of the latest watch's last frames, started as each was captured (encodingSource). */
+  private encodings: Array<{ frame: Frame; png: Promise<Buffer> }> = [];
 
   constructor(private readonly options: ScreenRecorderOptions) {}
 
@@ -59,6 +70,16 @@ export class ScreenRecorder {
   beginTurn(scope: TurnScope): void {
     this.scope = scope;
     this.lastStored = undefined;
+    this.expected = undefined;
+  }
+
+  /**
+   * What the next watched capture may settle on at its first frame: the screen a replayed action led to when it
+   * was recorded. Only for an action the recording shows changed the screen: one that changed nothing keeps the
+   * unchanged minimum (the app may not have reacted yet). Used by the next capture after an action, then dropped.
+   */
+  expectSettledFrame(frame: RawImage | undefined): void {
+    this.expected = frame;
   }
 
   /** The screen now; after an action, once it has settled (or at the cap). */
@@ -85,7 +106,7 @@ export class ScreenRecorder {
     const record = await this.options.storage.images.put({
       sessionId: scope.sessionId,
       turnId: scope.turnId,
-      bytes: await encodeLossless(frame),
+      bytes: await this.pngOf(frame),
       mime: 'image/png',
       width: frame.width,
       height: frame.height,
@@ -148,21 +169,63 @@ export class ScreenRecorder {
     }
   }
 
+  /**
+   * The frame's PNG for the blob: the source's own when it gave one (Chromium's, stored as it came), else one
+   * encoded while the watch waited for its next frame (of this frame or an earlier one with the same pixels),
+   * else encoded now.
+   */
+  private async pngOf(frame: Frame): Promise<Buffer> {
+    if (frame.png !== undefined) return frame.png;
+    const early = this.encodings.find((encoding) => encoding.frame === frame) ?? this.encodings.find((encoding) => encoding.frame.width === frame.width && encoding.frame.height === frame.height && encoding.frame.rgba.equals(frame.rgba));
+    this.encodings = [];
+    return (await early?.png.catch(() => undefined)) ?? encodeLossless(frame);
+  }
+
+  /**
+   * The operator as the watch sees it: each frame's PNG starts to be encoded (off the main thread, in sharp's
+   * pool) as soon as it is captured, while the watch sleeps until its next frame. A settled pair is most often
+   * the same pixels twice, so the PNG of the pair's first frame is ready when the second is stored. Only the
+   * last two are kept; an encoding no frame uses is dropped.
+   */
+  private encodingSource(): FrameSource {
+    const { operator } = this.options;
+    this.encodings = [];
+    return {
+      capture: async () => {
+        const frame = await operator.capture();
+        if (frame.png === undefined) {
+          const png = encodeLossless(frame);
+          png.catch(() => undefined);
+          this.encodings = [...this.encodings.slice(-1), { frame, png }];
+        }
+        return frame;
+      },
+    };
+  }
+
   /** One frame, hashed; after an action, the settled one, from frames that are compared and dropped. */
   private async captureFrame(afterAction: boolean): Promise<{ frame: Frame; hash: string; settle?: SettleOutcome }> {
     const { operator, dedup, settle } = this.options;
+    const expected = this.expected;
+    this.expected = undefined;
     if (!afterAction || settle === undefined || settle.maxMs === 0) {
       const frame = await operator.capture();
       return { frame, hash: computeHash(frame, dedup.algorithm) };
     }
-    const watch = () => watchUntilSettled(operator, {
-      settings: settle,
+    // At a turn's start nothing was just done: the screen the last watch settled on, still there to the pixel, is settled.
+    const turnStart = this.lastStored === undefined;
+    const knownSettled = turnStart ? this.lastSettled : expected;
+    const source = this.encodingSource();
+    const watch = () => watchUntilSettled(source, {
+      settings: turnStart && knownSettled !== undefined ? { ...settle, firstWaitMs: 0 } : settle,
+      knownSettled,
       comparison: { algorithm: dedup.algorithm, threshold: dedup.threshold },
       clock: this.options.settleClock,
       before: this.lastStored === undefined ? undefined : { frame: this.lastStored.frame, hash: this.lastStored.hashAlgorithm === dedup.algorithm ? this.lastStored.hash : undefined },
       waitForPendingWork: operator.waitForPendingWork === undefined ? undefined : (remainingMs) => operator.waitForPendingWork!(remainingMs),
     });
     const settled = operator.aroundCaptures === undefined ? await watch() : await operator.aroundCaptures(watch);
+    this.lastSettled = settled.settled ? settled.frame : undefined;
     return {
       frame: settled.frame,
       hash: settled.hash,

@@ -71,7 +71,8 @@ export class BrowserFrameSource implements FrameSource {
     const [answer] = await Promise.all([this.page.evaluate(hideCaretsThen(READ_VIEWPORT)), hideCaretsInChildFrames(this.page)]);
     const viewport = ViewportSchema.parse(answer);
     const capturedAt = this.now();
-    const image = await decodeImageBytes(await this.screenshot(viewport));
+    const png = await this.screenshot(viewport);
+    const image = await decodeImageBytes(png);
     const scaleFactor = image.width / viewport.width;
     if (Math.abs(scaleFactor - viewport.devicePixelRatio) > 0.01) {
       throw new Error(
@@ -85,6 +86,7 @@ export class BrowserFrameSource implements FrameSource {
       displayId: null,
       bounds: { x: 0, y: 0, width: viewport.width, height: viewport.height },
       capturedAt,
+      png,
     };
   }
 

@@ -11,6 +11,12 @@ import type { KeyChord } from './key-combination.js';
 export const PIXELS_PER_SCROLL_NOTCH = 100;
 /** Intermediate mouse moves, so that hover and drag handlers see motion rather than a jump. */
 const MOVE_STEPS = 5;
+/**
+ * On the way to a click, two moves: hover handlers see the pointer arrive (pointerenter) and move over the target
+ * before the press, in two round trips instead of five, and the press is not preceded by a third move to the same
+ * point (Playwright's `mouse.click` moves again first).
+ */
+const CLICK_MOVE_STEPS = 2;
 const DRAG_STEPS = 10;
 
 export class PlaywrightInput implements InputDriver {
@@ -33,8 +39,16 @@ export class PlaywrightInput implements InputDriver {
   }
 
   async click(at: Point, button: MouseButton, count: 1 | 2 | 3, held: KeyChord = []): Promise<void> {
-    await this.move(at);
-    await this.withKeysDown(held, () => this.currentPage().mouse.click(at.x, at.y, { button, clickCount: count }));
+    const mouse = this.currentPage().mouse;
+    this.lastPointer = at;
+    await mouse.move(at.x, at.y, { steps: CLICK_MOVE_STEPS });
+    // What Playwright's mouse.click does after its move: a press and a release per click, each counting up.
+    await this.withKeysDown(held, async () => {
+      for (let clickCount = 1; clickCount <= count; clickCount++) {
+        await mouse.down({ button, clickCount });
+        await mouse.up({ button, clickCount });
+      }
+    });
   }
 
   async drag(path: readonly Point[]): Promise<void> {

@@ -36,6 +36,9 @@ export class FrameSizeMismatchError extends Error {
 
 export function compareFrames(before: RawImage, after: RawImage, options: CompareOptions): FrameComparison {
   if (before.width !== after.width || before.height !== after.height) throw new FrameSizeMismatchError(before, after);
+  // The same pixels have the same hash (distance 0) and no changed region: one memcmp instead of two hashes and
+  // a pass of change detection over every pixel. Most frames a settle watch or a replay compares are this case.
+  if (before.rgba.equals(after.rgba)) return { duplicate: true, distance: 0, algorithm: options.algorithm, regions: [] };
   const beforeHash = options.knownHashes?.before ?? computeHash(before, options.algorithm);
   const afterHash = options.knownHashes?.after ?? computeHash(after, options.algorithm);
   const distance = hammingDistance(beforeHash, afterHash);

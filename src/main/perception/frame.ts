@@ -27,6 +27,11 @@ export interface Frame extends RawImage {
   bounds: ScreenBounds;
   /** When the pixels were read, in milliseconds since the epoch. */
   capturedAt: number;
+  /**
+   * The lossless PNG the source itself gave, when it gave one (a browser's DevTools screenshot): these pixels
+   * exactly, so it is stored as it came instead of being encoded again.
+   */
+  png?: Buffer | undefined;
 }
 
 /** A changed area, in the pixel coordinates of the frame (not the screen, not the image sent to a model). */

@@ -6,13 +6,15 @@
  * character or a ticked checkbox between two frames means "still changing"). The second frame of that pair
  * is the screenshot: it is not captured again. A screen that never settles (a video, a spinner, a caret the
  * page animates) is taken as it is when the cap is reached, and the result says so (`settled: false`).
+ * A frame pixel-identical to one known to be this screen settled (`knownSettled`: the recording's settled frame
+ * after a replayed action, the last settled frame at a turn's start) needs no second frame: it is settled at once.
  *
  * Only two frames are held at a time and none is stored: the caller stores the one returned, so watching
  * costs memory for two frames (16 MB at 1920x1080) and no disk.
  */
 import type { DedupAlgorithm } from '../../shared/config.js';
 import { compareFrames } from './compare-frames.js';
-import type { Frame } from './frame.js';
+import type { Frame, RawImage } from './frame.js';
 import type { FrameSource } from './frame-source.js';
 import { computeHash } from './hashes.js';
 
@@ -64,6 +66,13 @@ export interface SettleWatch {
    * after the first wait and before the first frame, for at most `remainingMs` (what is left of the cap).
    */
   waitForPendingWork?: ((remainingMs: number) => Promise<void>) | undefined;
+  /**
+   * A picture this screen is known to show once settled: the recording's settled frame after a replayed action,
+   * or the frame the last watch settled on at a turn's start. A capture pixel-identical to it is settled at once,
+   * without a second frame to pair it with (still not before the unchanged minimum while it also equals
+   * `before`). Pixel equality only: a frame merely close to it is watched as any other.
+   */
+  knownSettled?: RawImage | undefined;
 }
 
 export interface SettledFrame {
@@ -89,15 +98,22 @@ export async function watchUntilSettled(source: FrameSource, watch: SettleWatch)
 
   let previous = await captureHashed(source, clock, comparison.algorithm);
   let frames = 1;
+  if (isKnownSettled(previous)) return result(previous, true);
   for (;;) {
     const nextStart = Math.max(clock.now(), previous.startedAt + settings.frameIntervalMs);
     if (nextStart >= deadline) return result(previous, false);
     await clock.sleep(nextStart - clock.now());
     const current = await captureHashed(source, clock, comparison.algorithm);
     frames += 1;
-    const settledHere = sameByDedupRule(previous, current, comparison) && !tooSoonToCallUnchanged(current);
+    const settledHere = (isKnownSettled(current) || sameByDedupRule(previous, current, comparison)) && !tooSoonToCallUnchanged(current);
     if (settledHere) return result(current, true);
     previous = current;
+  }
+
+  function isKnownSettled(current: HashedFrame): boolean {
+    const known = watch.knownSettled;
+    if (known === undefined || known.width !== current.frame.width || known.height !== current.frame.height) return false;
+    return known.rgba.equals(current.frame.rgba) && !tooSoonToCallUnchanged(current);
   }
 
   function tooSoonToCallUnchanged(current: HashedFrame): boolean {
