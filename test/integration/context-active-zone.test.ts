@@ -172,7 +172,7 @@ describe('the shape of the active zone', () => {
     // Anthropic: writes at 1.25× make a fold dearer (five), Anthropic's 20-block lookback caps it at six.
     expect(foldChunkFor(CLAUDE.pricing, 2)).toBe(5);
     expect(foldChunkFor({ ...CLAUDE.pricing!, cachedInputPerMillion: 0.003 }, 2)).toBe(6);
-    // The formula of decisions.md: the chosen chunk is the cheapest, ties going to the smaller.
+    // The formula of docs/decisions/0032-running-turn-reduced-views.md: the chosen chunk is the cheapest, ties going to the smaller.
     for (const share of [0.1, 0.25, 0.5, 1]) {
       const chosen = foldChunkFor(share === 1 ? undefined : automatic(share), 2);
       for (let chunk = 1; chunk <= 8; chunk += 1) expect(chunkCost(chosen, 2, share, 1)).toBeLessThanOrEqual(chunkCost(chunk, 2, share, 1) + 1e-9);

@@ -9,7 +9,7 @@
  * And spelled over several calls, none of which holds it: Qwen's `key` with at most 8 keys a call, and function
  * tools with one key a call. Every piece is masked in the stored rows once the call that completes the key is
  * recorded, and that call's events, and all after it, never show it; the events of the calls before it went
- * out when they ran (docs/decisions.md).
+ * out when they ran (docs/decisions/0058-pasting-and-spelled-secrets.md).
  */
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_LAYOUT } from '../../demo/demo-script.js';

@@ -61,7 +61,10 @@ describe('the reference pages', () => {
 
   it('are each linked from the README', () => {
     const readme = read('README.md');
-    const pages = execFileSync('git', ['ls-files', 'docs/*.md'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((file) => file !== '');
+    // One decision per file under docs/decisions/: the README links their index, which links each of them.
+    const pages = execFileSync('git', ['ls-files', 'docs/*.md'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => file !== '' && !(file.startsWith('docs/decisions/') && file !== 'docs/decisions/README.md'));
     expect(pages.length).toBeGreaterThan(2);
     for (const page of pages) expect(readme, `README links ${page}`).toContain(`](${page})`);
   });

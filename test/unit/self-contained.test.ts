@@ -128,7 +128,7 @@ describe('the repository is self-contained', () => {
     expect(referencesOutside('README.md', `[design](..${'/'}shared/ARCHITECTURE.md)`)).toHaveLength(1);
     expect(referencesOutside('docs/notes.md', `see ..${'/'}shared/ARCHITECTURE.md`)).toHaveLength(1);
     expect(referencesOutside('src/main/config/load.ts', `import type { Config } from '../../shared/config.js';`)).toEqual([]);
-    expect(brokenLinks('README.md', '[gone](docs/nowhere.md) [ok](docs/decisions.md) [web](https://example.com)', new Set(files), readDoc)).toEqual([
+    expect(brokenLinks('README.md', '[gone](docs/nowhere.md) [ok](docs/decisions/README.md) [web](https://example.com)', new Set(files), readDoc)).toEqual([
       'docs/nowhere.md',
     ]);
   });

@@ -6,7 +6,7 @@
  * "I logged in with hunter2"). Kept in memory only: writing it down anywhere would store the secret.
  *
  * Only strings long enough to be found in free text are masked outside the call that typed them
- * (password-masking.ts); the person's own request is left as they wrote it (see docs/decisions.md).
+ * (password-masking.ts); the person's own request is left as they wrote it (see docs/decisions/0052-typed-password-masked-everywhere.md).
  */
 import { redactStrings } from '../../shared/secret-redaction.js';
 import type { Storage } from '../storage/index.js';

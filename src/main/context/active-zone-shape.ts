@@ -1,6 +1,6 @@
 /**
- * How the running turn's screens are shown (ARCHITECTURE.md, "Zones"; the arithmetic is in docs/decisions.md,
- * 2026-11-22): the present screen at full detail, the screens just before it as reduced views, older ones
+ * How the running turn's screens are shown (ARCHITECTURE.md, "Zones"; the arithmetic is in
+ * docs/decisions/0032-running-turn-reduced-views.md): the present screen at full detail, the screens just before it as reduced views, older ones
  * folded to placeholders in chunks. How many, how small and how large a chunk follow from the model's price
  * table and image-token formula, so the same rules give the cheapest request under every provider's prices.
  *
@@ -68,7 +68,7 @@ export function activeZoneShape(
 }
 
 /**
- * The chunk size with the lowest cost per step, in reduced views' tokens (decisions.md, 2026-11-22):
+ * The chunk size with the lowest cost per step, in reduced views' tokens (docs/decisions/0032-running-turn-reduced-views.md):
  *
  *   cost(C) = u · (R + C − 1) / C  +  c · ((R − 1)(C − 1) / C + (C − 1) / 2)
  *

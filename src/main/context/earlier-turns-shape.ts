@@ -1,6 +1,6 @@
 /**
- * How ended turns are shown (ARCHITECTURE.md, "Zones"; the arithmetic is in docs/decisions.md, "Earlier turns
- * at the price they are worth"). The latest `anchorTurns` of them keep their anchors (first and last screen,
+ * How ended turns are shown (ARCHITECTURE.md, "Zones"; the arithmetic is in
+ * docs/decisions/0034-earlier-turns-by-price.md). The latest `anchorTurns` of them keep their anchors (first and last screen,
  * error frames) and their images' placeholders inline; older ones name all their folded images in one line.
  * Whether the anchors go whole or as reduced views follows the price table, as the active zone's shape does.
  *

@@ -1,8 +1,7 @@
 /**
  * An older ended turn names its folded images in one line (captions.ts, `placeholderSheetText`) rather than
  * one captioned placeholder each: a line per image cost about 22 tokens, which over fifty turns of ten screens
- * was most of what a request carried beyond a fixed window's (docs/decisions.md, "Earlier turns at the price
- * they are worth"). Every image stays named by id, so get_history_image still brings any of it back; the
+ * was most of what a request carried beyond a fixed window's (docs/decisions/0034-earlier-turns-by-price.md). Every image stays named by id, so get_history_image still brings any of it back; the
  * step each belongs to is its place in the line, and each step's action is still in the turn's text.
  *
  * The line takes the place of the turn's first folded image; the others are left out. A message whose only

@@ -4,7 +4,7 @@
  * of the browser that opens it. `serve:` names a folder inside the script's own, served on loopback for the flow;
  * the browser settings go to the flow's browser context; what only shapes Midscene's own output is ignored with a
  * note. Paths (`serve`, `cookie`, `downloadPath`) are read relative to the script and must stay inside its folder,
- * on their real paths too, as a flow file reads nothing else (docs/decisions.md, issue 33).
+ * on their real paths too, as a flow file reads nothing else (docs/decisions/0072-flow-file-confinement.md).
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';

@@ -103,7 +103,7 @@ const TODAY = '2026-11-28';
 /** "Context window: 1M tokens" on each Claude 5-family and Opus 4.8 model page. */
 const ONE_MILLION = 1_000_000;
 
-/** Looked for with the search tool on 2026-11-28; what came back is in docs/decisions.md (issue 34, part 5). */
+/** Looked for with the search tool on 2026-11-28; what came back is in docs/decisions/0083-models-and-prices-table.md. */
 const NO_OPENAI_PAGE = "no OpenAI page read gives this model's price (only resellers' and blogs' pages were found)";
 const NO_GOOGLE_PAGE = "no Google page read gives this model's price (only resellers' and blogs' pages were found)";
 

@@ -1,6 +1,6 @@
 /**
  * MCP over stdio for `sightline mcp`: one JSON-RPC message per line on stdin and stdout, as the SDK's
- * StdioServerTransport does, but answering what that one drops (docs/decisions.md, 2026-11-27):
+ * StdioServerTransport does, but answering what that one drops (docs/decisions/0061-mcp-stdio-transport.md):
  * - a line that is not a message the server can take gets its JSON-RPC error (incoming-line.ts), where the
  *   SDK only called `onerror` and the client waited for an answer that never came;
  * - a line longer than the limit is discarded as it arrives, answered -32600, and the next line is read as

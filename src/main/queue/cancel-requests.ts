@@ -5,7 +5,7 @@
  *
  * Why not the queue's event stream, as before: a worker listening there for the one custom event read every event of
  * its queue (each step's progress of every flow on every worker), so its reads grew as workers × steps; measured at
- * 97% of Redis's commands at 100 workers (docs/decisions.md, the flow queue). One MGET a second per busy worker is
+ * 97% of Redis's commands at 100 workers (docs/decisions/0069-flow-queue.md). One MGET a second per busy worker is
  * flat in the number of workers, costs nothing while idle, and a key outlives an outage, where an event sent while a
  * worker was cut off was missed by it.
  */

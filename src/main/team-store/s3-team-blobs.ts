@@ -4,7 +4,7 @@
  *
  * Checksums. Since early 2025 the SDK's default (`requestChecksumCalculation: 'WHEN_SUPPORTED'`) sends a streamed
  * body as `aws-chunked` with a trailing CRC32. Real S3 decodes that; s3rver stores the chunk framing as the object's
- * bytes (a 3 MiB file came back 474 bytes longer, measured: docs/decisions.md "The team store's S3 checksums"), and
+ * bytes (a 3 MiB file came back 474 bytes longer, measured: docs/decisions/0070-team-store-s3-checksums.md), and
  * other S3-compatible services are reported to refuse such uploads. So the SDK computes no checksum of its own
  * (WHEN_REQUIRED both ways) and the body goes as plain bytes with a Content-Length; instead every PUT carries
  * `x-amz-checksum-sha256` with the hash the key already names, which S3 verifies against the bytes it receives,

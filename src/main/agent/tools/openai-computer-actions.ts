@@ -6,7 +6,7 @@
  * Coordinates pass through unchanged: they are pixels of the screenshot the model was shown (the model
  * profile's `pixels` space), and the one mapping in operators/coordinates.ts takes them to the screen.
  *
- * Choices (docs/decisions.md, "OpenAI's computer tool"):
+ * Choices (docs/decisions/0023-openai-computer-dialect.md):
  * - click `button`: left → click, right → right_click, wheel → middle_click. back and forward are refused:
  *   neither operator has those buttons, and a browser's history keys are not delivered to a headless page.
  * - keys held during a mouse action (`keys` on click, scroll, move, drag) are refused: the operators press
