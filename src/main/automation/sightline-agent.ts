@@ -6,13 +6,14 @@
  * - `assert(statement)`: the model looks and judges; false throws AssertionFailedError with its reason and evidence;
  * - `check(statement)`: the same judgement, returned as a boolean (a flow's `if`);
  * - `extract(prompt, schema)`: the model reads a value off the screen, checked against the schema;
+ * - `locate(description)`: the model boxes an element; its rect and center come back in the page's coordinates;
  * - `waitFor(condition, { timeout })`: the model is asked again only when the screen changes, until it is met;
  * - `goto(url)`: the page opens a URL, inside the scope, without the model;
  * - `close()`: stops what runs and releases the operator and the database.
  *
  * Every step is kept in `steps` (what the JSON and JUnit reports are made of), with its cost.
  */
-import type { StepKind } from '../../shared/answers.js';
+import type { LocatedElement, StepKind } from '../../shared/answers.js';
 import type { CostTotals } from '../../shared/cost.js';
 import { readDuration } from '../../shared/durations.js';
 import { replayKeyOf, replaySavings } from '../../shared/replay.js';
@@ -167,6 +168,17 @@ export class SightlineAgent {
       throw failure(step, `Nothing was extracted: ${step.reason ?? 'no reason given'}.`);
     }
     return step.answer.value as T;
+  }
+
+  /**
+   * The model boxes the element described on the latest screenshot, and its rect and center come back in the
+   * page's own coordinates (Midscene's aiLocate): mapped from the image the model saw through the same scaling
+   * its clicks go through. It acts on nothing, so it asks no confirmation; it is a model call, priced as any.
+   */
+  async locate(description: string, options: StepOptions = {}): Promise<LocatedElement> {
+    const step = await this.runStep('locate', description, { kind: 'box' }, options);
+    if (step.status !== 'passed' || step.answer === undefined) throw failure(step, `The element was not located: ${step.reason ?? 'no reason given'}.`);
+    return step.answer.value as LocatedElement;
   }
 
   /** Waits until the model sees the condition met; it is asked again only when the screen changes. */

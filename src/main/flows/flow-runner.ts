@@ -212,6 +212,12 @@ class FlowRun {
           if (step.as !== undefined) scope[step.as] = this.withoutPlaceholders(value);
           break;
         }
+        case 'locate': {
+          text = this.render(step.text, scope);
+          const located = await this.agent.locate(text, this.signal());
+          if (step.as !== undefined) scope[step.as] = located;
+          break;
+        }
         case 'wait_for':
           text = this.render(step.text, scope);
           await this.agent.waitFor(text, { timeout: step.timeoutMs, ...this.signal() });
@@ -312,7 +318,7 @@ class FlowRun {
       reason: reason ?? sdkStep?.reason,
       evidence: sdkStep?.evidence ?? [],
       ...(value !== undefined ? { value } : answer !== undefined && step.kind !== 'wait_for' ? { value: answer.value } : {}),
-      ...((step.kind === 'extract' || step.kind === 'javascript') && step.as !== undefined ? { as: step.as } : {}),
+      ...((step.kind === 'extract' || step.kind === 'javascript' || step.kind === 'locate') && step.as !== undefined ? { as: step.as } : {}),
       durationMs: Date.now() - started,
       costDollars: spent === null ? undefined : spent - spentBefore,
       ...(sdkStep !== undefined && sdkStep.cost.unpricedTokens > 0 ? { costUnknown: true as const } : {}),
