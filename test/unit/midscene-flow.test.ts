@@ -3,7 +3,7 @@
  * (test/fixtures/midscene, each citing the Midscene documentation and examples whose format it follows) convert
  * to flows, and what Sightline cannot run is refused by name and line.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
