@@ -11,6 +11,7 @@ export const STEP_KIND_LABELS: Record<StepKind, string> = {
   extract: 'extract',
   if: 'if',
   wait_for: 'wait for',
+  locate: 'locate',
 };
 
 /** What an answer is headed: the step it answered for, or, without one, the kind of answer. */
@@ -24,8 +25,10 @@ export function answerHeading(stepKind: StepKind | null, answer: { kind: AnswerK
       return 'Wait';
     case 'extract':
       return 'Extracted value';
+    case 'locate':
+      return 'Located';
     default:
-      return answer.kind === 'value' ? 'Extracted value' : answer.kind === 'until' ? 'Wait' : 'Verdict';
+      return answer.kind === 'value' ? 'Extracted value' : answer.kind === 'until' ? 'Wait' : answer.kind === 'box' ? 'Located' : 'Verdict';
   }
 }
 
@@ -40,9 +43,9 @@ export interface VerdictText {
   mark: string;
 }
 
-/** The verdict of a true/false answer in words; null for an extracted value (its JSON is what it says). */
+/** The verdict of a true/false answer in words; null for an extracted value or a located box (their JSON is what they say). */
 export function answerVerdict(stepKind: StepKind | null, answer: { kind: AnswerKind; value: unknown }): VerdictText | null {
-  if (answer.kind === 'value') return null;
+  if (answer.kind === 'value' || answer.kind === 'box') return null;
   const yes = answer.value === true;
   const mark = yes ? '✓' : '✗';
   if (stepKind === 'if') return { label: yes ? 'True' : 'False', tone: 'neutral', mark };

@@ -195,6 +195,8 @@ export const TurnSchema = z
     answer: TurnAnswerViewSchema.nullable(),
     /** A flow step's replay: replayed, healed (and why), diverged or the model's, with what it saved. */
     replay: TurnReplaySchema.optional(),
+    /** The flow step failed where failing was allowed (continue_on_error): the flow did not fail for it. */
+    allowedFailure: z.literal(true).optional(),
   })
   .strict();
 export type Turn = z.infer<typeof TurnSchema>;

@@ -15,7 +15,7 @@ import { startCartPage, type CartPageServer } from '../helpers/cart-page.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fake-openai-server.js';
 import { junitSchemaVerdict } from '../helpers/junit-schema.js';
 import { scriptedMoves } from '../helpers/scripted-computer-model.js';
-import { createTemporaryHome, type TemporaryHome } from '../helpers/seed.js';
+import { createTemporaryHome, openHomeStorage, type TemporaryHome } from '../helpers/seed.js';
 import { builtCli } from '../helpers/built-cli.js';
 import { scaledLimit } from '../helpers/time-limits.js';
 
@@ -129,9 +129,13 @@ describe('sightline flow --junit, as CI reads it', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/! 1 assert: A coupon field is shown \([0-9.]+ s\) \[failed, allowed by continue_on_error\]/);
     expect(run.stderr).toMatch(/! 1\.1 aiAssert: a cookie banner is shown \([0-9.]+ s\) \[failed, allowed by continue_on_error\]/);
+    // The task's own line comes when its steps have run, and says how it ended: !, never a ✓ printed before them.
+    expect(run.stderr).toMatch(/! 1\.1 aiAssert[^\n]*\n(?:[^\n]*\n)*? {2}! 1 optional banner: optional banner \([0-9.]+ s\) \[failed, allowed by continue_on_error\]/);
+    expect(run.stderr).not.toMatch(/✓ 1 optional banner/);
+    expect(run.stderr).toMatch(/✓ 2 cart: cart \([0-9.]+ s\)/);
     expect(run.stderr).toContain('2 flows: 2 passed, 0 failed');
 
-    const out = JSON.parse(readFileSync(join(workspace, 'out', 'out.json'), 'utf8')) as { status: string; flows: Array<{ status: string; steps: Array<{ path: string; status: string; allowed?: boolean }> }> };
+    const out = JSON.parse(readFileSync(join(workspace, 'out', 'out.json'), 'utf8')) as { status: string; flows: Array<{ status: string; steps: Array<{ path: string; status: string; allowed?: boolean; turnId?: string }> }> };
     expect(out.status).toBe('passed');
     expect(out.flows.map((flow) => flow.status)).toEqual(['passed', 'passed']);
     expect(out.flows[0]!.steps.map((step) => [step.path, step.status, step.allowed ?? false])).toEqual([
@@ -157,6 +161,22 @@ describe('sightline flow --junit, as CI reads it', () => {
     for (const path of attachments(xml)) expect(existsSync(join(workspace, path)), path).toBe(true);
 
     expect(readFileSync(join(workspace, 'out', 'report.html'), 'utf8')).toContain('allowed to fail (continue_on_error)');
+
+    // The timeline reads the turns: those whose step failed where allowed say so; the others do not.
+    const storage = openHomeStorage(home);
+    try {
+      const turnsOf = (flow: number) => out.flows[flow]!.steps.filter((step) => step.turnId !== undefined).map((step) => [step.path, storage.turns.get(step.turnId!)?.allowedFailure ?? false]);
+      expect(turnsOf(0)).toEqual([
+        ['1', true],
+        ['2', false],
+      ]);
+      expect(turnsOf(1)).toEqual([
+        ['1.1', true],
+        ['2.1', false],
+      ]);
+    } finally {
+      storage.close();
+    }
   });
 
   it('a run refused before it starts still writes JUnit, --out and --report: one errored case per refused file, with its problems', { timeout: scaledLimit(180_000) }, async () => {

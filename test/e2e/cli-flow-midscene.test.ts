@@ -57,7 +57,7 @@ beforeEach(async () => {
   home = createTemporaryHome('sightline-midscene-flow');
   folder = mkdtempSync(join(tmpdir(), 'sightline-midscene-served-'));
   // Each script with its own site folder, as it is kept in test/fixtures/midscene.
-  for (const name of ['served-shop', 'javascript-page', 'upload-page', 'report-notes']) cpSync(join(FIXTURES, name), join(folder, name), { recursive: true });
+  for (const name of ['served-shop', 'javascript-page', 'upload-page', 'report-notes', 'locate-page']) cpSync(join(FIXTURES, name), join(folder, name), { recursive: true });
 });
 
 afterEach(async () => {
@@ -182,5 +182,36 @@ describe('recordToReport and logScreenshot', () => {
     for (const [imageId] of frames) expect(page).toContain(imageId!);
     // Cited as evidence, each frame is embedded as it was stored: a PNG of the page.
     expect(page).toContain('data:image/png;base64,');
+  });
+});
+
+describe('aiLocate', () => {
+  it('answers the element\'s rect and center in page coordinates, mapped from the image the model saw, under its name', { timeout: scaledLimit(180_000) }, async () => {
+    const shown: Array<{ width: number; height: number }> = [];
+    // The model boxes the button on the image it was shown: the page's CSS box (200,100 to 320,140 of 1000x600) in
+    // that image's pixels, whatever size the frame was scaled to.
+    model.script([
+      (request) => {
+        const images = [...request.rawBody.matchAll(/data:image\/png;base64,([A-Za-z0-9+/=]{64})/g)];
+        const size = pngSize(images.at(-1)![1]!);
+        shown.push(size);
+        const k = size.width / 1000;
+        const box = [200 * k, 100 * k, 320 * k, 140 * k];
+        return { type: 'answer', toolCalls: [{ name: 'answer', arguments: JSON.stringify({ box, reason: 'The green Buy button.', evidence: [] }) }] };
+      },
+    ]);
+    const out = join(folder, 'out.json');
+    const run = await runSightlineProcess(['--home', home.root, 'flow', join(folder, 'locate-page', 'locate-page.yaml'), '--out', out, '--base-url', model.baseUrl]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.requests).toHaveLength(1);
+    expect(shown[0]!.width / shown[0]!.height).toBeCloseTo(1000 / 600, 2);
+    expect(run.stderr).toContain('note: aiLocate deepThink (line 20) is ignored');
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { flows: Array<{ steps: Array<{ label: string; kind: string; status: string; value?: unknown; as?: string; costUnknown?: boolean; costDollars?: number }> }> };
+    const step = report.flows[0]!.steps[1]!;
+    expect({ label: step.label, kind: step.kind, status: step.status, as: step.as }).toEqual({ label: 'aiLocate', kind: 'locate', status: 'passed', as: 'buyButton' });
+    // Midscene's shape, in CSS pixels of the page (the frame was 2000x1200 at dpr 2).
+    expect(step.value).toEqual({ rect: { left: 200, top: 100, width: 120, height: 40 }, center: [260, 120], dpr: 2 });
+    // A model call like any: it is priced.
+    expect(step.costDollars !== undefined || step.costUnknown === true).toBe(true);
   });
 });

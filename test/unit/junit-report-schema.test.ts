@@ -42,6 +42,14 @@ const OUTPUTS: Record<string, FlowRunResult> = {
   ),
   stopped: run(flow('stopped', [step('1', 'passed'), step('2', 'stopped', { reason: 'stopped by Ctrl+C' }), step('3', 'skipped', { reason: 'the flow was stopped' })], { error: 'stopped by Ctrl+C' })),
   allowed: run(flow('passed', [step('1', 'failed', { allowed: true }), step('2', 'passed')])),
+  // A Midscene task (a group) whose step failed: the task is failed because of its step, which is the failure.
+  group: run(
+    flow('failed', [
+      step('1', 'failed', { kind: 'group', label: 'checkout', text: 'checkout', reason: 'step 1.1 (aiAssert, line 6) failed: no total', evidence: [] }),
+      step('1.1', 'failed', { label: 'aiAssert' }),
+      step('1.2', 'skipped'),
+    ]),
+  ),
 };
 
 const ATTACHMENTS = new Map([['img_00000000000a', `${CWD}/out/junit.img_00000000000a.png`]]);
@@ -79,6 +87,15 @@ describe('--junit validates against the Jenkins junit-10 structure', () => {
     expect(xml).toMatch(/<testsuites [^>]*failures="0" errors="0"/);
     expect(xml).toMatch(/<system-out>at: flows\/cart\.yaml:5:5\nfailed, allowed by continue_on_error: The total is \$12\.50 &amp; not &lt;\$10&gt;\./);
     expect(xml).toContain('<property name="steps.allowedToFail" value="1"/>');
+  });
+
+  it('a group and its failed step count once: the step is the <failure>, the group says so in <system-out> (issue 35)', () => {
+    const xml = junit(OUTPUTS.group!);
+    expect(xml.match(/<failure /g)).toHaveLength(1);
+    expect(xml).toMatch(/<testsuites [^>]*failures="1" errors="0"/);
+    expect(xml).toContain('<testsuite name="Cart" tests="3" failures="1" errors="0" skipped="1"');
+    expect(xml).toMatch(/<testcase name="1\.1 aiAssert: check 1\.1"[^>]*>\s*<failure /);
+    expect(xml).toMatch(/<testcase name="1 checkout: checkout"[^>]*>\s*<system-out>at: flows\/cart\.yaml:5:5\nfailed: step 1\.1 \(aiAssert, line 6\) failed: no total<\/system-out>/);
   });
 
   it('a run refused before it started is one errored case carrying every file:line:column problem', () => {

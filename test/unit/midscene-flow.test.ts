@@ -3,7 +3,7 @@
  * (test/fixtures/midscene, each citing the Midscene documentation and examples whose format it follows) convert
  * to flows, and what Sightline cannot run is refused by name and line.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -103,16 +103,13 @@ describe('Midscene scripts written in its format (test/fixtures/midscene)', () =
     ]);
   });
 
-  it('midscene-phone-viewport-refused.yaml sizes the browser as a phone (issue 35); only its aiLocate is refused', () => {
+  it('midscene-phone-viewport-refused.yaml sizes the browser as a phone and converts whole (issue 35: its aiLocate is a locate step)', () => {
     const path = join(fixtures, 'midscene-phone-viewport-refused.yaml');
-    expect(problemsOf(path)).toEqual([
-      "31:9: aiLocate cannot run in Sightline: it answers an element's rect and center in page pixels, and Sightline's answers carry no coordinates yet (only the model's own actions are mapped from the image it saw to the page); name the element in the step that acts on it instead",
-    ]);
-    const trimmed = join(folder, 'phone.yaml');
-    writeFileSync(trimmed, readFileSync(path, 'utf8').replace(/^ {6}- aiLocate: .*$/m, ''));
-    const flow = loadFlowFile(trimmed, { vars: {}, env: {} });
+    const flow = loadFlowFile(path, { vars: {}, env: {} });
     expect(flow.target?.browser).toEqual({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, userAgent: 'Mozilla/5.0 (Phone; made up for a Sightline test) Mobile' });
     expect(flow.notes).toEqual(["web output (line 14) is ignored: it names Midscene's own output file; use --out"]);
+    const located = flow.steps.flatMap((step) => (step.kind === 'group' ? step.steps : [step])).find((step) => step.label === 'aiLocate');
+    expect(located).toMatchObject({ kind: 'locate', text: 'the add-to-cart button of the first lamp', as: undefined, at: { line: 31 } });
   });
 
   it('midscene-shop-login.yaml converts whole (issue 35: its javascript item runs in the page); its aiQuery shape reads as a schema', () => {
@@ -287,7 +284,7 @@ describe('what Sightline cannot run is refused before the run, by name and line'
         ].join('\n'),
       ).problems(),
     ).toEqual([
-      '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, javascript, recordToReport, logScreenshot, aiClearInput, aiDragAndDrop, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
+      '6:9: unknown Midscene flow item aiTapp; did you mean aiTap? (Sightline reads ai, aiAct, aiAction, aiTap, aiRightClick, aiDoubleClick, aiHover, aiInput, javascript, recordToReport, logScreenshot, aiClearInput, aiDragAndDrop, aiKeyboardPress, aiScroll, aiAssert, aiWaitFor, aiQuery, aiLocate, aiNumber, aiBoolean, aiString, aiAsk or sleep)',
       '8:9: unknown key deepthink for aiTap; did you mean deepThink? expected prompt, locate, fileChooserAccept, deepThink, deepLocate, cacheable, xpath, domIncluded, screenshotIncluded, useDom, autoDismissKeyboard, checkIntervalMs, errorMessage, aiActionProgressTip, aiActionProgressTips, planningStrategy, context or uiContext',
       '11:11: aiAssert images: prompting with images is not supported; describe the element in words',
       '13:9: a flow item has one action; this one has aiTap and aiHover',

@@ -102,7 +102,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
   /** The tools of a turn that answers a question: the dialect's, or the answer tool and the tools that only look. */
   function answeringTools(answer: AnswerRequest): ToolRegistry {
     const parts: AnswerToolParts = {
-      answer: { request: answer, screen, startedAt: Date.now() },
+      answer: { request: answer, screen, startedAt: Date.now(), coordinateSpace: model.profile.coordinateSpace },
       coordinateSpace: model.profile.coordinateSpace,
       operatorKind: operator.describe().kind,
       modelFamily: model.profile.family,

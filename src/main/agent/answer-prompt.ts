@@ -6,6 +6,7 @@
  * UI-TARS keeps its own template, with the answer's JSON written in `finished(content=…)` (uiTarsAnswerFormat).
  */
 import type { AnswerKind } from '../../shared/answers.js';
+import type { CoordinateSpace } from '../../shared/model-view.js';
 import type { AnswerRequest } from './agent-contract.js';
 import { IMAGE_SECTION, SAFETY_RULES, targetOf, toolLines, type SystemPromptInput } from './system-prompt.js';
 import { answerParameters } from './tools/answer-tool.js';
@@ -14,6 +15,7 @@ const QUESTION: Record<AnswerKind, string> = {
   verdict: "The user's message is a statement about the screen. Decide whether it is true.",
   value: "The user's message says what information to take from the screen. Read it off the screenshots.",
   until: "The user's message is a condition. Say whether the screen meets it now; when it does not, you are shown the screen again each time it changes.",
+  box: "The user's message describes an element on the screen. Box it on the latest screenshot.",
 };
 
 /** `callForm`: how the dialect's model writes a call where it has no function calling (Qwen's `<tool_call>` text). */
@@ -44,8 +46,8 @@ export function buildAnswerSystemPrompt(input: SystemPromptInput, kind: AnswerKi
  * escapes still hold inside content (`\'` for an apostrophe, `\n` for a line break); the JSON's quotes are double
  * quotes, which need none.
  */
-export function uiTarsAnswerFormat(request: AnswerRequest): string {
-  const schema = answerParameters(request);
+export function uiTarsAnswerFormat(request: AnswerRequest, space: CoordinateSpace): string {
+  const schema = answerParameters(request, space);
   return [
     QUESTION[request.kind],
     'Do not act on the screen in this step. When you know, answer with the finished action whose content is one JSON ' +
@@ -57,7 +59,7 @@ export function uiTarsAnswerFormat(request: AnswerRequest): string {
 }
 
 function exampleAnswer(kind: AnswerKind): Record<string, unknown> {
-  return kind === 'value'
-    ? { value: '…', reason: 'what on the screen shows it', evidence: [] }
-    : { verdict: true, reason: 'what on the screen shows it', evidence: [] };
+  if (kind === 'value') return { value: '…', reason: 'what on the screen shows it', evidence: [] };
+  if (kind === 'box') return { box: [120, 340, 260, 380], reason: 'what on the screen shows it', evidence: [] };
+  return { verdict: true, reason: 'what on the screen shows it', evidence: [] };
 }

@@ -167,6 +167,7 @@ export function createAppApiImplementation({
             ? null
             : { kind: turn.answer.kind, value: jsonOrNull(turn.answer.value), reason: turn.answer.reason, evidence: evidenceOf(sessionId, turn.answer.evidence, pinned) },
         ...(turn.replay === null ? {} : { replay: turn.replay }),
+        ...(turn.allowedFailure === true ? { allowedFailure: true as const } : {}),
       }));
       return { session: summarize(session), turns };
     },

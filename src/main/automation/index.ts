@@ -24,5 +24,5 @@ export {
 } from './automation-errors.js';
 export { secretPlaceholder } from './secret-typing.js';
 export type { AgentEvent } from '../../shared/events.js';
-export type { TurnAnswer, StepKind } from '../../shared/answers.js';
+export type { TurnAnswer, StepKind, LocatedElement } from '../../shared/answers.js';
 export type { CostTotals } from '../../shared/cost.js';

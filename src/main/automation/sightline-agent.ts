@@ -6,13 +6,14 @@
  * - `assert(statement)`: the model looks and judges; false throws AssertionFailedError with its reason and evidence;
  * - `check(statement)`: the same judgement, returned as a boolean (a flow's `if`);
  * - `extract(prompt, schema)`: the model reads a value off the screen, checked against the schema;
+ * - `locate(description)`: the model boxes an element; its rect and center come back in the page's coordinates;
  * - `waitFor(condition, { timeout })`: the model is asked again only when the screen changes, until it is met;
  * - `goto(url)`: the page opens a URL, inside the scope, without the model;
  * - `close()`: stops what runs and releases the operator and the database.
  *
  * Every step is kept in `steps` (what the JSON and JUnit reports are made of), with its cost.
  */
-import type { StepKind } from '../../shared/answers.js';
+import type { LocatedElement, StepKind } from '../../shared/answers.js';
 import type { CostTotals } from '../../shared/cost.js';
 import { readDuration } from '../../shared/durations.js';
 import { replayKeyOf, replaySavings } from '../../shared/replay.js';
@@ -47,6 +48,11 @@ export interface StepOptions {
    * fileChooserAccept); the browser only.
    */
   files?: readonly string[];
+  /**
+   * The step may fail without failing what runs it (a flow step's continue_on_error): when it fails, its turn is
+   * marked so, and the timeline shows it allowed rather than as a plain failure. The verb still throws.
+   */
+  allowFailure?: boolean;
 }
 
 /**
@@ -136,7 +142,7 @@ export class SightlineAgent {
     if (files !== undefined && files.length > 0 && operator.acceptingFiles === undefined) throw new SightlineError('files are chosen in a browser page; this automation drives the desktop.');
     const run = () => this.runStep('do', task, undefined, options);
     const step = files === undefined || files.length === 0 || operator.acceptingFiles === undefined ? await run() : await operator.acceptingFiles(files, run);
-    if (step.status !== 'passed') throw failure(step, `The step did not succeed: ${step.reason ?? 'no reason given'}.`);
+    if (step.status !== 'passed') throw this.failed(failure(step, `The step did not succeed: ${step.reason ?? 'no reason given'}.`), options);
     return step;
   }
 
@@ -146,16 +152,16 @@ export class SightlineAgent {
     if (step.status === 'passed' && step.answer?.value === false) {
       const failed: StepRecord = { ...step, status: 'failed' };
       this.replaceLast(failed);
-      throw new AssertionFailedError(`Assertion failed: ${quoted(statement)}: ${failed.reason ?? ''}.${whereToLook(failed)}`, failed);
+      throw this.failed(new AssertionFailedError(`Assertion failed: ${quoted(statement)}: ${failed.reason ?? ''}.${whereToLook(failed)}`, failed), options);
     }
-    if (step.status !== 'passed') throw failure(step, `The assertion could not be judged: ${step.reason ?? 'no reason given'}.`);
+    if (step.status !== 'passed') throw this.failed(failure(step, `The assertion could not be judged: ${step.reason ?? 'no reason given'}.`), options);
     return step;
   }
 
   /** The model judges the statement, and the verdict is returned (a flow's `if`): only a failure to judge throws. */
   async check(statement: string, options: StepOptions = {}): Promise<boolean> {
     const step = await this.runStep('if', statement, { kind: 'verdict' }, options);
-    if (step.status !== 'passed') throw failure(step, `The condition could not be judged: ${step.reason ?? 'no reason given'}.`);
+    if (step.status !== 'passed') throw this.failed(failure(step, `The condition could not be judged: ${step.reason ?? 'no reason given'}.`), options);
     return step.answer?.value === true;
   }
 
@@ -164,9 +170,20 @@ export class SightlineAgent {
     const prepared = prepareSchema(schema);
     const step = await this.runStep('extract', prompt, { kind: 'value', schema: prepared.jsonSchema, check: prepared.check }, options);
     if (step.status !== 'passed' || step.answer === undefined) {
-      throw failure(step, `Nothing was extracted: ${step.reason ?? 'no reason given'}.`);
+      throw this.failed(failure(step, `Nothing was extracted: ${step.reason ?? 'no reason given'}.`), options);
     }
     return step.answer.value as T;
+  }
+
+  /**
+   * The model boxes the element described on the latest screenshot, and its rect and center come back in the
+   * page's own coordinates (Midscene's aiLocate): mapped from the image the model saw through the same scaling
+   * its clicks go through. It acts on nothing, so it asks no confirmation; it is a model call, priced as any.
+   */
+  async locate(description: string, options: StepOptions = {}): Promise<LocatedElement> {
+    const step = await this.runStep('locate', description, { kind: 'box' }, options);
+    if (step.status !== 'passed' || step.answer === undefined) throw this.failed(failure(step, `The element was not located: ${step.reason ?? 'no reason given'}.`), options);
+    return step.answer.value as LocatedElement;
   }
 
   /** Waits until the model sees the condition met; it is asked again only when the screen changes. */
@@ -176,9 +193,9 @@ export class SightlineAgent {
     const step = await this.runStep('wait_for', condition, request, options);
     if (step.status === 'passed') return step;
     if (step.status === 'failed' && step.answer?.value === false) {
-      throw new WaitTimeoutError(`Waited ${Math.round(timeoutMs / 1000)} s for ${quoted(condition)}: ${step.reason ?? ''}.${whereToLook(step)}`, step);
+      throw this.failed(new WaitTimeoutError(`Waited ${Math.round(timeoutMs / 1000)} s for ${quoted(condition)}: ${step.reason ?? ''}.${whereToLook(step)}`, step), options);
     }
-    throw failure(step, `The wait ended without an answer: ${step.reason ?? 'no reason given'}.`);
+    throw this.failed(failure(step, `The wait ended without an answer: ${step.reason ?? 'no reason given'}.`), options);
   }
 
   /**
@@ -330,6 +347,13 @@ export class SightlineAgent {
     this.spentTokens += outcome.usage.inputTokens + outcome.usage.outputTokens;
     this.steps.push(step);
     return step;
+  }
+
+  /** A step's failure, its turn first marked allowed when the step was allowed to fail (not when stopped). */
+  private failed<E extends StepFailedError>(error: E, options: StepOptions): E {
+    const turnId = error.step.turnId;
+    if (options.allowFailure === true && turnId !== undefined && !(error instanceof StepStoppedError)) this.parts.storage.turns.markAllowedFailure(turnId);
+    return error;
   }
 
   private replaceLast(step: StepRecord): void {

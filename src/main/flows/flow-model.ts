@@ -93,6 +93,7 @@ export type FlowStep = StepBase &
     | { kind: 'do'; text: string; files?: string[] } // text: template; files: Midscene's fileChooserAccept, absolute
     | { kind: 'assert'; text: string }
     | { kind: 'extract'; text: string; as: string | undefined; schema: JsonSchema }
+    | { kind: 'locate'; text: string; as: string | undefined } // Midscene's aiLocate: { rect, center, dpr } in page coordinates
     | { kind: 'if'; text: string; then: FlowStep[]; else: FlowStep[] }
     | { kind: 'for_each'; items: string /* exactly one ${ref} */; as: string; steps: FlowStep[] }
     | { kind: 'use'; flow: Flow; with: Record<string, unknown> }

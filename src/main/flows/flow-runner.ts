@@ -175,19 +175,25 @@ class FlowRun {
   /**
    * The steps inside a step (a group or Midscene task, a branch, a loop, a used flow). A failure among them ends
    * them, and ends the flow unless the step continues on error. The step's own result, recorded before its steps
-   * ran, then says that a step inside it failed (and whether that was allowed).
+   * ran (so reports list it first), then says that a step inside it failed (and whether that was allowed), and
+   * takes their time; only then is it told (onStep), so its line says how it ended, `!` or ✗ rather than a ✓
+   * printed before its steps ran.
    */
   private async inside(step: FlowStep, own: StepResult, allowing: boolean, run: (allowing: boolean) => Promise<void>): Promise<void> {
     const before = this.result.steps.length;
+    const started = Date.now() - own.durationMs;
     await run(allowing || step.continueOnError);
     if (step.continueOnError && this.halted && !this.stopped) this.halted = false;
     const failed = this.result.steps.slice(before).filter((inner) => inner.status === 'failed');
     const first = failed[0];
-    if (first === undefined) return;
-    own.status = 'failed';
-    own.reason = `step ${first.path} (${first.label}, line ${first.at.line}) failed: ${first.reason ?? 'failed'}`;
-    if (failed.every((inner) => inner.allowed === true)) own.allowed = true;
-    else if (failed.some((inner) => inner.continued === true)) own.continued = true;
+    own.durationMs = Date.now() - started;
+    if (first !== undefined) {
+      own.status = 'failed';
+      own.reason = `step ${first.path} (${first.label}, line ${first.at.line}) failed: ${first.reason ?? 'failed'}`;
+      if (failed.every((inner) => inner.allowed === true)) own.allowed = true;
+      else if (failed.some((inner) => inner.continued === true)) own.continued = true;
+    }
+    this.options.onStep?.(this.top, own);
   }
 
   private async step(step: FlowStep, path: string, scope: Scope, allowing = false): Promise<void> {
@@ -195,26 +201,33 @@ class FlowRun {
     const spentBefore = this.agent.cost.dollars ?? 0;
     const stepsBefore = this.agent.steps.length;
     const base = { path, label: step.label, kind: step.kind, at: step.at };
+    const allow = allowing || step.continueOnError;
     let text: string | undefined;
     try {
       switch (step.kind) {
         case 'do':
           text = this.render(step.text, scope);
-          await this.agent.do(text, { ...this.signal(), ...(step.files === undefined ? {} : { files: step.files }) });
+          await this.agent.do(text, { ...this.signal(allow), ...(step.files === undefined ? {} : { files: step.files }) });
           break;
         case 'assert':
           text = this.render(step.text, scope);
-          await this.agent.assert(text, this.signal());
+          await this.agent.assert(text, this.signal(allow));
           break;
         case 'extract': {
           text = this.render(step.text, scope);
-          const value = await this.agent.extract(text, step.schema, this.signal());
+          const value = await this.agent.extract(text, step.schema, this.signal(allow));
           if (step.as !== undefined) scope[step.as] = this.withoutPlaceholders(value);
+          break;
+        }
+        case 'locate': {
+          text = this.render(step.text, scope);
+          const located = await this.agent.locate(text, this.signal(allow));
+          if (step.as !== undefined) scope[step.as] = located;
           break;
         }
         case 'wait_for':
           text = this.render(step.text, scope);
-          await this.agent.waitFor(text, { timeout: step.timeoutMs, ...this.signal() });
+          await this.agent.waitFor(text, { timeout: step.timeoutMs, ...this.signal(allow) });
           break;
         case 'goto':
           text = this.render(step.url, scope);
@@ -222,7 +235,7 @@ class FlowRun {
           break;
         case 'javascript': {
           text = this.render(step.code, scope);
-          const value = await this.agent.evaluate(text, this.signal());
+          const value = await this.agent.evaluate(text, this.signal(allow));
           if (step.as !== undefined) scope[step.as] = this.withoutPlaceholders(value);
           this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', value);
           return;
@@ -241,8 +254,8 @@ class FlowRun {
           break;
         case 'if': {
           text = this.render(step.text, scope);
-          const holds = await this.agent.check(text, this.signal());
-          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', holds);
+          const holds = await this.agent.check(text, this.signal(allow));
+          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', holds, undefined, false, false);
           await this.inside(step, own, allowing, (inner) => this.steps(holds ? step.then : step.else, `${path}.${holds ? 'then' : 'else'}.`, scope, inner));
           return;
         }
@@ -250,7 +263,7 @@ class FlowRun {
           text = step.items;
           const items = templateValue(step.items, scope);
           if (!Array.isArray(items)) throw new TemplateError(`${step.items} is not a list (for_each needs one)`);
-          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', items.length);
+          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', items.length, undefined, false, false);
           await this.inside(step, own, allowing, async (inner) => {
             for (const [index, item] of items.entries()) {
               if (this.stopped || this.halted) break;
@@ -263,13 +276,13 @@ class FlowRun {
           text = step.flow.name;
           const given: Scope = {};
           for (const [name, value] of Object.entries(step.with)) given[name] = typeof value === 'string' ? this.render(value, scope) : value;
-          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
+          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', undefined, undefined, false, false);
           await this.inside(step, own, allowing, (inner) => this.steps(step.flow.steps, `${path}.use.`, flowScope(step.flow, given, {}, this.secretNames), inner));
           return;
         }
         case 'group': {
           text = step.name;
-          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed');
+          const own = this.record(step, { ...base, text }, started, spentBefore, stepsBefore, 'passed', undefined, undefined, false, false);
           await this.inside(step, own, allowing, (inner) => this.steps(step.steps, `${path}.`, scope, inner));
           return;
         }
@@ -302,6 +315,8 @@ class FlowRun {
     value?: unknown,
     reason?: string,
     allowed = false,
+    // A step holding steps is told when they have run (inside), not now.
+    tell = true,
   ): StepResult {
     const sdkStep: StepRecord | undefined = this.agent.steps.length > stepsBefore ? this.agent.steps[this.agent.steps.length - 1] : undefined;
     const spent = this.agent.cost.dollars;
@@ -312,7 +327,7 @@ class FlowRun {
       reason: reason ?? sdkStep?.reason,
       evidence: sdkStep?.evidence ?? [],
       ...(value !== undefined ? { value } : answer !== undefined && step.kind !== 'wait_for' ? { value: answer.value } : {}),
-      ...((step.kind === 'extract' || step.kind === 'javascript') && step.as !== undefined ? { as: step.as } : {}),
+      ...((step.kind === 'extract' || step.kind === 'javascript' || step.kind === 'locate') && step.as !== undefined ? { as: step.as } : {}),
       durationMs: Date.now() - started,
       costDollars: spent === null ? undefined : spent - spentBefore,
       ...(sdkStep !== undefined && sdkStep.cost.unpricedTokens > 0 ? { costUnknown: true as const } : {}),
@@ -321,7 +336,7 @@ class FlowRun {
       ...(sdkStep?.replay === undefined ? {} : { replay: replayResultOf(sdkStep.replay) }),
     };
     this.result.steps.push(result);
-    this.options.onStep?.(this.top, result);
+    if (tell) this.options.onStep?.(this.top, result);
     return result;
   }
 
@@ -358,8 +373,11 @@ class FlowRun {
     return renderTemplate(text, scope, { secrets: this.secretNames });
   }
 
-  /** What every model step is given: the stop signal, and the script's context for the model (aiActionContext). */
-  private signal(): { signal: AbortSignal; context?: string } {
-    return { signal: this.options.signal, ...(this.top.context === undefined ? {} : { context: this.top.context }) };
+  /**
+   * What every model step is given: the stop signal, the script's context for the model (aiActionContext), and
+   * whether it may fail (continue_on_error), so that its turn is marked allowed in the timeline when it does.
+   */
+  private signal(allowFailure = false): { signal: AbortSignal; context?: string; allowFailure?: boolean } {
+    return { signal: this.options.signal, ...(this.top.context === undefined ? {} : { context: this.top.context }), ...(allowFailure ? { allowFailure } : {}) };
   }
 }

@@ -137,6 +137,11 @@ function stepCase(flow: FlowResult, step: StepResult, file: string, report: stri
     // Allowed to fail: not a failure CI counts, but the reason and the frames are there to read.
     return { ...base, outcome: 'passed', out: [...out, `failed, allowed by continue_on_error: ${step.reason ?? 'failed'}`, ...evidenceLine(step), ...frames()] };
   }
+  if (step.status === 'failed' && failedWithin(flow, step)) {
+    // A group, branch, loop or used flow failed because a step inside it did: that step is the <failure>, so the
+    // failure is counted once; the holder says why in its <system-out>.
+    return { ...base, outcome: 'passed', out: [...out, `failed: ${step.reason ?? 'a step inside it failed'}`] };
+  }
   if (step.status === 'failed') {
     return { ...base, outcome: 'failure', type: failureType(step), message: step.reason ?? 'failed', detail: failureText(flow, step, file), out: [...out, ...frames()] };
   }
@@ -145,6 +150,11 @@ function stepCase(flow: FlowResult, step: StepResult, file: string, report: stri
   }
   if (step.status === 'skipped') return { ...base, outcome: 'skipped', message: step.reason ?? 'skipped' };
   return { ...base, outcome: 'passed' };
+}
+
+/** Whether a step holding steps failed for a step inside it (`1.2` or `3[1].2` within `1` or `3`). */
+function failedWithin(flow: FlowResult, holder: StepResult): boolean {
+  return flow.steps.some((inner) => inner.status === 'failed' && inner.allowed !== true && (inner.path.startsWith(`${holder.path}.`) || inner.path.startsWith(`${holder.path}[`)));
 }
 
 function testcase(flow: FlowResult, each: Case): string {

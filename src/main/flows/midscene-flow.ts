@@ -4,8 +4,8 @@
  * `page:`, `browser:`) becomes the browser operator, `computer:` the desktop one; each task becomes a `group`
  * step, and each flow item the step that does the same in Sightline, its Midscene name kept as the label.
  * Instant actions (aiTap, aiInput…) become `do` steps worded in plain English, since Sightline's model acts
- * from a description rather than a located element. What Sightline cannot do (phone targets and commands,
- * element coordinates) is refused by name and
+ * from a description rather than a located element; aiLocate asks the model to box the element and answers its
+ * rect and center in page coordinates. What Sightline cannot do (phone targets and commands) is refused by name and
  * line before the run; options that only tune Midscene's own locator, cache or report are
  * ignored (docs/flows.md lists both).
  *
@@ -90,6 +90,7 @@ const ACTIONS: Record<string, string[]> = {
   aiAssert: ['name'],
   aiWaitFor: ['timeout'],
   aiQuery: ['name'],
+  aiLocate: ['name'],
   ...Object.fromEntries(Object.keys(EXTRACT_SCHEMAS).map((action) => [action, ['name']])),
   sleep: [],
 };
@@ -100,9 +101,6 @@ const REFUSED_ACTIONS: Record<string, string> = {
   // Midscene's player passes `terminate: <package>` to the phone's Terminate action (force-stop an app), paired
   // with launch; it does not end the script early.
   terminate: "it force-stops an app on a phone (Midscene's Terminate action, by package name); it does not end the script, so remove it",
-  // A point and box the model names are mapped to the screen only for its own actions (operators/coordinates.ts);
-  // an answer has no such mapping yet, so a rect in page pixels would be a guess.
-  aiLocate: "it answers an element's rect and center in page pixels, and Sightline's answers carry no coordinates yet (only the model's own actions are mapped from the image it saw to the page); name the element in the step that acts on it instead",
   aiLongPress: 'it is a touch gesture for phones',
   aiSwipe: 'it is a touch gesture for phones',
 };
@@ -324,6 +322,14 @@ function readFlowItem(read: MidsceneRead, node: Node): FlowStep | undefined {
       return withText(base, keyText(read, action, option('locate'), option('keyName')));
     case 'aiScroll':
       return withText(base, scrollText(read, action, option('locate'), option('direction'), option('scrollType'), option('distance')));
+    case 'aiLocate': {
+      // Midscene's player: agent.aiLocate(prompt, item), the result ({ rect, center, dpr }) kept under `name`.
+      const text = prompt(read, action.value, label, action.keyNode);
+      const nameEntry = option('name');
+      const as = nameEntry === undefined ? undefined : nodes.readString(nameEntry.value, 'name', nameEntry.keyNode)?.value;
+      if (text === undefined || (nameEntry !== undefined && as === undefined)) return undefined;
+      return { ...base, kind: 'locate', text, as };
+    }
     case 'aiAssert': {
       const text = prompt(read, action.value, label, action.keyNode);
       return text === undefined ? undefined : { ...base, kind: 'assert', text };

@@ -41,7 +41,7 @@ export const UI_TARS_DIALECT: AgentDialect = {
   wire: UI_TARS_WIRE,
   // An answer is written in finished(content=…) as JSON: the template's own way to end with content.
   answerTools: (parts) => [createFinishContentAnswerTool(parts.answer, UI_TARS_FINISH_TOOL), lookingOnlyComputer()],
-  answerPrompt: (input, request) => uiTarsPrompt(input.operatorKind, `${input.task}\n\n${uiTarsAnswerFormat(request)}`),
+  answerPrompt: (input, request) => uiTarsPrompt(input.operatorKind, `${input.task}\n\n${uiTarsAnswerFormat(request, input.coordinateSpace)}`),
 };
 
 /**

@@ -11,13 +11,16 @@
  * something new to judge.
  */
 import { z } from 'zod';
-import type { AnswerKind, TurnAnswer } from '../../../shared/answers.js';
+import type { AnswerKind, LocatedElement, TurnAnswer } from '../../../shared/answers.js';
 import { schemaPatterns, withLinearPatterns } from '../../../shared/linear-patterns.js';
 import type { MessagePart } from '../../../shared/messages.js';
+import type { CoordinateSpace, ShownScreenshot } from '../../../shared/model-view.js';
 import type { Storage } from '../../storage/index.js';
 import type { AnswerRequest } from '../agent-contract.js';
 import type { ScreenRecorder } from '../screen-recorder.js';
+import { frameBox } from './frame-box.js';
 import type { ToolCallScope, ToolDefinition, ToolResult } from './tool-definition.js';
+import { coordinateExtentOf } from './tracked-pointer.js';
 
 export const ANSWER_TOOL_NAME = 'answer';
 
@@ -27,14 +30,24 @@ export const DEFAULT_UNTIL_POLL_MS = 500;
 export type ValueCheck = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** The field the model writes its answer in: a value of the schema, or true/false. */
-const ANSWER_FIELD: Record<AnswerKind, 'value' | 'verdict'> = { value: 'value', verdict: 'verdict', until: 'verdict' };
+const ANSWER_FIELD: Record<AnswerKind, 'value' | 'verdict' | 'box'> = { value: 'value', verdict: 'verdict', until: 'verdict', box: 'box' };
 
 /** What the model is told each kind of answer means. */
 const FIELD_DESCRIPTION: Record<AnswerKind, string> = {
   verdict: 'true when the statement is true of the screen (and the earlier screens it may be about), false when it is not.',
   until: 'true when the condition is met on the screen now; false when it is not yet (you will be shown the screen again when it changes).',
   value: 'The information asked for, in exactly this shape.',
+  box: 'The element, boxed on the latest screenshot: [left, top, right, bottom].',
 };
+
+/** How a box is read, in the model's terms: the coordinates it names points in on the latest screenshot. */
+function boxDescription(space: CoordinateSpace): string {
+  const where =
+    space === 'normalized-1000'
+      ? 'in 0–1000 coordinates on both axes of the latest screenshot (0, 0 its top left, 1000, 1000 its bottom right)'
+      : 'in the pixels of the latest screenshot as you were shown it';
+  return `The element asked for, boxed ${where}: [left, top, right, bottom], right and bottom exclusive.`;
+}
 
 const EnvelopeSchema = z.record(z.string(), z.unknown());
 
@@ -45,12 +58,19 @@ export interface AnswerToolOptions {
   startedAt: number;
   /** Test seam: the present time. */
   now?: () => number;
+  /** How the model names points (the model profile's): what a `box` answer is in. Pixels unless given. */
+  coordinateSpace?: CoordinateSpace;
 }
 
 /** The tool's parameters: the answer, the reason, and the frames relied on. */
-export function answerParameters(request: AnswerRequest): Record<string, unknown> {
+export function answerParameters(request: AnswerRequest, space: CoordinateSpace = 'pixels'): Record<string, unknown> {
   const field = ANSWER_FIELD[request.kind];
-  const valueSchema = request.kind === 'value' ? { ...(request.schema ?? {}), description: FIELD_DESCRIPTION.value } : { type: 'boolean', description: FIELD_DESCRIPTION[request.kind] };
+  const valueSchema =
+    request.kind === 'value'
+      ? { ...(request.schema ?? {}), description: FIELD_DESCRIPTION.value }
+      : request.kind === 'box'
+        ? { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4, description: boxDescription(space) }
+        : { type: 'boolean', description: FIELD_DESCRIPTION[request.kind] };
   return {
     type: 'object',
     properties: {
@@ -76,7 +96,7 @@ export function createAnswerTool(options: AnswerToolOptions): ToolDefinition<Rec
     // Any object reaches execute, which says what does not fit and counts it (the loop's malformed count
     // would allow three tries; an answer gets one more).
     arguments: EnvelopeSchema,
-    parametersJsonSchema: answerParameters(options.request),
+    parametersJsonSchema: answerParameters(options.request, options.coordinateSpace),
     execute: (argumentsValue, scope) => judge(argumentsValue, scope),
   };
 }
@@ -89,6 +109,8 @@ export function answerToolDescription(kind: AnswerKind): string {
       return 'Say whether the condition is met on the screen now. true ends the step; false waits for the screen to change.';
     case 'value':
       return 'Give the information asked for, in the schema of `value`, with the reason and the screenshots it comes from. This ends the step.';
+    case 'box':
+      return 'Say where the element asked for is: its box on the latest screenshot, with the reason. This ends the step.';
   }
 }
 
@@ -156,12 +178,41 @@ export function checkAnswer(answer: unknown, request: AnswerRequest, scope: Pick
   if (!(field in fields)) return { ok: false, error: `"${field}" is missing.` };
   const reason = fields['reason'];
   if (typeof reason !== 'string' || reason.trim() === '') return { ok: false, error: '"reason" must be a sentence saying why.' };
-  const value = checkValue(fields[field], request);
+  const value = request.kind === 'box' ? locatedElement(fields[field], scope) : checkValue(fields[field], request);
   if (!value.ok) return { ok: false, error: `"${field}" ${value.error}` };
   const evidence = checkEvidence(fields['evidence'], scope.storage, scope.sessionId);
   if (!evidence.ok) return evidence;
   const ids = evidence.ids.length > 0 ? evidence.ids : scope.shown === undefined ? [] : [scope.shown.imageId];
   return { ok: true, answer: { kind: request.kind, value: value.value, reason: reason.trim(), evidence: ids } };
+}
+
+/**
+ * A box the model drew on the latest screenshot, in the page's own coordinates: from the extent it names points
+ * in to the frame's pixels (frameBox, as crop_image cuts), then from the frame's pixels to the page's units by the
+ * frame's scale, as an action's point is mapped (operators/coordinates.ts). A box outside the screenshot, or
+ * inverted, goes back to the model, as a click outside it does.
+ */
+function locatedElement(value: unknown, scope: Pick<ToolCallScope, 'storage' | 'shown'>): ValueCheck {
+  if (!Array.isArray(value) || value.length !== 4 || !value.every((number) => typeof number === 'number' && Number.isFinite(number))) {
+    return { ok: false, error: 'must be four numbers [left, top, right, bottom].' };
+  }
+  const shown: ShownScreenshot | undefined = scope.shown;
+  if (shown === undefined) return { ok: false, error: 'cannot be read: no screenshot has been shown yet; take one first.' };
+  const [left, top, right, bottom] = value as [number, number, number, number];
+  const extent = coordinateExtentOf(shown.view);
+  if (left < 0 || top < 0 || right > extent.width || bottom > extent.height) {
+    return { ok: false, error: `is outside the latest screenshot (0–${extent.width} across, 0–${extent.height} down).` };
+  }
+  if (right <= left || bottom <= top) return { ok: false, error: 'is empty or inverted: right must be above left and bottom above top.' };
+  const inFrame = frameBox({ left, top, right, bottom }, extent, { width: shown.view.frameWidth, height: shown.view.frameHeight });
+  const dpr = scope.storage.images.get(shown.imageId)?.scaleFactor ?? 1;
+  const unit = (pixels: number) => Math.round(pixels / dpr);
+  const located: LocatedElement = {
+    rect: { left: unit(inFrame.left), top: unit(inFrame.top), width: Math.max(1, unit(inFrame.right) - unit(inFrame.left)), height: Math.max(1, unit(inFrame.bottom) - unit(inFrame.top)) },
+    center: [unit((inFrame.left + inFrame.right) / 2), unit((inFrame.top + inFrame.bottom) / 2)],
+    dpr,
+  };
+  return { ok: true, value: located };
 }
 
 function checkValue(value: unknown, request: AnswerRequest): ValueCheck {

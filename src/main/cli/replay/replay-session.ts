@@ -100,6 +100,9 @@ async function replayTurn(agent: SightlineAgent, turn: TurnRecord, replay: { hea
       return agent.steps.at(-1)!;
     case 'wait_for':
       return agent.waitFor(turn.userRequest, options);
+    case 'locate':
+      await agent.locate(turn.userRequest, options);
+      return agent.steps.at(-1)!;
   }
 }
 

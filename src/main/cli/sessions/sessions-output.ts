@@ -113,7 +113,7 @@ export function renderSessionDetail(detail: SessionDetail): string {
   for (const turn of detail.turns) {
     lines.push('', `Turn ${turn.sequence} (${turn.id}): ${turn.status}`);
     // Spelled as flow files spell it (wait_for).
-    if (turn.stepKind !== null) lines.push(`  step: ${turn.stepKind}`);
+    if (turn.stepKind !== null) lines.push(`  step: ${turn.stepKind}${turn.allowedFailure === true ? ' (failed, allowed by continue_on_error)' : ''}`);
     lines.push(`  request: ${turn.userRequest}`);
     if (turn.answer !== null) lines.push(...renderAnswer(turn.stepKind, turn.answer));
     for (const picture of turn.pictures) lines.push(`  picture: ${picturePhrase(picture)}`);

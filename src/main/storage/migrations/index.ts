@@ -14,6 +14,7 @@ import { generatedMedia } from './0011-generated-media.js';
 import { flowStepsAndAnswers } from './0012-flow-steps-and-answers.js';
 import { turnReplay } from './0013-turn-replay.js';
 import { replicationMarks } from './0014-replication-marks.js';
+import { turnAllowedFailure } from './0015-turn-allowed-failure.js';
 
 export type { Migration } from './migration.js';
 
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   flowStepsAndAnswers,
   turnReplay,
   replicationMarks,
+  turnAllowedFailure,
 ];

@@ -29,6 +29,8 @@ export interface TurnRecord {
   replayKey: string | null;
   /** What the turn's replay came to (shared/replay.ts); null for a turn without a replay key. */
   replay: TurnReplay | null;
+  /** The flow's step failed where failing was allowed (continue_on_error): the flow did not fail for it. */
+  allowedFailure?: true;
 }
 
 /** A running turn and the process that runs it (null for rows older than the owner columns). */
@@ -58,6 +60,7 @@ const TurnRow = z
     answer: z.string().nullable(),
     replay_key: z.string().nullable().optional(),
     replay: z.string().nullable().optional(),
+    allowed_failure: z.number().int().nullable().optional(),
   })
   .transform(
     (row): TurnRecord => ({
@@ -74,6 +77,7 @@ const TurnRow = z
       answer: row.answer === null ? null : parseAnswer(row.answer),
       replayKey: row.replay_key ?? null,
       replay: row.replay === null || row.replay === undefined ? null : parseReplay(row.replay),
+      ...(row.allowed_failure === 1 ? { allowedFailure: true as const } : {}),
     }),
   );
 
@@ -106,6 +110,7 @@ export class TurnsRepository {
   private readonly compactedStatement;
   private readonly runningStatement;
   private readonly recordingStatement;
+  private readonly allowedFailureStatement;
 
   constructor(
     database: Database,
@@ -124,6 +129,7 @@ export class TurnsRepository {
       "SELECT id, session_id, owner_pid, owner_host FROM turns WHERE status = 'running' ORDER BY started_at",
     );
     this.getStatement = database.prepare('SELECT * FROM turns WHERE id = ?');
+    this.allowedFailureStatement = database.prepare('UPDATE turns SET allowed_failure = 1 WHERE id = ?');
     this.listStatement = database.prepare('SELECT * FROM turns WHERE session_id = ? ORDER BY sequence');
     this.latestStatement = database.prepare(
       'SELECT * FROM turns WHERE session_id = ? ORDER BY sequence DESC LIMIT 1',
@@ -154,6 +160,11 @@ export class TurnsRepository {
       replayKey: turn.replayKey === undefined ? null : this.redact(turn.replayKey),
     });
     return parseRow(TurnRow, row, 'turns');
+  }
+
+  /** The flow's verdict on an ended turn's step: it failed where failing was allowed (continue_on_error). */
+  markAllowedFailure(id: string): void {
+    this.allowedFailureStatement.run(id);
   }
 
   get(id: string): TurnRecord | undefined {

@@ -37,6 +37,12 @@ export function TurnCard({ turn, injections }: { turn: Turn; injections: readonl
           {duration !== null && duration >= 0 ? ` · ${formatDuration(duration)}` : ''} · {plural(turn.stepCount, 'step')}
         </span>
         {turn.replay !== undefined && turn.replay.mode !== 'model' ? <ReplayBadge replay={turn.replay} /> : null}
+        {/* Said in words, not only by colour: the step failed, and its flow was allowed to go on without failing. */}
+        {turn.allowedFailure === true ? (
+          <span className="turn-allowed-failure" title="The flow step failed under continue_on_error: the flow went on and did not fail for it.">
+            <span aria-hidden="true">!</span> failed, allowed by continue_on_error
+          </span>
+        ) : null}
         {turn.compactedAt !== null ? (
           <span className="turn-compacted" title={`Compacted ${formatFullTime(turn.compactedAt)}`}>
             compacted
