@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { resolveCliHome } from '../cli-config.js';
 import type { CliInvocation } from '../io.js';
+import { jsonHelp } from '../option-help.js';
 
 export function registerConfigCommand(program: Command, invocation: CliInvocation): void {
   const config = program.command('config').description('show the effective configuration, or where config.json is');
@@ -14,7 +15,7 @@ export function registerConfigCommand(program: Command, invocation: CliInvocatio
   config
     .command('show')
     .description('print the effective configuration (secrets redacted) and the source of each value')
-    .option('--json', 'print JSON, for scripts')
+    .option('--json', jsonHelp('each value with where it came from'))
     .action(async (options: { json?: boolean }, command: Command) => {
       const { showConfig } = await import('../config/show-config.js');
       showConfig(invocation, command, options);

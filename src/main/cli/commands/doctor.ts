@@ -6,12 +6,13 @@
  */
 import type { Command } from 'commander';
 import type { CliInvocation } from '../io.js';
+import { jsonHelp } from '../option-help.js';
 
 export function registerDoctorCommand(program: Command, invocation: CliInvocation): void {
   program
     .command('doctor')
     .description('check the display, input, browser, API keys, database and disk, and say how to fix problems')
-    .option('--json', 'print the results as JSON, for scripts')
+    .option('--json', jsonHelp('each check with its result'))
     .action(async (options: { json?: boolean }, command: Command) => {
       const { runDoctor } = await import('../doctor/run-doctor.js');
       await runDoctor(invocation, command, options);

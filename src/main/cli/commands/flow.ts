@@ -8,6 +8,7 @@ import { DIALECT_NAMES } from '../../../shared/dialects.js';
 import type { CliInvocation } from '../io.js';
 import { TEAM_OPTION_HELP } from '../team/team-store-options.js';
 import { FlowOptionsSchema } from '../flow/flow-options.js';
+import { BASE_URL_HELP, jsonHelp, YES_HELP } from '../option-help.js';
 
 export function registerFlowCommand(program: Command, invocation: CliInvocation): void {
   program
@@ -19,7 +20,7 @@ export function registerFlowCommand(program: Command, invocation: CliInvocation)
     .option('--out <file>', 'write every flow and step, with status, reason, evidence, values, time, cost and session, as JSON')
     .option('--junit <file>', 'write a JUnit XML report: a testsuite per flow, a testcase per step')
     .option('--report <file>', 'write one self-contained HTML report of the whole run, failures first, with each step\'s frames (20 MB at most)')
-    .option('--json', 'print each event as one JSON line on stdout')
+    .option('--json', jsonHelp('each event as one line on stdout'))
     .option('--concurrency <n>', 'browser flows run side by side, each in its own browser (desktop flows one at a time); default 1')
     .option('--shard <i/n>', "run the i-th of n equal parts of the flows (Playwright's convention, for a CI matrix)")
     .option('--retry <n>', 'run a failed flow again, up to n more times (default 0)')
@@ -28,15 +29,15 @@ export function registerFlowCommand(program: Command, invocation: CliInvocation)
     .option('--no-heal', 'with --replay: stop at the first step whose screen changed, exit 1, naming the step and the region')
     .option('--model <name>', 'model name, as the endpoint knows it')
     .addOption(new Option('--dialect <name>', `how the model is asked to act: ${DIALECT_NAMES.join(', ')} (default: the model profile's)`))
-    .option('--base-url <url>', 'OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, vLLM …)')
+    .option('--base-url <url>', BASE_URL_HELP)
     .option('--max-steps <count>', 'most steps one flow step may take')
-    .option('--max-cost <amount>', 'most one flow step may spend: dollars (0.50, $0.50), or tokens ("200000 tokens")')
+    .option('--max-cost <amount>', 'most each flow may spend: dollars (0.50, $0.50), or tokens ("200000 tokens")')
     .addOption(new Option('--confirm <policy>', `which actions need a person's approval: ${CONFIRMATION_POLICIES.join(', ')}`))
     .option('--context-policy <policy>', `how history is shown to the model: ${CONTEXT_POLICY_FORMS} (default sightline)`)
     .option('--allow-file-urls', 'let the browser open file: URLs (files on this computer), off by default')
     .option('--cdp <url>', "run browser flows in your own running Chrome (started with --remote-debugging-port), each in a new tab; overrides target.cdpEndpoint")
     .option('--allow-remote-cdp', 'let --cdp or target.cdpEndpoint reach a browser on another machine (whoever reaches the port controls that browser)')
-    .option('--yes', 'approve risky actions without asking (needed to allow them without a terminal)')
+    .option('--yes', YES_HELP)
     .option('--queue <url>', 'enqueue the flows on this Redis (redis://HOST:PORT) for sightline worker to run, instead of running them here (default: SIGHTLINE_QUEUE_URL)')
     .option('--wait', 'with --queue: print each flow\'s result as it ends, write --out/--junit/--report, and exit as a local run would')
     .option('--store <url>', `with --queue --report: ${TEAM_OPTION_HELP.store}, where the workers ship the sessions`)

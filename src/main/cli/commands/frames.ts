@@ -9,6 +9,7 @@ import { Option, type Command } from 'commander';
 import { HASH_ALGORITHMS } from '../../perception/hash-algorithms.js';
 import type { CliInvocation } from '../io.js';
 import { MAX_THRESHOLD, type CompareFlags, type HashFlags } from '../frames/frames-options.js';
+import { jsonHelp } from '../option-help.js';
 
 export function registerFramesCommand(program: Command, invocation: CliInvocation): void {
   const frames = program.command('frames').description('hash and compare screenshots the way dedup does');
@@ -18,7 +19,7 @@ export function registerFramesCommand(program: Command, invocation: CliInvocatio
     .description('decide whether two screenshots are duplicates, and show what changed')
     .argument('<first>', 'image file (PNG, JPEG, WebP)')
     .argument('<second>', 'image file of the same size')
-    .option('--json', 'print {"duplicate", "distance", "algorithm", "regions"} as JSON')
+    .option('--json', jsonHelp('{"duplicate", "distance", "algorithm", "regions"}'))
     .addOption(algorithmOption())
     .option('--threshold <bits>', `largest hash distance still counted as duplicate (0-${MAX_THRESHOLD}; default: config)`)
     .action(async (first: string, second: string, flags: CompareFlags, command: Command) => {
@@ -30,7 +31,7 @@ export function registerFramesCommand(program: Command, invocation: CliInvocatio
     .command('hash')
     .description('print the perceptual hash of a screenshot (16 hex characters)')
     .argument('<file>', 'image file (PNG, JPEG, WebP)')
-    .option('--json', 'print {"hash", "algorithm", "width", "height"} as JSON')
+    .option('--json', jsonHelp('{"hash", "algorithm", "width", "height"}'))
     .addOption(algorithmOption())
     .action(async (file: string, flags: HashFlags, command: Command) => {
       const { hashFrameFile } = await import('../frames/frame-commands.js');

@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { CONFIRMATION_POLICIES, OPERATOR_KINDS } from '../../../shared/config.js';
 import type { CliInvocation } from '../io.js';
 import { McpOptionsSchema } from '../mcp/mcp-options.js';
+import { YES_HELP } from '../option-help.js';
 
 export function registerMcpCommand(program: Command, invocation: CliInvocation): void {
   program
@@ -16,7 +17,7 @@ export function registerMcpCommand(program: Command, invocation: CliInvocation):
     .option('--url <url>', 'page the browser operator opens first (needs --operator browser)')
     .option('--allow-file-urls', 'let the browser operator open file: URLs (files on this computer), off by default')
     .addOption(new Option('--confirm <policy>', `which actions need approval: ${CONFIRMATION_POLICIES.join(', ')} (over MCP nobody can approve: they are refused without --yes)`))
-    .option('--yes', 'allow risky actions (over MCP there is no one to ask)')
+    .option('--yes', YES_HELP)
     .action(async (rawOptions: unknown, command: Command) => {
       const options = McpOptionsSchema.parse(rawOptions);
       const { serveMcp } = await import('../mcp/serve-mcp.js');

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { CliInvocation } from '../io.js';
+import { BASE_URL_HELP, YES_HELP } from '../option-help.js';
 
 const ReplayOptionsSchema = z.object({
   heal: z.boolean().optional(),
@@ -22,8 +23,8 @@ export function registerReplayCommand(program: Command, invocation: CliInvocatio
     .option('--url <url>', 'the page to replay a browser session on')
     .option('--no-heal', 'stop at the first turn whose screen changed, exit 1, naming the turn and the region')
     .option('--model <name>', 'the model that heals, as the endpoint knows it')
-    .option('--base-url <url>', 'OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, vLLM …)')
-    .option('--yes', 'approve risky actions without asking')
+    .option('--base-url <url>', BASE_URL_HELP)
+    .option('--yes', YES_HELP)
     .action(async (session: string, rawOptions: unknown, command: Command) => {
       const options = ReplayOptionsSchema.parse(rawOptions);
       const { replaySession } = await import('../replay/replay-session.js');

@@ -10,6 +10,7 @@ import { Option, type Command } from 'commander';
 import type { CliInvocation } from '../io.js';
 import { DEFAULT_LIST_LIMIT, ListOptionsSchema, parsePositiveInteger, ShowOptionsSchema } from '../sessions/sessions-options.js';
 import { TEAM_OPTION_HELP } from '../team/team-store-options.js';
+import { jsonHelp, limitHelp } from '../option-help.js';
 
 export function registerSessionsCommand(program: Command, invocation: CliInvocation): void {
   const sessions = program.command('sessions').description('list and inspect stored sessions');
@@ -17,9 +18,9 @@ export function registerSessionsCommand(program: Command, invocation: CliInvocat
   sessions
     .command('ls')
     .description('list sessions, newest first')
-    .option('--json', 'print JSON instead of a table')
+    .option('--json', jsonHelp('the sessions, as an array'))
     .addOption(
-      new Option('--limit <count>', 'show at most this many sessions')
+      new Option('--limit <count>', limitHelp('sessions', DEFAULT_LIST_LIMIT))
         .argParser(parsePositiveInteger)
         .default(DEFAULT_LIST_LIMIT),
     )
@@ -35,7 +36,7 @@ export function registerSessionsCommand(program: Command, invocation: CliInvocat
     .command('show')
     .description('show one session: its turns, their steps and screenshots, and search reports')
     .argument('<id>', 'session id, with or without its ses_ prefix')
-    .option('--json', 'print JSON instead of text')
+    .option('--json', jsonHelp('the session with its turns, steps and screenshots'))
     .option('--store <url>', TEAM_OPTION_HELP.store)
     .option('--blobs <url>', TEAM_OPTION_HELP.blobs)
     .action(async (id: string, rawOptions: unknown, command: Command) => {
