@@ -11,9 +11,11 @@ import { z } from 'zod';
  *   reused on a frame identical to the recorded one);
  * - `healed`: the replay diverged and the model finished the step from the present screen;
  * - `diverged`: the replay diverged and healing was off: the step failed there;
+ * - `heal-failed`: the replay diverged and the model, healing, ended without the step done (it failed, gave up or
+ *   was stopped): the step failed, and saved nothing;
  * - `model`: the model ran the step (no recording, or a recording that cannot be replayed).
  */
-export const REPLAY_MODES = ['replayed', 'healed', 'diverged', 'model'] as const;
+export const REPLAY_MODES = ['replayed', 'healed', 'heal-failed', 'diverged', 'model'] as const;
 export type ReplayMode = (typeof REPLAY_MODES)[number];
 
 const RegionSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).strict();
@@ -73,8 +75,8 @@ export function replayKeyOf(flowName: string, kind: string, text: string): strin
 
 /** What a replay saved against the run it replayed: model calls, and dollars where both prices are known. */
 export function replaySavings(replay: TurnReplay): { modelCalls: number; costDollars: number | null } {
-  // A step that failed at a divergence saved nothing: it is still to be done.
-  if (replay.mode === 'diverged') return { modelCalls: 0, costDollars: 0 };
+  // A step that failed at a divergence, healed or not, saved nothing: it is still to be done.
+  if (replay.mode === 'diverged' || replay.mode === 'heal-failed') return { modelCalls: 0, costDollars: 0 };
   const costDollars = replay.baselineCostDollars === null || replay.costDollars === null ? null : replay.baselineCostDollars - replay.costDollars;
   return { modelCalls: replay.baselineModelCalls - replay.modelCalls, costDollars };
 }

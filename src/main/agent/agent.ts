@@ -148,7 +148,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
             ? { status: 'failed', reason: 'error', summary: storageFailureSummary(error, storage.paths, redact) }
             : { status: 'failed', reason: 'error', summary: `The turn failed: ${redact(errorMessage(error))}` };
       }
-      if (request.replayKey !== undefined) ending = { ...ending, replay: turnReplayOf(note, usage) };
+      if (request.replayKey !== undefined) ending = { ...ending, replay: turnReplayOf(note, usage, ending.status) };
       return await turn.end(ending, hooks, usage.total, usage.cost);
     } finally {
       request.signal?.removeEventListener('abort', forwardAbort);
@@ -202,6 +202,7 @@ export function createAgent(dependencies: AgentDependencies): Agent {
           comparison: { algorithm: config.perception.dedup.algorithm, threshold: config.perception.dedup.threshold },
           shownImages: ShownImages.of({ maxImageEdge, imageSizing: model.profile.imageSizing, coordinateSpace: model.profile.coordinateSpace }),
           signal,
+          pageTexts: async () => operator.pageTexts?.(),
         },
         { key: request.replayKey, heal: request.replay.heal, fromTurnId: request.replay.fromTurnId, answering: answer !== undefined, first },
         note,

@@ -111,15 +111,19 @@ async function replayActions(parts: ReplayParts, recorded: TurnRecord, ask: Repl
   return undefined;
 }
 
-/** The turn's replay record: its mode and, against the run it replayed, the model calls and the cost it saved. */
-export function turnReplayOf(note: ReplayNote, usage: TurnSpending): TurnReplay {
+/**
+ * The turn's replay record: its mode and, against the run it replayed, the model calls and the cost it saved. A heal
+ * counts as one only when the turn finished: one that ended otherwise is `heal-failed`, which saves nothing.
+ */
+export function turnReplayOf(note: ReplayNote, usage: TurnSpending, status: TurnEnding['status']): TurnReplay {
   const costDollars = dollarsOf(usage.cost);
+  const mode = note.mode === 'healed' && status !== 'finished' ? 'heal-failed' : note.mode;
   const ownBaseline = { calls: usage.calls, dollars: costDollars };
   // A replay or a healing saves against what the step cost when the model last ran it whole.
   const carried = note.mode !== 'model' && note.recorded?.replay !== null && note.recorded?.replay !== undefined;
   const baseline = carried ? { calls: note.recorded!.replay!.baselineModelCalls, dollars: note.recorded!.replay!.baselineCostDollars } : ownBaseline;
   return {
-    mode: note.mode,
+    mode,
     recordedTurnId: note.recorded?.id ?? null,
     ...(note.reusedAnswer === true ? { reusedAnswer: true } : {}),
     ...(note.divergence === undefined ? {} : { divergence: note.divergence }),

@@ -14,9 +14,11 @@ import { ScreenshotViewSchema, type ScreenshotView } from '../../shared/model-vi
 import { REDACTED } from '../../shared/secret-redaction.js';
 import type { ReplayDivergence } from '../../shared/replay.js';
 import type { ShownImages } from '../context/index.js';
-import type { RawImage } from '../perception/frame.js';
+import type { Frame, RawImage, Region } from '../perception/frame.js';
+import { BOX_TOLERANCE, ElementIdentitySchema, PageTextsSchema, elementDifference } from '../operators/element-identity.js';
+import type { ElementIdentity, PageText, PressCheck } from '../operators/operator.js';
 import { decodeImageBytes } from '../perception/image-encoding.js';
-import { judgeReplayFrame, type ReplayComparisonSettings, type ReplayJudgement } from '../perception/replay-divergence.js';
+import { judgeReplayFrame, type ReplayComparisonSettings, type ReplayJudgement, type ReplayReading } from '../perception/replay-divergence.js';
 import type { Storage } from '../storage/index.js';
 import { MASKED_PASSWORD } from './password-masking.js';
 import type { ScreenRecorder } from './screen-recorder.js';
@@ -31,6 +33,10 @@ export interface RecordedAction {
   view: ScreenshotView;
   beforeImageId: string;
   afterImageId: string | undefined;
+  /** The element the recorded click pressed (browser recordings since issue 36): what must be under the point again. */
+  element: ElementIdentity | undefined;
+  /** The page's visible text when the recorded click pressed (browser recordings since issue 36). */
+  texts: PageText[] | undefined;
 }
 
 export type Recording =
@@ -65,7 +71,7 @@ export function readRecording(storage: Storage, turnId: string): Recording {
       return { replayable: false, turnId, why: `it called ${action.tool}, which a replay does not repeat` };
     }
     if (action.action === 'screenshot') continue;
-    const result = step.result as { ok?: unknown; screenshotImageId?: unknown } | null;
+    const result = step.result as { ok?: unknown; screenshotImageId?: unknown; element?: unknown; texts?: unknown } | null;
     // A refused or failed action did nothing to repeat.
     if (result?.ok !== true) continue;
     if (action.action === 'type' && (action.text.includes(MASKED_PASSWORD) || action.text.includes(REDACTED))) {
@@ -74,7 +80,17 @@ export function readRecording(storage: Storage, turnId: string): Recording {
     const view = ScreenshotViewSchema.safeParse(step.screenshotView);
     if (!view.success || step.screenshotImageId === null) return { replayable: false, turnId, why: `action ${actions.length + 1} has no recorded screen` };
     const afterImageId = typeof result.screenshotImageId === 'string' ? result.screenshotImageId : (step.dedupOfImageId ?? undefined);
-    actions.push({ index: actions.length + 1, action, view: view.data, beforeImageId: step.screenshotImageId, afterImageId });
+    const element = ElementIdentitySchema.safeParse(result.element);
+    const texts = PageTextsSchema.safeParse(result.texts);
+    actions.push({
+      index: actions.length + 1,
+      action,
+      view: view.data,
+      beforeImageId: step.screenshotImageId,
+      afterImageId,
+      element: element.success ? element.data : undefined,
+      texts: texts.success ? texts.data : undefined,
+    });
   }
   // A turn that was itself replayed has no finish call: its last screen is the one it ended on.
   finishedOnImageId ??= storage.images.listByTurn(turnId).filter((image) => image.source === 'screen' || image.source === 'browser').at(-1)?.id;
@@ -91,6 +107,8 @@ export interface ReplayParts {
   /** How images are shown to the model, for a call that names one (none of a computer action's do). */
   shownImages: ShownImages;
   signal: AbortSignal;
+  /** The page's visible text now, where the operator reads it (the browser): changed regions are read with it. */
+  pageTexts?: (() => Promise<PageText[] | undefined>) | undefined;
 }
 
 export type ReplayRun =
@@ -132,7 +150,9 @@ export async function replayRecording(parts: ReplayParts, recording: Extract<Rec
     if (parts.signal.aborted) return { kind: 'stopped', actions: done };
     const before = await frames.read(recorded.beforeImageId);
     if (before === undefined) return unreadable(recorded.beforeImageId, 'before', recorded.index, describeAction(recorded.action), done, present.imageId);
-    const beforeJudgement = judge(before, present.frame, recorded, parts.comparison);
+    const presentTexts = recorded.texts === undefined ? undefined : await parts.pageTexts?.();
+    const texts = recorded.texts === undefined || presentTexts === undefined ? undefined : { recorded: recorded.texts, present: presentTexts, scale: present.frame.scaleFactor };
+    const beforeJudgement = judge(before, present.frame, recorded, parts.comparison, { texts });
     if (!beforeJudgement.same) {
       return { kind: 'diverged', actions: done, divergence: divergenceOf('before', recorded, beforeJudgement, present.imageId), recordedFrame: before };
     }
@@ -141,14 +161,21 @@ export async function replayRecording(parts: ReplayParts, recording: Extract<Rec
     parts.turn.storeCalls([{ type: 'text', text: thought }], [call]);
     parts.screen.expectSettledFrame(await settledFrameAfter(frames, recorded, before));
     const view = { ...recorded.view, frameWidth: present.frame.width, frameHeight: present.frame.height };
+    const atPress = pressCheckOf(before, recorded, parts.comparison);
     const taken = await parts.turn.take(
       call,
-      { shown: { imageId: present.imageId, view }, shownImages: parts.shownImages, thought },
+      { shown: { imageId: present.imageId, view }, shownImages: parts.shownImages, thought, pressCheck: atPress.check },
       parts.signal,
       parts.registry,
     );
     if (taken.stopped) return { kind: 'stopped', actions: done };
     if (taken.storageFailure !== undefined) return { kind: 'failed', actions: done, summary: taken.storageFailure };
+    if (atPress.refusal !== undefined) {
+      // Nothing was pressed. The screen the press would have met is stored, for the report and a healing model.
+      const now = await parts.screen.capture(false);
+      const presentImageId = now.kind === 'new' ? now.imageId : now.sameAs;
+      return { kind: 'diverged', actions: done, divergence: divergenceOf('before', recorded, atPress.refusal, presentImageId), recordedFrame: before };
+    }
     if (taken.result.isError === true) {
       const said = taken.result.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ');
       return { kind: 'failed', actions: done, summary: `Replayed action ${recorded.index} (${describeAction(recorded.action)}) did not run: ${said}` };
@@ -202,18 +229,61 @@ export function healingMessage(divergence: ReplayDivergence, recordedCopyId: str
   ];
 }
 
-function judge(recorded: RawImage, present: RawImage, action: RecordedAction, settings: ReplayComparisonSettings): ReplayJudgement {
+function judge(recorded: RawImage, present: RawImage, action: RecordedAction, settings: ReplayComparisonSettings, reading: ReplayReading = {}): ReplayJudgement {
   const points = actionPointsOnScreenshot(action.action, action.view, { width: recorded.width, height: recorded.height });
-  if (points.length === 0) return judgeReplayFrame(recorded, present, undefined, settings);
+  if (points.length === 0) return judgeReplayFrame(recorded, present, undefined, settings, reading);
   let last: ReplayJudgement | undefined;
   for (const point of points) {
-    last = judgeReplayFrame(recorded, present, point, settings);
+    last = judgeReplayFrame(recorded, present, point, settings, reading);
     if (!last.same) return last;
   }
   return last!;
 }
 
-function divergenceOf(phase: 'before' | 'after', recorded: RecordedAction, judgement: Extract<ReplayJudgement, { same: false }>, presentImageId: string): ReplayDivergence {
+/**
+ * The last look before a click presses (operator.ts, PressCheck): once the pointer is on the point, the screen is
+ * judged against the recorded one again (the recorded element's own box excused, where the hover shows), then the
+ * element under the point against the recorded element, where the recording holds one. A screen or an element that
+ * changed between the check before the action and the press (a late overlay, a label swapped on hover, an invisible
+ * layer) stops the click: `refusal` then says why, and nothing was pressed.
+ */
+function pressCheckOf(
+  before: RawImage,
+  recorded: RecordedAction,
+  settings: ReplayComparisonSettings,
+): { check: PressCheck; refusal: Pick<Extract<ReplayJudgement, { same: false }>, 'reason' | 'region'> | undefined } {
+  const state: ReturnType<typeof pressCheckOf> = {
+    refusal: undefined,
+    check: async (moment) => {
+      const frame = await moment.capture();
+      const excused = recorded.element === undefined ? undefined : frameBox(recorded.element.box, frame.scaleFactor, frame);
+      const present = recorded.texts === undefined ? undefined : await moment.texts();
+      const texts = recorded.texts === undefined || present === undefined ? undefined : { recorded: recorded.texts, present, scale: frame.scaleFactor };
+      const judgement = judge(before, frame, recorded, settings, { excused, texts });
+      if (!judgement.same) {
+        state.refusal = { reason: `at the press: ${judgement.reason}`, region: judgement.region };
+        return state.refusal.reason;
+      }
+      if (recorded.element === undefined) return undefined;
+      const difference = elementDifference(recorded.element, await moment.element());
+      if (difference === undefined) return undefined;
+      state.refusal = { reason: `at the press: ${difference}`, region: frameBox(recorded.element.box, frame.scaleFactor, frame) };
+      return state.refusal.reason;
+    },
+  };
+  return state;
+}
+
+/** A box in screen units as frame pixels, grown by the element rule's tolerance (a hover's outline may spill over it) and kept inside the frame. */
+function frameBox(box: ElementIdentity['box'], scale: number, frame: { width: number; height: number }): Region {
+  const left = Math.max(0, Math.floor((box.x - BOX_TOLERANCE) * scale));
+  const top = Math.max(0, Math.floor((box.y - BOX_TOLERANCE) * scale));
+  const right = Math.min(frame.width, Math.ceil((box.x + box.width + BOX_TOLERANCE) * scale));
+  const bottom = Math.min(frame.height, Math.ceil((box.y + box.height + BOX_TOLERANCE) * scale));
+  return { x: left, y: top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+}
+
+function divergenceOf(phase: 'before' | 'after', recorded: RecordedAction, judgement: Pick<Extract<ReplayJudgement, { same: false }>, 'reason' | 'region'>, presentImageId: string): ReplayDivergence {
   return {
     phase,
     action: recorded.index,
@@ -225,7 +295,7 @@ function divergenceOf(phase: 'before' | 'after', recorded: RecordedAction, judge
   };
 }
 
-function requireFrame(screen: ScreenRecorder): RawImage {
+function requireFrame(screen: ScreenRecorder): Frame {
   const frame = screen.latestFrame();
   if (frame === undefined) throw new Error('The replay has no captured screen to compare.');
   return frame;

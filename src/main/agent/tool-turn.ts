@@ -13,7 +13,7 @@ import type { TokenUsage } from '../../shared/token-usage.js';
 import { REDACTED, redactStrings } from '../../shared/secret-redaction.js';
 import { cleanUserRequest, type InjectionDebugLog, type ShownImages } from '../context/index.js';
 import type { DialectWire } from '../llm/dialects/dialect-wire.js';
-import type { Operator } from '../operators/operator.js';
+import type { Operator, PressCheck } from '../operators/operator.js';
 import type { StepRecord, Storage } from '../storage/index.js';
 import type { TurnEndHook, TurnOutcome } from './agent-contract.js';
 import type { Emit } from './event-emitter.js';
@@ -77,6 +77,8 @@ export interface CallOrigin {
   /** With `usage`: what the call cost in dollars, when the model's price is known. */
   costDollars?: number;
   tokenReport?: TokenReport;
+  /** A replay's last look before a click presses; see ToolCallScope.pressCheck. */
+  pressCheck?: PressCheck | undefined;
 }
 
 export interface TakenStep extends DispatchOutcome {
@@ -169,7 +171,7 @@ export class ToolTurn {
     }
   }
 
-  private async dispatch(call: ToolCall, { shown, shownImages }: CallOrigin, signal: AbortSignal, registry: ToolRegistry): Promise<TakenStep> {
+  private async dispatch(call: ToolCall, { shown, shownImages, pressCheck }: CallOrigin, signal: AbortSignal, registry: ToolRegistry): Promise<TakenStep> {
     const { storage, emit, redact } = this.parts;
     const started = performance.now();
     const interrupted = (text: string, stopped: boolean, storageFailure?: string): TakenStep => ({
@@ -191,6 +193,7 @@ export class ToolTurn {
         emit: findable.length === 0 ? emit : (event: AgentEvent) => emit(redactStrings(event, mask)),
         shown,
         shownImages,
+        pressCheck,
         redact: (text: string) => mask(redact(text)),
         maskSpelledSecret: (action: ComputerAction) =>
           this.parts.spelledSecrets.completes(this.sessionId, typedText(action), editsOf(action)) ? withTypedValue(action, REDACTED) : action,

@@ -62,8 +62,8 @@ export function withSecretTyping(operator: Operator, secrets: Readonly<Record<st
   const reveal = (text: string): string => entries.reduce((result, [name, value]) => result.split(secretPlaceholder(name)).join(value), text);
   const conceal = (text: string): string =>
     entries.reduce((result, [name, value]) => (value === '' ? result : result.split(value).join(secretPlaceholder(name))), text);
-  const execute: Operator['execute'] = async (action: ComputerAction, view, signal) => {
-    if (action.action !== 'type') return operator.execute(action, view, signal);
+  const execute: Operator['execute'] = async (action: ComputerAction, view, signal, check) => {
+    if (action.action !== 'type') return operator.execute(action, view, signal, check);
     const unnamed = entries.map(([name]) => name).filter((name) => !named.has(name) && action.text.includes(secretPlaceholder(name)));
     if (unnamed.length > 0) return { ok: false, error: unnamedSecretRefusal(unnamed) };
     const outcome = await operator.execute({ ...action, text: reveal(action.text) }, view, signal);

@@ -8,7 +8,7 @@ import type { ComputerAction } from '../../shared/actions.js';
 import { mapModelPoint, mapModelPoints, type FrameGeometry, type Point } from './coordinates.js';
 import { parseHeldModifiers, parseKeyCombinations, type KeyChord } from './key-combination.js';
 import type { ModelView } from '../../shared/model-view.js';
-import type { ActionResult } from './operator.js';
+import type { ActionResult, ElementIdentity, PageText } from './operator.js';
 import type { Sleep } from './pause.js';
 
 export type MouseButton = 'left' | 'right' | 'middle';
@@ -57,6 +57,11 @@ export interface ActionEnvironment {
   sleep: Sleep;
   /** The turn's signal: a stop cuts a wait or a hold short. */
   signal?: AbortSignal | undefined;
+  /**
+   * Called for a click once the pointer is on its point, before the button goes down: the element there (where
+   * the operator can tell), and a reason not to press (the click then fails with it and nothing is pressed).
+   */
+  beforePress?: ((at: Point) => Promise<{ refusal?: string | undefined; element?: ElementIdentity | undefined; texts?: PageText[] | undefined }>) | undefined;
 }
 
 export async function performAction(action: ComputerAction, environment: ActionEnvironment): Promise<ActionResult> {
@@ -75,14 +80,22 @@ export async function performAction(action: ComputerAction, environment: ActionE
         await input.move(at);
         return { ok: true, detail: `move at screen (${at.x}, ${at.y})` };
       }
-      if (action.modifiers === undefined) {
-        await input.click(at, ...CLICKS[action.action]);
-        return { ok: true, detail: `${action.action} at screen (${at.x}, ${at.y})` };
+      const held = action.modifiers === undefined ? undefined : parseHeldModifiers(action.modifiers);
+      if (held !== undefined && !held.ok) return refused(held.error);
+      let pressed: { element?: ElementIdentity; texts?: PageText[] } = {};
+      if (environment.beforePress !== undefined) {
+        // The pointer goes first, so what the press meets (hover effects included) is what is looked at.
+        await input.move(at);
+        const looked = await environment.beforePress(at);
+        if (looked.refusal !== undefined) return refused(looked.refusal);
+        pressed = { ...(looked.element === undefined ? {} : { element: looked.element }), ...(looked.texts === undefined ? {} : { texts: looked.texts }) };
       }
-      const held = parseHeldModifiers(action.modifiers);
-      if (!held.ok) return refused(held.error);
+      if (held === undefined) {
+        await input.click(at, ...CLICKS[action.action]);
+        return { ok: true, detail: `${action.action} at screen (${at.x}, ${at.y})`, ...pressed };
+      }
       await input.click(at, ...CLICKS[action.action], held.chord);
-      return { ok: true, detail: `${action.action} with ${action.modifiers} held at screen (${at.x}, ${at.y})` };
+      return { ok: true, detail: `${action.action} with ${action.modifiers} held at screen (${at.x}, ${at.y})`, ...pressed };
     }
     case 'drag': {
       const via = (action.via ?? []).map((point, index) => ({ point, names: { x: `via[${index}].x`, y: `via[${index}].y` } }));

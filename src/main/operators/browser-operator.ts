@@ -19,6 +19,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { z } from 'zod';
 import type { ComputerAction } from '../../shared/actions.js';
 import type { Frame } from '../perception/frame.js';
+import type { ElementIdentity, PageText } from './operator.js';
 import { performAction } from './action-performer.js';
 import { findBrowserExecutable } from './browser-executable.js';
 import { BROWSER_LAUNCH_ARGUMENTS } from './browser-launch-arguments.js';
@@ -33,7 +34,9 @@ import { BrowserUrlScope, type BrowserUrlScopeSettings } from './browser-url-sco
 import { focusedFieldKind, focusedPasswordText, focusedTextFieldText, fieldKindAtPoint, passwordTextAtPoint } from './browser-field-reading.js';
 import { mapModelPoint, type FrameGeometry, type Point } from './coordinates.js';
 import type { ModelView } from '../../shared/model-view.js';
-import type { ActionResult, FocusedFieldKind, Operator, OperatorDescription } from './operator.js';
+import type { ActionResult, FocusedFieldKind, Operator, OperatorDescription, PressCheck } from './operator.js';
+import { elementAtPoint } from './browser-element-identity.js';
+import { pageTexts } from './browser-page-text.js';
 import { sleepUnlessAborted, type Sleep } from './pause.js';
 import { PlaywrightInput } from './playwright-input.js';
 import type { BrowserContextSettings, BrowserCookie, Viewport } from './browser-settings.js';
@@ -399,11 +402,25 @@ export class BrowserOperator implements Operator {
     return this.frameSource(this.page).aroundCaptures(work);
   }
 
-  async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {
+  async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal, check?: PressCheck): Promise<ActionResult> {
     const last = this.lastFrame?.page === this.page ? this.lastFrame.geometry : undefined;
     const frame = last ?? (await this.capture());
     this.pendingRequests.markAction();
-    return performAction(action, { view, frame, input: this.input, sleep: this.sleep, signal });
+    // The element a click meets is read at every click, so that a recording holds it for a replay to check.
+    const beforePress = async (at: Point): Promise<{ refusal?: string | undefined; element?: ElementIdentity | undefined; texts?: PageText[] | undefined }> => {
+      let element: ElementIdentity | undefined;
+      let read = false;
+      const identify = async (): Promise<ElementIdentity | undefined> => {
+        if (!read) [element, read] = [await elementAtPoint(this.page, at), true];
+        return element;
+      };
+      if (check !== undefined) {
+        const refusal = await check({ at, element: identify, capture: () => this.capture(), texts: () => pageTexts(this.page) });
+        return refusal === undefined ? { element: await identify() } : { refusal };
+      }
+      return { element: await identify(), texts: await pageTexts(this.page) };
+    };
+    return performAction(action, { view, frame, input: this.input, sleep: this.sleep, signal, beforePress });
   }
 
   /**
@@ -455,6 +472,10 @@ export class BrowserOperator implements Operator {
   async fieldKindAt(place: Point | 'pointer', view: ModelView): Promise<FocusedFieldKind> {
     const point = await this.pagePoint(place, view);
     return point === undefined ? 'unknown' : fieldKindAtPoint(this.page, point);
+  }
+
+  pageTexts(): Promise<PageText[] | undefined> {
+    return pageTexts(this.page);
   }
 
   /** The text the focused field (not a password field) holds, looking into frames. */

@@ -21,6 +21,7 @@ import {
   type Operator,
   type OperatorDescription,
   type OwnWindowHook,
+  type PressCheck,
 } from './operator.js';
 import { describeStopShortcut, type StopShortcut } from '../../shared/stop-shortcut.js';
 import { stopCombinationChord, stopCombinationRefusal } from './stop-combination-guard.js';
@@ -87,13 +88,18 @@ export class DesktopOperator implements Operator {
     });
   }
 
-  async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult> {
+  async execute(action: ComputerAction, view: ModelView, signal?: AbortSignal, check?: PressCheck): Promise<ActionResult> {
     const refusal = stopCombinationRefusal(action, this.stopChord, this.stopLabel);
     if (refusal !== undefined) return { ok: false, error: refusal };
     // A model cannot have seen the screen before the first capture, but an MCP client may act first:
     // the geometry is then read from a capture, so a point is still checked against the real screen.
     const frame = this.lastFrame ?? (await this.capture());
-    const environment = { view, frame, input: this.input, sleep: this.sleep, signal };
+    // The desktop cannot name the element under the point: the last look is a capture (the window is hidden already).
+    const beforePress =
+      check === undefined
+        ? undefined
+        : async (at: { x: number; y: number }) => ({ refusal: await check({ at, element: async () => undefined, capture: () => this.frameSource.capture(), texts: async () => undefined }) });
+    const environment = { view, frame, input: this.input, sleep: this.sleep, signal, beforePress };
     // Waiting with the window hidden would hide it for nothing; everything else must not hit it.
     if (action.action === 'wait' || action.action === 'screenshot') return performAction(action, environment);
     return withOwnWindowHidden(this.ownWindow, () => performAction(action, environment));

@@ -15,7 +15,52 @@ import type { ModelView } from '../../shared/model-view.js';
  * What an action came to. A failure's `error` is written for the model (it is sent back as the tool
  * result), e.g. "x=2100 is outside the screenshot (0–1279)"; nothing was done when `ok` is false.
  */
-export type ActionResult = { ok: true; detail?: string } | { ok: false; error: string };
+export type ActionResult =
+  | {
+      ok: true;
+      detail?: string;
+      /** The element a click pressed, read after the pointer reached it (operators that can tell: the browser). */
+      element?: ElementIdentity;
+      /** The page's visible text when the click pressed (the browser): what a replay reads the changed regions against. */
+      texts?: PageText[];
+    }
+  | { ok: false; error: string };
+
+/**
+ * The element under a point as a page describes it: its tag, its role (the ARIA one, or the tag's implicit one),
+ * its accessible name, and its box in screen units. What a replay checks the element under the pointer against
+ * right before it presses: the recorded click's element must still be the one there.
+ */
+export interface ElementIdentity {
+  tag: string;
+  role: string;
+  name: string;
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/** A run of visible text and its box in screen units (a text node of a page). */
+export interface PageText {
+  text: string;
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/**
+ * The last look before a button is pressed, given to execute(): called once the pointer is on the point (so hover
+ * effects have shown), as close to the press as the operator allows. A reason it returns stops the action before
+ * any button goes down (the action fails with that reason); undefined lets it go on.
+ */
+export type PressCheck = (moment: PressMoment) => Promise<string | undefined>;
+
+export interface PressMoment {
+  /** Where the press will land, in screen units. */
+  at: { x: number; y: number };
+  /** The element under the point now (read when asked, so it can be the last look); undefined where the operator cannot tell (the desktop). */
+  element(): Promise<ElementIdentity | undefined>;
+  /** A capture of the screen as it is now, the pointer on the point. */
+  capture(): Promise<Frame>;
+  /** The visible text now (the browser); undefined where the operator cannot read it (the desktop). */
+  texts(): Promise<PageText[] | undefined>;
+}
 
 export type FocusedFieldKind = 'password' | 'text' | 'other' | 'unknown';
 
@@ -51,8 +96,9 @@ export interface Operator extends FrameSource {
   /**
    * Performs one action. Never throws for the model's mistakes (a point off the screen, an unknown key).
    * `signal` is the turn's: a stop cuts a wait or a hold_key short (the keys are released at once).
+   * `check` (a replay's) is asked after the pointer has moved and before a click's button goes down.
    */
-  execute(action: ComputerAction, view: ModelView, signal?: AbortSignal): Promise<ActionResult>;
+  execute(action: ComputerAction, view: ModelView, signal?: AbortSignal, check?: PressCheck): Promise<ActionResult>;
   /**
    * Releases a mouse button that an action left down (mouse_down without its mouse_up), so the person's
    * mouse is never left pressed: called when a turn ends, however it ends, and by close(). Does nothing,
@@ -88,6 +134,8 @@ export interface Operator extends FrameSource {
    * under the pointer: where a drag would drop dragged text. Only operators that can tell implement it
    * (the browser, looking into frames); absent means "unknown".
    */
+  /** The visible text and where it is (the browser): what a replay reads changed regions with. Absent: unknown. */
+  pageTexts?(): Promise<PageText[] | undefined>;
   fieldKindAt?(place: { x: number; y: number } | 'pointer', view: ModelView): Promise<FocusedFieldKind>;
   /**
    * The text of a password field: the focused one, or the one under a point or the pointer. Read before and

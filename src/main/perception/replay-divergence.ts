@@ -22,6 +22,7 @@
 import { compareFrames } from './compare-frames.js';
 import type { RawImage, Region } from './frame.js';
 import type { HashAlgorithm } from './hashes.js';
+import { textVerdict, type TextRun } from './replay-text.js';
 
 export interface ReplayComparisonSettings {
   algorithm: HashAlgorithm;
@@ -53,7 +54,22 @@ const EXPLAINED_SHARE = 0.01;
 /** At most this many separate explained changes (a clock and a caret, say). */
 const EXPLAINED_COUNT = 3;
 
-export function judgeReplayFrame(recorded: RawImage, present: RawImage, target: ReplayTarget, settings: ReplayComparisonSettings): ReplayJudgement {
+export interface ReplayReading {
+  /**
+   * A box whose own changes are not counted (the recorded element's, at a replay's last look before a press, where
+   * the pointer's hover shows on it; the element there is checked by identity instead).
+   */
+  excused?: Region | undefined;
+  /** The page's text recorded and now (replay-text.ts), where the operator reads it: each changed region is read with it. */
+  texts?: { recorded: readonly TextRun[]; present: readonly TextRun[]; scale: number } | undefined;
+}
+
+/**
+ * With `reading.texts`, a changed region whose text is the same (moved a few pixels at most) or differs only in a
+ * time of day is explained whatever its size, and one whose words or numbers differ is a divergence wherever it is:
+ * a change of meaning. Regions without text keep the size rules.
+ */
+export function judgeReplayFrame(recorded: RawImage, present: RawImage, target: ReplayTarget, settings: ReplayComparisonSettings, reading: ReplayReading = {}): ReplayJudgement {
   if (recorded.width !== present.width || recorded.height !== present.height) {
     return {
       same: false,
@@ -64,8 +80,14 @@ export function judgeReplayFrame(recorded: RawImage, present: RawImage, target: 
     };
   }
   const comparison = compareFrames(recorded, present, settings);
-  const { distance, regions } = comparison;
+  const { distance } = comparison;
   if (comparison.duplicate) return { same: true, distance, regions: [], identical: true };
+  const { excused, texts } = reading;
+  const changed = excused === undefined ? comparison.regions : comparison.regions.filter((region) => !within(region, excused));
+  const verdicts = changed.map((region) => (texts === undefined ? 'none' : textVerdict(region, texts.recorded, texts.present, texts.scale)));
+  // Same words where they were, or a clock: explained, whatever the pixels did.
+  const regions = changed.filter((_, index) => verdicts[index] === 'none' || verdicts[index] === 'changed');
+  if (regions.length === 0) return { same: true, distance, regions: [], identical: false };
   if (distance > settings.threshold) {
     const largest = regions[0];
     return {
@@ -80,6 +102,10 @@ export function judgeReplayFrame(recorded: RawImage, present: RawImage, target: 
   const nearTarget = neighbourhood === undefined ? undefined : regions.find((region) => overlaps(region, neighbourhood));
   if (nearTarget !== undefined) {
     return { same: false, distance, reason: `${describeRegion(nearTarget)} changed near the target`, region: nearTarget, regions };
+  }
+  const meaning = changed.find((_, index) => verdicts[index] === 'changed');
+  if (meaning !== undefined) {
+    return { same: false, distance, reason: `${describeRegion(meaning)} shows other words or numbers than the recording`, region: meaning, regions };
   }
   const unexplained = regions.find((region) => region.height > EXPLAINED_HEIGHT || region.width > EXPLAINED_WIDTH);
   if (unexplained !== undefined) {
@@ -113,6 +139,10 @@ export function neighbourhoodOf(target: NonNullable<ReplayTarget>, frame: { widt
   const right = Math.min(frame.width, Math.ceil(box.x + box.width + across));
   const bottom = Math.min(frame.height, Math.ceil(box.y + box.height + band));
   return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+function within(inner: Region, outer: Region): boolean {
+  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
 }
 
 function overlaps(first: Region, second: Region): boolean {

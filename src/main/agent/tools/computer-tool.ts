@@ -13,7 +13,7 @@ import type { ConfirmationPolicy } from '../../../shared/config.js';
 import type { MessagePart } from '../../../shared/messages.js';
 import type { ModelView } from '../../../shared/model-view.js';
 import type { Redact } from '../../../shared/secret-redaction.js';
-import type { FocusReading, Operator } from '../../operators/operator.js';
+import type { ElementIdentity, FocusReading, Operator, PageText } from '../../operators/operator.js';
 import { unchangedNotice } from '../../perception/capture-with-dedup.js';
 import { unsettledNotice } from '../../perception/settle-watch.js';
 import type { ConfirmationHandler } from '../agent-contract.js';
@@ -127,6 +127,15 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
     ...(intoPasswordField ? { typedIntoPasswordField: typedStrings(action) } : {}),
     ...(landed.length > 0 ? { pastedIntoPasswordField: [...landed] } : {}),
   });
+  // The element a click pressed and the page's text then, kept with the step (redacted like any stored text): what a
+  // replay of it checks before it presses (replay-turn.ts).
+  let element: ElementIdentity | undefined;
+  let texts: PageText[] | undefined;
+  const redacted = (text: string): string => scope.redact?.(text) ?? text;
+  const pressed = (): { element?: ElementIdentity; texts?: PageText[] } => ({
+    ...(element === undefined ? {} : { element: { ...element, name: redacted(element.name) } }),
+    ...(texts === undefined ? {} : { texts: texts.map((run) => ({ ...run, text: redacted(run.text) })) }),
+  });
   const pieces = performedPieces(action);
   for (const [index, piece] of pieces.entries()) {
     // A key sequence's first part is judged as the whole sequence: its combinations, and what it types where the focus is now.
@@ -143,8 +152,10 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
     const view = scope.shown.view;
     const fills = gate.fillsPassword;
     const before = fills === undefined ? undefined : await passwordText(options.operator, fills.at, view);
-    const outcome = await options.operator.execute(piece.action, view, scope.signal);
+    const outcome = await options.operator.execute(piece.action, view, scope.signal, scope.pressCheck);
     if (!outcome.ok) return stoppedPartWay(details, outcome.error, { action: recorded(), result: { ok: false }, ...masking() });
+    if (outcome.element !== undefined) element = outcome.element;
+    if (outcome.texts !== undefined) texts = outcome.texts;
     const done = outcome.detail ?? `${piece.action.action} done`;
     if (fills !== undefined) {
       const after = await passwordText(options.operator, fills.at, view);
@@ -172,12 +183,12 @@ export async function performComputerAction(action: ComputerAction, scope: ToolC
   if (capture.settle?.settled === false) parts.push({ type: 'text', text: unsettledNotice(capture.settle.maxMs) });
   if (capture.kind === 'new') {
     parts.push({ type: 'image', imageId: capture.imageId });
-    return { parts, record: { action: recorded(), result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle }, ...masking(), ...heldText } };
+    return { parts, record: { action: recorded(), result: { ok: true, detail, screenshotImageId: capture.imageId, ...settle, ...pressed() }, ...masking(), ...heldText } };
   }
   parts.push({ type: 'text', text: unchangedNotice(capture.sameAs) });
   return {
     parts,
-    record: { action: recorded(), result: { ok: true, detail, unchanged: true, ...settle }, dedupOfImageId: capture.sameAs, ...masking(), ...heldText },
+    record: { action: recorded(), result: { ok: true, detail, unchanged: true, ...settle, ...pressed() }, dedupOfImageId: capture.sameAs, ...masking(), ...heldText },
   };
 }
 

@@ -13,6 +13,7 @@ import type { ShownImages } from '../../context/index.js';
 import type { ArgumentPath } from '../password-masking.js';
 import type { NativeToolDeclaration } from '../../llm/model-adapter.js';
 import type { Storage } from '../../storage/storage.js';
+import type { PressCheck } from '../../operators/operator.js';
 
 export interface ToolCallScope {
   sessionId: string;
@@ -38,6 +39,8 @@ export interface ToolCallScope {
    * None: shown as it is.
    */
   maskSpelledSecret?: ((action: ComputerAction) => ComputerAction) | undefined;
+  /** A replay's last look before a click presses (replay-turn.ts): a reason it gives stops the click, nothing pressed. */
+  pressCheck?: PressCheck | undefined;
 }
 
 /**
