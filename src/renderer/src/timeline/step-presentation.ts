@@ -113,7 +113,8 @@ export function placeholderHint(screenshot: Pick<ImageSummary, 'zone'>): string 
     case 'cold-storage':
       return 'Load from cold storage';
     case 'blobs':
-      return 'Whole in blobs, folded in the request · show';
+      // Short enough for the narrowest card: "Whole in blobs, folded in the request · show" was cut off there.
+      return 'Show frame · kept whole on disk';
     case 'purged':
       return 'Unavailable · purged';
   }
