@@ -1,8 +1,9 @@
 /**
- * The supported Node versions (docs/decisions.md, issue 37 part 2): package.json's `engines.node` is the floor,
- * chosen from what the installed packages declare. Read from package-lock.json, which records each package's
- * `engines`, so a dependency that raises its own floor fails here rather than as an npm warning at a consumer's
- * install. CI runs on Node 24 and 26 (.ci/run), so every package, the tools included, must accept both.
+ * The supported Node versions (docs/decisions/0091-node-floor-and-ci-nodes.md, issue 37 part 2): package.json's
+ * `engines.node` is the floor, chosen from what the installed packages declare. Read from package-lock.json, which
+ * records each package's `engines`, so a dependency that raises its own floor fails here rather than as an npm
+ * warning at a consumer's install. CI runs on Node 24 and 26 (.ci/run), so every package, the tools included, must
+ * accept both.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
