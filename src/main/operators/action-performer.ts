@@ -17,6 +17,11 @@ export type MouseButton = 'left' | 'right' | 'middle';
 export interface InputDriver {
   move(to: Point): Promise<void>;
   /**
+   * Brings the pointer to where a click will press, as the click itself would: the check at the press looks
+   * after it, and the click that follows does not move again. Absent, `move` does it.
+   */
+  approach?(to: Point): Promise<void>;
+  /**
    * Moves to the point, then clicks `count` times, with the `held` modifier keys down during the clicks
    * (pressed in order, released in reverse, all of them even on failure).
    */
@@ -85,7 +90,7 @@ export async function performAction(action: ComputerAction, environment: ActionE
       let pressed: { element?: ElementIdentity; texts?: PageText[] } = {};
       if (environment.beforePress !== undefined) {
         // The pointer goes first, so what the press meets (hover effects included) is what is looked at.
-        await input.move(at);
+        await (input.approach === undefined ? input.move(at) : input.approach(at));
         const looked = await environment.beforePress(at);
         if (looked.refusal !== undefined) return refused(looked.refusal);
         pressed = { ...(looked.element === undefined ? {} : { element: looked.element }), ...(looked.texts === undefined ? {} : { texts: looked.texts }) };

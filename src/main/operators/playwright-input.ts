@@ -38,10 +38,15 @@ export class PlaywrightInput implements InputDriver {
     await this.currentPage().mouse.move(to.x, to.y, { steps: MOVE_STEPS });
   }
 
+  async approach(to: Point): Promise<void> {
+    this.lastPointer = to;
+    await this.currentPage().mouse.move(to.x, to.y, { steps: CLICK_MOVE_STEPS });
+  }
+
   async click(at: Point, button: MouseButton, count: 1 | 2 | 3, held: KeyChord = []): Promise<void> {
     const mouse = this.currentPage().mouse;
-    this.lastPointer = at;
-    await mouse.move(at.x, at.y, { steps: CLICK_MOVE_STEPS });
+    // After approach (the check at the press), the pointer is already there: a third move would be noise.
+    if (this.lastPointer?.x !== at.x || this.lastPointer?.y !== at.y) await this.approach(at);
     // What Playwright's mouse.click does after its move: a press and a release per click, each counting up.
     await this.withKeysDown(held, async () => {
       for (let clickCount = 1; clickCount <= count; clickCount++) {
