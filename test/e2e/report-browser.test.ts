@@ -367,8 +367,12 @@ describe("the timeline's placeholder card", () => {
     });
     expect(Math.abs(lines - Math.round(lines))).toBeLessThan(0.1);
     expect(Math.round(lines)).toBe(2);
-    // The hint keeps one line and stays inside the card.
+    // The hint keeps one line, stays inside the card, and is not cut off (it was: "Whole in blobs, folded in t…").
     expect(hint.height).toBeLessThan(20);
+    expect(await page.locator('.placeholder-hint').evaluate((element) => {
+      const shown = element as unknown as { scrollWidth: number; clientWidth: number };
+      return shown.scrollWidth <= shown.clientWidth;
+    })).toBe(true);
     expect(hint.y + hint.height).toBeLessThanOrEqual(card.y + card.height);
     await page.close();
   });

@@ -141,7 +141,7 @@ describe('pinned frames and what the next request sends (issue 16)', () => {
 
     const folded = summary({ zone: 'active', caption: null, nextRequest: 'folded', pinned: false });
     const card = render(<PlaceholderCard step={step({ screenshot: folded })} screenshot={folded} onOpen={noop} />);
-    expect(text(card)).toBe(`${IMAGE} active No caption Show frame · kept whole on disk`);
+    expect(text(card)).toBe(`${IMAGE} active No caption Show · kept whole`);
     expect(render(<StepRow step={step({ screenshot: folded })} onOpenImage={noop} />)).toContain('placeholder-card');
   });
 

@@ -414,8 +414,8 @@ describe('how a step reads', () => {
     expect(pixelsLocation({ zone: 'compact' })).toBe('blobs');
     expect(pixelsLocation({ zone: 'purged' })).toBe('purged');
     expect(placeholderHint({ zone: 'offloaded' })).toBe('Load from cold storage');
-    expect(placeholderHint({ zone: 'compact' })).toBe('Show frame · kept whole on disk');
-    expect(placeholderHint({ zone: 'active' })).toBe('Show frame · kept whole on disk');
+    expect(placeholderHint({ zone: 'compact' })).toBe('Show · kept whole');
+    expect(placeholderHint({ zone: 'active' })).toBe('Show · kept whole');
     expect(placeholderHint({ zone: 'purged' })).toBe('Unavailable · purged');
   });
 

@@ -113,8 +113,9 @@ export function placeholderHint(screenshot: Pick<ImageSummary, 'zone'>): string 
     case 'cold-storage':
       return 'Load from cold storage';
     case 'blobs':
-      // Short enough for the narrowest card: "Whole in blobs, folded in the request · show" was cut off there.
-      return 'Show frame · kept whole on disk';
+      // One line on the narrowest card (200 px, test/e2e/report-browser.test.ts): "Whole in blobs, folded in the
+      // request · show" was cut off there.
+      return 'Show · kept whole';
     case 'purged':
       return 'Unavailable · purged';
   }
