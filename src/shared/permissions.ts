@@ -50,6 +50,11 @@ export const PermissionStatusSchema = z
     permissions: z.array(PermissionCheckSchema),
     /** For the person, when there is something to say beyond the list (Windows needs nothing, say so). */
     note: z.string().optional(),
+    /**
+     * Whether a task started without naming an operator runs on the desktop (the configuration's
+     * agent.operator): the timeline's task form then says what the desktop lacks. Absent where nobody asked.
+     */
+    desktopByDefault: z.boolean().optional(),
   })
   .strict();
 export type PermissionStatus = z.infer<typeof PermissionStatusSchema>;

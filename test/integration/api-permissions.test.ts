@@ -88,6 +88,11 @@ describe('a desktop run and the OS permissions', () => {
 
   it('checks nothing when the service has no way to (and says so)', async () => {
     api = await startAppApiHarness();
-    expect(await api.call('permissionStatus')).toEqual({ checked: false, permissions: [], note: 'The desktop permissions are not checked here.' });
+    expect(await api.call('permissionStatus')).toEqual({ checked: false, permissions: [], note: 'The desktop permissions are not checked here.', desktopByDefault: true });
+  });
+
+  it('says whether a task that names no operator runs on the desktop, from the configuration', async () => {
+    api = await startAppApiHarness({ agent: { operator: 'browser' } });
+    expect(await api.call('permissionStatus')).toMatchObject({ desktopByDefault: false });
   });
 });

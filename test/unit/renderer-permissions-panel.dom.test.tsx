@@ -5,6 +5,7 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
+import { NewTaskForm } from '../../src/renderer/src/components/NewTaskForm.js';
 import { PermissionsPanel } from '../../src/renderer/src/components/PermissionsPanel.js';
 import type { Permissions } from '../../src/renderer/src/hooks/use-permissions.js';
 import { initialTimelineState, timelineReducer } from '../../src/renderer/src/timeline/timeline-state.js';
@@ -97,6 +98,28 @@ describe('PermissionsPanel', () => {
   it('shows nothing while loading, or when nothing is missing', () => {
     for (const status of [null, GRANTED, WINDOWS]) {
       expect(renderToStaticMarkup(<PermissionsPanel permissions={permissionsOf(status)} canOpenSettings />)).toBe('');
+    }
+  });
+});
+
+describe('the task form in the timeline served to a browser (no banner there)', () => {
+  const noop = () => undefined;
+  const NO_DISPLAY: PermissionStatus = {
+    checked: true,
+    permissions: [{ ...WAYLAND.permissions[0]!, consequence: 'DISPLAY is not set: there is no X display to capture or send input to', remedy: 'run under a desktop session, or start Xvfb: Xvfb :99 & export DISPLAY=:99' }],
+  };
+
+  it('says once, under the operator, what the desktop lacks when a task would run there', () => {
+    const markup = renderToStaticMarkup(<NewTaskForm onStarted={noop} onCancel={noop} desktopRequirements={permissionsOf({ ...NO_DISPLAY, desktopByDefault: true })} />);
+    expect(text(markup)).toContain('Desktop tasks cannot run here: DISPLAY is not set: there is no X display to capture or send input to; to fix: run under a desktop session, or start Xvfb: Xvfb :99 & export DISPLAY=:99.');
+    expect(markup).toContain('aria-describedby="operator-note"');
+    expect(markup.match(/id="operator-note"/g)).toHaveLength(1);
+    expect(text(markup)).not.toContain('permission');
+  });
+
+  it('says nothing when tasks run in the browser by default, nothing is missing, or the app shows its banner', () => {
+    for (const requirements of [permissionsOf({ ...NO_DISPLAY, desktopByDefault: false }), permissionsOf({ ...GRANTED, desktopByDefault: true }), permissionsOf(null), undefined]) {
+      expect(renderToStaticMarkup(<NewTaskForm onStarted={noop} onCancel={noop} desktopRequirements={requirements} />)).not.toContain('operator-note');
     }
   });
 });

@@ -303,7 +303,7 @@ export function createAppApiImplementation({
     },
 
     permissionStatus() {
-      return permissions.status();
+      return { ...permissions.status(), desktopByDefault: defaultOperator() === 'desktop' };
     },
 
     async openPermissionSettings(permission) {

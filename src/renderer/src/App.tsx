@@ -50,7 +50,9 @@ export function App(): ReactElement {
             </button>
           </div>
         </header>
-        <PermissionsPanel permissions={permissions} canOpenSettings={client?.transport === 'ipc'} />
+        {/* The banner belongs to the desktop app, whose desktop operator it is. The timeline served to a browser is often a
+            server with no display: there the task form says what the desktop lacks, once, where it is chosen. */}
+        {client?.transport === 'ipc' ? <PermissionsPanel permissions={permissions} canOpenSettings /> : null}
         <div className="shell-body">
           <SessionList
             sessions={sessions}
@@ -67,7 +69,7 @@ export function App(): ReactElement {
             )}
           </main>
         </div>
-        {taskForm.open ? <NewTaskForm sessionId={taskForm.sessionId} onStarted={onStarted} onCancel={closeTaskForm} /> : null}
+        {taskForm.open ? <NewTaskForm sessionId={taskForm.sessionId} onStarted={onStarted} onCancel={closeTaskForm} desktopRequirements={client?.transport === 'http' ? permissions : undefined} /> : null}
         {keysOpen ? <ApiKeysDialog onClose={closeKeys} /> : null}
       </div>
     </AppApiContext.Provider>

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type ReactElement } from 'react';
 import { MAX_TASK_LENGTH, type StartRunArguments } from '../../../shared/app-api.js';
 import { OPERATOR_KINDS, type OperatorKind } from '../../../shared/config.js';
+import { missingPermissions, type PermissionCheck } from '../../../shared/permissions.js';
 import { EPHEMERAL_CONTEXT_TYPES, MAX_EPHEMERAL_CONTEXT_LENGTH, type EphemeralContextType } from '../../../shared/ephemeral.js';
 import { useAppApi } from '../hooks/app-api-context.js';
 import { useFocusTrap } from '../hooks/use-focus-trap.js';
+import type { Permissions } from '../hooks/use-permissions.js';
 import { attachmentsOf, pictureRefusal, readPictureDraft, type PictureDraft } from '../pictures/picture-drafts.js';
 import { PictureDrafts } from './PictureDrafts.js';
 
@@ -12,6 +14,11 @@ export interface NewTaskFormProps {
   sessionId?: string | undefined;
   onStarted: (sessionId: string) => void;
   onCancel: () => void;
+  /**
+   * What the desktop operator needs from this machine, in the timeline served to a browser (no banner there):
+   * when the chosen operator is the desktop and something is missing, the form says so under the choice.
+   */
+  desktopRequirements?: Permissions | undefined;
 }
 
 const OPERATOR_LABELS: Record<OperatorKind, string> = { desktop: 'Desktop', browser: 'Browser' };
@@ -22,7 +29,7 @@ const CONTEXT_LABELS: Record<EphemeralContextType, string> = { note: 'Note', quo
  * (picked, pasted or dropped anywhere on the form), and optionally a note, quote or document for this one
  * request. That context reaches the model once and is never stored; the pictures are kept with the turn.
  */
-export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps): ReactElement {
+export function NewTaskForm({ sessionId, onStarted, onCancel, desktopRequirements }: NewTaskFormProps): ReactElement {
   const client = useAppApi();
   const [task, setTask] = useState('');
   const [operator, setOperator] = useState<OperatorKind | 'default'>('default');
@@ -37,6 +44,13 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
   const dialog = useRef<HTMLDivElement | null>(null);
   const taskInput = useRef<HTMLTextAreaElement | null>(null);
   useFocusTrap(dialog, taskInput);
+
+  // Asked afresh when the form opens: over HTTP nothing announces that a display came back.
+  const recheckDesktop = desktopRequirements?.recheck;
+  useEffect(() => recheckDesktop?.(), [recheckDesktop]);
+  const desktopState = desktopRequirements?.state;
+  const desktopChosen = operator === 'desktop' || (operator === 'default' && desktopState?.status === 'ready' && desktopState.permissions.desktopByDefault === true);
+  const desktopLacks = desktopChosen && desktopState?.status === 'ready' ? missingPermissions(desktopState.permissions) : [];
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -152,7 +166,12 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
           <div className="field-row">
             <label className="field">
               <span className="field-label">Operator</span>
-              <select className="text-input" value={operator} onChange={(event) => setOperator(event.target.value as OperatorKind | 'default')} name="operator">
+              <select
+                className="text-input"
+                value={operator}
+                onChange={(event) => setOperator(event.target.value as OperatorKind | 'default')}
+                name="operator"
+                {...(desktopLacks.length > 0 ? { 'aria-describedby': 'operator-note' } : {})}>
                 <option value="default">As configured</option>
                 {OPERATOR_KINDS.map((kind) => (
                   <option key={kind} value={kind}>
@@ -168,6 +187,11 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
               </label>
             ) : null}
           </div>
+          {desktopLacks.length > 0 ? (
+            <p className="operator-note" id="operator-note">
+              {desktopLacksText(desktopLacks)}
+            </p>
+          ) : null}
           <label className="toggle">
             <input type="checkbox" checked={withContext} onChange={(event) => setWithContext(event.target.checked)} name="with-context" />
             <span className="toggle-track" aria-hidden="true" />
@@ -221,4 +245,10 @@ export function NewTaskForm({ sessionId, onStarted, onCancel }: NewTaskFormProps
       </div>
     </div>
   );
+}
+
+/** "Desktop tasks cannot run here: DISPLAY is not set (…). To fix: log in to an X11 session." One quiet line. */
+function desktopLacksText(lacks: readonly PermissionCheck[]): string {
+  const reasons = lacks.map((check) => `${check.consequence.replace(/\.$/, '')}${check.remedy === undefined ? '' : `; to fix: ${check.remedy.replace(/\.$/, '')}`}`);
+  return `Desktop tasks cannot run here: ${reasons.join('. ')}.`;
 }
