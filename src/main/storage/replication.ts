@@ -63,6 +63,7 @@ export const REPLICATED_TABLES: readonly ReplicatedTableSpec[] = [
       'answer',
       'replay_key',
       'replay',
+      'allowed_failure',
     ],
   },
   {
