@@ -116,7 +116,9 @@ describe('a pattern that is not one says why', () => {
   it.each([
     ['https://exa mple.com/*', '"exa mple.com" is not a host name or address'],
     ['https://user@example.com/*', '"user@example.com" is not a host name or address'],
-    ['https://xn--a.com/*', '"xn--a.com" is not a host name or address'],
+    // Not `xn--a.com`: Node 20's URL parser refused that punycode, Node 24's takes it (and Chromium's parser judges
+    // the pages' URLs the same way as the patterns), so it says nothing about patterns.
+    ['https://exa^mple.com/*', '"exa^mple.com" is not a host name or address'],
     ['https://exa*mple.com/*', 'a host may only start with *.'],
     ['https://example.com/page#top', 'has a #fragment'],
     ['example.com', 'a URL pattern like'],
