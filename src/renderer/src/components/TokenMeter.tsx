@@ -17,8 +17,8 @@ export interface TokenMeterProps {
  * the report use (shared/image-savings.ts). Drawn in SVG, so its width is an attribute, not a style.
  */
 export function TokenMeter({ input, sent, keepEverything, size = 'full' }: TokenMeterProps): ReactElement | null {
-  if (sent === null || keepEverything === null) return null;
-  const savings = imageSavings({ input: input ?? sent, sent, keepEverything });
+  // Null without token reports (sent or keepEverything null): nothing to meter.
+  const savings = imageSavings({ input: input ?? sent ?? 0, sent, keepEverything });
   if (savings === null) return null;
   const filled = savings.keptWhole <= 0 ? 100 : Math.max(1, Math.min(100, (savings.input / savings.keptWhole) * 100));
   const label = `${formatTokens(savings.input)} input tokens, ${formatTokens(savings.keptWhole)} with every image kept whole: ${savingsPercent(savings)} saved ${SAVINGS_BASIS}`;
